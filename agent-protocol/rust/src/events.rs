@@ -1,0 +1,294 @@
+//! Packed events: the compact, fast-to-decode body of an [`EventBatch`].
+//!
+//! Each event is two unsigned LEB128 varints (7 bits per byte, low bits first, high bit set on
+//! every byte but the last):
+//!
+//! 1. `method_id << 1 | kind` where kind is 0 for enter, 1 for exit;
+//! 2. `timestamp - previous_timestamp` in ticks, where the previous timestamp of the first event
+//!    is the batch's `base_timestamp`.
+//!
+//! A typical event (method id < 64, delta < 128 ticks) is 2 bytes; ids < 8192 and deltas < 16384
+//! ticks take at most 4. LEB128 rather than bincode's varint because its one-byte case covers
+//! 0..=127 with a single comparison on decode, and the enter/exit bit rides along for free.
+
+use crate::{EventBatch, ProtocolError};
+
+/// Whether a method was entered or exited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum EventKind {
+    Enter = 0,
+    Exit = 1,
+}
+
+/// One decoded event of one thread (the thread is the batch's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Event {
+    /// Agent clock, converted to nanoseconds.
+    pub timestamp_ns: u64,
+    pub method_id: u32,
+    pub kind: EventKind,
+}
+
+/// Builds an [`EventBatch`] for one thread, event by event.
+#[derive(Debug, Clone)]
+pub struct PackedEventWriter {
+    thread_id: u64,
+    base_timestamp: u64,
+    last_timestamp: u64,
+    event_count: u32,
+    packed_events: Vec<u8>,
+}
+
+impl PackedEventWriter {
+    /// A writer for `thread_id` whose first delta is relative to `base_timestamp` (ticks).
+    pub fn new(thread_id: u64, base_timestamp: u64) -> Self {
+        Self {
+            thread_id,
+            base_timestamp,
+            last_timestamp: base_timestamp,
+            event_count: 0,
+            packed_events: Vec::new(),
+        }
+    }
+
+    /// Appends one event. A timestamp earlier than the previous one is written as delta 0
+    /// (timestamps within a batch never go backwards on the wire).
+    #[inline]
+    pub fn push(&mut self, timestamp: u64, method_id: u32, kind: EventKind) {
+        let head = (u64::from(method_id) << 1) | kind as u64;
+        let delta = timestamp.saturating_sub(self.last_timestamp);
+        self.last_timestamp = self.last_timestamp.max(timestamp);
+        write_leb128(&mut self.packed_events, head);
+        write_leb128(&mut self.packed_events, delta);
+        self.event_count += 1;
+    }
+
+    /// Events pushed so far.
+    pub fn len(&self) -> usize {
+        self.event_count as usize
+    }
+
+    /// True when no event was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.event_count == 0
+    }
+
+    /// Bytes of packed events so far.
+    pub fn packed_len_bytes(&self) -> usize {
+        self.packed_events.len()
+    }
+
+    /// The finished batch.
+    pub fn finish(self) -> EventBatch {
+        EventBatch {
+            thread_id: self.thread_id,
+            base_timestamp: self.base_timestamp,
+            event_count: self.event_count,
+            packed_events: self.packed_events,
+        }
+    }
+}
+
+#[inline]
+fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Why the fast loop stopped; turned into a readable error outside the loop.
+#[derive(Debug)]
+enum PackedFault {
+    Truncated,
+    VarintTooLong,
+    MethodIdTooLarge,
+    TimestampOverflow,
+}
+
+#[inline(always)]
+fn read_leb128(bytes: &[u8], pos: &mut usize) -> Result<u64, PackedFault> {
+    let first = *bytes.get(*pos).ok_or(PackedFault::Truncated)?;
+    *pos += 1;
+    if first < 0x80 {
+        return Ok(u64::from(first));
+    }
+    read_leb128_slow(bytes, pos, first)
+}
+
+#[cold]
+fn read_leb128_slow(bytes: &[u8], pos: &mut usize, first: u8) -> Result<u64, PackedFault> {
+    let mut value = u64::from(first & 0x7f);
+    let mut shift = 7u32;
+    loop {
+        let byte = *bytes.get(*pos).ok_or(PackedFault::Truncated)?;
+        *pos += 1;
+        if shift == 63 && byte > 1 {
+            return Err(PackedFault::VarintTooLong);
+        }
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Ok(value);
+        }
+        shift += 7;
+        if shift > 63 {
+            return Err(PackedFault::VarintTooLong);
+        }
+    }
+}
+
+/// Decodes the packed events of `batch` and appends them to `out`, timestamps converted to
+/// nanoseconds with `clock_unit_ns`. On error nothing is appended.
+pub fn decode_events(
+    batch: &EventBatch,
+    clock_unit_ns: u32,
+    out: &mut Vec<Event>,
+) -> Result<(), ProtocolError> {
+    let bytes = batch.packed_events.as_slice();
+    let count = batch.event_count as usize;
+    // Every event takes at least two bytes: refuse counts the payload cannot hold before
+    // reserving memory for them.
+    if count > bytes.len() / 2 {
+        return Err(ProtocolError::bad_events(format!(
+            "event_count {count} cannot fit in {} bytes",
+            bytes.len()
+        )));
+    }
+    let start_len = out.len();
+    out.reserve(count);
+    let unit_ns = u64::from(clock_unit_ns);
+    let mut pos = 0usize;
+    let mut ticks = batch.base_timestamp;
+    let mut decode = || -> Result<(), PackedFault> {
+        for _ in 0..count {
+            let head = read_leb128(bytes, &mut pos)?;
+            let delta = read_leb128(bytes, &mut pos)?;
+            ticks = ticks
+                .checked_add(delta)
+                .ok_or(PackedFault::TimestampOverflow)?;
+            let method_id = u32::try_from(head >> 1).map_err(|_| PackedFault::MethodIdTooLarge)?;
+            let kind = if head & 1 == 0 {
+                EventKind::Enter
+            } else {
+                EventKind::Exit
+            };
+            out.push(Event {
+                timestamp_ns: ticks.saturating_mul(unit_ns),
+                method_id,
+                kind,
+            });
+        }
+        Ok(())
+    };
+    let result = decode();
+    let error = match result {
+        Ok(()) if pos == bytes.len() => return Ok(()),
+        Ok(()) => format!("{} bytes left after {count} events", bytes.len() - pos),
+        Err(fault) => {
+            let decoded = out.len() - start_len;
+            match fault {
+                PackedFault::Truncated => {
+                    format!("packed events end after {decoded} of {count} events")
+                }
+                PackedFault::VarintTooLong => {
+                    format!("varint longer than 64 bits in event {decoded}")
+                }
+                PackedFault::MethodIdTooLarge => format!("method id over u32 in event {decoded}"),
+                PackedFault::TimestampOverflow => {
+                    format!("timestamp overflows u64 in event {decoded}")
+                }
+            }
+        }
+    };
+    out.truncate(start_len);
+    Err(ProtocolError::bad_events(error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leb128_round_trips_edges() {
+        for value in [
+            0,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            let mut bytes = Vec::new();
+            write_leb128(&mut bytes, value);
+            let mut pos = 0;
+            assert_eq!(read_leb128(&bytes, &mut pos).unwrap(), value);
+            assert_eq!(pos, bytes.len());
+        }
+    }
+
+    #[test]
+    fn eleven_byte_varint_is_rejected() {
+        let bytes = [0xffu8; 11];
+        let mut pos = 0;
+        assert!(matches!(
+            read_leb128(&bytes, &mut pos),
+            Err(PackedFault::VarintTooLong)
+        ));
+    }
+
+    #[test]
+    fn writer_clamps_backwards_timestamps_to_zero_delta() {
+        let mut writer = PackedEventWriter::new(7, 100);
+        writer.push(110, 3, EventKind::Enter);
+        writer.push(105, 3, EventKind::Exit);
+        let batch = writer.finish();
+        let mut events = Vec::new();
+        decode_events(&batch, 1, &mut events).unwrap();
+        assert_eq!(events[0].timestamp_ns, 110);
+        assert_eq!(events[1].timestamp_ns, 110);
+    }
+
+    #[test]
+    fn clock_unit_scales_timestamps() {
+        let mut writer = PackedEventWriter::new(1, 10);
+        writer.push(12, 0, EventKind::Enter);
+        let mut events = Vec::new();
+        decode_events(&writer.finish(), 1000, &mut events).unwrap();
+        assert_eq!(events[0].timestamp_ns, 12_000);
+    }
+
+    #[test]
+    fn inconsistent_batches_are_errors_and_append_nothing() {
+        let mut writer = PackedEventWriter::new(1, 0);
+        writer.push(5, 300, EventKind::Enter);
+        writer.push(9, 300, EventKind::Exit);
+        let good = writer.finish();
+        let mut out = vec![Event {
+            timestamp_ns: 1,
+            method_id: 1,
+            kind: EventKind::Enter,
+        }];
+
+        let mut truncated = good.clone();
+        truncated.packed_events.pop();
+        assert!(decode_events(&truncated, 1, &mut out).is_err());
+
+        let mut too_many = good.clone();
+        too_many.event_count = 3;
+        assert!(decode_events(&too_many, 1, &mut out).is_err());
+
+        let mut trailing = good.clone();
+        trailing.packed_events.push(0);
+        assert!(decode_events(&trailing, 1, &mut out).is_err());
+
+        let mut huge_count = good;
+        huge_count.event_count = u32::MAX;
+        assert!(decode_events(&huge_count, 1, &mut out).is_err());
+
+        assert_eq!(out.len(), 1);
+    }
+}

@@ -1,0 +1,46 @@
+//! `highrise-protocol`: the wire protocol between a highrise agent (the code inside the profiled
+//! program) and the highrise viewer.
+//!
+//! The byte-level, language-neutral description lives in `agent-protocol/SPEC.md`; this crate is
+//! its Rust implementation, and `agent-protocol/golden/` holds byte files every implementation
+//! must reproduce. Where to start:
+//!
+//! - [`AgentMessage`]: everything an agent sends ([`Hello`] first, then [`MethodDef`]s,
+//!   [`EventBatch`]es, heartbeats, …, [`AgentMessage::Goodbye`] last).
+//! - [`ViewerMessage`]: the viewer's one answer to a `Hello` (welcome or reject).
+//! - [`frame`]: length-prefixed framing ([`write_frame`], [`FrameHeader`], [`MAX_FRAME_BYTES`]).
+//! - [`PackedEventWriter`] / [`decode_events`]: the compact event encoding inside an
+//!   [`EventBatch`] (delta timestamps, enter/exit packed into the method-id varint).
+//!
+//! All messages are bincode 2 with the standard configuration (little endian, variable-length
+//! integers); see [`encode_message`] and [`decode_agent_message`].
+
+mod codec;
+mod error;
+mod events;
+pub mod frame;
+mod message;
+
+pub use codec::{
+    decode_agent_message, decode_viewer_message, encode_message, peek_hello_header, HelloHeader,
+};
+pub use error::ProtocolError;
+pub use events::{decode_events, Event, EventKind, PackedEventWriter};
+pub use frame::{
+    encode_frame, read_frame, write_frame, FrameHeader, ReadFrameError, FRAME_HEADER_BYTES,
+    MAX_FRAME_BYTES,
+};
+pub use message::{AgentMessage, EventBatch, Hello, MethodDef, ViewerMessage};
+
+/// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The TCP port the viewer listens on by default (on 127.0.0.1).
+pub const DEFAULT_PORT: u16 = 7878;
+
+/// The four bytes every [`Hello`] starts with: ASCII `HRSE`.
+pub const MAGIC: [u8; 4] = *b"HRSE";
+
+/// Method ids are dense indexes; a definition with an id at or above this is rejected so a
+/// receiver can keep per-method tables as plain arrays.
+pub const MAX_METHOD_ID: u32 = 1 << 24;

@@ -1,0 +1,106 @@
+//! The message types. Field order is wire order: never reorder, only append new variants.
+
+use bincode::{Decode, Encode};
+
+/// The first message of every connection.
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub struct Hello {
+    /// Always [`crate::MAGIC`]. Encoded as 4 raw bytes.
+    pub magic: [u8; 4],
+    /// The agent's [`crate::PROTOCOL_VERSION`].
+    pub protocol_version: u32,
+    /// Which agent implementation, e.g. `highrise-agent-rust 0.1.0`.
+    pub agent: String,
+    /// The profiled program's name, e.g. `tetris`.
+    pub program: String,
+    /// A version label the user chose (a git commit, `before`, `v2.1`); compare mode shows it.
+    pub version_label: String,
+    /// The profiled process id.
+    pub pid: u32,
+    /// Nanoseconds per tick of every timestamp this agent sends (1 = nanoseconds).
+    pub clock_unit_ns: u32,
+    /// Wall-clock time of tick 0, in nanoseconds since the Unix epoch.
+    pub clock_zero_unix_ns: u64,
+}
+
+/// One method the agent will report events for. Sent before the first event that uses `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Encode, Decode)]
+pub struct MethodDef {
+    /// Dense id, `< MAX_METHOD_ID`, unique within the connection.
+    pub id: u32,
+    /// Dot-separated package path, e.g. `main.game`; empty for the root package.
+    pub package: String,
+    /// Class (type) name, e.g. `Board` or `Outer$Inner`.
+    pub class: String,
+    /// Method name, e.g. `rotate`.
+    pub method: String,
+    /// Optional signature or descriptor, distinguishing overloads.
+    pub signature: Option<String>,
+    /// Optional source file.
+    pub file: Option<String>,
+    /// Optional 1-based source line.
+    pub line: Option<u32>,
+}
+
+/// A run of events from one thread, in timestamp order.
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub struct EventBatch {
+    /// The agent's thread id.
+    pub thread_id: u64,
+    /// Timestamp (ticks) the first event's delta is relative to.
+    pub base_timestamp: u64,
+    /// Number of events packed in `packed_events`.
+    pub event_count: u32,
+    /// The packed events: see [`crate::PackedEventWriter`] and SPEC.md "Packed events".
+    pub packed_events: Vec<u8>,
+}
+
+/// Everything an agent sends. The variant index is the wire tag: never reorder.
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub enum AgentMessage {
+    /// Tag 0: first message of the connection.
+    Hello(Hello),
+    /// Tag 1: new method definitions (incremental; may be sent any number of times).
+    DefineMethods(Vec<MethodDef>),
+    /// Tag 2: a thread began (or was first seen).
+    ThreadStart {
+        thread_id: u64,
+        name: String,
+        timestamp: u64,
+    },
+    /// Tag 3: a thread ended; it sends no more events.
+    ThreadEnd { thread_id: u64, timestamp: u64 },
+    /// Tag 4: events of one thread.
+    Events(EventBatch),
+    /// Tag 5: the agent's clock now; sent when idle so the viewer's window keeps moving.
+    Heartbeat { timestamp: u64 },
+    /// Tag 6: after lost events, the thread's complete stack (outermost first) at `timestamp`.
+    /// The receiver replaces its idea of that thread's stack with this one.
+    Resync {
+        thread_id: u64,
+        timestamp: u64,
+        stack: Vec<u32>,
+    },
+    /// Tag 7: the agent's running totals of what it had to drop (buffer full, no viewer).
+    Dropped {
+        events_dropped: u64,
+        batches_dropped: u64,
+    },
+    /// Tag 8: the agent is done; the connection closes after this.
+    Goodbye { timestamp: u64 },
+}
+
+/// The viewer's answer to a [`Hello`]. Agents may ignore it.
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub enum ViewerMessage {
+    /// Tag 0: accepted; `session_id` is how the viewer names this connection.
+    Welcome {
+        protocol_version: u32,
+        session_id: u64,
+    },
+    /// Tag 1: refused (bad magic, version mismatch); the connection closes after this.
+    Reject {
+        protocol_version: u32,
+        reason: String,
+    },
+}

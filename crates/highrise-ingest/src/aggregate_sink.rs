@@ -1,0 +1,1 @@
+//! The product's sink: the aggregator (wired when `highrise-aggregate` lands).

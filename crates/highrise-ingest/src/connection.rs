@@ -1,0 +1,201 @@
+//! The reading side of a connection: a tokio task that turns socket bytes into decoded
+//! messages for the session's worker. It checks the framing and the Hello (and answers it);
+//! everything about the content is the worker's business.
+
+use std::time::Duration;
+
+use crossbeam_channel::{Sender, TrySendError};
+use highrise_protocol::{
+    decode_agent_message, encode_frame, peek_hello_header, AgentMessage, FrameHeader, Hello,
+    ProtocolError, ViewerMessage, FRAME_HEADER_BYTES, PROTOCOL_VERSION,
+};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+use crate::report::{SessionError, SessionId};
+
+/// What the reader hands the worker, in stream order.
+#[derive(Debug)]
+pub(crate) enum ReaderItem {
+    /// The accepted Hello; always the first item of a session that got that far.
+    Opened { hello: Hello, frame_bytes: u64 },
+    /// A decoded message after the Hello.
+    Message {
+        message: AgentMessage,
+        frame_bytes: u64,
+    },
+    /// A frame whose payload could not be decoded; the framing is intact, so it is skipped.
+    Skipped {
+        error: ProtocolError,
+        frame_bytes: u64,
+    },
+    /// The stream is over: `None` for a close between frames, else why it broke.
+    Closed(Option<SessionError>),
+}
+
+/// How long the reader waits between attempts when the worker's queue is full. While it
+/// waits it does not read: TCP flow control then slows the agent down.
+const QUEUE_FULL_BACKOFF: Duration = Duration::from_millis(1);
+
+pub(crate) async fn read_connection(
+    stream: TcpStream,
+    session_id: SessionId,
+    items: Sender<ReaderItem>,
+) {
+    let (read_half, mut write_half) = stream.into_split();
+    let mut reader = BufReader::with_capacity(256 * 1024, read_half);
+    let mut payload = Vec::new();
+
+    // The Hello: checked and answered here, so a foreign or mismatched peer is told at once.
+    // The worker hears of the session before the agent does, so a consumer that reacts to the
+    // Welcome already finds the session open.
+    match read_frame(&mut reader, &mut payload).await {
+        Ok(Some(frame_bytes)) => match check_hello(&payload) {
+            Ok(hello) => {
+                if !send(&items, ReaderItem::Opened { hello, frame_bytes }).await {
+                    return;
+                }
+                let welcome = ViewerMessage::Welcome {
+                    protocol_version: PROTOCOL_VERSION,
+                    session_id,
+                };
+                // The agent may ignore the answer or be gone already: not our failure.
+                let _ = write_frame_async(&mut write_half, &welcome).await;
+            }
+            Err(error) => {
+                let reject = ViewerMessage::Reject {
+                    protocol_version: PROTOCOL_VERSION,
+                    reason: error.to_string(),
+                };
+                let _ = write_frame_async(&mut write_half, &reject).await;
+                let _ = write_half.shutdown().await;
+                send(&items, ReaderItem::Closed(Some(error))).await;
+                return;
+            }
+        },
+        Ok(None) => {
+            send(&items, ReaderItem::Closed(None)).await;
+            return;
+        }
+        Err(error) => {
+            send(&items, ReaderItem::Closed(Some(error))).await;
+            return;
+        }
+    }
+
+    loop {
+        let item = match read_frame(&mut reader, &mut payload).await {
+            Ok(Some(frame_bytes)) => match decode_agent_message(&payload) {
+                Ok(message) => {
+                    let goodbye = matches!(message, AgentMessage::Goodbye { .. });
+                    if !send(
+                        &items,
+                        ReaderItem::Message {
+                            message,
+                            frame_bytes,
+                        },
+                    )
+                    .await
+                    {
+                        return;
+                    }
+                    if goodbye {
+                        // Nothing may follow a Goodbye; stop reading and let the worker end it.
+                        return;
+                    }
+                    continue;
+                }
+                Err(error) => ReaderItem::Skipped { error, frame_bytes },
+            },
+            Ok(None) => ReaderItem::Closed(None),
+            Err(error) => ReaderItem::Closed(Some(error)),
+        };
+        let closed = matches!(item, ReaderItem::Closed(_));
+        if !send(&items, item).await || closed {
+            return;
+        }
+    }
+}
+
+fn check_hello(payload: &[u8]) -> Result<Hello, SessionError> {
+    peek_hello_header(payload)?;
+    match decode_agent_message(payload)? {
+        AgentMessage::Hello(hello) => Ok(hello),
+        // peek_hello_header saw tag 0, so this cannot be another message.
+        other => Err(SessionError::Unexpected(format!(
+            "expected Hello, got {other:?}"
+        ))),
+    }
+}
+
+/// Reads one frame into `payload`. `Ok(None)`: clean end of stream between frames.
+/// `Ok(Some(n))`: a frame of `n` bytes including its header.
+async fn read_frame<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    payload: &mut Vec<u8>,
+) -> Result<Option<u64>, SessionError> {
+    let mut header = [0u8; FRAME_HEADER_BYTES];
+    let got = read_up_to(reader, &mut header).await?;
+    if got == 0 {
+        return Ok(None);
+    }
+    if got < FRAME_HEADER_BYTES {
+        return Err(ProtocolError::Truncated {
+            got_bytes: got as u64,
+            expected_bytes: FRAME_HEADER_BYTES as u64,
+        }
+        .into());
+    }
+    let header = FrameHeader::parse(header)?;
+    let len = header.payload_len_bytes as usize;
+    payload.clear();
+    payload.resize(len, 0);
+    let got = read_up_to(reader, payload).await?;
+    if got < len {
+        return Err(ProtocolError::Truncated {
+            got_bytes: got as u64,
+            expected_bytes: len as u64,
+        }
+        .into());
+    }
+    Ok(Some((FRAME_HEADER_BYTES + len) as u64))
+}
+
+async fn read_up_to<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    buf: &mut [u8],
+) -> Result<usize, SessionError> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]).await {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(SessionError::io(&error)),
+        }
+    }
+    Ok(filled)
+}
+
+async fn write_frame_async(
+    writer: &mut tokio::net::tcp::OwnedWriteHalf,
+    message: &ViewerMessage,
+) -> std::io::Result<()> {
+    let frame = encode_frame(message).map_err(std::io::Error::other)?;
+    writer.write_all(&frame).await
+}
+
+/// Hands an item to the worker, waiting (without reading the socket) while its queue is full.
+/// Returns false when the worker is gone.
+async fn send(items: &Sender<ReaderItem>, mut item: ReaderItem) -> bool {
+    loop {
+        match items.try_send(item) {
+            Ok(()) => return true,
+            Err(TrySendError::Disconnected(_)) => return false,
+            Err(TrySendError::Full(returned)) => {
+                item = returned;
+                tokio::time::sleep(QUEUE_FULL_BACKOFF).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! What the consumer sees of a session.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use highrise_protocol::{MethodDef, ProtocolError};
+
+/// The server's name for one connection, unique for the server's lifetime.
+pub type SessionId = u64;
+
+/// Most errors a report keeps (the first ones; `SessionStats::errors_total` counts all).
+pub const MAX_KEPT_ERRORS: usize = 64;
+
+/// Who connected: the agent's Hello, as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionInfo {
+    pub agent: String,
+    pub program: String,
+    pub version_label: String,
+    pub pid: u32,
+    pub clock_unit_ns: u32,
+    pub clock_zero_unix_ns: u64,
+}
+
+/// Where a session is in its life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionStatus {
+    /// Connected, no Hello yet.
+    Handshaking,
+    /// Hello accepted; data may flow.
+    Connected,
+    /// Over; see the reason.
+    Ended(SessionEnd),
+}
+
+/// Why a session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// The agent said Goodbye.
+    Goodbye,
+    /// The connection closed between frames without a Goodbye (the program died or was killed).
+    Disconnected,
+    /// An error made the stream unreadable; the error is also in the report's errors.
+    Failed(SessionError),
+    /// The server shut down.
+    ServerShutdown,
+}
+
+/// Something wrong with what a session sent. Each is kept in the report; only framing and
+/// transport errors (and a bad Hello) end the session, the others skip one record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The bytes broke the protocol (framing, Hello, malformed message, unknown tag).
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// The connection failed (reset, …).
+    #[error("connection error: {0}")]
+    Io(String),
+    /// A message other than Hello came first, or a second Hello.
+    #[error("unexpected message: {0}")]
+    Unexpected(String),
+    /// Events named a method never defined; those events were skipped.
+    #[error("{events} event(s) for undefined method id {method_id} skipped")]
+    UndefinedMethod { method_id: u32, events: u64 },
+    /// A method id was defined again with different content; the first definition is kept.
+    #[error("conflicting redefinition of method id {method_id} ignored (first definition kept)")]
+    ConflictingDefinition { method_id: u32 },
+    /// A method id at or over the protocol's maximum; the definition was skipped.
+    #[error(
+        "method id {method_id} is at or above the maximum {max_method_id}; definition skipped"
+    )]
+    MethodIdTooLarge { method_id: u32, max_method_id: u32 },
+}
+
+impl SessionError {
+    pub(crate) fn io(error: &std::io::Error) -> Self {
+        Self::Io(format!("{} ({:?})", error, error.kind()))
+    }
+}
+
+/// Counters of one session. Everything the session received is counted somewhere here.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionStats {
+    /// Frames read, including skipped ones.
+    pub frames: u64,
+    /// Bytes read from the socket (headers included).
+    pub bytes: u64,
+    /// Events accepted and handed to the sink.
+    pub events: u64,
+    /// Event rate over the last publish interval, per second of wall time.
+    pub events_per_s: f64,
+    /// Event batches accepted.
+    pub batches: u64,
+    /// Method definitions accepted.
+    pub definitions: u64,
+    /// Identical re-definitions (harmless, ignored).
+    pub duplicate_definitions: u64,
+    pub heartbeats: u64,
+    pub resyncs: u64,
+    /// Threads that were seen only through events (no ThreadStart).
+    pub threads_implicit: u64,
+    /// Records (frames, events, definitions) skipped because of an error.
+    pub skipped_records: u64,
+    /// Every error, including those beyond the kept ones.
+    pub errors_total: u64,
+    /// The agent's own drop counters, from its latest `Dropped` message.
+    pub agent_events_dropped: u64,
+    pub agent_batches_dropped: u64,
+    /// Latest agent timestamp seen (events or heartbeat), in ns.
+    pub last_timestamp_ns: u64,
+}
+
+/// One thread of the profiled program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadInfo {
+    pub thread_id: u64,
+    /// Empty when the thread was only seen through events.
+    pub name: String,
+    pub events: u64,
+    pub started_ns: Option<u64>,
+    pub ended_ns: Option<u64>,
+}
+
+/// A whole-state snapshot of one session, as published to the consumer.
+#[derive(Debug, Clone)]
+pub struct SessionReport<T> {
+    pub session_id: SessionId,
+    pub peer: SocketAddr,
+    /// From the Hello; `None` while handshaking or when the Hello was refused.
+    pub info: Option<SessionInfo>,
+    pub status: SessionStatus,
+    pub stats: SessionStats,
+    /// The first [`MAX_KEPT_ERRORS`] errors.
+    pub errors: Vec<SessionError>,
+    /// Method definitions in arrival order, in chunks as they arrived. Append-only: a consumer
+    /// that remembers how many it has seen can take only the new ones.
+    pub definition_chunks: Vec<Arc<[MethodDef]>>,
+    /// Threads in order of first appearance.
+    pub threads: Arc<Vec<ThreadInfo>>,
+    /// The sink's snapshot; `None` until the Hello was accepted.
+    pub sink: Option<T>,
+}
+
+impl<T> SessionReport<T> {
+    /// All definitions in arrival order.
+    pub fn definitions(&self) -> impl Iterator<Item = &MethodDef> + '_ {
+        self.definition_chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
+    /// True once the session is over; no report follows an ended one.
+    pub fn is_ended(&self) -> bool {
+        matches!(self.status, SessionStatus::Ended(_))
+    }
+}

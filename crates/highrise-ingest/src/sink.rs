@@ -1,0 +1,56 @@
+//! What a session feeds its validated stream into.
+
+use highrise_protocol::{Event, Hello, MethodDef};
+
+/// Receives one session's validated stream on the session's worker thread.
+///
+/// Everything a sink is given has been checked: methods are defined before any event or
+/// resync names them, events of one call are one thread's and in time order, timestamps are
+/// nanoseconds. A sink publishes its state as a [`SessionSink::Snapshot`] when asked.
+pub trait SessionSink: Send + 'static {
+    /// What the sink publishes with every report (e.g. the aggregator's statistics).
+    type Snapshot: Clone + Send + 'static;
+    /// Commands the consumer can send to a live session (e.g. change the window).
+    type Command: Send + 'static;
+
+    /// New, valid method definitions, in the order received.
+    fn define_methods(&mut self, definitions: &[MethodDef]);
+    /// A thread announced itself.
+    fn thread_started(&mut self, thread_id: u64, name: &str, timestamp_ns: u64);
+    /// A thread ended.
+    fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64);
+    /// Events of one thread, all naming defined methods.
+    fn events(&mut self, thread_id: u64, events: &[Event]);
+    /// After lost events: the thread's whole stack (outermost first) at `timestamp_ns`.
+    fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]);
+    /// The agent's clock moved on without events.
+    fn heartbeat(&mut self, timestamp_ns: u64);
+    /// A command from the consumer.
+    fn command(&mut self, command: Self::Command);
+    /// The state to publish now.
+    fn snapshot(&mut self) -> Self::Snapshot;
+}
+
+/// A sink that keeps nothing: for `serve`-style bookkeeping without statistics.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NullSink;
+
+impl NullSink {
+    /// A factory usable with [`crate::IngestServer::start`].
+    pub fn factory(_hello: &Hello) -> Self {
+        Self
+    }
+}
+
+impl SessionSink for NullSink {
+    type Snapshot = ();
+    type Command = ();
+    fn define_methods(&mut self, _definitions: &[MethodDef]) {}
+    fn thread_started(&mut self, _thread_id: u64, _name: &str, _timestamp_ns: u64) {}
+    fn thread_ended(&mut self, _thread_id: u64, _timestamp_ns: u64) {}
+    fn events(&mut self, _thread_id: u64, _events: &[Event]) {}
+    fn resync(&mut self, _thread_id: u64, _timestamp_ns: u64, _stack: &[u32]) {}
+    fn heartbeat(&mut self, _timestamp_ns: u64) {}
+    fn command(&mut self, _command: ()) {}
+    fn snapshot(&mut self) {}
+}
