@@ -1,0 +1,336 @@
+//! [`Aggregator`]: the public face of one session's aggregation.
+
+use std::collections::HashMap;
+
+use highrise_protocol::Event;
+
+use crate::config::{clamp_window_ns, AggregatorConfig};
+use crate::engine::Engine;
+use crate::pair::{Pair, FREE_METHOD};
+use crate::snapshot::{Snapshot, SnapshotState};
+use crate::stats::AggregatorStats;
+use crate::thread::ThreadState;
+
+/// Turns one session's event stream into per-method window statistics.
+///
+/// Feed it with [`define_method`](Self::define_method), [`thread_started`](Self::thread_started),
+/// [`apply_events`](Self::apply_events) (the hot path), [`resync`](Self::resync),
+/// [`thread_ended`](Self::thread_ended) and [`advance_to`](Self::advance_to) (heartbeats), in
+/// any interleaving of threads as long as each thread's own calls are in its time order; read
+/// it with [`snapshot`](Self::snapshot) and [`stats`](Self::stats). Nothing here panics on bad
+/// input: unusual input is repaired and counted in [`AggregatorStats`].
+///
+/// Time comes only from the stream: "now" is the largest timestamp seen. Memory is bounded
+/// by (method, thread) pairs active in the window times buckets, whatever the stream's length.
+#[derive(Debug, Clone)]
+pub struct Aggregator {
+    engine: Engine,
+    threads: Vec<ThreadState>,
+    free_threads: Vec<u32>,
+    thread_lookup: HashMap<u64, u32>,
+    snapshots: SnapshotState,
+}
+
+impl Default for Aggregator {
+    fn default() -> Self {
+        Self::new(AggregatorConfig::default())
+    }
+}
+
+impl Aggregator {
+    /// An empty aggregator; the window is clamped to 0.5 s..=60 s.
+    pub fn new(config: AggregatorConfig) -> Self {
+        Self {
+            engine: Engine::new(config.window_ns, config.max_stack_depth.max(1)),
+            threads: Vec::new(),
+            free_threads: Vec::new(),
+            thread_lookup: HashMap::new(),
+            snapshots: SnapshotState::default(),
+        }
+    }
+
+    /// Records a method's package (dot-separated path, `""` for the root package), used by
+    /// package exclusion. Methods that appear in events without a definition work too, as
+    /// package `""`. Ids at or above [`highrise_protocol::MAX_METHOD_ID`] are ignored and
+    /// counted in [`AggregatorStats::invalid_method_ids`].
+    pub fn define_method(&mut self, method_id: u32, package: &str) {
+        if !self.engine.methods.define(method_id, package) {
+            self.engine.counters.invalid_method_ids += 1;
+        }
+    }
+
+    /// A thread began (or was first announced) at `timestamp_ns`. A thread id that had
+    /// ended but not yet been released is revived.
+    pub fn thread_started(&mut self, thread_id: u64, timestamp_ns: u64) {
+        let thread_index = self.thread_index(thread_id, false);
+        let thread = &mut self.threads[thread_index as usize];
+        thread.ended = false;
+        let timestamp_ns = clamp_timestamp(&mut self.engine, thread, timestamp_ns);
+        self.engine.advance_thread(thread, timestamp_ns);
+        self.engine.advance_now(timestamp_ns);
+        self.settle();
+    }
+
+    /// A thread ended at `timestamp_ns`: its open frames close there. Its statistics stay
+    /// until its last interval leaves the window; then it is released. An end for an unknown
+    /// thread only moves "now".
+    pub fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
+        let Some(&thread_index) = self.thread_lookup.get(&thread_id) else {
+            self.engine.advance_now(timestamp_ns);
+            self.settle();
+            return;
+        };
+        let thread = &mut self.threads[thread_index as usize];
+        let timestamp_ns = clamp_timestamp(&mut self.engine, thread, timestamp_ns);
+        self.engine.advance_thread(thread, timestamp_ns);
+        while thread.depth > 0 {
+            self.engine.pop_frame(thread, timestamp_ns);
+        }
+        thread.phantom_depth = 0;
+        thread.ended = true;
+        self.engine.advance_now(timestamp_ns);
+        self.release_thread_if_done(thread_index);
+        self.settle();
+    }
+
+    /// The hot path: one thread's batch of decoded events, in that thread's time order.
+    /// Batches of different threads may arrive in any order (roughly in time). Unknown threads
+    /// are created; exits that do not match the top of the stack unwind to the matching frame
+    /// (or are ignored when there is none); timestamps that go backwards are clamped. All of
+    /// it is counted in [`AggregatorStats`].
+    pub fn apply_events(&mut self, thread_id: u64, events: &[Event]) {
+        if events.is_empty() {
+            return;
+        }
+        let thread_index = self.thread_index(thread_id, true);
+        let thread = &mut self.threads[thread_index as usize];
+        thread.ended = false;
+        self.engine.apply_events(thread, thread_index, events);
+        self.settle();
+    }
+
+    /// After the agent dropped events: `stack` (outermost first) is the thread's complete
+    /// stack at `timestamp_ns`. Frames of the current stack that are a common prefix of
+    /// `stack` stay open (with their original enter time); the others close at
+    /// `timestamp_ns`; the rest of `stack` opens at `timestamp_ns` without counting calls.
+    /// Counted in [`AggregatorStats::resyncs`].
+    pub fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
+        let thread_index = self.thread_index(thread_id, true);
+        let thread = &mut self.threads[thread_index as usize];
+        thread.ended = false;
+        let timestamp_ns = clamp_timestamp(&mut self.engine, thread, timestamp_ns);
+        self.engine.advance_thread(thread, timestamp_ns);
+        thread.phantom_depth = 0;
+        let common = thread
+            .stack()
+            .iter()
+            .zip(stack)
+            .take_while(|(frame, method_id)| frame.method_id == **method_id)
+            .count();
+        while thread.depth as usize > common {
+            self.engine.pop_frame(thread, timestamp_ns);
+        }
+        for &method_id in &stack[common..] {
+            self.engine
+                .enter(thread, thread_index, method_id, timestamp_ns, false);
+        }
+        self.engine.counters.resyncs += 1;
+        self.engine.advance_now(timestamp_ns);
+        self.settle();
+    }
+
+    /// Heartbeat: moves "now" to `now_ns` if that is later (never backward). Open frames keep
+    /// counting up to the new "now"; buckets that left the window are dropped.
+    pub fn advance_to(&mut self, now_ns: u64) {
+        self.engine.advance_now(now_ns);
+        self.settle();
+    }
+
+    /// Changes the window length L live (clamped to 0.5 s..=60 s). History is kept: when the
+    /// bucket size grows (longer window) old buckets merge exactly; when it shrinks, each old
+    /// bucket's content is spread evenly over the new buckets it covers, so for one window
+    /// after the change the accuracy bound is that of the old bucket size. A longer window
+    /// does not bring back history that had already left the shorter one.
+    pub fn set_window_ns(&mut self, window_ns: u64) {
+        let window_ns = clamp_window_ns(window_ns);
+        if window_ns == self.engine.clock.window_ns {
+            return;
+        }
+        if self.engine.set_window_ns(window_ns) {
+            let shift = self.engine.clock.bucket_shift;
+            for thread in self.threads.iter_mut().filter(|thread| !thread.free) {
+                thread.set_epoch(thread.last_ns, shift);
+            }
+        }
+        self.settle();
+    }
+
+    /// Makes exactly these methods transparent (replacing the previous method list): their
+    /// exclusive time goes to the nearest non-excluded caller on the stack, as if they were
+    /// not instrumented. Takes effect on each thread from its latest event on; time already
+    /// accumulated keeps the attribution it had (no replay), so an excluded method's
+    /// elevation decays to zero over one window. Calls, inclusive time and thread counts of
+    /// excluded methods are still reported.
+    pub fn set_excluded_methods(&mut self, method_ids: &[u32]) {
+        self.engine.methods.set_excluded_ids(method_ids);
+        self.recharge_all();
+    }
+
+    /// Makes every method in these packages transparent (replacing the previous package
+    /// list); `"a.b"` covers package `a.b` and its sub-packages `a.b.*`, and `""` covers the
+    /// root package (and methods never defined). Same semantics as
+    /// [`set_excluded_methods`](Self::set_excluded_methods); both lists apply together.
+    pub fn set_excluded_packages(&mut self, packages: &[String]) {
+        self.engine.methods.set_excluded_packages(packages);
+        self.recharge_all();
+    }
+
+    /// The statistics of every method at the current "now". Cost: linear in live
+    /// (method, thread) pairs plus method ids (see BENCHMARKS.md).
+    pub fn snapshot(&mut self) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        self.snapshot_into(&mut snapshot);
+        snapshot
+    }
+
+    /// Like [`snapshot`](Self::snapshot) but reuses `out`'s buffers (no allocation once they
+    /// are large enough).
+    pub fn snapshot_into(&mut self, out: &mut Snapshot) {
+        self.snapshots.compute(&mut self.engine, &self.threads);
+        out.now_ns = self.engine.clock.now_ns;
+        out.window_ns = self.engine.clock.window_ns;
+        out.bucket_ns = self.engine.clock.bucket_ns;
+        out.methods.clear();
+        out.methods.extend_from_slice(&self.snapshots.last);
+        out.changed_method_ids.clear();
+        out.changed_method_ids
+            .extend_from_slice(&self.snapshots.changed);
+        out.stats = self.stats();
+    }
+
+    /// The session counters.
+    pub fn stats(&self) -> AggregatorStats {
+        let mut stats = self.engine.counters;
+        let live_threads = self.threads.iter().filter(|thread| !thread.free);
+        let (mut active, mut ended, mut thread_bytes) = (0u64, 0u64, 0usize);
+        for thread in live_threads {
+            active += 1;
+            ended += u64::from(thread.ended);
+            thread_bytes += thread.memory_bytes();
+        }
+        stats.active_threads = active;
+        stats.ended_threads = ended;
+        stats.live_pairs = (self.engine.pairs.len() - self.engine.free_pairs.len()) as u64;
+        stats.bucket_entries = self.engine.ring.entry_count() as u64;
+        stats.memory_bytes = (thread_bytes
+            + self.threads.capacity() * size_of::<ThreadState>()
+            + self.thread_lookup.capacity() * 24
+            + self.engine.pairs.capacity() * size_of::<Pair>()
+            + self.engine.free_pairs.capacity() * 4
+            + self.engine.release_candidates.capacity() * 4
+            + self.engine.ring.memory_bytes()
+            + self.engine.methods.memory_bytes()
+            + self.snapshots.memory_bytes()) as u64;
+        stats
+    }
+
+    /// The session's "now" (latest timestamp seen).
+    pub fn now_ns(&self) -> u64 {
+        self.engine.clock.now_ns
+    }
+
+    /// The current window length L.
+    pub fn window_ns(&self) -> u64 {
+        self.engine.clock.window_ns
+    }
+
+    /// The current bucket size W (see [`crate::bucket_ns_for_window`]).
+    pub fn bucket_ns(&self) -> u64 {
+        self.engine.clock.bucket_ns
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    fn thread_index(&mut self, thread_id: u64, implicit: bool) -> u32 {
+        if let Some(&index) = self.thread_lookup.get(&thread_id) {
+            return index;
+        }
+        if implicit {
+            self.engine.counters.threads_created_implicitly += 1;
+        }
+        let thread = ThreadState::new(thread_id, self.engine.clock.bucket_ns);
+        let index = match self.free_threads.pop() {
+            Some(index) => {
+                self.threads[index as usize] = thread;
+                index
+            }
+            None => {
+                self.threads.push(thread);
+                (self.threads.len() - 1) as u32
+            }
+        };
+        self.thread_lookup.insert(thread_id, index);
+        index
+    }
+
+    fn recharge_all(&mut self) {
+        for thread in self.threads.iter_mut().filter(|thread| !thread.free) {
+            self.engine.recharge_stack(thread);
+        }
+    }
+
+    /// Releases pairs that hold nothing any more, and ended threads left without pairs.
+    fn settle(&mut self) {
+        while let Some(pair_index) = self.engine.release_candidates.pop() {
+            let pair = self.engine.pairs[pair_index as usize];
+            if pair.is_free() || pair.log_refs != 0 || pair.open_frames != 0 {
+                continue;
+            }
+            let thread_index = pair.thread_index;
+            if let Some(thread) = self.threads.get_mut(thread_index as usize) {
+                thread.map.remove(pair.method_id);
+            }
+            self.engine.pairs[pair_index as usize].method_id = FREE_METHOD;
+            self.engine.free_pairs.push(pair_index);
+            self.release_thread_if_done(thread_index);
+        }
+        self.shrink_if_idle();
+    }
+
+    fn release_thread_if_done(&mut self, thread_index: u32) {
+        let Some(thread) = self.threads.get_mut(thread_index as usize) else {
+            return;
+        };
+        if thread.free || !thread.ended || thread.depth > 0 || thread.map.len() > 0 {
+            return;
+        }
+        self.thread_lookup.remove(&thread.thread_id);
+        *thread = ThreadState {
+            free: true,
+            ..ThreadState::default()
+        };
+        self.free_threads.push(thread_index);
+        self.engine.counters.released_threads += 1;
+    }
+
+    /// Gives memory back when most pair slots are free (after a burst of activity).
+    fn shrink_if_idle(&mut self) {
+        let pairs = &mut self.engine.pairs;
+        if pairs.len() >= 1024 && self.engine.free_pairs.len() == pairs.len() {
+            pairs.clear();
+            pairs.shrink_to_fit();
+            self.engine.free_pairs.clear();
+            self.engine.free_pairs.shrink_to_fit();
+        }
+    }
+}
+
+/// Raises a timestamp earlier than the thread's clock to it, counting the repair.
+fn clamp_timestamp(engine: &mut Engine, thread: &ThreadState, timestamp_ns: u64) -> u64 {
+    if timestamp_ns < thread.last_ns {
+        engine.counters.clamped_timestamps += 1;
+        thread.last_ns
+    } else {
+        timestamp_ns
+    }
+}

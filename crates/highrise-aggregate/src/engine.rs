@@ -1,0 +1,620 @@
+//! The event engine: everything the hot path touches except the thread table, so that a
+//! thread (`&mut ThreadState`) and the engine (`&mut Engine`) can be borrowed side by side.
+//!
+//! Time accounting is lazy: a thread's exclusive time since its previous event is charged to
+//! the pair of its top frame (or the nearest non-excluded caller) when the next event arrives;
+//! inclusive time is charged when the outermost frame of a (method, thread) pair closes.
+//! Charges go into the pair's accumulator for the thread's current bucket; anything that
+//! crosses bucket boundaries takes the cold path ([`Engine::charge_interval`]).
+
+use highrise_protocol::{Event, EventKind};
+
+use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
+use crate::methods::{Methods, EXCLUDED};
+use crate::pair::{Pair, NO_EPOCH, NO_PAIR};
+use crate::ring::{Entry, Ring};
+use crate::stats::AggregatorStats;
+use crate::thread::{Frame, ThreadState};
+
+/// Which accumulator an interval is charged to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeKind {
+    Exclusive,
+    Inclusive,
+}
+
+/// The session clock: "now" and the window / bucket geometry.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Clock {
+    pub now_ns: u64,
+    pub window_ns: u64,
+    pub bucket_ns: u64,
+    pub bucket_shift: u32,
+}
+
+impl Clock {
+    pub(crate) fn new(window_ns: u64) -> Self {
+        let window_ns = clamp_window_ns(window_ns);
+        let bucket_ns = bucket_ns_for_window(window_ns);
+        Self {
+            now_ns: 0,
+            window_ns,
+            bucket_ns,
+            bucket_shift: bucket_ns.trailing_zeros(),
+        }
+    }
+
+    /// Oldest bucket overlapping the window `[now - L, now]` (the window is cut at 0).
+    pub(crate) fn oldest_live_epoch(&self) -> u64 {
+        self.now_ns.saturating_sub(self.window_ns) >> self.bucket_shift
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Engine {
+    pub clock: Clock,
+    pub ring: Ring,
+    pub pairs: Vec<Pair>,
+    pub free_pairs: Vec<u32>,
+    pub methods: Methods,
+    pub counters: AggregatorStats,
+    /// Pairs that may have become releasable (no bucket records, no open frames); checked
+    /// and released by the aggregator outside the hot loop.
+    pub release_candidates: Vec<u32>,
+    pub max_stack_depth: u32,
+}
+
+impl Engine {
+    pub(crate) fn new(window_ns: u64, max_stack_depth: u32) -> Self {
+        Self {
+            clock: Clock::new(window_ns),
+            ring: Ring::default(),
+            pairs: Vec::new(),
+            free_pairs: Vec::new(),
+            methods: Methods::default(),
+            counters: AggregatorStats::default(),
+            release_candidates: Vec::new(),
+            max_stack_depth,
+        }
+    }
+
+    // ---------------------------------------------------------------- the hot path
+
+    /// Applies one thread's batch of events, in that thread's time order.
+    pub(crate) fn apply_events(
+        &mut self,
+        thread: &mut ThreadState,
+        thread_index: u32,
+        events: &[Event],
+    ) {
+        self.counters.events += events.len() as u64;
+        for event in events {
+            let mut timestamp_ns = event.timestamp_ns;
+            if timestamp_ns < thread.last_ns {
+                timestamp_ns = thread.last_ns;
+                self.counters.clamped_timestamps += 1;
+            }
+            if timestamp_ns >= thread.epoch_end_ns {
+                self.advance_thread_across_buckets(thread, timestamp_ns);
+            } else if timestamp_ns != thread.last_ns {
+                let depth = thread.depth as usize;
+                if depth > 0 {
+                    let charge = thread.frames[depth - 1].charge;
+                    if charge != NO_PAIR {
+                        // Within one bucket, so the difference is below 2^29.
+                        let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
+                        self.add_exclusive_now(charge, thread.epoch, elapsed_ns);
+                    }
+                }
+                thread.last_ns = timestamp_ns;
+            }
+            match event.kind {
+                EventKind::Enter => {
+                    self.enter(thread, thread_index, event.method_id, timestamp_ns, true);
+                }
+                EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
+            }
+        }
+        self.advance_now(thread.last_ns);
+    }
+
+    /// Adds exclusive time to `pair` in the thread's current bucket `epoch`.
+    #[inline(always)]
+    fn add_exclusive_now(&mut self, pair_index: u32, epoch: u64, elapsed_ns: u32) {
+        let pair = &mut self.pairs[pair_index as usize];
+        if pair.acc_epoch == epoch {
+            pair.acc_excl_ns += elapsed_ns;
+        } else if self.open_accumulator(pair_index, epoch) {
+            self.pairs[pair_index as usize].acc_excl_ns += elapsed_ns;
+        }
+    }
+
+    /// Pushes a frame for `method_id` entered at `timestamp_ns` (the thread's current time).
+    /// `count_call` is false for frames that a resync opens (they were not seen entering).
+    #[inline(always)]
+    pub(crate) fn enter(
+        &mut self,
+        thread: &mut ThreadState,
+        thread_index: u32,
+        method_id: u32,
+        timestamp_ns: u64,
+        count_call: bool,
+    ) {
+        if thread.phantom_depth > 0 || thread.depth >= self.max_stack_depth {
+            thread.phantom_depth += 1;
+            self.counters.stack_overflows += 1;
+            return;
+        }
+        let excluded = match self.methods.flags.get(method_id as usize) {
+            Some(flags) => flags & EXCLUDED != 0,
+            None => {
+                if !self.methods.ensure(method_id) {
+                    self.counters.invalid_method_ids += 1;
+                    return;
+                }
+                self.methods.is_excluded(method_id)
+            }
+        };
+        let depth = thread.depth as usize;
+        let pair_index = self.find_pair(thread, thread_index, method_id, depth);
+        let epoch = thread.epoch;
+        let pair = &mut self.pairs[pair_index as usize];
+        let outermost = pair.open_frames == 0;
+        pair.open_frames += 1;
+        if count_call {
+            if pair.acc_epoch == epoch {
+                pair.acc_calls = pair.acc_calls.saturating_add(1);
+            } else if self.open_accumulator(pair_index, epoch) {
+                let pair = &mut self.pairs[pair_index as usize];
+                pair.acc_calls = pair.acc_calls.saturating_add(1);
+            }
+        }
+        let charge = if !excluded {
+            pair_index
+        } else if depth > 0 {
+            thread.frames[depth - 1].charge
+        } else {
+            NO_PAIR
+        };
+        let frame = Frame {
+            method_id,
+            pair: pair_index,
+            charge,
+            outermost,
+            enter_ns: timestamp_ns,
+        };
+        if depth < thread.frames.len() {
+            thread.frames[depth] = frame;
+        } else {
+            thread.frames.push(frame);
+        }
+        thread.depth += 1;
+    }
+
+    /// The pair of (`method_id`, thread): from the stale frame at this depth if it was the
+    /// same method (loops call the same callee again and again), else the thread's map, else a
+    /// new pair.
+    #[inline(always)]
+    fn find_pair(
+        &mut self,
+        thread: &mut ThreadState,
+        thread_index: u32,
+        method_id: u32,
+        depth: usize,
+    ) -> u32 {
+        if let Some(stale) = thread.frames.get(depth) {
+            if stale.method_id == method_id {
+                if let Some(pair) = self.pairs.get(stale.pair as usize) {
+                    if pair.method_id == method_id && pair.thread_index == thread_index {
+                        return stale.pair;
+                    }
+                }
+            }
+        }
+        match thread.map.get(method_id) {
+            Some(pair_index) => pair_index,
+            None => self.new_pair(thread, thread_index, method_id),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_pair(&mut self, thread: &mut ThreadState, thread_index: u32, method_id: u32) -> u32 {
+        let pair = Pair::new(method_id, thread_index);
+        let pair_index = match self.free_pairs.pop() {
+            Some(index) => {
+                self.pairs[index as usize] = pair;
+                index
+            }
+            None => {
+                self.pairs.push(pair);
+                (self.pairs.len() - 1) as u32
+            }
+        };
+        thread.map.insert_new(method_id, pair_index);
+        pair_index
+    }
+
+    #[inline(always)]
+    pub(crate) fn exit(&mut self, thread: &mut ThreadState, method_id: u32, timestamp_ns: u64) {
+        let depth = thread.depth as usize;
+        if thread.phantom_depth > 0 {
+            thread.phantom_depth -= 1;
+        } else if depth > 0 && thread.frames[depth - 1].method_id == method_id {
+            self.pop_frame(thread, timestamp_ns);
+        } else {
+            self.exit_not_on_top(thread, method_id, timestamp_ns);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn exit_not_on_top(&mut self, thread: &mut ThreadState, method_id: u32, timestamp_ns: u64) {
+        let depth = thread.depth as usize;
+        match thread.frames[..depth]
+            .iter()
+            .rposition(|frame| frame.method_id == method_id)
+        {
+            Some(position) => {
+                self.counters.mismatched_exits += 1;
+                while thread.depth as usize > position + 1 {
+                    self.pop_frame(thread, timestamp_ns);
+                    self.counters.unwound_frames += 1;
+                }
+                self.pop_frame(thread, timestamp_ns);
+            }
+            None => self.counters.orphan_exits += 1,
+        }
+    }
+
+    /// Closes the top frame at `timestamp_ns`, which must be the thread's current time.
+    #[inline(always)]
+    pub(crate) fn pop_frame(&mut self, thread: &mut ThreadState, timestamp_ns: u64) {
+        thread.depth -= 1;
+        let frame = thread.frames[thread.depth as usize];
+        let pair = &mut self.pairs[frame.pair as usize];
+        pair.open_frames -= 1;
+        if frame.outermost && timestamp_ns > frame.enter_ns {
+            if frame.enter_ns >= thread.epoch_start_ns {
+                let elapsed_ns = (timestamp_ns - frame.enter_ns) as u32;
+                if pair.acc_epoch == thread.epoch {
+                    pair.acc_incl_ns += elapsed_ns;
+                } else if self.open_accumulator(frame.pair, thread.epoch) {
+                    self.pairs[frame.pair as usize].acc_incl_ns += elapsed_ns;
+                }
+            } else {
+                self.charge_interval(
+                    frame.pair,
+                    frame.enter_ns,
+                    timestamp_ns,
+                    TimeKind::Inclusive,
+                );
+            }
+        }
+        let pair = &self.pairs[frame.pair as usize];
+        if pair.open_frames == 0 && pair.log_refs == 0 {
+            self.release_candidates.push(frame.pair);
+        }
+    }
+
+    // ---------------------------------------------------------------- cold paths
+
+    /// Moves the thread's clock to `timestamp_ns` (not before its current time), charging its
+    /// top frame's exclusive time; handles any number of bucket crossings.
+    pub(crate) fn advance_thread(&mut self, thread: &mut ThreadState, timestamp_ns: u64) {
+        if timestamp_ns >= thread.epoch_end_ns {
+            self.advance_thread_across_buckets(thread, timestamp_ns);
+        } else if timestamp_ns > thread.last_ns {
+            if let Some(top) = thread.stack().last() {
+                if top.charge != NO_PAIR {
+                    let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
+                    self.add_exclusive_now(top.charge, thread.epoch, elapsed_ns);
+                }
+            }
+            thread.last_ns = timestamp_ns;
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_thread_across_buckets(&mut self, thread: &mut ThreadState, timestamp_ns: u64) {
+        // "now" first, so the ring holds the thread's new bucket.
+        self.advance_now(timestamp_ns);
+        if let Some(top) = thread.stack().last() {
+            if top.charge != NO_PAIR && timestamp_ns > thread.last_ns {
+                self.charge_interval(
+                    top.charge,
+                    thread.last_ns,
+                    timestamp_ns,
+                    TimeKind::Exclusive,
+                );
+            }
+        }
+        thread.last_ns = timestamp_ns;
+        thread.set_epoch(timestamp_ns, self.clock.bucket_shift);
+    }
+
+    /// Charges `[from_ns, to_ns)` to `pair`, split over the buckets it covers; the parts
+    /// before the window are dropped.
+    pub(crate) fn charge_interval(
+        &mut self,
+        pair_index: u32,
+        from_ns: u64,
+        to_ns: u64,
+        kind: TimeKind,
+    ) {
+        if to_ns <= from_ns {
+            return;
+        }
+        let shift = self.clock.bucket_shift;
+        let first_epoch = (from_ns >> shift).max(self.ring.oldest_epoch);
+        let last_epoch = (to_ns - 1) >> shift;
+        if (from_ns >> shift) < first_epoch {
+            self.counters.late_contributions += 1;
+        }
+        for epoch in first_epoch..=last_epoch {
+            let start_ns = (epoch << shift).max(from_ns);
+            let end_ns = epoch
+                .checked_add(1)
+                .and_then(|next| next.checked_mul(self.clock.bucket_ns))
+                .unwrap_or(u64::MAX)
+                .min(to_ns);
+            let piece_ns = (end_ns - start_ns) as u32;
+            let entry = match kind {
+                TimeKind::Exclusive => Entry {
+                    pair: pair_index,
+                    excl_ns: piece_ns,
+                    ..Entry::default()
+                },
+                TimeKind::Inclusive => Entry {
+                    pair: pair_index,
+                    incl_ns: piece_ns,
+                    ..Entry::default()
+                },
+            };
+            self.add_to_bucket(epoch, entry);
+        }
+    }
+
+    /// Adds `entry`'s values to its pair in bucket `epoch`: through the accumulator when the
+    /// epoch is the accumulator's (or newer), else as a separate record of that bucket.
+    pub(crate) fn add_to_bucket(&mut self, epoch: u64, entry: Entry) {
+        if epoch < self.ring.oldest_epoch {
+            self.counters.late_contributions += 1;
+            return;
+        }
+        let pair_index = entry.pair;
+        let acc_epoch = self.pairs[pair_index as usize].acc_epoch;
+        if acc_epoch == NO_EPOCH || acc_epoch < epoch {
+            if !self.open_accumulator(pair_index, epoch) {
+                return;
+            }
+        } else if acc_epoch > epoch {
+            self.push_record(epoch, entry);
+            return;
+        }
+        let pair = &mut self.pairs[pair_index as usize];
+        pair.acc_excl_ns += entry.excl_ns;
+        pair.acc_incl_ns += entry.incl_ns;
+        pair.acc_calls = pair.acc_calls.saturating_add(entry.calls);
+    }
+
+    /// A record with values, straight into bucket `epoch` (live) and the pair's window sums.
+    pub(crate) fn push_record(&mut self, epoch: u64, entry: Entry) {
+        let pair = &mut self.pairs[entry.pair as usize];
+        pair.win_excl_ns += u64::from(entry.excl_ns);
+        pair.win_incl_ns += u64::from(entry.incl_ns);
+        pair.win_calls += u64::from(entry.calls);
+        pair.log_refs += 1;
+        self.ring.log_mut(epoch).push(entry);
+    }
+
+    /// Flushes the pair's accumulator (if any) and opens a new one for bucket `epoch`, with a
+    /// placeholder record there. Returns false (and counts it) when `epoch` has already left
+    /// the window, as happens for a thread lagging more than a window behind.
+    #[cold]
+    #[inline(never)]
+    fn open_accumulator(&mut self, pair_index: u32, epoch: u64) -> bool {
+        if epoch < self.ring.oldest_epoch {
+            self.counters.late_contributions += 1;
+            return false;
+        }
+        self.flush_accumulator(pair_index);
+        let log = self.ring.log_mut(epoch);
+        let position = log.len() as u32;
+        log.push(Entry {
+            pair: pair_index,
+            ..Entry::default()
+        });
+        let pair = &mut self.pairs[pair_index as usize];
+        pair.acc_epoch = epoch;
+        pair.acc_log_pos = position;
+        pair.log_refs += 1;
+        true
+    }
+
+    /// Writes the accumulator into its placeholder record and the window sums.
+    pub(crate) fn flush_accumulator(&mut self, pair_index: u32) {
+        let pair = &mut self.pairs[pair_index as usize];
+        if pair.acc_epoch == NO_EPOCH {
+            return;
+        }
+        let entry = Entry {
+            pair: pair_index,
+            excl_ns: pair.acc_excl_ns,
+            incl_ns: pair.acc_incl_ns,
+            calls: pair.acc_calls,
+        };
+        pair.win_excl_ns += u64::from(entry.excl_ns);
+        pair.win_incl_ns += u64::from(entry.incl_ns);
+        pair.win_calls += u64::from(entry.calls);
+        let (epoch, position) = (pair.acc_epoch, pair.acc_log_pos as usize);
+        pair.acc_epoch = NO_EPOCH;
+        pair.acc_excl_ns = 0;
+        pair.acc_incl_ns = 0;
+        pair.acc_calls = 0;
+        if let Some(slot) = self.ring.log_mut(epoch).get_mut(position) {
+            *slot = entry;
+        }
+    }
+
+    /// Moves "now" forward (never back) and expires the buckets that left the window.
+    pub(crate) fn advance_now(&mut self, timestamp_ns: u64) {
+        if timestamp_ns <= self.clock.now_ns {
+            return;
+        }
+        self.clock.now_ns = timestamp_ns;
+        let previous_newest = self.ring.newest_epoch;
+        self.ring.newest_epoch = timestamp_ns >> self.clock.bucket_shift;
+        let oldest = self.clock.oldest_live_epoch();
+        if oldest > self.ring.oldest_epoch {
+            let expire_end = oldest.min(previous_newest.saturating_add(1));
+            for epoch in self.ring.oldest_epoch..expire_end {
+                self.expire_bucket(epoch);
+            }
+            self.ring.oldest_epoch = oldest;
+        }
+    }
+
+    fn expire_bucket(&mut self, epoch: u64) {
+        let mut log = std::mem::take(self.ring.log_mut(epoch));
+        for entry in log.drain(..) {
+            let pair = &mut self.pairs[entry.pair as usize];
+            if pair.acc_epoch == epoch {
+                // Never flushed: its values live in the accumulator, not in the sums.
+                pair.acc_epoch = NO_EPOCH;
+                pair.acc_excl_ns = 0;
+                pair.acc_incl_ns = 0;
+                pair.acc_calls = 0;
+            }
+            pair.win_excl_ns -= u64::from(entry.excl_ns);
+            pair.win_incl_ns -= u64::from(entry.incl_ns);
+            pair.win_calls -= u64::from(entry.calls);
+            pair.log_refs -= 1;
+            if pair.log_refs == 0 && pair.open_frames == 0 {
+                self.release_candidates.push(entry.pair);
+            }
+        }
+        *self.ring.log_mut(epoch) = log;
+    }
+
+    /// Recomputes the charge of every frame on `thread`'s stack from the exclusion flags.
+    pub(crate) fn recharge_stack(&self, thread: &mut ThreadState) {
+        let mut below = NO_PAIR;
+        let depth = thread.depth as usize;
+        for frame in &mut thread.frames[..depth] {
+            frame.charge = if self.methods.is_excluded(frame.method_id) {
+                below
+            } else {
+                frame.pair
+            };
+            below = frame.charge;
+        }
+    }
+
+    /// Changes the window length (clamped). With the same bucket size this only moves the
+    /// window's start; otherwise every bucket record is redistributed onto the new bucket
+    /// grid (exact when buckets merge, i.e. the window grew; spread evenly over the covered
+    /// part of each old bucket when they split). Thread cursors are the caller's to reset.
+    pub(crate) fn set_window_ns(&mut self, window_ns: u64) -> bool {
+        let clock = Clock {
+            now_ns: self.clock.now_ns,
+            ..Clock::new(window_ns)
+        };
+        if clock.bucket_ns == self.clock.bucket_ns {
+            self.clock = clock;
+            let oldest = clock.oldest_live_epoch();
+            if oldest > self.ring.oldest_epoch {
+                let expire_end = oldest.min(self.ring.newest_epoch.saturating_add(1));
+                for epoch in self.ring.oldest_epoch..expire_end {
+                    self.expire_bucket(epoch);
+                }
+            }
+            // A longer window starts earlier; those buckets are empty (already expired).
+            self.ring.oldest_epoch = oldest;
+            return false;
+        }
+        self.rebucket(clock);
+        true
+    }
+
+    fn rebucket(&mut self, clock: Clock) {
+        for pair_index in 0..self.pairs.len() as u32 {
+            self.flush_accumulator(pair_index);
+        }
+        let old_clock = self.clock;
+        let mut records: Vec<(u64, Entry)> = Vec::with_capacity(self.ring.entry_count());
+        for epoch in self.ring.oldest_epoch..=self.ring.newest_epoch {
+            for entry in self.ring.log_mut(epoch).drain(..) {
+                records.push((epoch, entry));
+            }
+        }
+        for log in &mut self.ring.logs {
+            log.clear();
+        }
+        for pair in &mut self.pairs {
+            pair.win_excl_ns = 0;
+            pair.win_incl_ns = 0;
+            pair.win_calls = 0;
+            pair.log_refs = 0;
+        }
+        self.clock = clock;
+        self.ring.newest_epoch = clock.now_ns >> clock.bucket_shift;
+        self.ring.oldest_epoch = clock.oldest_live_epoch();
+        let now_ns = clock.now_ns;
+        for (old_epoch, entry) in records {
+            if entry.excl_ns == 0 && entry.incl_ns == 0 && entry.calls == 0 {
+                continue;
+            }
+            let start_ns = old_epoch << old_clock.bucket_shift;
+            let end_ns = start_ns
+                .saturating_add(old_clock.bucket_ns)
+                .min(now_ns.max(start_ns + 1));
+            let first_epoch = start_ns >> clock.bucket_shift;
+            let last_epoch = (end_ns - 1) >> clock.bucket_shift;
+            if first_epoch == last_epoch {
+                if first_epoch >= self.ring.oldest_epoch {
+                    self.push_record(first_epoch, entry);
+                }
+                continue;
+            }
+            // Split: spread evenly over the part of the old bucket that lies before now.
+            let span_ns = end_ns - start_ns;
+            let mut given = Entry::default();
+            for epoch in first_epoch..=last_epoch {
+                let piece_end_ns = (epoch + 1).saturating_mul(clock.bucket_ns).min(end_ns);
+                let covered_ns = piece_end_ns - start_ns;
+                let share = |total: u32| -> u32 {
+                    (u128::from(total) * u128::from(covered_ns) / u128::from(span_ns)) as u32
+                };
+                let cumulative = Entry {
+                    pair: entry.pair,
+                    excl_ns: share(entry.excl_ns),
+                    incl_ns: share(entry.incl_ns),
+                    calls: share(entry.calls),
+                };
+                let piece = Entry {
+                    pair: entry.pair,
+                    excl_ns: cumulative.excl_ns - given.excl_ns,
+                    incl_ns: cumulative.incl_ns - given.incl_ns,
+                    calls: cumulative.calls - given.calls,
+                };
+                given = cumulative;
+                let empty = piece.excl_ns == 0 && piece.incl_ns == 0 && piece.calls == 0;
+                if epoch >= self.ring.oldest_epoch && !empty {
+                    self.push_record(epoch, piece);
+                }
+            }
+        }
+        for pair_index in 0..self.pairs.len() as u32 {
+            let pair = &self.pairs[pair_index as usize];
+            if !pair.is_free() && pair.log_refs == 0 && pair.open_frames == 0 {
+                self.release_candidates.push(pair_index);
+            }
+        }
+        debug_assert!(
+            (self.ring.newest_epoch - self.ring.oldest_epoch) < RING_SLOTS as u64,
+            "ring too small for the window"
+        );
+    }
+}

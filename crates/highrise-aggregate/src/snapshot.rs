@@ -1,0 +1,213 @@
+//! Snapshots: what the viewer reads, and how they are computed from the engine's state.
+
+use crate::engine::Engine;
+use crate::pair::NO_EPOCH;
+use crate::pair::NO_PAIR;
+use crate::stats::AggregatorStats;
+use crate::thread::ThreadState;
+
+/// One method's statistics over the window ending at [`Snapshot::now_ns`].
+///
+/// Elevations are fractions of the window length L: 1.0 means 100 %. See the crate
+/// documentation for the exact definitions and the accuracy bound.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MethodStats {
+    /// The paper's elevation: the largest exclusive time of the method on any one thread
+    /// within the window, divided by L. In `0.0..=1.0`.
+    pub elevation: f32,
+    /// Like `elevation` but with time the method spent anywhere on the stack (inclusive
+    /// time; recursion counted once). In `0.0..=1.0`.
+    pub inclusive_elevation: f32,
+    /// Exclusive time summed over all threads, divided by L; may exceed 1.0.
+    pub summed_elevation: f32,
+    /// Threads on which the method was on the stack at some point in the window (including
+    /// threads inside it now).
+    pub thread_count: u32,
+    /// Calls (enters) in the window, all threads together; saturates at `u32::MAX`.
+    pub calls: u32,
+}
+
+/// Per-method statistics at one moment, indexed by method id. Produced by
+/// [`crate::Aggregator::snapshot`]; the render side only ever reads these.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Snapshot {
+    /// The session's "now": the latest timestamp seen (events, thread starts/ends, resyncs,
+    /// heartbeats).
+    pub now_ns: u64,
+    /// The window length L the elevations are relative to.
+    pub window_ns: u64,
+    /// The bucket size W the window is tracked with (see
+    /// [`crate::bucket_ns_for_window`]).
+    pub bucket_ns: u64,
+    /// Indexed by method id; covers every id defined or seen so far (ids never seen read as
+    /// zero).
+    pub methods: Vec<MethodStats>,
+    /// Method ids whose entry differs from the previous snapshot of the same aggregator, in
+    /// increasing order: the "what changed" list for incremental consumers.
+    pub changed_method_ids: Vec<u32>,
+    /// The session counters at the time of the snapshot.
+    pub stats: AggregatorStats,
+}
+
+impl Snapshot {
+    /// Statistics of one method; zero for ids never seen.
+    pub fn method(&self, method_id: u32) -> MethodStats {
+        self.methods
+            .get(method_id as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The `n` methods with the highest elevation, highest first (ties: lower id first).
+    /// Methods at zero elevation are left out, so fewer than `n` may come back.
+    pub fn top_by_elevation(&self, n: usize) -> Vec<(u32, MethodStats)> {
+        let mut ranked: Vec<(u32, MethodStats)> = self
+            .methods
+            .iter()
+            .enumerate()
+            .filter(|(_, stats)| stats.elevation > 0.0)
+            .map(|(method_id, stats)| (method_id as u32, *stats))
+            .collect();
+        let by_rank = |a: &(u32, MethodStats), b: &(u32, MethodStats)| {
+            b.1.elevation.total_cmp(&a.1.elevation).then(a.0.cmp(&b.0))
+        };
+        if n < ranked.len() {
+            if n == 0 {
+                return Vec::new();
+            }
+            ranked.select_nth_unstable_by(n - 1, by_rank);
+            ranked.truncate(n);
+        }
+        ranked.sort_unstable_by(by_rank);
+        ranked
+    }
+}
+
+/// Per-method running values while a snapshot is computed (times in ns).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MethodAccum {
+    pub max_excl_ns: f32,
+    pub sum_excl_ns: f32,
+    pub max_incl_ns: f32,
+    pub threads: u32,
+    pub calls: u32,
+}
+
+/// The snapshot machinery's reusable buffers.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SnapshotState {
+    scratch: Vec<MethodAccum>,
+    /// The previous snapshot's values (for the "changed" list); updated in place.
+    pub last: Vec<MethodStats>,
+    pub changed: Vec<u32>,
+}
+
+impl SnapshotState {
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.scratch.capacity() * size_of::<MethodAccum>()
+            + self.last.capacity() * size_of::<MethodStats>()
+            + self.changed.capacity() * 4
+    }
+
+    /// Recomputes `last` (and `changed`) for the engine's current "now".
+    ///
+    /// Cost: one pass over the records of the oldest bucket, over every thread's stack, over
+    /// all live pairs and over all method ids.
+    pub(crate) fn compute(&mut self, engine: &mut Engine, threads: &[ThreadState]) {
+        let clock = engine.clock;
+        let now_ns = clock.now_ns;
+        let window_start_ns = now_ns.saturating_sub(clock.window_ns);
+        let oldest_epoch = window_start_ns >> clock.bucket_shift;
+        let oldest_end_ns = (oldest_epoch + 1).saturating_mul(clock.bucket_ns);
+        // Fraction of the oldest bucket inside the window; its committed time is prorated.
+        let inside_fraction = (oldest_end_ns - window_start_ns) as f64 / clock.bucket_ns as f64;
+        let outside_fraction = 1.0 - inside_fraction;
+
+        // Pass 1: remove the outside part of the oldest bucket's flushed records.
+        if outside_fraction > 0.0 && oldest_epoch >= engine.ring.oldest_epoch {
+            for entry in engine.ring.log(oldest_epoch) {
+                let pair = &mut engine.pairs[entry.pair as usize];
+                pair.snap_excl_ns -= (outside_fraction * f64::from(entry.excl_ns)) as f32;
+                pair.snap_incl_ns -= (outside_fraction * f64::from(entry.incl_ns)) as f32;
+            }
+        }
+        // Pass 2: open frames count up to now, exactly.
+        for thread in threads.iter().filter(|thread| !thread.free) {
+            let stack = thread.stack();
+            if let Some(top) = stack.last() {
+                if top.charge != NO_PAIR {
+                    let from_ns = thread.last_ns.max(window_start_ns);
+                    if now_ns > from_ns {
+                        engine.pairs[top.charge as usize].snap_excl_ns += (now_ns - from_ns) as f32;
+                    }
+                }
+            }
+            for frame in stack.iter().filter(|frame| frame.outermost) {
+                let from_ns = frame.enter_ns.max(window_start_ns);
+                if now_ns > from_ns {
+                    engine.pairs[frame.pair as usize].snap_incl_ns += (now_ns - from_ns) as f32;
+                }
+            }
+        }
+        // Pass 3: every live pair into its method.
+        let method_count = engine.methods.len();
+        self.scratch.clear();
+        self.scratch.resize(method_count, MethodAccum::default());
+        for pair in engine.pairs.iter_mut() {
+            if pair.is_free() {
+                continue;
+            }
+            let (acc_weight, acc_live) = if pair.acc_epoch == NO_EPOCH {
+                (0.0, false)
+            } else if pair.acc_epoch == oldest_epoch {
+                (inside_fraction, true)
+            } else {
+                (1.0, pair.acc_epoch > oldest_epoch)
+            };
+            let acc_weight = if acc_live { acc_weight } else { 0.0 };
+            let excl_ns = (pair.win_excl_ns as f64
+                + acc_weight * f64::from(pair.acc_excl_ns)
+                + f64::from(pair.snap_excl_ns))
+            .max(0.0) as f32;
+            let incl_ns = (pair.win_incl_ns as f64
+                + acc_weight * f64::from(pair.acc_incl_ns)
+                + f64::from(pair.snap_incl_ns))
+            .max(0.0) as f32;
+            let (acc_calls, acc_incl_ns) = if acc_live {
+                (u64::from(pair.acc_calls), u64::from(pair.acc_incl_ns))
+            } else {
+                (0, 0)
+            };
+            let calls = pair.win_calls + acc_calls;
+            let present = pair.open_frames > 0 || calls > 0 || pair.win_incl_ns + acc_incl_ns > 0;
+            pair.snap_excl_ns = 0.0;
+            pair.snap_incl_ns = 0.0;
+            if let Some(accum) = self.scratch.get_mut(pair.method_id as usize) {
+                accum.max_excl_ns = accum.max_excl_ns.max(excl_ns);
+                accum.sum_excl_ns += excl_ns;
+                accum.max_incl_ns = accum.max_incl_ns.max(incl_ns);
+                accum.threads += u32::from(present);
+                accum.calls = accum
+                    .calls
+                    .saturating_add(u32::try_from(calls).unwrap_or(u32::MAX));
+            }
+        }
+        // Pass 4: normalise, compare with the previous snapshot.
+        let per_ns = 1.0 / clock.window_ns as f32;
+        self.last.resize(method_count, MethodStats::default());
+        self.changed.clear();
+        for (method_id, (accum, last)) in self.scratch.iter().zip(&mut self.last).enumerate() {
+            let stats = MethodStats {
+                elevation: (accum.max_excl_ns * per_ns).min(1.0),
+                inclusive_elevation: (accum.max_incl_ns * per_ns).min(1.0),
+                summed_elevation: accum.sum_excl_ns * per_ns,
+                thread_count: accum.threads,
+                calls: accum.calls,
+            };
+            if stats != *last {
+                *last = stats;
+                self.changed.push(method_id as u32);
+            }
+        }
+    }
+}
