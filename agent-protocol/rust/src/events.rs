@@ -118,6 +118,32 @@ fn read_leb128(bytes: &[u8], pos: &mut usize) -> Result<u64, PackedFault> {
     read_leb128_slow(bytes, pos, first)
 }
 
+/// Decodes a LEB128 varint of at most 3 bytes from the low bytes of `word`:
+/// `(value, bytes used)`, or `None` when it is longer.
+#[inline(always)]
+fn leb128_from_word(word: u64) -> Option<(u64, usize)> {
+    if word & 0x80 == 0 {
+        Some((word & 0x7f, 1))
+    } else if word & 0x8000 == 0 {
+        Some(((word & 0x7f) | ((word >> 1) & 0x3f80), 2))
+    } else if word & 0x80_0000 == 0 {
+        Some((
+            (word & 0x7f) | ((word >> 1) & 0x3f80) | ((word >> 2) & 0x1f_c000),
+            3,
+        ))
+    } else {
+        None
+    }
+}
+
+/// Both varints of one event from an 8-byte window: `(head, delta, bytes used)`.
+#[inline(always)]
+fn decode_pair_from_word(word: u64) -> Option<(u64, u64, usize)> {
+    let (head, head_len) = leb128_from_word(word)?;
+    let (delta, delta_len) = leb128_from_word(word >> (8 * head_len))?;
+    Some((head, delta, head_len + delta_len))
+}
+
 #[cold]
 fn read_leb128_slow(bytes: &[u8], pos: &mut usize, first: u8) -> Result<u64, PackedFault> {
     let mut value = u64::from(first & 0x7f);
@@ -163,8 +189,20 @@ pub fn decode_events(
     let mut ticks = batch.base_timestamp;
     let mut decode = || -> Result<(), PackedFault> {
         for _ in 0..count {
-            let head = read_leb128(bytes, &mut pos)?;
-            let delta = read_leb128(bytes, &mut pos)?;
+            let (head, delta) = match bytes.get(pos..pos + 8) {
+                // Fast path: one 8-byte load decodes both varints when each is ≤ 3 bytes.
+                Some(word) => {
+                    let word = u64::from_le_bytes(word.try_into().unwrap_or([0xff; 8]));
+                    match decode_pair_from_word(word) {
+                        Some((head, delta, used)) => {
+                            pos += used;
+                            (head, delta)
+                        }
+                        None => (read_leb128(bytes, &mut pos)?, read_leb128(bytes, &mut pos)?),
+                    }
+                }
+                None => (read_leb128(bytes, &mut pos)?, read_leb128(bytes, &mut pos)?),
+            };
             ticks = ticks
                 .checked_add(delta)
                 .ok_or(PackedFault::TimestampOverflow)?;
@@ -227,6 +265,23 @@ mod tests {
             let mut pos = 0;
             assert_eq!(read_leb128(&bytes, &mut pos).unwrap(), value);
             assert_eq!(pos, bytes.len());
+        }
+    }
+
+    #[test]
+    fn word_fast_path_agrees_with_the_byte_loop() {
+        for value in [0u64, 1, 127, 128, 300, 16_383, 16_384, 2_097_151, 2_097_152] {
+            let mut bytes = Vec::new();
+            write_leb128(&mut bytes, value);
+            let used = bytes.len();
+            bytes.resize(8, 0xee);
+            let word = u64::from_le_bytes(bytes.clone().try_into().unwrap());
+            match leb128_from_word(word) {
+                Some((decoded, len)) => {
+                    assert_eq!((decoded, len), (value, used));
+                }
+                None => assert!(used > 3, "{value}"),
+            }
         }
     }
 
