@@ -1,0 +1,172 @@
+//! `highrise serve`: the listener without a window. Prints one line when a program connects,
+//! a status line per live session every interval, each new error, and how each session ended.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use highrise_ingest::{
+    IngestConfig, IngestServer, NullSink, SessionEnd, SessionId, SessionReport, SessionStatus,
+};
+use highrise_protocol::{DEFAULT_PORT, PROTOCOL_VERSION};
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on. Only loopback unless --allow-remote is given.
+    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
+    pub listen: SocketAddr,
+    /// Allow listening on a non-loopback address (agents on other machines can then connect).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Seconds between status lines.
+    #[arg(long, default_value_t = 1.0)]
+    pub interval_s: f64,
+    /// Exit once this many sessions have ended (for scripts and tests).
+    #[arg(long)]
+    pub exit_after_sessions: Option<usize>,
+    /// Also run the built-in demo program against this listener.
+    #[arg(long)]
+    pub demo: bool,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    if !args.listen.ip().is_loopback() && !args.allow_remote {
+        bail!(
+            "refusing to listen on {} (not loopback): pass --allow-remote to accept agents from other machines",
+            args.listen
+        );
+    }
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: args.listen,
+            ..IngestConfig::default()
+        },
+        NullSink::factory,
+    )
+    .context("cannot start the ingest server")?;
+    let local_addr = server.local_addr();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "highrise: listening on {local_addr} (protocol v{PROTOCOL_VERSION}); start a program with a highrise agent, Ctrl-C to stop"
+    )?;
+    stdout.flush()?;
+    if args.demo {
+        let demo_args = crate::demo::DemoArgs {
+            addr: local_addr,
+            duration_s: None,
+            restart_every_s: 5.0,
+            version_label: "demo".into(),
+        };
+        std::thread::Builder::new()
+            .name("highrise-demo".into())
+            .spawn(move || {
+                if let Err(error) = crate::demo::run(demo_args) {
+                    tracing::error!(%error, "demo program stopped");
+                }
+            })
+            .context("cannot start the demo thread")?;
+    }
+
+    let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
+    let mut printer = Printer::default();
+    let mut next_status = Instant::now() + interval;
+    loop {
+        let timeout = next_status.saturating_duration_since(Instant::now());
+        match server.updates().recv_timeout(timeout) {
+            Ok(report) => printer.update(&mut stdout, report)?,
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                printer.print_status(&mut stdout)?;
+                next_status = Instant::now() + interval;
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                bail!("the ingest server stopped")
+            }
+        }
+        stdout.flush()?;
+        if args
+            .exit_after_sessions
+            .is_some_and(|count| printer.ended >= count)
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// Turns the stream of session reports into lines.
+#[derive(Default)]
+struct Printer {
+    live: HashMap<SessionId, SessionReport<()>>,
+    errors_printed: HashMap<SessionId, usize>,
+    ended: usize,
+}
+
+impl Printer {
+    fn update(&mut self, out: &mut impl Write, report: SessionReport<()>) -> anyhow::Result<()> {
+        let id = report.session_id;
+        let was_connected = self
+            .live
+            .get(&id)
+            .is_some_and(|previous| previous.info.is_some());
+        if !was_connected {
+            if let Some(info) = &report.info {
+                writeln!(
+                    out,
+                    "[session {id}] connected: {} \"{}\" pid {} from {} ({})",
+                    info.program, info.version_label, info.pid, report.peer, info.agent
+                )?;
+            }
+        }
+        let printed = self.errors_printed.entry(id).or_insert(0);
+        for error in report.errors.iter().skip(*printed) {
+            writeln!(out, "[session {id}] error: {error}")?;
+        }
+        *printed = report.errors.len();
+        if let SessionStatus::Ended(end) = &report.status {
+            let how = match end {
+                SessionEnd::Goodbye => "goodbye".to_string(),
+                SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
+                SessionEnd::Failed(error) => format!("failed: {error}"),
+                SessionEnd::ServerShutdown => "server shut down".to_string(),
+            };
+            writeln!(out, "[session {id}] ended ({how}); {}", summary(&report))?;
+            self.live.remove(&id);
+            self.errors_printed.remove(&id);
+            self.ended += 1;
+        } else {
+            self.live.insert(id, report);
+        }
+        Ok(())
+    }
+
+    fn print_status(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        let mut ids: Vec<_> = self.live.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let report = &self.live[&id];
+            if report.info.is_some() {
+                writeln!(out, "[session {id}] {}", summary(report))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn summary<T>(report: &SessionReport<T>) -> String {
+    let stats = &report.stats;
+    let program = report
+        .info
+        .as_ref()
+        .map_or("(no hello)", |info| info.program.as_str());
+    format!(
+        "{program}: {} events ({:.0}/s), {} methods, {} threads, {} errors, {} events dropped by the agent",
+        stats.events,
+        stats.events_per_s,
+        stats.definitions,
+        report.threads.len(),
+        stats.errors_total,
+        stats.agent_events_dropped
+    )
+}
