@@ -1,1 +1,95 @@
-//! The product's sink: the aggregator (wired when `highrise-aggregate` lands).
+//! The product's sink: each session's events feed a [`highrise_aggregate::Aggregator`] on the
+//! session's worker thread, and every report carries its latest [`Snapshot`].
+
+use std::sync::Arc;
+
+use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
+use highrise_protocol::{Event, Hello, MethodDef};
+
+use crate::sink::SessionSink;
+
+/// What a consumer can change in a live session's aggregator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AggregateCommand {
+    /// New window length (clamped to 0.5 s ..= 60 s by the aggregator).
+    SetWindow { window_ns: u64 },
+    /// Methods whose time goes to their nearest non-excluded caller (replaces the set).
+    ExcludeMethods(Vec<u32>),
+    /// Packages (and their sub-packages) excluded the same way (replaces the set).
+    ExcludePackages(Vec<String>),
+}
+
+/// A [`SessionSink`] that aggregates.
+#[derive(Debug)]
+pub struct AggregateSink {
+    aggregator: Aggregator,
+    /// The last published snapshot; its buffers are reused once the consumer lets go of it.
+    published: Arc<Snapshot>,
+}
+
+impl AggregateSink {
+    /// A sink with the given aggregator configuration.
+    pub fn new(config: AggregatorConfig) -> Self {
+        Self {
+            aggregator: Aggregator::new(config),
+            published: Arc::default(),
+        }
+    }
+
+    /// A factory for [`crate::IngestServer::start`] with the default configuration.
+    pub fn factory(_hello: &Hello) -> Self {
+        Self::new(AggregatorConfig::default())
+    }
+}
+
+impl SessionSink for AggregateSink {
+    type Snapshot = Arc<Snapshot>;
+    type Command = AggregateCommand;
+
+    fn define_methods(&mut self, definitions: &[MethodDef]) {
+        for definition in definitions {
+            self.aggregator
+                .define_method(definition.id, &definition.package);
+        }
+    }
+
+    fn thread_started(&mut self, thread_id: u64, _name: &str, timestamp_ns: u64) {
+        self.aggregator.thread_started(thread_id, timestamp_ns);
+    }
+
+    fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
+        self.aggregator.thread_ended(thread_id, timestamp_ns);
+    }
+
+    fn events(&mut self, thread_id: u64, events: &[Event]) {
+        self.aggregator.apply_events(thread_id, events);
+    }
+
+    fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
+        self.aggregator.resync(thread_id, timestamp_ns, stack);
+    }
+
+    fn heartbeat(&mut self, timestamp_ns: u64) {
+        self.aggregator.advance_to(timestamp_ns);
+    }
+
+    fn command(&mut self, command: AggregateCommand) {
+        match command {
+            AggregateCommand::SetWindow { window_ns } => self.aggregator.set_window_ns(window_ns),
+            AggregateCommand::ExcludeMethods(method_ids) => {
+                self.aggregator.set_excluded_methods(&method_ids)
+            }
+            AggregateCommand::ExcludePackages(packages) => {
+                self.aggregator.set_excluded_packages(&packages)
+            }
+        }
+    }
+
+    fn snapshot(&mut self) -> Arc<Snapshot> {
+        match Arc::get_mut(&mut self.published) {
+            Some(reusable) => self.aggregator.snapshot_into(reusable),
+            None => self.published = Arc::new(self.aggregator.snapshot()),
+        }
+        Arc::clone(&self.published)
+    }
+}

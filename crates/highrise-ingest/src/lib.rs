@@ -11,6 +11,7 @@
 //! Where to start: [`IngestServer::start`] with an [`IngestConfig`], then read
 //! [`IngestServer::updates`].
 
+mod aggregate_sink;
 mod config;
 mod connection;
 mod report;
@@ -18,6 +19,7 @@ mod server;
 mod session;
 mod sink;
 
+pub use aggregate_sink::{AggregateCommand, AggregateSink};
 pub use config::IngestConfig;
 pub use report::{
     SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats, SessionStatus,

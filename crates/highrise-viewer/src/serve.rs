@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use highrise_aggregate::Snapshot;
 use highrise_ingest::{
-    IngestConfig, IngestServer, NullSink, SessionEnd, SessionId, SessionReport, SessionStatus,
+    AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
 };
 use highrise_protocol::{DEFAULT_PORT, PROTOCOL_VERSION};
 
@@ -26,6 +28,9 @@ pub struct ServeArgs {
     /// Exit once this many sessions have ended (for scripts and tests).
     #[arg(long)]
     pub exit_after_sessions: Option<usize>,
+    /// How many of the highest methods each status line lists.
+    #[arg(long, default_value_t = 5)]
+    pub top: usize,
     /// Also run the built-in demo program against this listener.
     #[arg(long)]
     pub demo: bool,
@@ -43,7 +48,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             listen_addr: args.listen,
             ..IngestConfig::default()
         },
-        NullSink::factory,
+        AggregateSink::factory,
     )
     .context("cannot start the ingest server")?;
     let local_addr = server.local_addr();
@@ -71,7 +76,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
 
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
-    let mut printer = Printer::default();
+    let mut printer = Printer {
+        top: args.top,
+        ..Printer::default()
+    };
     let mut next_status = Instant::now() + interval;
     loop {
         let timeout = next_status.saturating_duration_since(Instant::now());
@@ -95,16 +103,29 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
 }
 
+type Report = SessionReport<Arc<Snapshot>>;
+
+/// Display names of one session's methods; definitions are append-only, so `seen` of them are
+/// already in `names`.
+#[derive(Default)]
+struct MethodNames {
+    seen: usize,
+    names: Vec<String>,
+}
+
 /// Turns the stream of session reports into lines.
 #[derive(Default)]
 struct Printer {
-    live: HashMap<SessionId, SessionReport<()>>,
+    top: usize,
+    live: HashMap<SessionId, Report>,
     errors_printed: HashMap<SessionId, usize>,
+    /// Per session, "package.Class.method" by method id, grown as definitions arrive.
+    names: HashMap<SessionId, MethodNames>,
     ended: usize,
 }
 
 impl Printer {
-    fn update(&mut self, out: &mut impl Write, report: SessionReport<()>) -> anyhow::Result<()> {
+    fn update(&mut self, out: &mut impl Write, report: Report) -> anyhow::Result<()> {
         let id = report.session_id;
         let was_connected = self
             .live
@@ -119,6 +140,7 @@ impl Printer {
                 )?;
             }
         }
+        self.learn_names(&report);
         let printed = self.errors_printed.entry(id).or_insert(0);
         for error in report.errors.iter().skip(*printed) {
             writeln!(out, "[session {id}] error: {error}")?;
@@ -133,7 +155,9 @@ impl Printer {
             };
             writeln!(out, "[session {id}] ended ({how}); {}", summary(&report))?;
             self.live.remove(&id);
+            self.print_top(out, &report)?;
             self.errors_printed.remove(&id);
+            self.names.remove(&id);
             self.ended += 1;
         } else {
             self.live.insert(id, report);
@@ -148,7 +172,51 @@ impl Printer {
             let report = &self.live[&id];
             if report.info.is_some() {
                 writeln!(out, "[session {id}] {}", summary(report))?;
+                self.print_top(out, report)?;
             }
+        }
+        Ok(())
+    }
+
+    fn learn_names(&mut self, report: &Report) {
+        let MethodNames { seen, names } = self.names.entry(report.session_id).or_default();
+        for definition in report.definitions().skip(*seen) {
+            *seen += 1;
+            let slot = definition.id as usize;
+            if names.len() <= slot {
+                names.resize(slot + 1, String::new());
+            }
+            let package = if definition.package.is_empty() {
+                String::new()
+            } else {
+                format!("{}.", definition.package)
+            };
+            names[slot] = format!("{package}{}.{}", definition.class, definition.method);
+        }
+    }
+
+    /// The session's highest methods right now: elevation, threads, calls in the window.
+    fn print_top(&self, out: &mut impl Write, report: &Report) -> anyhow::Result<()> {
+        let Some(snapshot) = &report.sink else {
+            return Ok(());
+        };
+        let names = self.names.get(&report.session_id).map(|known| &known.names);
+        let window_s = snapshot.window_ns as f64 / 1e9;
+        for (rank, (method_id, stats)) in snapshot.top_by_elevation(self.top).iter().enumerate() {
+            let name = names
+                .and_then(|names| names.get(*method_id as usize))
+                .filter(|name| !name.is_empty())
+                .map_or_else(|| format!("method #{method_id}"), Clone::clone);
+            writeln!(
+                out,
+                "    {:>2}. {name:<48} {:>6.1} %  {} thread{}  {} calls/{window_s:.1}s  (inclusive {:.1} %)",
+                rank + 1,
+                stats.elevation * 100.0,
+                stats.thread_count,
+                if stats.thread_count == 1 { "" } else { "s" },
+                stats.calls,
+                stats.inclusive_elevation * 100.0,
+            )?;
         }
         Ok(())
     }

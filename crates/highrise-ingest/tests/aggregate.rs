@@ -1,0 +1,155 @@
+//! The aggregator wired behind the listener: what a connected program's threads do shows up
+//! as elevation in the session reports.
+
+mod support;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use highrise_ingest::{
+    AggregateCommand, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionStatus,
+};
+use highrise_protocol::{AgentMessage, EventKind, ViewerMessage};
+use support::{batch, hello, method, Client};
+
+const SECOND_NS: u64 = 1_000_000_000;
+
+fn start() -> IngestServer<AggregateSink> {
+    IngestServer::start(
+        IngestConfig {
+            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            publish_interval: Duration::from_millis(10),
+            ..IngestConfig::default()
+        },
+        AggregateSink::factory,
+    )
+    .expect("listener starts")
+}
+
+fn connect(server: &IngestServer<AggregateSink>) -> (std::net::TcpStream, u64) {
+    let stream = std::net::TcpStream::connect(server.local_addr()).expect("connects");
+    let mut client = Client {
+        stream,
+        bytes_sent: 0,
+    };
+    let ViewerMessage::Welcome { session_id, .. } = client.handshake(hello("leaky")) else {
+        panic!("not welcomed");
+    };
+    (client.stream, session_id)
+}
+
+fn final_snapshot(
+    server: &IngestServer<AggregateSink>,
+) -> highrise_ingest::SessionReport<std::sync::Arc<highrise_aggregate::Snapshot>> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let report = server
+            .updates()
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("a report");
+        if report.is_ended() {
+            return report;
+        }
+    }
+}
+
+#[test]
+fn leaked_threads_stuck_in_run_read_100_percent_with_their_count() {
+    let server = start();
+    let (stream, _) = connect(&server);
+    let mut client = Client {
+        stream,
+        bytes_sent: 0,
+    };
+    client.send(&AgentMessage::DefineMethods(vec![
+        method(0, "main.game", "Game", "run"),
+        method(1, "main.game", "Game", "tick"),
+    ]));
+    // A busy thread ticking, and 5 threads that entered run() and never came back.
+    for leaked in 0..5u64 {
+        client.send(&batch(
+            100 + leaked,
+            &[(SECOND_NS / 10 * leaked, 0, EventKind::Enter)],
+        ));
+    }
+    for second in 0..10u64 {
+        let t = second * SECOND_NS;
+        client.send(&batch(
+            1,
+            &[
+                (t, 1, EventKind::Enter),
+                (t + SECOND_NS / 4, 1, EventKind::Exit),
+            ],
+        ));
+        client.send(&AgentMessage::Heartbeat {
+            timestamp: t + SECOND_NS - 1,
+        });
+    }
+    client.send(&AgentMessage::Goodbye {
+        timestamp: 10 * SECOND_NS,
+    });
+    client.close();
+
+    let report = final_snapshot(&server);
+    assert_eq!(report.status, SessionStatus::Ended(SessionEnd::Goodbye));
+    let snapshot = report.sink.as_ref().expect("snapshot");
+    assert_eq!(snapshot.now_ns, 10 * SECOND_NS);
+    let run = snapshot.method(0);
+    assert!((run.elevation - 1.0).abs() < 1e-3, "{run:?}");
+    assert_eq!(run.thread_count, 5);
+    let tick = snapshot.method(1);
+    assert!((tick.elevation - 0.25).abs() < 0.01, "{tick:?}");
+    assert_eq!(tick.thread_count, 1);
+    assert_eq!(tick.calls, 3);
+    assert_eq!(snapshot.top_by_elevation(1)[0].0, 0);
+}
+
+#[test]
+fn window_and_exclusion_commands_change_the_live_statistics() {
+    let server = start();
+    let (stream, session_id) = connect(&server);
+    let mut client = Client {
+        stream,
+        bytes_sent: 0,
+    };
+    client.send(&AgentMessage::DefineMethods(vec![
+        method(0, "app", "Server", "handle"),
+        method(1, "app.json", "Parser", "parse"),
+    ]));
+    assert!(server.send_command(
+        session_id,
+        AggregateCommand::SetWindow {
+            window_ns: 10 * SECOND_NS
+        }
+    ));
+    assert!(server.send_command(
+        session_id,
+        AggregateCommand::ExcludePackages(vec!["app.json".into()])
+    ));
+    // Let the worker take the commands before the events arrive.
+    std::thread::sleep(Duration::from_millis(100));
+    // handle: 1 s of its own, then parse for 3 s inside it.
+    client.send(&batch(
+        1,
+        &[
+            (0, 0, EventKind::Enter),
+            (SECOND_NS, 1, EventKind::Enter),
+            (4 * SECOND_NS, 1, EventKind::Exit),
+            (4 * SECOND_NS, 0, EventKind::Exit),
+        ],
+    ));
+    client.send(&AgentMessage::Goodbye {
+        timestamp: 10 * SECOND_NS,
+    });
+    client.close();
+    let report = final_snapshot(&server);
+    let snapshot = report.sink.as_ref().expect("snapshot");
+    assert_eq!(snapshot.window_ns, 10 * SECOND_NS);
+    // parse is excluded: its 3 s go to handle, which then ran 4 s of the 10 s window.
+    assert!(
+        (snapshot.method(0).elevation - 0.4).abs() < 0.01,
+        "{:?}",
+        snapshot.method(0)
+    );
+    assert_eq!(snapshot.method(1).elevation, 0.0);
+}
