@@ -35,12 +35,7 @@ impl CallGraph {
                     let offset = rng.gen_range(1..=256u32);
                     (caller + offset) % methods
                 };
-                [
-                    near(rng),
-                    near(rng),
-                    near(rng),
-                    rng.gen_range(0..methods),
-                ]
+                [near(rng), near(rng), near(rng), rng.gen_range(0..methods)]
             })
             .collect();
         Self { callees }
@@ -55,45 +50,42 @@ fn thread_stream(
     mean_gap_ns: u64,
     rng: &mut SmallRng,
 ) -> Vec<Vec<Event>> {
-    let mut out = Vec::with_capacity(events);
+    let mut out = Vec::with_capacity(events + MAX_DEPTH);
     let mut stack: Vec<u32> = Vec::new();
     let mut t = 0u64;
-    let mut push = |out: &mut Vec<Event>, t: &mut u64, method_id, kind| {
-        *t += rng.gen_range(0..=2 * mean_gap_ns);
+    loop {
+        let finishing = out.len() >= events;
+        if finishing && stack.is_empty() {
+            break;
+        }
+        let go_deeper = match stack.len() {
+            0 => true,
+            _ if finishing => false,
+            depth if depth < MIN_DEPTH => true,
+            depth if depth >= MAX_DEPTH => false,
+            // Drift up and down between MIN_DEPTH and MAX_DEPTH.
+            depth => rng.gen_bool(0.5 + 0.1 * (depth as f64 / 8.0).sin()),
+        };
+        t += rng.gen_range(0..=2 * mean_gap_ns);
+        let (method_id, kind) = match stack.last() {
+            None => (root, EventKind::Enter),
+            Some(&caller) if go_deeper => (
+                graph.callees[caller as usize][rng.gen_range(0..4)],
+                EventKind::Enter,
+            ),
+            Some(&method) => (method, EventKind::Exit),
+        };
+        match kind {
+            EventKind::Enter => stack.push(method_id),
+            EventKind::Exit => {
+                stack.pop();
+            }
+        }
         out.push(Event {
-            timestamp_ns: *t,
+            timestamp_ns: t,
             method_id,
             kind,
         });
-    };
-    while out.len() < events || !stack.is_empty() {
-        let finishing = out.len() >= events;
-        let go_deeper = match stack.len() {
-            0 => true,
-            depth if finishing => depth == usize::MAX,
-            depth if depth < MIN_DEPTH => true,
-            depth if depth >= MAX_DEPTH => false,
-            depth => {
-                // Drift up and down between MIN and MAX.
-                let p = 0.5 + 0.1 * ((depth as f64 / 8.0).sin());
-                rand::random::<f64>() < p
-            }
-        };
-        if stack.is_empty() && finishing {
-            break;
-        }
-        if go_deeper {
-            let caller = stack.last().copied().unwrap_or(root);
-            let callee = if stack.is_empty() {
-                root
-            } else {
-                graph.callees[caller as usize][(t as usize >> 3) % 4]
-            };
-            stack.push(callee);
-            push(&mut out, &mut t, callee, EventKind::Enter);
-        } else if let Some(method) = stack.pop() {
-            push(&mut out, &mut t, method, EventKind::Exit);
-        }
     }
     out.chunks(BATCH_EVENTS).map(<[Event]>::to_vec).collect()
 }
@@ -237,7 +229,6 @@ fn snapshots(c: &mut Criterion) {
         ("200k_methods_shared", 200_000, false),
     ] {
         let mut aggregator = filled(methods, disjoint);
-        let mut now_ns = aggregator.now_ns();
         let stats = aggregator.stats();
         let mut out = Snapshot::default();
         aggregator.snapshot_into(&mut out);
@@ -250,9 +241,6 @@ fn snapshots(c: &mut Criterion) {
         );
         group.bench_function(BenchmarkId::new("snapshot_into", name), |b| {
             b.iter(|| {
-                // 60 Hz: "now" moves 16.7 ms between snapshots.
-                now_ns += 16_666_667;
-                aggregator.advance_to(now_ns);
                 aggregator.snapshot_into(&mut out);
                 out.changed_method_ids.len()
             });

@@ -131,8 +131,9 @@ impl Aggregator {
             self.engine.pop_frame(thread, timestamp_ns);
         }
         for &method_id in &stack[common..] {
+            let pair_index = self.engine.lookup_pair(thread, thread_index, method_id);
             self.engine
-                .enter(thread, thread_index, method_id, timestamp_ns, false);
+                .enter(thread, method_id, pair_index, timestamp_ns, false);
         }
         self.engine.counters.resyncs += 1;
         self.engine.advance_now(timestamp_ns);
@@ -196,7 +197,7 @@ impl Aggregator {
     /// Like [`snapshot`](Self::snapshot) but reuses `out`'s buffers (no allocation once they
     /// are large enough).
     pub fn snapshot_into(&mut self, out: &mut Snapshot) {
-        self.snapshots.compute(&mut self.engine, &self.threads);
+        self.snapshots.compute(&self.engine, &self.threads);
         out.now_ns = self.engine.clock.now_ns;
         out.window_ns = self.engine.clock.window_ns;
         out.bucket_ns = self.engine.clock.bucket_ns;

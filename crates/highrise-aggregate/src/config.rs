@@ -60,7 +60,7 @@ pub fn elevation_error_bound(window_ns: u64) -> f64 {
 
 /// Number of bucket slots in the ring; must exceed the number of buckets a window touches
 /// (at most `L / W + 2 < 130`) so that a live bucket never shares a slot with another one.
-pub(crate) const RING_SLOTS: usize = 256;
+pub(crate) const RING_SLOTS: usize = 130;
 
 #[cfg(test)]
 mod tests {

@@ -62,7 +62,13 @@ pub(crate) struct Engine {
     /// and released by the aggregator outside the hot loop.
     pub release_candidates: Vec<u32>,
     pub max_stack_depth: u32,
+    /// Scratch: the pair of each event of the chunk being applied.
+    chunk_pairs: Vec<u32>,
 }
+
+/// Events per chunk of [`Engine::apply_events`]: small enough that a chunk's pairs stay in
+/// cache between the lookup pass and the apply pass.
+const CHUNK_EVENTS: usize = 256;
 
 impl Engine {
     pub(crate) fn new(window_ns: u64, max_stack_depth: u32) -> Self {
@@ -75,12 +81,17 @@ impl Engine {
             counters: AggregatorStats::default(),
             release_candidates: Vec::new(),
             max_stack_depth,
+            chunk_pairs: Vec::with_capacity(CHUNK_EVENTS),
         }
     }
 
     // ---------------------------------------------------------------- the hot path
 
     /// Applies one thread's batch of events, in that thread's time order.
+    ///
+    /// Works in chunks of [`CHUNK_EVENTS`]: first the pair of every enter is looked up (the
+    /// lookups are independent, so their cache misses overlap), then the events are applied
+    /// in order with the pairs at hand.
     pub(crate) fn apply_events(
         &mut self,
         thread: &mut ThreadState,
@@ -88,33 +99,52 @@ impl Engine {
         events: &[Event],
     ) {
         self.counters.events += events.len() as u64;
-        for event in events {
-            let mut timestamp_ns = event.timestamp_ns;
-            if timestamp_ns < thread.last_ns {
-                timestamp_ns = thread.last_ns;
-                self.counters.clamped_timestamps += 1;
+        let mut chunk_pairs = std::mem::take(&mut self.chunk_pairs);
+        for chunk in events.chunks(CHUNK_EVENTS) {
+            chunk_pairs.clear();
+            // Loading each pair record here (independent loads whose misses overlap) leaves
+            // it in cache for the apply pass.
+            let mut touched = 0u64;
+            for event in chunk {
+                let pair_index = match event.kind {
+                    EventKind::Enter => self.lookup_pair(thread, thread_index, event.method_id),
+                    EventKind::Exit => NO_PAIR,
+                };
+                if let Some(pair) = self.pairs.get(pair_index as usize) {
+                    touched = touched.wrapping_add(pair.acc_epoch);
+                }
+                chunk_pairs.push(pair_index);
             }
-            if timestamp_ns >= thread.epoch_end_ns {
-                self.advance_thread_across_buckets(thread, timestamp_ns);
-            } else if timestamp_ns != thread.last_ns {
-                let depth = thread.depth as usize;
-                if depth > 0 {
-                    let charge = thread.frames[depth - 1].charge;
-                    if charge != NO_PAIR {
-                        // Within one bucket, so the difference is below 2^29.
-                        let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
-                        self.add_exclusive_now(charge, thread.epoch, elapsed_ns);
+            std::hint::black_box(touched);
+            for (event, &pair_index) in chunk.iter().zip(&chunk_pairs) {
+                let mut timestamp_ns = event.timestamp_ns;
+                if timestamp_ns < thread.last_ns {
+                    timestamp_ns = thread.last_ns;
+                    self.counters.clamped_timestamps += 1;
+                }
+                if timestamp_ns >= thread.epoch_end_ns {
+                    self.advance_thread_across_buckets(thread, timestamp_ns);
+                } else if timestamp_ns != thread.last_ns {
+                    let depth = thread.depth as usize;
+                    if depth > 0 {
+                        let charge = thread.frames[depth - 1].charge;
+                        if charge != NO_PAIR {
+                            // Within one bucket, so the difference is below 2^29.
+                            let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
+                            self.add_exclusive_now(charge, thread.epoch, elapsed_ns);
+                        }
                     }
+                    thread.last_ns = timestamp_ns;
                 }
-                thread.last_ns = timestamp_ns;
-            }
-            match event.kind {
-                EventKind::Enter => {
-                    self.enter(thread, thread_index, event.method_id, timestamp_ns, true);
+                match event.kind {
+                    EventKind::Enter => {
+                        self.enter(thread, event.method_id, pair_index, timestamp_ns, true);
+                    }
+                    EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
                 }
-                EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
             }
         }
+        self.chunk_pairs = chunk_pairs;
         self.advance_now(thread.last_ns);
     }
 
@@ -129,34 +159,69 @@ impl Engine {
         }
     }
 
-    /// Pushes a frame for `method_id` entered at `timestamp_ns` (the thread's current time).
-    /// `count_call` is false for frames that a resync opens (they were not seen entering).
+    /// The pair of (`method_id`, thread), created if needed; [`NO_PAIR`] for an invalid
+    /// method id.
     #[inline(always)]
-    pub(crate) fn enter(
+    pub(crate) fn lookup_pair(
         &mut self,
         thread: &mut ThreadState,
         thread_index: u32,
         method_id: u32,
+    ) -> u32 {
+        match thread.map.get(method_id) {
+            Some(pair_index) => pair_index,
+            None => self.new_pair(thread, thread_index, method_id),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_pair(&mut self, thread: &mut ThreadState, thread_index: u32, method_id: u32) -> u32 {
+        if !self.methods.ensure(method_id) {
+            return NO_PAIR;
+        }
+        let pair = Pair::new(method_id, thread_index);
+        let pair_index = match self.free_pairs.pop() {
+            Some(index) => {
+                self.pairs[index as usize] = pair;
+                index
+            }
+            None => {
+                self.pairs.push(pair);
+                (self.pairs.len() - 1) as u32
+            }
+        };
+        thread.map.insert_new(method_id, pair_index);
+        pair_index
+    }
+
+    /// Pushes a frame for `method_id` (whose pair is `pair_index`, from
+    /// [`lookup_pair`](Self::lookup_pair)) entered at `timestamp_ns`, the thread's current
+    /// time. `count_call` is false for frames that a resync opens (they were not seen
+    /// entering).
+    #[inline(always)]
+    pub(crate) fn enter(
+        &mut self,
+        thread: &mut ThreadState,
+        method_id: u32,
+        pair_index: u32,
         timestamp_ns: u64,
         count_call: bool,
     ) {
-        if thread.phantom_depth > 0 || thread.depth >= self.max_stack_depth {
-            thread.phantom_depth += 1;
-            self.counters.stack_overflows += 1;
+        if pair_index == NO_PAIR {
+            self.counters.invalid_method_ids += 1;
             return;
         }
-        let excluded = match self.methods.flags.get(method_id as usize) {
-            Some(flags) => flags & EXCLUDED != 0,
-            None => {
-                if !self.methods.ensure(method_id) {
-                    self.counters.invalid_method_ids += 1;
-                    return;
-                }
-                self.methods.is_excluded(method_id)
-            }
-        };
+        if thread.phantom_depth > 0 || thread.depth >= self.max_stack_depth {
+            self.enter_too_deep(thread, pair_index);
+            return;
+        }
+        let excluded = self
+            .methods
+            .flags
+            .get(method_id as usize)
+            .is_some_and(|flags| flags & EXCLUDED != 0);
         let depth = thread.depth as usize;
-        let pair_index = self.find_pair(thread, thread_index, method_id, depth);
         let epoch = thread.epoch;
         let pair = &mut self.pairs[pair_index as usize];
         let outermost = pair.open_frames == 0;
@@ -191,48 +256,15 @@ impl Engine {
         thread.depth += 1;
     }
 
-    /// The pair of (`method_id`, thread): from the stale frame at this depth if it was the
-    /// same method (loops call the same callee again and again), else the thread's map, else a
-    /// new pair.
-    #[inline(always)]
-    fn find_pair(
-        &mut self,
-        thread: &mut ThreadState,
-        thread_index: u32,
-        method_id: u32,
-        depth: usize,
-    ) -> u32 {
-        if let Some(stale) = thread.frames.get(depth) {
-            if stale.method_id == method_id {
-                if let Some(pair) = self.pairs.get(stale.pair as usize) {
-                    if pair.method_id == method_id && pair.thread_index == thread_index {
-                        return stale.pair;
-                    }
-                }
-            }
-        }
-        match thread.map.get(method_id) {
-            Some(pair_index) => pair_index,
-            None => self.new_pair(thread, thread_index, method_id),
-        }
-    }
-
     #[cold]
     #[inline(never)]
-    fn new_pair(&mut self, thread: &mut ThreadState, thread_index: u32, method_id: u32) -> u32 {
-        let pair = Pair::new(method_id, thread_index);
-        let pair_index = match self.free_pairs.pop() {
-            Some(index) => {
-                self.pairs[index as usize] = pair;
-                index
-            }
-            None => {
-                self.pairs.push(pair);
-                (self.pairs.len() - 1) as u32
-            }
-        };
-        thread.map.insert_new(method_id, pair_index);
-        pair_index
+    fn enter_too_deep(&mut self, thread: &mut ThreadState, pair_index: u32) {
+        thread.phantom_depth += 1;
+        self.counters.stack_overflows += 1;
+        let pair = &self.pairs[pair_index as usize];
+        if pair.open_frames == 0 && pair.log_refs == 0 {
+            self.release_candidates.push(pair_index);
+        }
     }
 
     #[inline(always)]
@@ -409,9 +441,9 @@ impl Engine {
         self.ring.log_mut(epoch).push(entry);
     }
 
-    /// Flushes the pair's accumulator (if any) and opens a new one for bucket `epoch`, with a
-    /// placeholder record there. Returns false (and counts it) when `epoch` has already left
-    /// the window, as happens for a thread lagging more than a window behind.
+    /// Flushes the pair's accumulator (if any) and opens a new one for bucket `epoch`.
+    /// Returns false (and counts it) when `epoch` has already left the window, as happens for
+    /// a thread lagging more than a window behind.
     #[cold]
     #[inline(never)]
     fn open_accumulator(&mut self, pair_index: u32, epoch: u64) -> bool {
@@ -420,20 +452,15 @@ impl Engine {
             return false;
         }
         self.flush_accumulator(pair_index);
-        let log = self.ring.log_mut(epoch);
-        let position = log.len() as u32;
-        log.push(Entry {
-            pair: pair_index,
-            ..Entry::default()
-        });
+        self.ring.opened_mut(epoch).push(pair_index);
         let pair = &mut self.pairs[pair_index as usize];
         pair.acc_epoch = epoch;
-        pair.acc_log_pos = position;
         pair.log_refs += 1;
         true
     }
 
-    /// Writes the accumulator into its placeholder record and the window sums.
+    /// Appends the accumulator to its bucket's records and adds it to the window sums (the
+    /// accumulator's reference becomes the record's).
     pub(crate) fn flush_accumulator(&mut self, pair_index: u32) {
         let pair = &mut self.pairs[pair_index as usize];
         if pair.acc_epoch == NO_EPOCH {
@@ -448,14 +475,12 @@ impl Engine {
         pair.win_excl_ns += u64::from(entry.excl_ns);
         pair.win_incl_ns += u64::from(entry.incl_ns);
         pair.win_calls += u64::from(entry.calls);
-        let (epoch, position) = (pair.acc_epoch, pair.acc_log_pos as usize);
+        let epoch = pair.acc_epoch;
         pair.acc_epoch = NO_EPOCH;
         pair.acc_excl_ns = 0;
         pair.acc_incl_ns = 0;
         pair.acc_calls = 0;
-        if let Some(slot) = self.ring.log_mut(epoch).get_mut(position) {
-            *slot = entry;
-        }
+        self.ring.log_mut(epoch).push(entry);
     }
 
     /// Moves "now" forward (never back) and expires the buckets that left the window.
@@ -480,13 +505,6 @@ impl Engine {
         let mut log = std::mem::take(self.ring.log_mut(epoch));
         for entry in log.drain(..) {
             let pair = &mut self.pairs[entry.pair as usize];
-            if pair.acc_epoch == epoch {
-                // Never flushed: its values live in the accumulator, not in the sums.
-                pair.acc_epoch = NO_EPOCH;
-                pair.acc_excl_ns = 0;
-                pair.acc_incl_ns = 0;
-                pair.acc_calls = 0;
-            }
             pair.win_excl_ns -= u64::from(entry.excl_ns);
             pair.win_incl_ns -= u64::from(entry.incl_ns);
             pair.win_calls -= u64::from(entry.calls);
@@ -496,6 +514,22 @@ impl Engine {
             }
         }
         *self.ring.log_mut(epoch) = log;
+        let mut opened = std::mem::take(self.ring.opened_mut(epoch));
+        for pair_index in opened.drain(..) {
+            let pair = &mut self.pairs[pair_index as usize];
+            if pair.acc_epoch == epoch {
+                // Never flushed: its values were never in the sums.
+                pair.acc_epoch = NO_EPOCH;
+                pair.acc_excl_ns = 0;
+                pair.acc_incl_ns = 0;
+                pair.acc_calls = 0;
+                pair.log_refs -= 1;
+                if pair.log_refs == 0 && pair.open_frames == 0 {
+                    self.release_candidates.push(pair_index);
+                }
+            }
+        }
+        *self.ring.opened_mut(epoch) = opened;
     }
 
     /// Recomputes the charge of every frame on `thread`'s stack from the exclusion flags.
@@ -551,6 +585,9 @@ impl Engine {
         }
         for log in &mut self.ring.logs {
             log.clear();
+        }
+        for opened in &mut self.ring.opened {
+            opened.clear();
         }
         for pair in &mut self.pairs {
             pair.win_excl_ns = 0;

@@ -7,35 +7,30 @@ pub(crate) const FREE_METHOD: u32 = u32::MAX;
 /// `Pair::acc_epoch` when the accumulator holds nothing.
 pub(crate) const NO_EPOCH: u64 = u64::MAX;
 
-/// Everything known about one method on one thread. 72 bytes.
+/// Everything known about one method on one thread: exactly one cache line.
 ///
 /// Time is accumulated lazily into `acc_*`, the pair's values for bucket `acc_epoch` (the
 /// bucket its thread is in). When the pair is next touched in a later bucket the accumulator
-/// is flushed into its bucket record (`ring` entry at `acc_log_pos`) and into `win_*`, the
-/// sums over all flushed, still-live bucket records; expiring a bucket subtracts its records.
+/// is flushed: appended as a record to its bucket's list and added to `win_*`, the sums over
+/// all flushed, still-live records; expiring a bucket subtracts its records.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
 pub(crate) struct Pair {
     pub acc_epoch: u64,
     pub acc_excl_ns: u32,
     pub acc_incl_ns: u32,
     pub acc_calls: u32,
-    /// Index of this pair's placeholder entry in bucket `acc_epoch`'s record list.
-    pub acc_log_pos: u32,
     /// Frames of this pair on its thread's stack (more than one under recursion).
     pub open_frames: u32,
     /// [`FREE_METHOD`] for a free slot.
     pub method_id: u32,
+    pub thread_index: u32,
+    /// Bucket records naming this pair, plus one for an open accumulator; the pair can be
+    /// released when this and `open_frames` are zero.
+    pub log_refs: u32,
     pub win_excl_ns: u64,
     pub win_incl_ns: u64,
     pub win_calls: u64,
-    pub thread_index: u32,
-    /// Bucket records naming this pair; the pair can be released when this and
-    /// `open_frames` are zero.
-    pub log_refs: u32,
-    /// Scratch for the snapshot (oldest-bucket proration, open frames); zero between
-    /// snapshots.
-    pub snap_excl_ns: f32,
-    pub snap_incl_ns: f32,
 }
 
 impl Pair {
@@ -45,7 +40,6 @@ impl Pair {
             acc_excl_ns: 0,
             acc_incl_ns: 0,
             acc_calls: 0,
-            acc_log_pos: 0,
             open_frames: 0,
             method_id,
             win_excl_ns: 0,
@@ -53,8 +47,6 @@ impl Pair {
             win_calls: 0,
             thread_index,
             log_refs: 0,
-            snap_excl_ns: 0.0,
-            snap_incl_ns: 0.0,
         }
     }
 

@@ -16,7 +16,11 @@ pub(crate) struct Entry {
 /// stored in slot `epoch % RING_SLOTS`.
 #[derive(Debug, Clone)]
 pub(crate) struct Ring {
+    /// Per slot: the flushed records of that bucket.
     pub logs: Vec<Vec<Entry>>,
+    /// Per slot: pairs that opened an accumulator in that bucket (some since flushed); at
+    /// expiry, those still accumulating there are cleared. 4 bytes per pair and bucket.
+    pub opened: Vec<Vec<u32>>,
     pub oldest_epoch: u64,
     pub newest_epoch: u64,
 }
@@ -25,6 +29,7 @@ impl Default for Ring {
     fn default() -> Self {
         Self {
             logs: vec![Vec::new(); RING_SLOTS],
+            opened: vec![Vec::new(); RING_SLOTS],
             oldest_epoch: 0,
             newest_epoch: 0,
         }
@@ -43,6 +48,11 @@ impl Ring {
     }
 
     #[inline]
+    pub(crate) fn opened_mut(&mut self, epoch: u64) -> &mut Vec<u32> {
+        &mut self.opened[Self::slot(epoch)]
+    }
+
+    #[inline]
     pub(crate) fn log(&self, epoch: u64) -> &[Entry] {
         &self.logs[Self::slot(epoch)]
     }
@@ -56,6 +66,11 @@ impl Ring {
             .iter()
             .map(|log| log.capacity() * size_of::<Entry>())
             .sum::<usize>()
-            + self.logs.capacity() * size_of::<Vec<Entry>>()
+            + self
+                .opened
+                .iter()
+                .map(|opened| opened.capacity() * 4)
+                .sum::<usize>()
+            + self.logs.capacity() * size_of::<Vec<Entry>>() * 2
     }
 }

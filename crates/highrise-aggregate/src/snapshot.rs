@@ -97,6 +97,10 @@ pub(crate) struct MethodAccum {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SnapshotState {
     scratch: Vec<MethodAccum>,
+    /// Per pair: (exclusive, inclusive) ns to add, from proration and open frames; zero
+    /// except at the indices in `adjusted` while a snapshot is computed.
+    adjust: Vec<[f32; 2]>,
+    adjusted: Vec<u32>,
     /// The previous snapshot's values (for the "changed" list); updated in place.
     pub last: Vec<MethodStats>,
     pub changed: Vec<u32>,
@@ -105,6 +109,8 @@ pub(crate) struct SnapshotState {
 impl SnapshotState {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.scratch.capacity() * size_of::<MethodAccum>()
+            + self.adjust.capacity() * 8
+            + self.adjusted.capacity() * 4
             + self.last.capacity() * size_of::<MethodStats>()
             + self.changed.capacity() * 4
     }
@@ -113,7 +119,7 @@ impl SnapshotState {
     ///
     /// Cost: one pass over the records of the oldest bucket, over every thread's stack, over
     /// all live pairs and over all method ids.
-    pub(crate) fn compute(&mut self, engine: &mut Engine, threads: &[ThreadState]) {
+    pub(crate) fn compute(&mut self, engine: &Engine, threads: &[ThreadState]) {
         let clock = engine.clock;
         let now_ns = clock.now_ns;
         let window_start_ns = now_ns.saturating_sub(clock.window_ns);
@@ -123,29 +129,38 @@ impl SnapshotState {
         let inside_fraction = (oldest_end_ns - window_start_ns) as f64 / clock.bucket_ns as f64;
         let outside_fraction = 1.0 - inside_fraction;
 
+        let adjust = &mut self.adjust;
+        let adjusted = &mut self.adjusted;
+        adjust.resize(engine.pairs.len(), [0.0; 2]);
+        let mut add = |pair_index: u32, excl_ns: f64, incl_ns: f64| {
+            let slot = &mut adjust[pair_index as usize];
+            slot[0] += excl_ns as f32;
+            slot[1] += incl_ns as f32;
+            adjusted.push(pair_index);
+        };
         // Pass 1: remove the outside part of the oldest bucket's flushed records.
         if outside_fraction > 0.0 && oldest_epoch >= engine.ring.oldest_epoch {
             for entry in engine.ring.log(oldest_epoch) {
-                let pair = &mut engine.pairs[entry.pair as usize];
-                pair.snap_excl_ns -= (outside_fraction * f64::from(entry.excl_ns)) as f32;
-                pair.snap_incl_ns -= (outside_fraction * f64::from(entry.incl_ns)) as f32;
+                add(
+                    entry.pair,
+                    -outside_fraction * f64::from(entry.excl_ns),
+                    -outside_fraction * f64::from(entry.incl_ns),
+                );
             }
         }
         // Pass 2: open frames count up to now, exactly.
         for thread in threads.iter().filter(|thread| !thread.free) {
             let stack = thread.stack();
             if let Some(top) = stack.last() {
-                if top.charge != NO_PAIR {
-                    let from_ns = thread.last_ns.max(window_start_ns);
-                    if now_ns > from_ns {
-                        engine.pairs[top.charge as usize].snap_excl_ns += (now_ns - from_ns) as f32;
-                    }
+                let from_ns = thread.last_ns.max(window_start_ns);
+                if top.charge != NO_PAIR && now_ns > from_ns {
+                    add(top.charge, (now_ns - from_ns) as f64, 0.0);
                 }
             }
             for frame in stack.iter().filter(|frame| frame.outermost) {
                 let from_ns = frame.enter_ns.max(window_start_ns);
                 if now_ns > from_ns {
-                    engine.pairs[frame.pair as usize].snap_incl_ns += (now_ns - from_ns) as f32;
+                    add(frame.pair, 0.0, (now_ns - from_ns) as f64);
                 }
             }
         }
@@ -153,7 +168,7 @@ impl SnapshotState {
         let method_count = engine.methods.len();
         self.scratch.clear();
         self.scratch.resize(method_count, MethodAccum::default());
-        for pair in engine.pairs.iter_mut() {
+        for (pair, adjust) in engine.pairs.iter().zip(&self.adjust) {
             if pair.is_free() {
                 continue;
             }
@@ -167,11 +182,11 @@ impl SnapshotState {
             let acc_weight = if acc_live { acc_weight } else { 0.0 };
             let excl_ns = (pair.win_excl_ns as f64
                 + acc_weight * f64::from(pair.acc_excl_ns)
-                + f64::from(pair.snap_excl_ns))
+                + f64::from(adjust[0]))
             .max(0.0) as f32;
             let incl_ns = (pair.win_incl_ns as f64
                 + acc_weight * f64::from(pair.acc_incl_ns)
-                + f64::from(pair.snap_incl_ns))
+                + f64::from(adjust[1]))
             .max(0.0) as f32;
             let (acc_calls, acc_incl_ns) = if acc_live {
                 (u64::from(pair.acc_calls), u64::from(pair.acc_incl_ns))
@@ -180,8 +195,6 @@ impl SnapshotState {
             };
             let calls = pair.win_calls + acc_calls;
             let present = pair.open_frames > 0 || calls > 0 || pair.win_incl_ns + acc_incl_ns > 0;
-            pair.snap_excl_ns = 0.0;
-            pair.snap_incl_ns = 0.0;
             if let Some(accum) = self.scratch.get_mut(pair.method_id as usize) {
                 accum.max_excl_ns = accum.max_excl_ns.max(excl_ns);
                 accum.sum_excl_ns += excl_ns;
@@ -191,6 +204,9 @@ impl SnapshotState {
                     .calls
                     .saturating_add(u32::try_from(calls).unwrap_or(u32::MAX));
             }
+        }
+        for pair_index in self.adjusted.drain(..) {
+            self.adjust[pair_index as usize] = [0.0; 2];
         }
         // Pass 4: normalise, compare with the previous snapshot.
         let per_ns = 1.0 / clock.window_ns as f32;
