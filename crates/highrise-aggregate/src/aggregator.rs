@@ -6,7 +6,7 @@ use highrise_protocol::Event;
 
 use crate::config::{clamp_window_ns, AggregatorConfig};
 use crate::engine::Engine;
-use crate::pair::{Pair, FREE_METHOD};
+use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{Snapshot, SnapshotState};
 use crate::stats::AggregatorStats;
 use crate::thread::ThreadState;
@@ -227,6 +227,7 @@ impl Aggregator {
             + self.threads.capacity() * size_of::<ThreadState>()
             + self.thread_lookup.capacity() * 24
             + self.engine.pairs.capacity() * size_of::<Pair>()
+            + self.engine.pair_info.capacity() * size_of::<PairInfo>()
             + self.engine.free_pairs.capacity() * 4
             + self.engine.release_candidates.capacity() * 4
             + self.engine.ring.memory_bytes()
@@ -283,15 +284,18 @@ impl Aggregator {
     /// Releases pairs that hold nothing any more, and ended threads left without pairs.
     fn settle(&mut self) {
         while let Some(pair_index) = self.engine.release_candidates.pop() {
-            let pair = self.engine.pairs[pair_index as usize];
-            if pair.is_free() || pair.log_refs != 0 || pair.open_frames != 0 {
+            let pair = self.engine.pair_info[pair_index as usize];
+            if pair.is_free()
+                || pair.log_refs != 0
+                || self.engine.pairs[pair_index as usize].open_frames != 0
+            {
                 continue;
             }
             let thread_index = pair.thread_index;
             if let Some(thread) = self.threads.get_mut(thread_index as usize) {
                 thread.map.remove(pair.method_id);
             }
-            self.engine.pairs[pair_index as usize].method_id = FREE_METHOD;
+            self.engine.pair_info[pair_index as usize].method_id = FREE_METHOD;
             self.engine.free_pairs.push(pair_index);
             self.release_thread_if_done(thread_index);
         }
@@ -320,6 +324,8 @@ impl Aggregator {
         if pairs.len() >= 1024 && self.engine.free_pairs.len() == pairs.len() {
             pairs.clear();
             pairs.shrink_to_fit();
+            self.engine.pair_info.clear();
+            self.engine.pair_info.shrink_to_fit();
             self.engine.free_pairs.clear();
             self.engine.free_pairs.shrink_to_fit();
         }

@@ -11,7 +11,7 @@ use highrise_protocol::{Event, EventKind};
 
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
 use crate::methods::{Methods, EXCLUDED};
-use crate::pair::{Pair, NO_EPOCH, NO_PAIR};
+use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
 use crate::ring::{Entry, Ring};
 use crate::stats::AggregatorStats;
 use crate::thread::{Frame, ThreadState};
@@ -54,7 +54,9 @@ impl Clock {
 pub(crate) struct Engine {
     pub clock: Clock,
     pub ring: Ring,
+    /// Hot and cold halves of the pairs, same index.
     pub pairs: Vec<Pair>,
+    pub pair_info: Vec<PairInfo>,
     pub free_pairs: Vec<u32>,
     pub methods: Methods,
     pub counters: AggregatorStats,
@@ -76,6 +78,7 @@ impl Engine {
             clock: Clock::new(window_ns),
             ring: Ring::default(),
             pairs: Vec::new(),
+            pair_info: Vec::new(),
             free_pairs: Vec::new(),
             methods: Methods::default(),
             counters: AggregatorStats::default(),
@@ -180,14 +183,16 @@ impl Engine {
         if !self.methods.ensure(method_id) {
             return NO_PAIR;
         }
-        let pair = Pair::new(method_id, thread_index);
+        let info = PairInfo::new(method_id, thread_index);
         let pair_index = match self.free_pairs.pop() {
             Some(index) => {
-                self.pairs[index as usize] = pair;
+                self.pairs[index as usize] = Pair::EMPTY;
+                self.pair_info[index as usize] = info;
                 index
             }
             None => {
-                self.pairs.push(pair);
+                self.pairs.push(Pair::EMPTY);
+                self.pair_info.push(info);
                 (self.pairs.len() - 1) as u32
             }
         };
@@ -261,8 +266,15 @@ impl Engine {
     fn enter_too_deep(&mut self, thread: &mut ThreadState, pair_index: u32) {
         thread.phantom_depth += 1;
         self.counters.stack_overflows += 1;
-        let pair = &self.pairs[pair_index as usize];
-        if pair.open_frames == 0 && pair.log_refs == 0 {
+        self.release_if_unused(pair_index);
+    }
+
+    /// Queues the pair for release if it holds nothing (checked again when released).
+    #[inline(always)]
+    fn release_if_unused(&mut self, pair_index: u32) {
+        if self.pairs[pair_index as usize].open_frames == 0
+            && self.pair_info[pair_index as usize].log_refs == 0
+        {
             self.release_candidates.push(pair_index);
         }
     }
@@ -323,9 +335,8 @@ impl Engine {
                 );
             }
         }
-        let pair = &self.pairs[frame.pair as usize];
-        if pair.open_frames == 0 && pair.log_refs == 0 {
-            self.release_candidates.push(frame.pair);
+        if self.pairs[frame.pair as usize].open_frames == 0 {
+            self.release_if_unused(frame.pair);
         }
     }
 
@@ -433,7 +444,7 @@ impl Engine {
 
     /// A record with values, straight into bucket `epoch` (live) and the pair's window sums.
     pub(crate) fn push_record(&mut self, epoch: u64, entry: Entry) {
-        let pair = &mut self.pairs[entry.pair as usize];
+        let pair = &mut self.pair_info[entry.pair as usize];
         pair.win_excl_ns += u64::from(entry.excl_ns);
         pair.win_incl_ns += u64::from(entry.incl_ns);
         pair.win_calls += u64::from(entry.calls);
@@ -453,9 +464,8 @@ impl Engine {
         }
         self.flush_accumulator(pair_index);
         self.ring.opened_mut(epoch).push(pair_index);
-        let pair = &mut self.pairs[pair_index as usize];
-        pair.acc_epoch = epoch;
-        pair.log_refs += 1;
+        self.pairs[pair_index as usize].acc_epoch = epoch;
+        self.pair_info[pair_index as usize].log_refs += 1;
         true
     }
 
@@ -472,14 +482,12 @@ impl Engine {
             incl_ns: pair.acc_incl_ns,
             calls: pair.acc_calls,
         };
-        pair.win_excl_ns += u64::from(entry.excl_ns);
-        pair.win_incl_ns += u64::from(entry.incl_ns);
-        pair.win_calls += u64::from(entry.calls);
         let epoch = pair.acc_epoch;
-        pair.acc_epoch = NO_EPOCH;
-        pair.acc_excl_ns = 0;
-        pair.acc_incl_ns = 0;
-        pair.acc_calls = 0;
+        pair.clear_accumulator();
+        let info = &mut self.pair_info[pair_index as usize];
+        info.win_excl_ns += u64::from(entry.excl_ns);
+        info.win_incl_ns += u64::from(entry.incl_ns);
+        info.win_calls += u64::from(entry.calls);
         self.ring.log_mut(epoch).push(entry);
     }
 
@@ -504,13 +512,13 @@ impl Engine {
     fn expire_bucket(&mut self, epoch: u64) {
         let mut log = std::mem::take(self.ring.log_mut(epoch));
         for entry in log.drain(..) {
-            let pair = &mut self.pairs[entry.pair as usize];
-            pair.win_excl_ns -= u64::from(entry.excl_ns);
-            pair.win_incl_ns -= u64::from(entry.incl_ns);
-            pair.win_calls -= u64::from(entry.calls);
-            pair.log_refs -= 1;
-            if pair.log_refs == 0 && pair.open_frames == 0 {
-                self.release_candidates.push(entry.pair);
+            let info = &mut self.pair_info[entry.pair as usize];
+            info.win_excl_ns -= u64::from(entry.excl_ns);
+            info.win_incl_ns -= u64::from(entry.incl_ns);
+            info.win_calls -= u64::from(entry.calls);
+            info.log_refs -= 1;
+            if info.log_refs == 0 {
+                self.release_if_unused(entry.pair);
             }
         }
         *self.ring.log_mut(epoch) = log;
@@ -519,13 +527,11 @@ impl Engine {
             let pair = &mut self.pairs[pair_index as usize];
             if pair.acc_epoch == epoch {
                 // Never flushed: its values were never in the sums.
-                pair.acc_epoch = NO_EPOCH;
-                pair.acc_excl_ns = 0;
-                pair.acc_incl_ns = 0;
-                pair.acc_calls = 0;
-                pair.log_refs -= 1;
-                if pair.log_refs == 0 && pair.open_frames == 0 {
-                    self.release_candidates.push(pair_index);
+                pair.clear_accumulator();
+                let info = &mut self.pair_info[pair_index as usize];
+                info.log_refs -= 1;
+                if info.log_refs == 0 {
+                    self.release_if_unused(pair_index);
                 }
             }
         }
@@ -589,7 +595,7 @@ impl Engine {
         for opened in &mut self.ring.opened {
             opened.clear();
         }
-        for pair in &mut self.pairs {
+        for pair in &mut self.pair_info {
             pair.win_excl_ns = 0;
             pair.win_incl_ns = 0;
             pair.win_calls = 0;
@@ -644,9 +650,8 @@ impl Engine {
             }
         }
         for pair_index in 0..self.pairs.len() as u32 {
-            let pair = &self.pairs[pair_index as usize];
-            if !pair.is_free() && pair.log_refs == 0 && pair.open_frames == 0 {
-                self.release_candidates.push(pair_index);
+            if !self.pair_info[pair_index as usize].is_free() {
+                self.release_if_unused(pair_index);
             }
         }
         debug_assert!(

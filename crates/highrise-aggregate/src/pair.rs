@@ -7,14 +7,13 @@ pub(crate) const FREE_METHOD: u32 = u32::MAX;
 /// `Pair::acc_epoch` when the accumulator holds nothing.
 pub(crate) const NO_EPOCH: u64 = u64::MAX;
 
-/// Everything known about one method on one thread: exactly one cache line.
+/// The hot half of a (method, thread) pair: what the event loop touches. 24 bytes.
 ///
 /// Time is accumulated lazily into `acc_*`, the pair's values for bucket `acc_epoch` (the
 /// bucket its thread is in). When the pair is next touched in a later bucket the accumulator
-/// is flushed: appended as a record to its bucket's list and added to `win_*`, the sums over
-/// all flushed, still-live records; expiring a bucket subtracts its records.
+/// is flushed: appended as a record to its bucket's list and added to the window sums in
+/// [`PairInfo`]; expiring a bucket subtracts its records.
 #[derive(Debug, Clone, Copy)]
-#[repr(align(64))]
 pub(crate) struct Pair {
     pub acc_epoch: u64,
     pub acc_excl_ns: u32,
@@ -22,29 +21,48 @@ pub(crate) struct Pair {
     pub acc_calls: u32,
     /// Frames of this pair on its thread's stack (more than one under recursion).
     pub open_frames: u32,
+}
+
+impl Pair {
+    pub(crate) const EMPTY: Self = Self {
+        acc_epoch: NO_EPOCH,
+        acc_excl_ns: 0,
+        acc_incl_ns: 0,
+        acc_calls: 0,
+        open_frames: 0,
+    };
+
+    pub(crate) fn clear_accumulator(&mut self) {
+        self.acc_epoch = NO_EPOCH;
+        self.acc_excl_ns = 0;
+        self.acc_incl_ns = 0;
+        self.acc_calls = 0;
+    }
+}
+
+/// The cold half of a pair: identity, reference count and window sums; touched when buckets
+/// are flushed or expire and by snapshots. 40 bytes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PairInfo {
+    /// Sums over the pair's flushed records of live buckets.
+    pub win_excl_ns: u64,
+    pub win_incl_ns: u64,
+    pub win_calls: u64,
     /// [`FREE_METHOD`] for a free slot.
     pub method_id: u32,
     pub thread_index: u32,
     /// Bucket records naming this pair, plus one for an open accumulator; the pair can be
     /// released when this and `open_frames` are zero.
     pub log_refs: u32,
-    pub win_excl_ns: u64,
-    pub win_incl_ns: u64,
-    pub win_calls: u64,
 }
 
-impl Pair {
+impl PairInfo {
     pub(crate) fn new(method_id: u32, thread_index: u32) -> Self {
         Self {
-            acc_epoch: NO_EPOCH,
-            acc_excl_ns: 0,
-            acc_incl_ns: 0,
-            acc_calls: 0,
-            open_frames: 0,
-            method_id,
             win_excl_ns: 0,
             win_incl_ns: 0,
             win_calls: 0,
+            method_id,
             thread_index,
             log_refs: 0,
         }
@@ -56,24 +74,114 @@ impl Pair {
     }
 }
 
-/// Open-addressing hash map from method id to pair index, one per thread (linear probing,
-/// backward-shift deletion, load factor at most 1/2). Kept per thread so a thread's lookups
-/// stay within its own, smaller table.
-#[derive(Debug, Clone)]
+/// Method id → pair index for one thread. Starts as a small hash table; once the thread has
+/// touched at least a quarter of the ids up to its largest one, switches to a plain array
+/// indexed by method id (4 bytes per id, no more than the table would take, and one load per
+/// lookup); switches back when it empties out.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PairMap {
+    table: HashTable,
+    /// Dense mode when non-empty: pair index per method id, [`NO_PAIR`] for none.
+    dense: Vec<u32>,
+    len: usize,
+    max_method_id: u32,
+}
+
+impl PairMap {
+    #[inline(always)]
+    pub(crate) fn get(&self, method_id: u32) -> Option<u32> {
+        if self.dense.is_empty() {
+            self.table.get(method_id)
+        } else {
+            match self.dense.get(method_id as usize) {
+                Some(&pair_index) if pair_index != NO_PAIR => Some(pair_index),
+                _ => None,
+            }
+        }
+    }
+
+    /// Inserts a key that is not present.
+    pub(crate) fn insert_new(&mut self, method_id: u32, pair_index: u32) {
+        self.len += 1;
+        self.max_method_id = self.max_method_id.max(method_id);
+        if self.dense.is_empty() {
+            self.table.insert_new(method_id, pair_index);
+            if self.len >= 64 && self.len * 4 > self.max_method_id as usize {
+                self.dense = vec![NO_PAIR; self.max_method_id as usize + 1];
+                for (key, value) in self.table.drain() {
+                    self.dense[key as usize] = value;
+                }
+            }
+        } else {
+            let index = method_id as usize;
+            if index >= self.dense.len() {
+                if self.len * 4 <= index {
+                    // The array would be mostly empty: back to the table.
+                    self.to_table();
+                    self.table.insert_new(method_id, pair_index);
+                    return;
+                }
+                self.dense.resize(index + 1, NO_PAIR);
+            }
+            self.dense[index] = pair_index;
+        }
+    }
+
+    fn to_table(&mut self) {
+        let dense = std::mem::take(&mut self.dense);
+        self.max_method_id = 0;
+        for (method_id, &pair_index) in dense.iter().enumerate() {
+            if pair_index != NO_PAIR {
+                self.table.insert_new(method_id as u32, pair_index);
+                self.max_method_id = method_id as u32;
+            }
+        }
+    }
+
+    pub(crate) fn remove(&mut self, method_id: u32) {
+        if self.dense.is_empty() {
+            if self.table.remove(method_id) {
+                self.len -= 1;
+            }
+            return;
+        }
+        if let Some(slot) = self.dense.get_mut(method_id as usize) {
+            if *slot != NO_PAIR {
+                *slot = NO_PAIR;
+                self.len -= 1;
+            }
+        }
+        if self.len * 16 < self.dense.len() {
+            self.to_table();
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.table.memory_bytes() + self.dense.capacity() * 4
+    }
+}
+
+/// Open-addressing hash map from method id to pair index (linear probing, backward-shift
+/// deletion, load factor at most 1/2).
+#[derive(Debug, Clone)]
+struct HashTable {
     /// (method id, pair index); method id [`FREE_METHOD`] = empty slot.
     slots: Vec<(u32, u32)>,
     len: usize,
     shift: u32,
 }
 
-impl Default for PairMap {
+impl Default for HashTable {
     fn default() -> Self {
         Self::with_capacity_pow2(16)
     }
 }
 
-impl PairMap {
+impl HashTable {
     fn with_capacity_pow2(capacity: usize) -> Self {
         Self {
             slots: vec![(FREE_METHOD, 0); capacity],
@@ -88,8 +196,8 @@ impl PairMap {
         ((u64::from(method_id).wrapping_mul(0x9E37_79B9_7F4A_7C15)) >> self.shift) as usize
     }
 
-    #[inline]
-    pub(crate) fn get(&self, method_id: u32) -> Option<u32> {
+    #[inline(always)]
+    fn get(&self, method_id: u32) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut index = self.home(method_id);
         loop {
@@ -104,8 +212,7 @@ impl PairMap {
         }
     }
 
-    /// Inserts a key that is not present.
-    pub(crate) fn insert_new(&mut self, method_id: u32, pair_index: u32) {
+    fn insert_new(&mut self, method_id: u32, pair_index: u32) {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
@@ -118,13 +225,13 @@ impl PairMap {
         self.len += 1;
     }
 
-    pub(crate) fn remove(&mut self, method_id: u32) {
+    fn remove(&mut self, method_id: u32) -> bool {
         let mask = self.slots.len() - 1;
         let mut index = self.home(method_id);
         loop {
             let key = self.slots[index].0;
             if key == FREE_METHOD {
-                return;
+                return false;
             }
             if key == method_id {
                 break;
@@ -154,13 +261,16 @@ impl PairMap {
         if self.slots.len() > 16 && self.len * 8 < self.slots.len() {
             self.shrink();
         }
+        true
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.len
+    /// Empties the table, returning its (method id, pair index) pairs.
+    fn drain(&mut self) -> impl Iterator<Item = (u32, u32)> {
+        let old = std::mem::take(self);
+        old.slots.into_iter().filter(|(key, _)| *key != FREE_METHOD)
     }
 
-    pub(crate) fn memory_bytes(&self) -> usize {
+    fn memory_bytes(&self) -> usize {
         self.slots.capacity() * size_of::<(u32, u32)>()
     }
 
@@ -196,7 +306,12 @@ mod tests {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let key = ((state >> 33) % 500) as u32;
+            // Dense ids at first, then sparse ones, so both modes and both switches run.
+            let key = if step < 10_000 {
+                ((state >> 33) % 500) as u32
+            } else {
+                ((state >> 33) % 500) as u32 * 1000
+            };
             if model.remove(&key).is_some() {
                 map.remove(key);
             } else {
@@ -205,7 +320,7 @@ mod tests {
             }
             assert_eq!(map.len(), model.len());
         }
-        for key in 0..500 {
+        for key in (0..500).chain((0..500).map(|key| key * 1000)) {
             assert_eq!(map.get(key), model.get(&key).copied());
         }
     }

@@ -168,8 +168,8 @@ impl SnapshotState {
         let method_count = engine.methods.len();
         self.scratch.clear();
         self.scratch.resize(method_count, MethodAccum::default());
-        for (pair, adjust) in engine.pairs.iter().zip(&self.adjust) {
-            if pair.is_free() {
+        for ((pair, info), adjust) in engine.pairs.iter().zip(&engine.pair_info).zip(&self.adjust) {
+            if info.is_free() {
                 continue;
             }
             let (acc_weight, acc_live) = if pair.acc_epoch == NO_EPOCH {
@@ -180,11 +180,11 @@ impl SnapshotState {
                 (1.0, pair.acc_epoch > oldest_epoch)
             };
             let acc_weight = if acc_live { acc_weight } else { 0.0 };
-            let excl_ns = (pair.win_excl_ns as f64
+            let excl_ns = (info.win_excl_ns as f64
                 + acc_weight * f64::from(pair.acc_excl_ns)
                 + f64::from(adjust[0]))
             .max(0.0) as f32;
-            let incl_ns = (pair.win_incl_ns as f64
+            let incl_ns = (info.win_incl_ns as f64
                 + acc_weight * f64::from(pair.acc_incl_ns)
                 + f64::from(adjust[1]))
             .max(0.0) as f32;
@@ -193,9 +193,9 @@ impl SnapshotState {
             } else {
                 (0, 0)
             };
-            let calls = pair.win_calls + acc_calls;
-            let present = pair.open_frames > 0 || calls > 0 || pair.win_incl_ns + acc_incl_ns > 0;
-            if let Some(accum) = self.scratch.get_mut(pair.method_id as usize) {
+            let calls = info.win_calls + acc_calls;
+            let present = pair.open_frames > 0 || calls > 0 || info.win_incl_ns + acc_incl_ns > 0;
+            if let Some(accum) = self.scratch.get_mut(info.method_id as usize) {
                 accum.max_excl_ns = accum.max_excl_ns.max(excl_ns);
                 accum.sum_excl_ns += excl_ns;
                 accum.max_incl_ns = accum.max_incl_ns.max(incl_ns);
