@@ -1,0 +1,484 @@
+//! Incremental insertion: place a newly defined method without moving any existing building.
+//!
+//! Every district rectangle keeps the free space inside its content area as a list of
+//! disjoint rectangles (in footprint space: a child's rectangle plus its trailing street).
+//! A new method goes, in order of preference:
+//!
+//! 1. onto a free plot of its class's block;
+//! 2. onto a new row or column grown into free space next to the block (a district at the
+//!    edge of its parent grows its parent, up to the root, which can always grow);
+//! 3. for a new class, onto a new block placed in the package's free space (best fit), or in
+//!    space gained by growing the package's district;
+//! 4. only when all that fails, onto an *annex*: a new block (or district) rectangle of the
+//!    same class (or package) placed elsewhere in the parent. Annexes are flagged so the viewer
+//!    can draw them as part of their class and offer a "tidy".
+//!
+//! Nothing ever moves, so the moved fraction is 0 by construction; the cost shows up as area
+//! and annexes, which the tests and benchmarks measure.
+
+use crate::city::{CityLayout, Package, NONE};
+use crate::fxhash::map_with_capacity;
+use crate::geom::GridRect;
+use crate::spec::{LayoutError, MethodSpec};
+
+/// How an inserted method was placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// On a free plot of its class's block.
+    FreePlot,
+    /// Its class's block grew by a row or column into free space.
+    GrewBlock,
+    /// First method of its class: a new block.
+    NewBlock,
+    /// Its class's blocks were full and hemmed in: a new annex block of the class.
+    AnnexBlock,
+}
+
+/// What [`CityLayout::insert`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InsertOutcome {
+    /// Index of the new building in [`CityLayout::buildings`] (always the last one).
+    pub building: u32,
+    /// How it was placed.
+    pub placement: Placement,
+    /// District rectangles created (new packages, annexes).
+    pub new_districts: u32,
+    /// Whether the city's outer bounds grew.
+    pub city_grew: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    /// +Z
+    Up,
+    /// +X
+    Right,
+}
+
+/// Whether `r` is entirely covered by the disjoint rectangles of `free`.
+fn is_free(free: &[GridRect], r: &GridRect) -> bool {
+    let covered: i64 = free.iter().map(|f| f.intersection(r).area()).sum();
+    covered == r.area()
+}
+
+/// Removes `r` from the disjoint rectangles of `free`, splitting them as needed.
+fn carve(free: &mut Vec<GridRect>, r: &GridRect) {
+    let mut i = 0;
+    while i < free.len() {
+        let f = free[i];
+        if !f.overlaps(r) {
+            i += 1;
+            continue;
+        }
+        free.swap_remove(i);
+        let mid_lo = f.min_z.max(r.min_z);
+        let mid_hi = f.max_z.min(r.max_z);
+        let pieces = [
+            GridRect::new(f.min_x, f.min_z, f.max_x, r.min_z),
+            GridRect::new(f.min_x, r.max_z, f.max_x, f.max_z),
+            GridRect::new(f.min_x, mid_lo, r.min_x, mid_hi),
+            GridRect::new(r.max_x, mid_lo, f.max_x, mid_hi),
+        ];
+        for piece in pieces {
+            let piece = piece.intersection(&f);
+            if !piece.is_empty() {
+                free.push(piece);
+            }
+        }
+        // Pieces pushed at the end never overlap `r`; the swapped-in element at `i` is
+        // examined next.
+    }
+}
+
+impl CityLayout {
+    /// Adds one newly defined method without moving any existing building (see the module
+    /// docs of `insert.rs` for the order of preference). Creates its package districts and
+    /// class block if they are new. Fails only if the id is already in the city.
+    pub fn insert(&mut self, method: &MethodSpec) -> Result<InsertOutcome, LayoutError> {
+        if self.building_by_method.contains(method.id) {
+            return Err(LayoutError::DuplicateMethodId(method.id));
+        }
+        let districts_before = self.districts.len();
+        let bounds_before = self.district_state[0].rect;
+        let package = self.ensure_package(&method.package);
+        let (block, plot, placement) = match self.class_by_name[package as usize]
+            .get(method.class.as_str())
+            .copied()
+        {
+            Some(class) => self.take_plot(class),
+            None => {
+                let class = self.new_class(package, &method.class);
+                let (block, plot) = self.new_block(class, false);
+                (block, plot, Placement::NewBlock)
+            }
+        };
+        let building = self.push_building(&method.as_ref(), block, plot)?;
+        let class = self.blocks[block as usize].class;
+        self.classes[class as usize].method_count += 1;
+        let mut p = Some(package);
+        while let Some(q) = p {
+            let pkg = &mut self.packages[q as usize];
+            pkg.method_count += 1;
+            p = pkg.parent;
+        }
+        self.refresh_block_bounds(block);
+        Ok(InsertOutcome {
+            building,
+            placement,
+            new_districts: (self.districts.len() - districts_before) as u32,
+            city_grew: self.district_state[0].rect != bounds_before,
+        })
+    }
+
+    /// The package for `path`, creating it (and missing ancestors) if needed. New districts
+    /// are sized for their first block so that the chain nests exactly.
+    fn ensure_package(&mut self, path: &str) -> u32 {
+        if let Some(&p) = self.package_by_path.get(path) {
+            return p;
+        }
+        let mut ends: Vec<usize> = path.match_indices('.').map(|(i, _)| i).collect();
+        ends.push(path.len());
+        let mut parent = 0_u32;
+        let mut first_missing = ends.len();
+        for (k, &end) in ends.iter().enumerate() {
+            match self.package_by_path.get(&path[..end]) {
+                Some(&p) => parent = p,
+                None => {
+                    first_missing = k;
+                    break;
+                }
+            }
+        }
+        let pad = self.config.pad();
+        let street = self.config.street();
+        let missing = &ends[first_missing..];
+        let innermost_side = 1 + 2 * pad;
+        for (i, &end) in missing.iter().enumerate() {
+            let side = innermost_side + 2 * pad * (missing.len() - 1 - i) as i32;
+            let (parent_part, (x, z)) = self.allocate(parent, side + street, side + street);
+            let id = self.packages.len() as u32;
+            let depth = self.packages[parent as usize].depth + 1;
+            self.packages.push(Package {
+                path: path[..end].to_owned(),
+                parent: Some(parent),
+                depth,
+                districts: Vec::new(),
+                method_count: 0,
+            });
+            self.package_by_path.insert(path[..end].to_owned(), id);
+            self.class_by_name.push(map_with_capacity(4));
+            let rect = GridRect::at(x, z, side, side);
+            let part = self.push_district(id, parent_part, rect, Vec::new(), false);
+            let content = self.content_area(part);
+            self.district_state[part as usize].free.push(content);
+            self.packages[id as usize].districts.push(part);
+            self.refresh_district_bounds(part);
+            parent = id;
+        }
+        parent
+    }
+
+    fn new_class(&mut self, package: u32, name: &str) -> u32 {
+        let id = self.classes.len() as u32;
+        self.classes.push(crate::city::Class {
+            name: name.to_owned(),
+            package,
+            blocks: Vec::new(),
+            method_count: 0,
+        });
+        self.class_by_name[package as usize].insert(name.to_owned(), id);
+        id
+    }
+
+    /// A new 1 x 1 block for `class`, placed in its package; returns the block and its plot.
+    fn new_block(&mut self, class: u32, is_annex: bool) -> (u32, (i32, i32)) {
+        let package = self.classes[class as usize].package;
+        let street = self.config.street();
+        let (part, (x, z)) = self.allocate(package, 1 + street, 1 + street);
+        let block = self.push_block(class, part, GridRect::at(x, z, 1, 1), is_annex);
+        self.refresh_block_bounds(block);
+        (block, (x, z))
+    }
+
+    /// A plot for one more method of an existing class.
+    fn take_plot(&mut self, class: u32) -> (u32, (i32, i32), Placement) {
+        let parts = self.classes[class as usize].blocks.clone();
+        for &b in parts.iter().rev() {
+            if let Some(plot) = self.block_state[b as usize].free_plots.pop() {
+                return (b, plot, Placement::FreePlot);
+            }
+        }
+        for &b in parts.iter().rev() {
+            let rect = self.block_state[b as usize].rect;
+            let dirs = if rect.width() <= rect.height() {
+                [Dir::Right, Dir::Up]
+            } else {
+                [Dir::Up, Dir::Right]
+            };
+            for dir in dirs {
+                if self.grow_block(b, dir) {
+                    if let Some(plot) = self.block_state[b as usize].free_plots.pop() {
+                        return (b, plot, Placement::GrewBlock);
+                    }
+                }
+            }
+        }
+        let (block, plot) = self.new_block(class, true);
+        (block, plot, Placement::AnnexBlock)
+    }
+
+    /// Grows a block by one row (Up) or column (Right) if the strip beside it is free.
+    fn grow_block(&mut self, block: u32, dir: Dir) -> bool {
+        let street = self.config.street();
+        let rect = self.block_state[block as usize].rect;
+        let footprint = rect.with_trailing(street);
+        let strip = match dir {
+            Dir::Up => GridRect::new(
+                footprint.min_x,
+                footprint.max_z,
+                footprint.max_x,
+                footprint.max_z + 1,
+            ),
+            Dir::Right => GridRect::new(
+                footprint.max_x,
+                footprint.min_z,
+                footprint.max_x + 1,
+                footprint.max_z,
+            ),
+        };
+        let district = self.blocks[block as usize].district;
+        if !self.claim(district, strip) {
+            return false;
+        }
+        let (grown, new_plots): (GridRect, Vec<(i32, i32)>) = match dir {
+            Dir::Up => (
+                GridRect::new(rect.min_x, rect.min_z, rect.max_x, rect.max_z + 1),
+                (rect.min_x..rect.max_x).map(|x| (x, rect.max_z)).collect(),
+            ),
+            Dir::Right => (
+                GridRect::new(rect.min_x, rect.min_z, rect.max_x + 1, rect.max_z),
+                (rect.min_z..rect.max_z).map(|z| (rect.max_x, z)).collect(),
+            ),
+        };
+        let state = &mut self.block_state[block as usize];
+        let mut plot_map = vec![NONE; grown.area() as usize];
+        let (old_w, new_w) = (rect.width(), grown.width());
+        for (cell, &building) in state.plot_map.iter().enumerate() {
+            let (cx, cz) = (cell as i32 % old_w, cell as i32 / old_w);
+            plot_map[(cz * new_w + cx) as usize] = building;
+        }
+        state.plot_map = plot_map;
+        let mut free: Vec<(i32, i32)> = new_plots.into_iter().rev().collect();
+        free.append(&mut state.free_plots);
+        state.free_plots = free;
+        state.rect = grown;
+        self.blocks[block as usize].rect = grown.to_world();
+        self.refresh_block_bounds(block);
+        true
+    }
+
+    /// Takes `strip` (footprint space) out of district rectangle `part`'s free space, growing
+    /// the district (and its ancestors) first where the strip reaches past its content area
+    /// along one axis. Returns false, changing nothing, when the space is not free.
+    fn claim(&mut self, part: u32, strip: GridRect) -> bool {
+        let content = self.content_area(part);
+        if strip.is_empty() || strip.min_x < content.min_x || strip.min_z < content.min_z {
+            return false;
+        }
+        let over_x = (strip.max_x - content.max_x).max(0);
+        let over_z = (strip.max_z - content.max_z).max(0);
+        if over_x > 0 && over_z > 0 {
+            return false;
+        }
+        let inside = strip.intersection(&content);
+        if !inside.is_empty() && !is_free(&self.district_state[part as usize].free, &inside) {
+            return false;
+        }
+        if over_x > 0 && !self.grow_district(part, Dir::Right, over_x) {
+            return false;
+        }
+        if over_z > 0 && !self.grow_district(part, Dir::Up, over_z) {
+            return false;
+        }
+        carve(&mut self.district_state[part as usize].free, &strip);
+        true
+    }
+
+    /// Grows a district rectangle by `amount` plots along `dir`, claiming the space from its
+    /// parent (the root grows freely). The new strip of content becomes free space.
+    fn grow_district(&mut self, part: u32, dir: Dir, amount: i32) -> bool {
+        if amount <= 0 {
+            return true;
+        }
+        let street = self.config.street();
+        let state = &self.district_state[part as usize];
+        let (rect, parent) = (state.rect, state.parent_part);
+        if parent != NONE {
+            let fp = rect.with_trailing(street);
+            let strip = match dir {
+                Dir::Up => GridRect::new(fp.min_x, fp.max_z, fp.max_x, fp.max_z + amount),
+                Dir::Right => GridRect::new(fp.max_x, fp.min_z, fp.max_x + amount, fp.max_z),
+            };
+            if !self.claim(parent, strip) {
+                return false;
+            }
+        }
+        let old = self.content_area(part);
+        let state = &mut self.district_state[part as usize];
+        let added = match dir {
+            Dir::Up => {
+                state.rect.max_z += amount;
+                GridRect::new(old.min_x, old.max_z, old.max_x, old.max_z + amount)
+            }
+            Dir::Right => {
+                state.rect.max_x += amount;
+                GridRect::new(old.max_x, old.min_z, old.max_x + amount, old.max_z)
+            }
+        };
+        if !added.is_empty() {
+            state.free.push(added);
+        }
+        self.districts[part as usize].rect = state.rect.to_world();
+        self.refresh_district_bounds(part);
+        true
+    }
+
+    /// Finds room for a footprint of `fw` x `fh` plots in `package`: best fit in free space,
+    /// else by growing one of its districts, else in a new annex district. Returns the
+    /// district rectangle and the footprint's origin corner. Never fails: the root grows.
+    fn allocate(&mut self, package: u32, fw: i32, fh: i32) -> (u32, (i32, i32)) {
+        let parts = self.packages[package as usize].districts.clone();
+        // 1. Best fit (least waste, then lowest, then leftmost).
+        let mut best: Option<((i64, i32, i32), u32, GridRect)> = None;
+        for &part in &parts {
+            for f in &self.district_state[part as usize].free {
+                if f.width() >= fw && f.height() >= fh {
+                    let key = (f.area() - i64::from(fw) * i64::from(fh), f.min_z, f.min_x);
+                    if best.is_none_or(|(k, _, _)| key < k) {
+                        best = Some((key, part, *f));
+                    }
+                }
+            }
+        }
+        if let Some((_, part, f)) = best {
+            let rect = GridRect::at(f.min_x, f.min_z, fw, fh);
+            carve(&mut self.district_state[part as usize].free, &rect);
+            return (part, (f.min_x, f.min_z));
+        }
+        // 2. Grow a district of the package, trying the placements that need least growth.
+        for &part in &parts {
+            for candidate in self.growth_candidates(part, fw, fh) {
+                if self.claim(part, candidate) {
+                    return (part, (candidate.min_x, candidate.min_z));
+                }
+            }
+            let content = self.content_area(part);
+            if content.width() < fw
+                && content.height() < fh
+                && self.grow_district(part, Dir::Right, fw - content.width())
+            {
+                let content = self.content_area(part);
+                let candidate = GridRect::at(content.min_x, content.max_z, fw, fh);
+                if self.claim(part, candidate) {
+                    return (part, (candidate.min_x, candidate.min_z));
+                }
+            }
+        }
+        // 3. An annex district in the parent package.
+        let Some(parent) = self.packages[package as usize].parent else {
+            // The root always grows in step 2; keep going rather than panic.
+            let content = self.content_area(0);
+            let candidate = GridRect::at(content.max_x, content.min_z, fw, fh);
+            let _ = self.grow_district(0, Dir::Right, fw);
+            let _ = self.grow_district(0, Dir::Up, (fh - content.height()).max(0));
+            carve(&mut self.district_state[0].free, &candidate);
+            return (0, (candidate.min_x, candidate.min_z));
+        };
+        let pad = self.config.pad();
+        let street = self.config.street();
+        let (dw, dh) = (fw + 2 * pad - street, fh + 2 * pad - street);
+        let (parent_part, (x, z)) = self.allocate(parent, dw + street, dh + street);
+        let part = self.push_district(
+            package,
+            parent_part,
+            GridRect::at(x, z, dw, dh),
+            Vec::new(),
+            true,
+        );
+        self.packages[package as usize].districts.push(part);
+        let content = self.content_area(part);
+        let item = GridRect::at(content.min_x, content.min_z, fw, fh);
+        let state = &mut self.district_state[part as usize];
+        state.free.push(content);
+        carve(&mut state.free, &item);
+        self.refresh_district_bounds(part);
+        (part, (item.min_x, item.min_z))
+    }
+
+    /// Places for an `fw` x `fh` footprint that reach past `part`'s content area by as little
+    /// as possible, cheapest (added area) first.
+    fn growth_candidates(&self, part: u32, fw: i32, fh: i32) -> Vec<GridRect> {
+        let content = self.content_area(part);
+        let (cw, ch) = (content.width(), content.height());
+        let mut out: Vec<(i64, GridRect)> = Vec::new();
+        if cw >= fw {
+            out.push((
+                i64::from(fh) * i64::from(cw),
+                GridRect::at(content.min_x, content.max_z, fw, fh),
+            ));
+        }
+        if ch >= fh {
+            out.push((
+                i64::from(fw) * i64::from(ch),
+                GridRect::at(content.max_x, content.min_z, fw, fh),
+            ));
+        }
+        for f in &self.district_state[part as usize].free {
+            if f.max_z == content.max_z && f.width() >= fw && f.height() < fh {
+                let grow = fh - f.height();
+                out.push((
+                    i64::from(grow) * i64::from(cw),
+                    GridRect::at(f.min_x, f.min_z, fw, fh),
+                ));
+            }
+            if f.max_x == content.max_x && f.height() >= fh && f.width() < fw {
+                let grow = fw - f.width();
+                out.push((
+                    i64::from(grow) * i64::from(ch),
+                    GridRect::at(f.min_x, f.min_z, fw, fh),
+                ));
+            }
+        }
+        // Prefer little added area; between equals, keep the district near square.
+        let rect = self.district_state[part as usize].rect;
+        let wide = rect.width() > rect.height();
+        out.sort_by_key(|(cost, r)| {
+            let goes_up = r.max_z > content.max_z;
+            (*cost, goes_up != wide, r.min_z, r.min_x)
+        });
+        out.into_iter().map(|(_, r)| r).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carve_leaves_disjoint_cover_of_the_rest() {
+        let mut free = vec![GridRect::new(0, 0, 10, 10), GridRect::new(10, 0, 12, 4)];
+        let cut = GridRect::new(3, 2, 11, 5);
+        carve(&mut free, &cut);
+        let total: i64 = free.iter().map(GridRect::area).sum();
+        // 108 free cells, 23 of them under the cut.
+        assert_eq!(total, 85);
+        for (i, a) in free.iter().enumerate() {
+            assert!(!a.overlaps(&cut));
+            for b in &free[i + 1..] {
+                assert!(!a.overlaps(b));
+            }
+        }
+        assert!(is_free(&free, &GridRect::new(0, 0, 3, 10)));
+        assert!(!is_free(&free, &GridRect::new(2, 2, 4, 3)));
+    }
+}

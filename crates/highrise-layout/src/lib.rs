@@ -1,0 +1,68 @@
+//! # highrise-layout
+//!
+//! The city plan of highrise's 3D code-city: **packages are districts, classes are blocks,
+//! methods are buildings** (Ogami et al., "High-Rising Cities", 2017, §III.B.1). Pure logic: no
+//! engine, no I/O; glam types only.
+//!
+//! ## Where to start
+//!
+//! - [`CityLayout::full`] lays a set of [`MethodSpec`]s out from scratch in the paper's order:
+//!   every method a building on a uniform 1 x 1 plot; a class's methods together on one block,
+//!   alphabetical; classes and sub-packages inside their package's district, most methods at
+//!   the origin corner (min X, min Z), ties by name; streets between blocks and districts;
+//!   near-square districts. The result is a pure function of the set of methods.
+//! - [`CityLayout::insert`] adds a method defined later **without moving any existing
+//!   building** (free plots, then growing the block, then growing districts, then annexes);
+//!   [`CityLayout::tidy`] restores the paper's ordering on request.
+//! - [`CityLayout::districts`], [`CityLayout::blocks`], [`CityLayout::buildings`] are what the
+//!   viewer draws: plain [`Rect`]s on the ground plane (X, Z; Y up; 1 plot = 1 world unit) with
+//!   depths and base heights.
+//! - [`CityLayout::set_heights`] + [`CityLayout::hit_test`] answer "what is under the cursor"
+//!   through a bounding-volume hierarchy, without scanning all buildings.
+//! - [`aligned_pair`] and [`independent_pair`] lay two versions out for side-by-side
+//!   comparison; [`measure_drift`] and [`area_overhead`] measure stability.
+//!
+//! ```
+//! use highrise_layout::{CityLayout, MethodSpec};
+//! use glam::Vec3;
+//!
+//! let methods = vec![
+//!     MethodSpec::new(1, "main.game", "Board", "clear"),
+//!     MethodSpec::new(2, "main.game", "Board", "drop"),
+//!     MethodSpec::new(3, "main", "Main", "main"),
+//! ];
+//! let mut city = CityLayout::full(&methods).unwrap();
+//! assert_eq!(city.buildings().len(), 3);
+//!
+//! // A method defined later lands without moving the others.
+//! city.insert(&MethodSpec::new(4, "main.game", "Board", "rotate")).unwrap();
+//!
+//! // Hover: a ray straight down onto the first building.
+//! let target = city.buildings()[0].plot.center();
+//! let hit = city.hit_test(target + Vec3::Y * 50.0, -Vec3::Y).unwrap();
+//! assert!(matches!(hit.target, highrise_layout::HitTarget::Building { .. }));
+//! ```
+
+mod city;
+mod full;
+mod fxhash;
+mod geom;
+mod hit;
+mod idmap;
+mod insert;
+mod pack;
+mod pairs;
+mod spec;
+mod stability;
+pub mod synthetic;
+
+pub use city::{Block, Building, CityLayout, Class, District, Package};
+pub use geom::Rect;
+pub use hit::{Hit, HitTarget};
+pub use insert::{InsertOutcome, Placement};
+pub use pairs::{
+    aligned_pair, aligned_pair_with_config, independent_pair, independent_pair_with_config,
+    AlignedBuilding, AlignedPair, Change, IndependentPair,
+};
+pub use spec::{LayoutConfig, LayoutError, MethodSpec};
+pub use stability::{area_overhead, measure_drift, Drift};
