@@ -21,6 +21,9 @@ use crate::fxhash::map_with_capacity;
 use crate::geom::GridRect;
 use crate::spec::{LayoutError, MethodSpec};
 
+/// When a district must grow, it grows by at least this fraction of its extent.
+const DISTRICT_GROWTH_FRACTION: f64 = 0.25;
+
 /// How an inserted method was placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -208,15 +211,24 @@ impl CityLayout {
                 return (b, plot, Placement::FreePlot);
             }
         }
+        // Grow the shorter side (blocks stay near square), into free space if possible, else
+        // into space gained by growing the district; the longer side only while the block
+        // stays within 2:1.
         for &b in parts.iter().rev() {
             let rect = self.block_state[b as usize].rect;
-            let dirs = if rect.width() <= rect.height() {
-                [Dir::Right, Dir::Up]
+            let (short, long, long_ok) = if rect.width() <= rect.height() {
+                (Dir::Right, Dir::Up, rect.height() < 2 * rect.width())
             } else {
-                [Dir::Up, Dir::Right]
+                (Dir::Up, Dir::Right, rect.width() < 2 * rect.height())
             };
-            for dir in dirs {
-                if self.grow_block(b, dir) {
+            let attempts = [
+                (short, false, true),
+                (long, false, long_ok),
+                (short, true, true),
+                (long, true, true),
+            ];
+            for (dir, allow_grow, wanted) in attempts {
+                if wanted && self.grow_block(b, dir, allow_grow) {
                     if let Some(plot) = self.block_state[b as usize].free_plots.pop() {
                         return (b, plot, Placement::GrewBlock);
                     }
@@ -227,8 +239,9 @@ impl CityLayout {
         (block, plot, Placement::AnnexBlock)
     }
 
-    /// Grows a block by one row (Up) or column (Right) if the strip beside it is free.
-    fn grow_block(&mut self, block: u32, dir: Dir) -> bool {
+    /// Grows a block by one row (Up) or column (Right) if the strip beside it is free (or, with
+    /// `allow_grow`, can be made free by growing the district).
+    fn grow_block(&mut self, block: u32, dir: Dir, allow_grow: bool) -> bool {
         let street = self.config.street();
         let rect = self.block_state[block as usize].rect;
         let footprint = rect.with_trailing(street);
@@ -247,7 +260,7 @@ impl CityLayout {
             ),
         };
         let district = self.blocks[block as usize].district;
-        if !self.claim(district, strip) {
+        if !self.claim(district, strip, allow_grow) {
             return false;
         }
         let (grown, new_plots): (GridRect, Vec<(i32, i32)>) = match dir {
@@ -280,28 +293,42 @@ impl CityLayout {
     /// Takes `strip` (footprint space) out of district rectangle `part`'s free space, growing
     /// the district (and its ancestors) first where the strip reaches past its content area
     /// along one axis. Returns false, changing nothing, when the space is not free.
-    fn claim(&mut self, part: u32, strip: GridRect) -> bool {
+    fn claim(&mut self, part: u32, strip: GridRect, allow_grow: bool) -> bool {
         let content = self.content_area(part);
         if strip.is_empty() || strip.min_x < content.min_x || strip.min_z < content.min_z {
             return false;
         }
         let over_x = (strip.max_x - content.max_x).max(0);
         let over_z = (strip.max_z - content.max_z).max(0);
-        if over_x > 0 && over_z > 0 {
+        if (over_x > 0 && over_z > 0) || (!allow_grow && (over_x > 0 || over_z > 0)) {
             return false;
         }
         let inside = strip.intersection(&content);
         if !inside.is_empty() && !is_free(&self.district_state[part as usize].free, &inside) {
             return false;
         }
-        if over_x > 0 && !self.grow_district(part, Dir::Right, over_x) {
+        if over_x > 0 && !self.grow_district_amortised(part, Dir::Right, over_x) {
             return false;
         }
-        if over_z > 0 && !self.grow_district(part, Dir::Up, over_z) {
+        if over_z > 0 && !self.grow_district_amortised(part, Dir::Up, over_z) {
             return false;
         }
         carve(&mut self.district_state[part as usize].free, &strip);
         true
+    }
+
+    /// Grows a district by at least `amount`, preferably by a fraction of its size so that a
+    /// district filling up method by method grows O(log n) times rather than n times (each
+    /// growth leaves thin, hard-to-use strips); falls back to exactly `amount`.
+    fn grow_district_amortised(&mut self, part: u32, dir: Dir, amount: i32) -> bool {
+        let rect = self.district_state[part as usize].rect;
+        let extent = match dir {
+            Dir::Up => rect.height(),
+            Dir::Right => rect.width(),
+        };
+        let generous = ((f64::from(extent) * DISTRICT_GROWTH_FRACTION).ceil() as i32).max(amount);
+        (generous > amount && self.grow_district(part, dir, generous))
+            || self.grow_district(part, dir, amount)
     }
 
     /// Grows a district rectangle by `amount` plots along `dir`, claiming the space from its
@@ -319,7 +346,7 @@ impl CityLayout {
                 Dir::Up => GridRect::new(fp.min_x, fp.max_z, fp.max_x, fp.max_z + amount),
                 Dir::Right => GridRect::new(fp.max_x, fp.min_z, fp.max_x + amount, fp.max_z),
             };
-            if !self.claim(parent, strip) {
+            if !self.claim(parent, strip, true) {
                 return false;
             }
         }
@@ -368,7 +395,7 @@ impl CityLayout {
         // 2. Grow a district of the package, trying the placements that need least growth.
         for &part in &parts {
             for candidate in self.growth_candidates(part, fw, fh) {
-                if self.claim(part, candidate) {
+                if self.claim(part, candidate, true) {
                     return (part, (candidate.min_x, candidate.min_z));
                 }
             }
@@ -379,7 +406,7 @@ impl CityLayout {
             {
                 let content = self.content_area(part);
                 let candidate = GridRect::at(content.min_x, content.max_z, fw, fh);
-                if self.claim(part, candidate) {
+                if self.claim(part, candidate, true) {
                     return (part, (candidate.min_x, candidate.min_z));
                 }
             }
@@ -449,12 +476,13 @@ impl CityLayout {
                 ));
             }
         }
-        // Prefer little added area; between equals, keep the district near square.
+        // Grow the shorter side first (growing the cheaper side would feed back into a strip),
+        // then prefer little added area.
         let rect = self.district_state[part as usize].rect;
         let wide = rect.width() > rect.height();
         out.sort_by_key(|(cost, r)| {
             let goes_up = r.max_z > content.max_z;
-            (*cost, goes_up != wide, r.min_z, r.min_x)
+            (goes_up != wide, *cost, r.min_z, r.min_x)
         });
         out.into_iter().map(|(_, r)| r).collect()
     }

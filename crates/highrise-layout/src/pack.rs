@@ -7,13 +7,17 @@
 //! its height; every later child starts a new column to its right, and smaller children are
 //! stacked on top of each other inside a column while they fit under the shelf's height. So the
 //! first (largest) child sits at the origin corner, and every later child lies to the right of
-//! or above every earlier one. Several shelf widths are tried and the one giving the smallest
-//! enclosing square wins, which keeps aspect ratios near 1:1.
+//! or above every earlier one. Several shelf widths are tried and the densest packing whose
+//! aspect ratio stays within [`MAX_ASPECT`] wins (wider ones are penalised), so districts stay
+//! near square.
 //!
 //! The unused space inside the packed region (above short columns, right of short shelves) is
 //! returned as free rectangles; incremental insertion grows blocks into it.
 
 use crate::geom::GridRect;
+
+/// Aspect ratio (long side / short side) up to which the packer only minimises area.
+const MAX_ASPECT: f64 = 1.6;
 
 /// The result of packing: positions of the footprints' origin corners (relative to the
 /// content origin), the content extent, and the free space inside it.
@@ -36,22 +40,25 @@ pub(crate) fn pack(sizes: &[(i32, i32)]) -> Packed {
         .sum();
     let widest = sizes.iter().map(|&(w, _)| w).max().unwrap_or(1);
     let side = total_area.sqrt();
-    let mut best: Option<(i64, i64, i32)> = None;
-    let mut tried: Vec<i32> = Vec::with_capacity(6);
-    for factor in [0.9, 1.0, 1.1, 1.25, 1.45] {
+    // Score = area, penalised once the aspect ratio passes MAX_ASPECT: dense first, square
+    // enough second.
+    let mut best: Option<(f64, i32)> = None;
+    let mut tried: Vec<i32> = Vec::with_capacity(12);
+    for factor in [0.8, 0.9, 1.0, 1.05, 1.1, 1.2, 1.3, 1.45, 1.6, 1.8] {
         let shelf_width = ((side * factor).ceil() as i32).max(widest);
         if tried.contains(&shelf_width) {
             continue;
         }
         tried.push(shelf_width);
         let (w, h) = extent(sizes, shelf_width);
-        let square_side = i64::from(w.max(h));
-        let area = i64::from(w) * i64::from(h);
-        if best.is_none_or(|(s, a, _)| (square_side, area) < (s, a)) {
-            best = Some((square_side, area, shelf_width));
+        let area = f64::from(w) * f64::from(h);
+        let aspect = f64::from(w.max(h)) / f64::from(w.min(h).max(1));
+        let score = area * (aspect / MAX_ASPECT).max(1.0).powi(2);
+        if best.is_none_or(|(s, _)| score < s) {
+            best = Some((score, shelf_width));
         }
     }
-    let shelf_width = best.map_or(widest, |(_, _, w)| w);
+    let shelf_width = best.map_or(widest, |(_, w)| w);
     place(sizes, shelf_width)
 }
 

@@ -1,5 +1,7 @@
-//! Invariant checks shared by the integration tests.
+//! Invariant checks and fixtures shared by the integration tests.
 #![allow(dead_code)]
+
+pub mod tetris;
 
 use std::collections::HashSet;
 
