@@ -1,0 +1,138 @@
+//! The agent's cost per enter+exit pair on the host thread.
+//!
+//! `cargo bench -p highrise-agent -- --warm-up-time 1 --measurement-time 3`
+//!
+//! - `scope/profile_fn`: a call to an `#[inline(never)]` `#[profile]` function (enter + exit),
+//!   agent connected to a listener that reads and discards (the sender drains and encodes on
+//!   the other core). `scope/plain_fn` is the same call without the attribute: subtract it.
+//! - `scope/scope_macro`: a `scope!` in a loop body.
+//! - `scope/no_viewer`: nothing listening; rings are full, every event is dropped and counted
+//!   (the drop path).
+//! - `scope/runtime_disabled`: `set_enabled(false)`.
+//! - `tracing/*`: a span created, entered, exited and closed, through `tracing_subscriber`'s
+//!   registry alone (`registry_only`) and with `highrise_agent::layer()` (`with_layer`).
+//! - `clock/quanta_raw`: one raw clock read (the hot path does one per event).
+
+use std::hint::black_box;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use highrise_protocol::{encode_frame, ViewerMessage, PROTOCOL_VERSION};
+use tracing_subscriber::prelude::*;
+
+#[highrise_agent::profile]
+#[inline(never)]
+fn profiled(x: u64) -> u64 {
+    black_box(x)
+}
+
+#[inline(never)]
+fn plain(x: u64) -> u64 {
+    black_box(x)
+}
+
+/// A viewer stand-in that welcomes the agent and discards everything else.
+fn discard_listener() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
+    let addr = listener.local_addr().expect("addr").to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buffer = vec![0u8; 1 << 16];
+                // The Hello: answer once it has arrived (one read is enough on loopback).
+                if stream.read(&mut buffer).unwrap_or(0) == 0 {
+                    return;
+                }
+                let welcome = encode_frame(&ViewerMessage::Welcome {
+                    protocol_version: PROTOCOL_VERSION,
+                    session_id: 1,
+                })
+                .expect("encodes");
+                let _ = stream.write_all(&welcome);
+                while stream.read(&mut buffer).unwrap_or(0) > 0 {}
+            });
+        }
+    });
+    addr
+}
+
+fn benches(c: &mut Criterion) {
+    let clock = quanta::Clock::new();
+    c.bench_function("clock/quanta_raw", |b| b.iter(|| black_box(clock.raw())));
+
+    let agent = highrise_agent::AgentBuilder::new("bench")
+        .addr(discard_listener())
+        .log_to_stderr(false)
+        .start()
+        .expect("starts");
+    // Let it connect.
+    for _ in 0..100 {
+        if highrise_agent::stats().connected {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        highrise_agent::stats().connected,
+        "bench agent did not connect"
+    );
+
+    c.bench_function("scope/plain_fn", |b| b.iter(|| plain(black_box(1))));
+    c.bench_function("scope/profile_fn", |b| b.iter(|| profiled(black_box(1))));
+    c.bench_function("scope/scope_macro", |b| {
+        b.iter(|| {
+            highrise_agent::scope!("bench_scope");
+            black_box(1)
+        })
+    });
+    highrise_agent::set_enabled(false);
+    c.bench_function("scope/runtime_disabled", |b| {
+        b.iter(|| profiled(black_box(1)))
+    });
+    highrise_agent::set_enabled(true);
+
+    let subscriber = tracing_subscriber::registry().with(highrise_agent::layer());
+    tracing::subscriber::with_default(subscriber, || {
+        c.bench_function("tracing/with_layer", |b| {
+            b.iter(|| {
+                let span = tracing::info_span!("bench_span");
+                let _entered = span.enter();
+                black_box(1)
+            })
+        });
+    });
+    tracing::subscriber::with_default(tracing_subscriber::registry(), || {
+        c.bench_function("tracing/registry_only", |b| {
+            b.iter(|| {
+                let span = tracing::info_span!("bench_span");
+                let _entered = span.enter();
+                black_box(1)
+            })
+        });
+    });
+    let sent = highrise_agent::stats();
+    drop(agent);
+    eprintln!(
+        "connected run: {} events sent, {} dropped",
+        sent.events_sent, sent.events_dropped
+    );
+
+    // No viewer: every ring fills; the drop path.
+    let agent = highrise_agent::AgentBuilder::new("bench")
+        .addr("127.0.0.1:9")
+        .log_to_stderr(false)
+        .start()
+        .expect("starts");
+    c.bench_function("scope/no_viewer", |b| b.iter(|| profiled(black_box(1))));
+    eprintln!(
+        "no-viewer run: {} events dropped",
+        highrise_agent::stats().events_dropped
+    );
+    drop(agent);
+}
+
+criterion_group!(scope, benches);
+criterion_main!(scope);

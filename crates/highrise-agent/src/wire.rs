@@ -1,0 +1,332 @@
+//! What the agent puts on the wire: its Hello, method definitions, and the translation of a
+//! thread's drained ring records into `Events` batches and `Resync`s.
+//!
+//! Pure functions of their inputs (the clock conversion is passed in), so the golden-file
+//! tests drive exactly the code the sender runs.
+
+use highrise_protocol::{AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC};
+
+use crate::callsite::MethodInfo;
+use crate::thread::{Shadow, MARK_RESYNC};
+
+/// How the agent names itself in its Hello.
+pub(crate) const AGENT_NAME: &str = concat!("highrise-agent-rust ", env!("CARGO_PKG_VERSION"));
+
+/// The first message: timestamps are nanoseconds (`clock_unit_ns` 1) since `zero_unix_ns`.
+pub(crate) fn hello(
+    agent: &str,
+    program: &str,
+    version_label: &str,
+    pid: u32,
+    zero_unix_ns: u64,
+) -> AgentMessage {
+    AgentMessage::Hello(Hello {
+        magic: MAGIC,
+        protocol_version: highrise_protocol::PROTOCOL_VERSION,
+        agent: agent.to_string(),
+        program: program.to_string(),
+        version_label: version_label.to_string(),
+        pid,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: zero_unix_ns,
+    })
+}
+
+/// The protocol definition of a registered method.
+pub(crate) fn method_def(id: u32, info: &MethodInfo) -> MethodDef {
+    MethodDef {
+        id,
+        package: info.package(),
+        class: info.class_name().to_string(),
+        method: info.method.to_string(),
+        signature: info.signature.map(str::to_string),
+        file: info.file.map(str::to_string),
+        line: info.line,
+    }
+}
+
+/// Applies an exit to a replayed stack the way the viewer does: the top frame closes; an exit
+/// of a frame further down closes it and everything above it; an unknown exit is ignored.
+fn apply_exit(stack: &mut Vec<u32>, method_id: u32) {
+    if stack.last() == Some(&method_id) {
+        stack.pop();
+    } else if let Some(position) = stack.iter().rposition(|&id| id == method_id) {
+        stack.truncate(position);
+    }
+}
+
+/// Translates one drain of a thread's ring (`(raw clock, word)` records, see
+/// [`crate::thread`]) into messages: `Events` batches of at most `max_batch_events`, and a
+/// `Resync` wherever the thread had dropped events. Keeps `shadow` (the thread's stack as the
+/// viewer will know it) up to date. Returns the number of events encoded.
+pub(crate) fn encode_records(
+    thread_id: u64,
+    records: &[(u64, u64)],
+    to_ns: impl Fn(u64) -> u64,
+    shadow: &mut Shadow,
+    max_batch_events: usize,
+    emit: &mut impl FnMut(AgentMessage),
+) -> u64 {
+    let max_batch_events = max_batch_events.max(1);
+    let mut writer: Option<PackedEventWriter> = None;
+    let mut events = 0u64;
+    let mut index = 0;
+    while index < records.len() {
+        let (raw, word) = records[index];
+        index += 1;
+        let timestamp = to_ns(raw).max(shadow.last_ns);
+        if word & MARK_RESYNC != 0 {
+            if let Some(full) = writer.take() {
+                emit(AgentMessage::Events(full.finish()));
+            }
+            let exits = ((word >> 24) & 0xff_ffff) as usize;
+            let enters = (word & 0xff_ffff) as usize;
+            let ids = records.get(index..index + exits + enters).unwrap_or(&[]);
+            index += exits + enters;
+            let (exit_ids, enter_ids) = ids.split_at(exits.min(ids.len()));
+            for &(_, method_id) in exit_ids {
+                apply_exit(&mut shadow.stack, method_id as u32);
+            }
+            shadow
+                .stack
+                .extend(enter_ids.iter().map(|&(_, method_id)| method_id as u32));
+            shadow.last_ns = timestamp;
+            emit(AgentMessage::Resync {
+                thread_id,
+                timestamp,
+                stack: shadow.stack.clone(),
+            });
+            continue;
+        }
+        let method_id = (word >> 1) as u32;
+        let kind = if word & 1 == 0 {
+            shadow.stack.push(method_id);
+            EventKind::Enter
+        } else {
+            apply_exit(&mut shadow.stack, method_id);
+            EventKind::Exit
+        };
+        let batch = writer.get_or_insert_with(|| PackedEventWriter::new(thread_id, timestamp));
+        batch.push(timestamp, method_id, kind);
+        shadow.last_ns = timestamp;
+        events += 1;
+        if batch.len() >= max_batch_events {
+            if let Some(full) = writer.take() {
+                emit(AgentMessage::Events(full.finish()));
+            }
+        }
+    }
+    if let Some(rest) = writer.take() {
+        emit(AgentMessage::Events(rest.finish()));
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use highrise_protocol::{encode_frame, ViewerMessage};
+
+    use super::*;
+
+    fn golden(name: &str) -> Vec<u8> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../agent-protocol/golden")
+            .join(format!("{name}.bin"));
+        std::fs::read(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+    }
+
+    fn frame(message: &AgentMessage) -> Vec<u8> {
+        encode_frame(message).expect("encodes")
+    }
+
+    fn enter(raw: u64, id: u64) -> (u64, u64) {
+        (raw, id << 1)
+    }
+
+    fn exit(raw: u64, id: u64) -> (u64, u64) {
+        (raw, id << 1 | 1)
+    }
+
+    /// The golden session, built by the agent's own encoder from the values in
+    /// `agent-protocol/golden/*.txt`.
+    fn golden_session() -> Vec<(&'static str, AgentMessage)> {
+        let board_rotate = MethodInfo {
+            module_path: "main::game",
+            class: Some("Board"),
+            method: "rotate",
+            signature: Some("(I)V"),
+            file: Some("Board.java"),
+            line: Some(42),
+        };
+        let main_run = MethodInfo {
+            module_path: "",
+            class: Some("Main"),
+            method: "run",
+            signature: None,
+            file: None,
+            line: None,
+        };
+        let mut events = Vec::new();
+        let mut shadow = Shadow::default();
+        let records = [
+            enter(1000, 0),
+            enter(1100, 300),
+            exit(1227, 300),
+            exit(21227, 0),
+        ];
+        let count = encode_records(1, &records, |raw| raw, &mut shadow, 4096, &mut |m| {
+            events.push(m)
+        });
+        assert_eq!(count, 4);
+        assert_eq!(events.len(), 1);
+        assert!(shadow.stack.is_empty());
+        vec![
+            (
+                "hello",
+                hello(
+                    "highrise-golden 1.0",
+                    "tetris",
+                    "v1.0",
+                    4242,
+                    1_700_000_000_000_000_000,
+                ),
+            ),
+            (
+                "define_methods",
+                AgentMessage::DefineMethods(vec![
+                    method_def(0, &board_rotate),
+                    method_def(300, &main_run),
+                ]),
+            ),
+            (
+                "thread_start",
+                AgentMessage::ThreadStart {
+                    thread_id: 1,
+                    name: "main".into(),
+                    timestamp: 900,
+                },
+            ),
+            ("events", events.remove(0)),
+            ("heartbeat", AgentMessage::Heartbeat { timestamp: 70_000 }),
+            ("resync", resync_from_a_drop_block()),
+            (
+                "dropped",
+                AgentMessage::Dropped {
+                    events_dropped: 1_000_000,
+                    batches_dropped: 3,
+                },
+            ),
+            (
+                "thread_end",
+                AgentMessage::ThreadEnd {
+                    thread_id: 1,
+                    timestamp: 90_000,
+                },
+            ),
+            ("goodbye", AgentMessage::Goodbye { timestamp: 100_000 }),
+        ]
+    }
+
+    /// golden/resync.bin through the drop path: thread 1 was inside 0 when it lost events
+    /// that exited nothing and entered 300; its resync block arrives at 80 000.
+    fn resync_from_a_drop_block() -> AgentMessage {
+        let mut shadow = Shadow {
+            stack: vec![0],
+            last_ns: 21_227,
+        };
+        let records = [(80_000, MARK_RESYNC | 1), (80_000, 300)];
+        let mut out = Vec::new();
+        encode_records(1, &records, |raw| raw, &mut shadow, 4096, &mut |m| {
+            out.push(m)
+        });
+        assert_eq!(out.len(), 1);
+        assert_eq!(shadow.stack, vec![0, 300]);
+        out.remove(0)
+    }
+
+    #[test]
+    fn every_golden_frame_is_reproduced_byte_for_byte() {
+        let mut session = Vec::new();
+        for (name, message) in golden_session() {
+            let bytes = frame(&message);
+            assert_eq!(bytes, golden(name), "{name}.bin differs");
+            session.extend_from_slice(&bytes);
+        }
+        assert_eq!(session, golden("session"), "session.bin differs");
+        // The viewer's answers decode to what their .txt files show.
+        let mut payload = Vec::new();
+        let welcome = golden("welcome");
+        highrise_protocol::read_frame(&mut welcome.as_slice(), &mut payload).expect("frame");
+        assert_eq!(
+            highrise_protocol::decode_viewer_message(&payload).expect("decodes"),
+            ViewerMessage::Welcome {
+                protocol_version: 1,
+                session_id: 7
+            }
+        );
+    }
+
+    #[test]
+    fn batches_are_cut_at_the_limit_and_keep_time_order() {
+        let records: Vec<_> = (0..10u64)
+            .flat_map(|i| [enter(100 + 10 * i, 1), exit(105 + 10 * i, 1)])
+            .collect();
+        let mut shadow = Shadow::default();
+        let mut out = Vec::new();
+        let count = encode_records(3, &records, |raw| raw * 2, &mut shadow, 8, &mut |m| {
+            out.push(m)
+        });
+        assert_eq!(count, 20);
+        let sizes: Vec<u32> = out
+            .iter()
+            .map(|m| match m {
+                AgentMessage::Events(batch) => batch.event_count,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(sizes, vec![8, 8, 4]);
+        let mut decoded = Vec::new();
+        for message in &out {
+            if let AgentMessage::Events(batch) = message {
+                highrise_protocol::decode_events(batch, 1, &mut decoded).expect("decodes");
+            }
+        }
+        let times: Vec<u64> = decoded.iter().map(|e| e.timestamp_ns).collect();
+        let expected: Vec<u64> = records.iter().map(|r| r.0 * 2).collect();
+        assert_eq!(times, expected);
+        assert_eq!(shadow.last_ns, 390);
+    }
+
+    #[test]
+    fn a_resync_block_splits_the_batch_and_carries_the_whole_stack() {
+        // Inside 1 and 2; the thread lost events that closed 2 and entered 4 then 5.
+        let records = [
+            enter(10, 1),
+            enter(20, 2),
+            (30, MARK_RESYNC | 1 << 24 | 2),
+            (30, 2),
+            (30, 4),
+            (30, 5),
+            exit(40, 5),
+        ];
+        let mut shadow = Shadow::default();
+        let mut out = Vec::new();
+        encode_records(9, &records, |raw| raw, &mut shadow, 100, &mut |m| {
+            out.push(m)
+        });
+        assert_eq!(out.len(), 3);
+        assert!(matches!(&out[0], AgentMessage::Events(b) if b.event_count == 2));
+        assert_eq!(
+            out[1],
+            AgentMessage::Resync {
+                thread_id: 9,
+                timestamp: 30,
+                stack: vec![1, 4, 5]
+            }
+        );
+        assert!(matches!(&out[2], AgentMessage::Events(b) if b.event_count == 1));
+        assert_eq!(shadow.stack, vec![1, 4]);
+    }
+}

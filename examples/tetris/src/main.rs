@@ -1,0 +1,3 @@
+fn main() {
+    let _highrise = highrise_agent::init("tetris");
+}
