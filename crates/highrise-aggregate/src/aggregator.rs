@@ -197,6 +197,7 @@ impl Aggregator {
     /// Like [`snapshot`](Self::snapshot) but reuses `out`'s buffers (no allocation once they
     /// are large enough).
     pub fn snapshot_into(&mut self, out: &mut Snapshot) {
+        self.engine.sum_pending();
         self.snapshots.compute(&self.engine, &self.threads);
         out.now_ns = self.engine.clock.now_ns;
         out.window_ns = self.engine.clock.window_ns;
@@ -283,14 +284,15 @@ impl Aggregator {
 
     /// Releases pairs that hold nothing any more, and ended threads left without pairs.
     fn settle(&mut self) {
+        if !self.engine.release_candidates.is_empty() {
+            self.engine.sum_pending();
+        }
         while let Some(pair_index) = self.engine.release_candidates.pop() {
-            let pair = self.engine.pair_info[pair_index as usize];
-            if pair.is_free()
-                || pair.log_refs != 0
-                || self.engine.pairs[pair_index as usize].open_frames != 0
-            {
+            if !self.engine.is_unused(pair_index) {
                 continue;
             }
+            let pair = self.engine.pair_info[pair_index as usize];
+            self.engine.pairs[pair_index as usize].clear_accumulator();
             let thread_index = pair.thread_index;
             if let Some(thread) = self.threads.get_mut(thread_index as usize) {
                 thread.map.remove(pair.method_id);

@@ -66,7 +66,12 @@ pub(crate) struct Engine {
     pub max_stack_depth: u32,
     /// Scratch: the pair of each event of the chunk being applied.
     chunk_pairs: Vec<u32>,
+    buckets_since_sweep: u64,
 }
+
+/// Expired buckets between two sweeps for dead accumulators and unused pairs (a pair is
+/// released at most this many buckets after its last data left the window).
+const SWEEP_EVERY_BUCKETS: u64 = 16;
 
 /// Events per chunk of [`Engine::apply_events`]: small enough that a chunk's pairs stay in
 /// cache between the lookup pass and the apply pass.
@@ -85,6 +90,7 @@ impl Engine {
             release_candidates: Vec::new(),
             max_stack_depth,
             chunk_pairs: Vec::with_capacity(CHUNK_EVENTS),
+            buckets_since_sweep: 0,
         }
     }
 
@@ -105,8 +111,8 @@ impl Engine {
         let mut chunk_pairs = std::mem::take(&mut self.chunk_pairs);
         for chunk in events.chunks(CHUNK_EVENTS) {
             chunk_pairs.clear();
-            // Loading each pair record here (independent loads whose misses overlap) leaves
-            // it in cache for the apply pass.
+            // Loading each pair's hot half here (independent loads whose misses overlap)
+            // leaves it in cache for the apply pass.
             let mut touched = 0u64;
             for event in chunk {
                 let pair_index = match event.kind {
@@ -335,9 +341,8 @@ impl Engine {
                 );
             }
         }
-        if self.pairs[frame.pair as usize].open_frames == 0 {
-            self.release_if_unused(frame.pair);
-        }
+        // A pair left unused by this is released by the next sweep (checking here would
+        // touch its cold half on nearly every exit).
     }
 
     // ---------------------------------------------------------------- cold paths
@@ -444,12 +449,28 @@ impl Engine {
 
     /// A record with values, straight into bucket `epoch` (live) and the pair's window sums.
     pub(crate) fn push_record(&mut self, epoch: u64, entry: Entry) {
-        let pair = &mut self.pair_info[entry.pair as usize];
-        pair.win_excl_ns += u64::from(entry.excl_ns);
-        pair.win_incl_ns += u64::from(entry.incl_ns);
-        pair.win_calls += u64::from(entry.calls);
-        pair.log_refs += 1;
         self.ring.log_mut(epoch).push(entry);
+    }
+
+    /// Adds every record not yet summed to its pair's window sums and reference count. Must
+    /// run before anything reads the sums or decides on releasing a pair.
+    pub(crate) fn sum_pending(&mut self) {
+        for epoch in self.ring.oldest_epoch..=self.ring.newest_epoch {
+            let slot = Ring::slot(epoch);
+            let log = &self.ring.logs[slot];
+            let summed = self.ring.summed[slot];
+            if summed == log.len() {
+                continue;
+            }
+            for entry in &log[summed..] {
+                let info = &mut self.pair_info[entry.pair as usize];
+                info.win_excl_ns += u64::from(entry.excl_ns);
+                info.win_incl_ns += u64::from(entry.incl_ns);
+                info.win_calls += u64::from(entry.calls);
+                info.log_refs += 1;
+            }
+            self.ring.summed[slot] = log.len();
+        }
     }
 
     /// Flushes the pair's accumulator (if any) and opens a new one for bucket `epoch`.
@@ -463,17 +484,19 @@ impl Engine {
             return false;
         }
         self.flush_accumulator(pair_index);
-        self.ring.opened_mut(epoch).push(pair_index);
         self.pairs[pair_index as usize].acc_epoch = epoch;
-        self.pair_info[pair_index as usize].log_refs += 1;
         true
     }
 
-    /// Appends the accumulator to its bucket's records and adds it to the window sums (the
-    /// accumulator's reference becomes the record's).
+    /// Appends the accumulator to its bucket's records and adds it to the window sums; a dead
+    /// accumulator (bucket out of the window) is just cleared.
     pub(crate) fn flush_accumulator(&mut self, pair_index: u32) {
         let pair = &mut self.pairs[pair_index as usize];
         if pair.acc_epoch == NO_EPOCH {
+            return;
+        }
+        if pair.acc_epoch < self.ring.oldest_epoch {
+            pair.clear_accumulator();
             return;
         }
         let entry = Entry {
@@ -484,10 +507,6 @@ impl Engine {
         };
         let epoch = pair.acc_epoch;
         pair.clear_accumulator();
-        let info = &mut self.pair_info[pair_index as usize];
-        info.win_excl_ns += u64::from(entry.excl_ns);
-        info.win_incl_ns += u64::from(entry.incl_ns);
-        info.win_calls += u64::from(entry.calls);
         self.ring.log_mut(epoch).push(entry);
     }
 
@@ -506,11 +525,18 @@ impl Engine {
                 self.expire_bucket(epoch);
             }
             self.ring.oldest_epoch = oldest;
+            if self.buckets_since_sweep >= SWEEP_EVERY_BUCKETS {
+                self.sweep();
+            }
         }
     }
 
     fn expire_bucket(&mut self, epoch: u64) {
-        let mut log = std::mem::take(self.ring.log_mut(epoch));
+        let slot = Ring::slot(epoch);
+        let mut log = std::mem::take(&mut self.ring.logs[slot]);
+        // Records never summed were never counted: nothing to undo for them.
+        let summed = std::mem::take(&mut self.ring.summed[slot]);
+        log.truncate(summed);
         for entry in log.drain(..) {
             let info = &mut self.pair_info[entry.pair as usize];
             info.win_excl_ns -= u64::from(entry.excl_ns);
@@ -521,21 +547,38 @@ impl Engine {
                 self.release_if_unused(entry.pair);
             }
         }
-        *self.ring.log_mut(epoch) = log;
-        let mut opened = std::mem::take(self.ring.opened_mut(epoch));
-        for pair_index in opened.drain(..) {
-            let pair = &mut self.pairs[pair_index as usize];
-            if pair.acc_epoch == epoch {
-                // Never flushed: its values were never in the sums.
+        self.ring.logs[slot] = log;
+        self.buckets_since_sweep += 1;
+    }
+
+    /// Clears dead accumulators and queues pairs that hold nothing for release: a sequential
+    /// pass over the hot halves, run every [`SWEEP_EVERY_BUCKETS`] expired buckets.
+    fn sweep(&mut self) {
+        self.sum_pending();
+        self.buckets_since_sweep = 0;
+        let oldest_epoch = self.ring.oldest_epoch;
+        for (pair_index, (pair, info)) in self.pairs.iter_mut().zip(&self.pair_info).enumerate() {
+            if pair.acc_epoch != NO_EPOCH && pair.acc_epoch < oldest_epoch {
                 pair.clear_accumulator();
-                let info = &mut self.pair_info[pair_index as usize];
-                info.log_refs -= 1;
-                if info.log_refs == 0 {
-                    self.release_if_unused(pair_index);
-                }
+            }
+            if pair.acc_epoch == NO_EPOCH
+                && pair.open_frames == 0
+                && info.log_refs == 0
+                && !info.is_free()
+            {
+                self.release_candidates.push(pair_index as u32);
             }
         }
-        *self.ring.opened_mut(epoch) = opened;
+    }
+
+    /// Whether the pair holds nothing: no open frame, no record, no live accumulator.
+    pub(crate) fn is_unused(&self, pair_index: u32) -> bool {
+        let pair = &self.pairs[pair_index as usize];
+        let info = &self.pair_info[pair_index as usize];
+        !info.is_free()
+            && pair.open_frames == 0
+            && info.log_refs == 0
+            && (pair.acc_epoch == NO_EPOCH || pair.acc_epoch < self.ring.oldest_epoch)
     }
 
     /// Recomputes the charge of every frame on `thread`'s stack from the exclusion flags.
@@ -592,9 +635,7 @@ impl Engine {
         for log in &mut self.ring.logs {
             log.clear();
         }
-        for opened in &mut self.ring.opened {
-            opened.clear();
-        }
+        self.ring.summed.fill(0);
         for pair in &mut self.pair_info {
             pair.win_excl_ns = 0;
             pair.win_incl_ns = 0;
@@ -649,6 +690,7 @@ impl Engine {
                 }
             }
         }
+        self.sum_pending();
         for pair_index in 0..self.pairs.len() as u32 {
             if !self.pair_info[pair_index as usize].is_free() {
                 self.release_if_unused(pair_index);

@@ -12,7 +12,8 @@ pub(crate) const NO_EPOCH: u64 = u64::MAX;
 /// Time is accumulated lazily into `acc_*`, the pair's values for bucket `acc_epoch` (the
 /// bucket its thread is in). When the pair is next touched in a later bucket the accumulator
 /// is flushed: appended as a record to its bucket's list and added to the window sums in
-/// [`PairInfo`]; expiring a bucket subtracts its records.
+/// [`PairInfo`]; expiring a bucket subtracts its records. An accumulator whose bucket has left
+/// the window is dead: ignored by snapshots and flushes, cleared by the periodic sweep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pair {
     pub acc_epoch: u64,
@@ -51,8 +52,8 @@ pub(crate) struct PairInfo {
     /// [`FREE_METHOD`] for a free slot.
     pub method_id: u32,
     pub thread_index: u32,
-    /// Bucket records naming this pair, plus one for an open accumulator; the pair can be
-    /// released when this and `open_frames` are zero.
+    /// Bucket records naming this pair; the pair can be released when this and
+    /// `open_frames` are zero and its accumulator is empty or out of the window.
     pub log_refs: u32,
 }
 
@@ -117,7 +118,7 @@ impl PairMap {
             if index >= self.dense.len() {
                 if self.len * 4 <= index {
                     // The array would be mostly empty: back to the table.
-                    self.to_table();
+                    self.switch_to_table();
                     self.table.insert_new(method_id, pair_index);
                     return;
                 }
@@ -127,7 +128,7 @@ impl PairMap {
         }
     }
 
-    fn to_table(&mut self) {
+    fn switch_to_table(&mut self) {
         let dense = std::mem::take(&mut self.dense);
         self.max_method_id = 0;
         for (method_id, &pair_index) in dense.iter().enumerate() {
@@ -152,7 +153,7 @@ impl PairMap {
             }
         }
         if self.len * 16 < self.dense.len() {
-            self.to_table();
+            self.switch_to_table();
         }
     }
 

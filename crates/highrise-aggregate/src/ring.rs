@@ -18,9 +18,11 @@ pub(crate) struct Entry {
 pub(crate) struct Ring {
     /// Per slot: the flushed records of that bucket.
     pub logs: Vec<Vec<Entry>>,
-    /// Per slot: pairs that opened an accumulator in that bucket (some since flushed); at
-    /// expiry, those still accumulating there are cleared. 4 bytes per pair and bucket.
-    pub opened: Vec<Vec<u32>>,
+    /// Per slot: how many of its records are already added to their pairs' window sums.
+    /// Records are appended by the event loop without touching the (cold) sums; they are
+    /// summed in batches by [`crate::engine::Engine::sum_pending`], whose independent
+    /// updates overlap their cache misses.
+    pub summed: Vec<usize>,
     pub oldest_epoch: u64,
     pub newest_epoch: u64,
 }
@@ -29,7 +31,7 @@ impl Default for Ring {
     fn default() -> Self {
         Self {
             logs: vec![Vec::new(); RING_SLOTS],
-            opened: vec![Vec::new(); RING_SLOTS],
+            summed: vec![0; RING_SLOTS],
             oldest_epoch: 0,
             newest_epoch: 0,
         }
@@ -48,11 +50,6 @@ impl Ring {
     }
 
     #[inline]
-    pub(crate) fn opened_mut(&mut self, epoch: u64) -> &mut Vec<u32> {
-        &mut self.opened[Self::slot(epoch)]
-    }
-
-    #[inline]
     pub(crate) fn log(&self, epoch: u64) -> &[Entry] {
         &self.logs[Self::slot(epoch)]
     }
@@ -66,11 +63,6 @@ impl Ring {
             .iter()
             .map(|log| log.capacity() * size_of::<Entry>())
             .sum::<usize>()
-            + self
-                .opened
-                .iter()
-                .map(|opened| opened.capacity() * 4)
-                .sum::<usize>()
-            + self.logs.capacity() * size_of::<Vec<Entry>>() * 2
+            + self.logs.capacity() * size_of::<Vec<Entry>>()
     }
 }

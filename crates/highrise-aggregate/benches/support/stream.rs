@@ -139,4 +139,3 @@ pub fn define(aggregator: &mut Aggregator, methods: u32) {
         aggregator.define_method(id, &format!("pkg{}.sub{}", id % 97, id % 13));
     }
 }
-
