@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
-use highrise_protocol::{Event, EventKind};
+use highrise_protocol::Event;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 #[path = "support/stream.rs"]
 mod stream;
