@@ -79,8 +79,16 @@ impl Parse for Options {
 
 fn expand(options: Options, item: Item) -> syn::Result<TokenStream2> {
     if options.skip || !cfg!(feature = "enable") {
-        // Methods of a skipped impl keep their own `#[profile]` attributes, which expand on
-        // their own.
+        // The methods' own `#[profile(..)]` options belong to this attribute: remove them so
+        // a bare `#[profile(skip)]` inside the impl does not need to resolve on its own.
+        let mut item = item;
+        if let Item::Impl(block) = &mut item {
+            for member in &mut block.items {
+                if let syn::ImplItem::Fn(method) = member {
+                    method.attrs.retain(|attr| !is_profile_attr(attr));
+                }
+            }
+        }
         return Ok(item.into_token_stream());
     }
     match item {

@@ -1,6 +1,7 @@
 //! The agent against the viewer's real ingest listener: what the program's code looks like
 //! (modules, an `impl`, free functions, a scope, threads) comes out as the expected method
 //! definitions and balanced, correctly nested events, with heartbeats and a Goodbye.
+#![cfg(feature = "enable")]
 
 mod support;
 
