@@ -72,7 +72,8 @@ impl Aggregator {
     }
 
     /// A thread ended at `timestamp_ns`: its open frames close there. Its statistics stay
-    /// until its last interval leaves the window; then it is released. An end for an unknown
+    /// until its last interval leaves the window; it is released soon after (within 16
+    /// buckets). An end for an unknown
     /// thread only moves "now".
     pub fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
         let Some(&thread_index) = self.thread_lookup.get(&thread_id) else {

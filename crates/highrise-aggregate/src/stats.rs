@@ -37,7 +37,8 @@ pub struct AggregatorStats {
     /// Of `active_threads`, those that ended and wait for their last interval to leave the
     /// window.
     pub ended_threads: u64,
-    /// Threads released so far (ended and out of the window).
+    /// Threads released so far (ended and out of the window; release happens within 16
+    /// buckets, i.e. a quarter of the window, after their last data left it).
     pub released_threads: u64,
     /// (method, thread) pairs currently tracked: pairs that ran in the window or are on a
     /// stack now.

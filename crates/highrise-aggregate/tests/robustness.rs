@@ -371,3 +371,28 @@ fn top_by_elevation_ranks_and_limits() {
     // 8 ran for zero time: left out.
     assert_eq!(ids(10), vec![5, 7, 6]);
 }
+
+#[test]
+fn many_methods_are_accumulated_correctly() {
+    // More method ids than one accumulation partition (4096) holds, on two threads.
+    let mut aggregator = aggregator();
+    for thread in 1..=2u64 {
+        let events: Vec<Event> = (0..10_000u32)
+            .flat_map(|method| {
+                let start = u64::from(method) * 100_000 + thread * 1_000;
+                [enter(start, method), exit(start + 100 * thread, method)]
+            })
+            .collect();
+        aggregator.apply_events(thread, &events);
+    }
+    let snapshot = aggregator.snapshot();
+    assert_eq!(snapshot.methods.len(), 10_000);
+    let l = (3 * S) as f32;
+    for method in [0u32, 4095, 4096, 9999] {
+        let stats = snapshot.method(method);
+        assert_eq!(stats.calls, 2, "method {method}");
+        assert_eq!(stats.thread_count, 2);
+        assert!((stats.elevation - 200.0 / l).abs() < 1e-9);
+        assert!((stats.summed_elevation - 300.0 / l).abs() < 1e-9);
+    }
+}
