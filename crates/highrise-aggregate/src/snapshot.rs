@@ -93,13 +93,11 @@ pub(crate) struct MethodAccum {
     pub calls: u32,
 }
 
-/// Method ids per partition of the per-method accumulation (4096 × 20 B fits in L2).
-const PARTITION_SHIFT: u32 = 12;
 /// `PairRecord::method_and_presence` bit: the pair counts for the thread count. Method ids
 /// are below 2^24.
 const PRESENT: u32 = 1 << 31;
 
-/// One live pair's values, on its way into its method's accumulator. 16 bytes.
+/// One live pair's values, on its way into its method's accumulator.
 #[derive(Debug, Clone, Copy)]
 struct PairRecord {
     method_and_presence: u32,
@@ -130,7 +128,6 @@ pub(crate) struct SnapshotState {
     /// except at the indices in `adjusted` while a snapshot is computed.
     adjust: Vec<[f32; 2]>,
     adjusted: Vec<u32>,
-    partitions: Vec<Vec<PairRecord>>,
     /// The previous snapshot's values (for the "changed" list); updated in place.
     pub last: Vec<MethodStats>,
     pub changed: Vec<u32>,
@@ -141,11 +138,6 @@ impl SnapshotState {
         self.scratch.capacity() * size_of::<MethodAccum>()
             + self.adjust.capacity() * 8
             + self.adjusted.capacity() * 4
-            + self
-                .partitions
-                .iter()
-                .map(|records| records.capacity() * size_of::<PairRecord>())
-                .sum::<usize>()
             + self.last.capacity() * size_of::<MethodStats>()
             + self.changed.capacity() * 4
     }
@@ -203,11 +195,6 @@ impl SnapshotState {
         let method_count = engine.methods.len();
         self.scratch.clear();
         self.scratch.resize(method_count, MethodAccum::default());
-        let partitioned = method_count > 1 << PARTITION_SHIFT;
-        if partitioned {
-            let partitions = (method_count >> PARTITION_SHIFT) + 1;
-            self.partitions.resize_with(partitions, Vec::new);
-        }
         for ((pair, info), adjust) in engine.pairs.iter().zip(&engine.pair_info).zip(&self.adjust) {
             if info.is_free() {
                 continue;
@@ -241,21 +228,7 @@ impl SnapshotState {
                 incl_ns,
                 calls: u32::try_from(calls).unwrap_or(u32::MAX),
             };
-            if partitioned {
-                let partition = (info.method_id >> PARTITION_SHIFT) as usize;
-                if let Some(records) = self.partitions.get_mut(partition) {
-                    records.push(record);
-                }
-            } else {
-                record.add_to(&mut self.scratch);
-            }
-        }
-        // With many methods, per-method accumulation runs partition by partition, so its
-        // random accesses stay within a cache-sized slice of `scratch`.
-        for records in &mut self.partitions {
-            for record in records.drain(..) {
-                record.add_to(&mut self.scratch);
-            }
+            record.add_to(&mut self.scratch);
         }
         for pair_index in self.adjusted.drain(..) {
             self.adjust[pair_index as usize] = [0.0; 2];
