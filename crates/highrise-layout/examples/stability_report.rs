@@ -41,8 +41,11 @@ fn main() {
         let mut grown = full.clone();
         let mut placements: BTreeMap<String, usize> = BTreeMap::new();
         let start = Instant::now();
+        let mut slowest_us = 0.0_f64;
         for m in &extra {
+            let one = Instant::now();
             let outcome = grown.insert(m).expect("insert");
+            slowest_us = slowest_us.max(one.elapsed().as_secs_f64() * 1e6);
             *placements
                 .entry(format!("{:?}", outcome.placement))
                 .or_default() += 1;
@@ -53,7 +56,7 @@ fn main() {
         let fresh = CityLayout::full(&all).expect("layout");
         let drift = measure_drift(&full, &grown);
         println!(
-            "+{percent} % ({} methods): moved {} of {} ({:.3} %), area overhead vs fresh full layout {:+.1} %, annexes {}, mean insert {:.1} us, placements {:?}",
+            "+{percent} % ({} methods): moved {} of {} ({:.3} %), area overhead vs fresh full layout {:+.1} %, annexes {}, mean insert {:.1} us (slowest {:.0} us), placements {:?}",
             extra.len(),
             drift.moved_buildings,
             drift.common_buildings,
@@ -61,6 +64,7 @@ fn main() {
             100.0 * area_overhead(&grown, &fresh),
             grown.annex_count(),
             elapsed.as_secs_f64() * 1e6 / extra.len() as f64,
+            slowest_us,
             placements,
         );
         let tidy_drift = measure_drift(&full, &fresh);
