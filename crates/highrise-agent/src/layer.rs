@@ -1,7 +1,7 @@
 //! The `tracing` path: a [`Layer`] that turns span enters and exits into highrise events, so a
 //! program already instrumented with `#[tracing::instrument]` shows up unchanged.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -71,6 +71,42 @@ thread_local! {
     /// A direct-mapped cache of metadata address → method id, so a span enter costs no lock.
     static CACHE: [Cell<(usize, u32)>; CACHE_SLOTS] =
         const { [const { Cell::new((0, 0)) }; CACHE_SLOTS] };
+    /// The spans this thread entered and has not exited: (span id, method id). An exit finds
+    /// its method here (usually on top) instead of looking the span up in the registry again.
+    static ENTERED: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records an enter and remembers the span on this thread.
+#[inline]
+fn enter_span(span_id: u64, method_id: u32) {
+    let _ = ENTERED.try_with(|entered| {
+        if let Ok(mut entered) = entered.try_borrow_mut() {
+            entered.push((span_id, method_id));
+        }
+    });
+    #[cfg(feature = "enable")]
+    crate::thread::record(u64::from(method_id) << 1);
+}
+
+/// The method of an exiting span entered on this thread (forgetting it), if known.
+#[inline]
+fn exit_span(span_id: u64) -> Option<u32> {
+    ENTERED
+        .try_with(|entered| {
+            let mut entered = entered.try_borrow_mut().ok()?;
+            match entered.last() {
+                Some(&(top, method_id)) if top == span_id => {
+                    entered.pop();
+                    Some(method_id)
+                }
+                _ => {
+                    let position = entered.iter().rposition(|&(id, _)| id == span_id)?;
+                    Some(entered.remove(position).1)
+                }
+            }
+        })
+        .ok()
+        .flatten()
 }
 
 #[inline]
@@ -120,7 +156,7 @@ where
         #[cfg(feature = "enable")]
         if crate::agent::active() {
             if let Some(metadata) = ctx.metadata(id) {
-                crate::thread::record(u64::from(method_id(metadata)) << 1);
+                enter_span(id.into_u64(), method_id(metadata));
             }
         }
         let _ = (id, ctx);
@@ -129,9 +165,12 @@ where
     #[inline]
     fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
         #[cfg(feature = "enable")]
-        if crate::agent::RUNNING.load(std::sync::atomic::Ordering::Relaxed) {
-            if let Some(metadata) = ctx.metadata(id) {
-                crate::thread::record((u64::from(method_id(metadata)) << 1) | 1);
+        // Only spans whose enter was recorded on this thread: an exit without its enter (the
+        // switch went on in between) would mean nothing to the viewer. Exits of spans entered
+        // before the switch went off are still recorded, so no frame stays open.
+        if let Some(method_id) = exit_span(id.into_u64()) {
+            if crate::agent::RUNNING.load(std::sync::atomic::Ordering::Relaxed) {
+                crate::thread::record((u64::from(method_id) << 1) | 1);
             }
         }
         let _ = (id, ctx);

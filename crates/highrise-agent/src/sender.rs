@@ -304,8 +304,9 @@ impl Sender {
         let (events, batches) = state.ring.drops();
         self.retired_dropped.0 += events;
         self.retired_dropped.1 += batches;
+        // The next refresh re-reads the list: another thread may have registered since the
+        // last one, so the generation must not be taken as seen here.
         thread::retire(&state.ring);
-        self.generation = RINGS_GENERATION.load(std::sync::atomic::Ordering::Acquire);
     }
 
     fn dropped_totals(&self) -> (u64, u64) {

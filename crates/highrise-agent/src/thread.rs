@@ -249,7 +249,6 @@ impl Local {
         let Some(inner) = self.inner() else {
             return;
         };
-        let raw = inner.clock.raw();
         let ring = &inner.ring;
         let capacity = ring.slots.len() as u64;
         let mut head = self.head.get();
@@ -264,6 +263,7 @@ impl Local {
                 return;
             }
             // Room again: the resync block first, then this event.
+            let raw = inner.clock.raw();
             let marker =
                 MARK_RESYNC | ((track.exits.len() as u64) << 24) | track.enters.len() as u64;
             inner.write(head, raw, marker);
@@ -283,7 +283,7 @@ impl Local {
             self.limit.set(0);
             return;
         }
-        inner.write(head, raw, word);
+        inner.write(head, inner.clock.raw(), word);
         head += 1;
         self.head.set(head);
         ring.head.0.store(head, Ordering::Release);
