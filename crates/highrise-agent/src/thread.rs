@@ -21,7 +21,7 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::clock::{self, Clock};
+use crate::clock::{self, FastClock};
 
 /// Marks the first slot of a resync block.
 pub(crate) const MARK_RESYNC: u64 = 1 << 63;
@@ -216,7 +216,7 @@ struct Local {
 
 struct Inner {
     ring: Arc<Ring>,
-    clock: Clock,
+    clock: FastClock,
 }
 
 impl Local {
@@ -295,7 +295,7 @@ impl Local {
         if let Some(inner) = self.inner.get() {
             return Some(inner);
         }
-        let clock = clock::global()?.clock.clone();
+        let clock = clock::global()?.fast.clone();
         let thread = std::thread::current();
         let thread_id = NEXT_THREAD_ID.fetch_add(1, Ordering::Relaxed);
         let name = thread
