@@ -38,14 +38,15 @@
 //!
 //! Per event: a few loads and adds on the thread's stack and one (method, thread) record. Events
 //! are applied in chunks of 256: first the (method, thread) pair of every enter is looked up
-//! (independent lookups whose cache misses overlap), then the chunk is applied in order.
+//! and its record prefetched (independent lookups whose cache misses overlap), then the chunk
+//! is applied in order.
 //! A pair's time goes into an accumulator for the current bucket; the first touch in a new
 //! bucket appends the previous bucket's values as a 16-byte record to that bucket's list.
 //! Window sums are updated from those records in batches, and records are subtracted when
 //! their bucket leaves the window.
 //!
 //! Memory, per (method, thread) pair that ran in the window: 64 B (24 B hot half, 40 B cold
-//! half) + 4–16 B in its thread's method → pair index + 16 B per bucket the pair was active
+//! half) + 4–32 B in its thread's method → pair index + 16 B per bucket the pair was active
 //! in (at most ~130; in a busy program, about one per bucket: 1.5 KiB for a pair active in
 //! every bucket of a 3 s window) + 8 B of snapshot scratch. Per stack frame 24 B; per method id
 //! 5 B of tables plus 2 × 20 B for snapshots. Pairs and ended threads are released at most 16

@@ -75,6 +75,15 @@ impl PairInfo {
     }
 }
 
+/// A thread's method → pair index is a plain array once its pairs are at least this dense
+/// among the method ids up to its largest one: then the array (4 B per id) is no larger than
+/// the hash table would be (8 B slots, load factor 1/4 to 1/2), and it needs no probing.
+const DENSE_RATIO: usize = 8;
+
+/// Dense arrays up to this many ids (256 KiB) stay in the core's L2 cache: prefetching
+/// their slots costs more than it saves.
+const PREFETCH_DENSE_IDS: usize = 64 * 1024;
+
 /// Method id → pair index for one thread. Starts as a small hash table; once the thread has
 /// touched at least a quarter of the ids up to its largest one, switches to a plain array
 /// indexed by method id (4 bytes per id, no more than the table would take, and one load per
@@ -101,13 +110,25 @@ impl PairMap {
         }
     }
 
+    /// Starts loading the slot `get(method_id)` will read.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, method_id: u32) {
+        if self.dense.is_empty() {
+            crate::engine::prefetch(&self.table.slots[self.table.home(method_id)]);
+        } else if self.dense.len() > PREFETCH_DENSE_IDS {
+            if let Some(slot) = self.dense.get(method_id as usize) {
+                crate::engine::prefetch(slot);
+            }
+        }
+    }
+
     /// Inserts a key that is not present.
     pub(crate) fn insert_new(&mut self, method_id: u32, pair_index: u32) {
         self.len += 1;
         self.max_method_id = self.max_method_id.max(method_id);
         if self.dense.is_empty() {
             self.table.insert_new(method_id, pair_index);
-            if self.len >= 64 && self.len * 4 > self.max_method_id as usize {
+            if self.len >= 64 && self.len * DENSE_RATIO > self.max_method_id as usize {
                 self.dense = vec![NO_PAIR; self.max_method_id as usize + 1];
                 for (key, value) in self.table.drain() {
                     self.dense[key as usize] = value;
@@ -116,7 +137,7 @@ impl PairMap {
         } else {
             let index = method_id as usize;
             if index >= self.dense.len() {
-                if self.len * 4 <= index {
+                if self.len * DENSE_RATIO <= index {
                     // The array would be mostly empty: back to the table.
                     self.switch_to_table();
                     self.table.insert_new(method_id, pair_index);
