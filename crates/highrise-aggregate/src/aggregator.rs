@@ -199,12 +199,11 @@ impl Aggregator {
     /// are large enough).
     pub fn snapshot_into(&mut self, out: &mut Snapshot) {
         self.engine.sum_pending();
-        self.snapshots.compute(&self.engine, &self.threads);
+        self.snapshots
+            .compute(&self.engine, &self.threads, &mut out.methods);
         out.now_ns = self.engine.clock.now_ns;
         out.window_ns = self.engine.clock.window_ns;
         out.bucket_ns = self.engine.clock.bucket_ns;
-        out.methods.clear();
-        out.methods.extend_from_slice(&self.snapshots.last);
         out.changed_method_ids.clear();
         out.changed_method_ids
             .extend_from_slice(&self.snapshots.changed);
@@ -230,6 +229,7 @@ impl Aggregator {
             + self.thread_lookup.capacity() * 24
             + self.engine.pairs.capacity() * size_of::<Pair>()
             + self.engine.pair_info.capacity() * size_of::<PairInfo>()
+            + self.engine.pair_thread.capacity() * 4
             + self.engine.free_pairs.capacity() * 4
             + self.engine.release_candidates.capacity() * 4
             + self.engine.ring.memory_bytes()
@@ -294,7 +294,7 @@ impl Aggregator {
             }
             let pair = self.engine.pair_info[pair_index as usize];
             self.engine.pairs[pair_index as usize].clear_accumulator();
-            let thread_index = pair.thread_index;
+            let thread_index = self.engine.pair_thread[pair_index as usize];
             if let Some(thread) = self.threads.get_mut(thread_index as usize) {
                 thread.map.remove(pair.method_id);
             }
@@ -329,6 +329,8 @@ impl Aggregator {
             pairs.shrink_to_fit();
             self.engine.pair_info.clear();
             self.engine.pair_info.shrink_to_fit();
+            self.engine.pair_thread.clear();
+            self.engine.pair_thread.shrink_to_fit();
             self.engine.free_pairs.clear();
             self.engine.free_pairs.shrink_to_fit();
         }

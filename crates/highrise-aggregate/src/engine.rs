@@ -74,6 +74,8 @@ pub(crate) struct Engine {
     /// Hot and cold halves of the pairs, same index.
     pub pairs: Vec<Pair>,
     pub pair_info: Vec<PairInfo>,
+    /// Per pair: its thread's index (only needed when the pair is released).
+    pub pair_thread: Vec<u32>,
     pub free_pairs: Vec<u32>,
     pub methods: Methods,
     pub counters: AggregatorStats,
@@ -101,6 +103,7 @@ impl Engine {
             ring: Ring::default(),
             pairs: Vec::new(),
             pair_info: Vec::new(),
+            pair_thread: Vec::new(),
             free_pairs: Vec::new(),
             methods: Methods::default(),
             counters: AggregatorStats::default(),
@@ -209,16 +212,18 @@ impl Engine {
         if !self.methods.ensure(method_id) {
             return NO_PAIR;
         }
-        let info = PairInfo::new(method_id, thread_index);
+        let info = PairInfo::new(method_id);
         let pair_index = match self.free_pairs.pop() {
             Some(index) => {
                 self.pairs[index as usize] = Pair::EMPTY;
                 self.pair_info[index as usize] = info;
+                self.pair_thread[index as usize] = thread_index;
                 index
             }
             None => {
                 self.pairs.push(Pair::EMPTY);
                 self.pair_info.push(info);
+                self.pair_thread.push(thread_index);
                 (self.pairs.len() - 1) as u32
             }
         };

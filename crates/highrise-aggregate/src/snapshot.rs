@@ -1,6 +1,6 @@
 //! Snapshots: what the viewer reads, and how they are computed from the engine's state.
 
-use crate::engine::Engine;
+use crate::engine::{prefetch, Engine};
 use crate::pair::NO_EPOCH;
 use crate::pair::NO_PAIR;
 use crate::stats::AggregatorStats;
@@ -97,6 +97,9 @@ pub(crate) struct MethodAccum {
 /// are below 2^24.
 const PRESENT: u32 = 1 << 31;
 
+/// How many pairs ahead pass 3 of [`SnapshotState::compute`] prefetches method accumulators.
+const SCRATCH_PREFETCH_DISTANCE: usize = 16;
+
 /// One live pair's values, on its way into its method's accumulator.
 #[derive(Debug, Clone, Copy)]
 struct PairRecord {
@@ -142,11 +145,17 @@ impl SnapshotState {
             + self.changed.capacity() * 4
     }
 
-    /// Recomputes `last` (and `changed`) for the engine's current "now".
+    /// Recomputes `last` (and `changed`) for the engine's current "now", and writes the
+    /// per-method statistics into `out` too.
     ///
     /// Cost: one pass over the records of the oldest bucket, over every thread's stack, over
     /// all live pairs and over all method ids.
-    pub(crate) fn compute(&mut self, engine: &Engine, threads: &[ThreadState]) {
+    pub(crate) fn compute(
+        &mut self,
+        engine: &Engine,
+        threads: &[ThreadState],
+        out: &mut Vec<MethodStats>,
+    ) {
         let clock = engine.clock;
         let now_ns = clock.now_ns;
         let window_start_ns = now_ns.saturating_sub(clock.window_ns);
@@ -195,7 +204,21 @@ impl SnapshotState {
         let method_count = engine.methods.len();
         self.scratch.clear();
         self.scratch.resize(method_count, MethodAccum::default());
-        for ((pair, info), adjust) in engine.pairs.iter().zip(&engine.pair_info).zip(&self.adjust) {
+        let pair_info = &engine.pair_info;
+        for (pair_index, ((pair, info), adjust)) in engine
+            .pairs
+            .iter()
+            .zip(pair_info)
+            .zip(&self.adjust)
+            .enumerate()
+        {
+            // The method accumulators are hit in method-id order, i.e. at random: start
+            // loading the one a later pair needs.
+            if let Some(ahead) = pair_info.get(pair_index + SCRATCH_PREFETCH_DISTANCE) {
+                if let Some(accum) = self.scratch.get(ahead.method_id as usize) {
+                    prefetch(accum);
+                }
+            }
             if info.is_free() {
                 continue;
             }
@@ -237,6 +260,8 @@ impl SnapshotState {
         let per_ns = 1.0 / clock.window_ns as f32;
         self.last.resize(method_count, MethodStats::default());
         self.changed.clear();
+        out.clear();
+        out.reserve(method_count);
         for (method_id, (accum, last)) in self.scratch.iter().zip(&mut self.last).enumerate() {
             let stats = MethodStats {
                 elevation: (accum.max_excl_ns * per_ns).min(1.0),
@@ -245,6 +270,7 @@ impl SnapshotState {
                 thread_count: accum.threads,
                 calls: accum.calls,
             };
+            out.push(stats);
             if stats != *last {
                 *last = stats;
                 self.changed.push(method_id as u32);
