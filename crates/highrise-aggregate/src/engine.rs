@@ -83,14 +83,15 @@ pub(crate) struct Engine {
     /// and released by the aggregator outside the hot loop.
     pub release_candidates: Vec<u32>,
     pub max_stack_depth: u32,
-    /// Scratch: the pair of each event of the chunk being applied.
-    chunk_pairs: Vec<u32>,
     buckets_since_sweep: u64,
 }
 
 /// Expired buckets between two sweeps for dead accumulators and unused pairs (a pair is
 /// released at most this many buckets after its last data left the window).
 const SWEEP_EVERY_BUCKETS: u64 = 16;
+
+/// How many records ahead the passes over bucket records prefetch their pairs' cold halves.
+const RECORD_PREFETCH_DISTANCE: usize = 16;
 
 /// Events per chunk of [`Engine::apply_events`]: small enough that a chunk's pairs stay in
 /// cache between the lookup pass and the apply pass.
@@ -109,7 +110,6 @@ impl Engine {
             counters: AggregatorStats::default(),
             release_candidates: Vec::new(),
             max_stack_depth,
-            chunk_pairs: Vec::with_capacity(CHUNK_EVENTS),
             buckets_since_sweep: 0,
         }
     }
@@ -128,9 +128,9 @@ impl Engine {
         events: &[Event],
     ) {
         self.counters.events += events.len() as u64;
-        let mut chunk_pairs = std::mem::take(&mut self.chunk_pairs);
+        // The pair of each event of the chunk being applied.
+        let mut chunk_pairs = [NO_PAIR; CHUNK_EVENTS];
         for chunk in events.chunks(CHUNK_EVENTS) {
-            chunk_pairs.clear();
             // Loading each pair's hot half here (independent loads whose misses overlap)
             // leaves it in cache for the apply pass.
             for event in chunk {
@@ -138,7 +138,7 @@ impl Engine {
                     thread.map.prefetch(event.method_id);
                 }
             }
-            for event in chunk {
+            for (event, slot) in chunk.iter().zip(&mut chunk_pairs) {
                 let pair_index = match event.kind {
                     EventKind::Enter => self.lookup_pair(thread, thread_index, event.method_id),
                     EventKind::Exit => NO_PAIR,
@@ -146,7 +146,7 @@ impl Engine {
                 if let Some(pair) = self.pairs.get(pair_index as usize) {
                     prefetch(pair);
                 }
-                chunk_pairs.push(pair_index);
+                *slot = pair_index;
             }
             for (event, &pair_index) in chunk.iter().zip(&chunk_pairs) {
                 let mut timestamp_ns = event.timestamp_ns;
@@ -176,7 +176,6 @@ impl Engine {
                 }
             }
         }
-        self.chunk_pairs = chunk_pairs;
         self.advance_now(thread.last_ns);
     }
 
@@ -487,7 +486,14 @@ impl Engine {
             if summed == log.len() {
                 continue;
             }
-            for entry in &log[summed..] {
+            let pending = &log[summed..];
+            for (index, entry) in pending.iter().enumerate() {
+                // Independent random updates: start loading a later one's line.
+                if let Some(ahead) = pending.get(index + RECORD_PREFETCH_DISTANCE) {
+                    if let Some(info) = self.pair_info.get(ahead.pair as usize) {
+                        prefetch(info);
+                    }
+                }
                 let info = &mut self.pair_info[entry.pair as usize];
                 info.win_excl_ns += u64::from(entry.excl_ns);
                 info.win_incl_ns += u64::from(entry.incl_ns);
@@ -562,7 +568,12 @@ impl Engine {
         // Records never summed were never counted: nothing to undo for them.
         let summed = std::mem::take(&mut self.ring.summed[slot]);
         log.truncate(summed);
-        for entry in log.drain(..) {
+        for (index, &entry) in log.iter().enumerate() {
+            if let Some(ahead) = log.get(index + RECORD_PREFETCH_DISTANCE) {
+                if let Some(info) = self.pair_info.get(ahead.pair as usize) {
+                    prefetch(info);
+                }
+            }
             let info = &mut self.pair_info[entry.pair as usize];
             info.win_excl_ns -= u64::from(entry.excl_ns);
             info.win_incl_ns -= u64::from(entry.incl_ns);
@@ -572,6 +583,7 @@ impl Engine {
                 self.release_if_unused(entry.pair);
             }
         }
+        log.clear();
         self.ring.logs[slot] = log;
         self.buckets_since_sweep += 1;
     }
