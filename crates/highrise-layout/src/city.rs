@@ -1,7 +1,9 @@
 //! The city plan: its public parts (districts, blocks, buildings) and the grid-side state that
 //! incremental insertion and hit-testing keep beside them.
 
-use crate::fxhash::FxHashMap;
+use std::hash::Hasher;
+
+use crate::fxhash::{FxHashMap, FxHasher};
 use crate::geom::{GridRect, Rect};
 use crate::hit::HitIndex;
 use crate::idmap::IdMap;
@@ -111,60 +113,302 @@ pub(crate) struct DistrictState {
 }
 
 /// Grid-side state of one block rectangle.
+///
+/// A block fresh from the full layout holds its buildings on its first cells in row-major
+/// order with consecutive building indices, and its free plots are the cells after them; both
+/// are kept implicit ([`PlotMap::Run`], `free_from`) so that a full layout allocates nothing
+/// per block for them. They are written out on the first change that breaks the pattern.
 #[derive(Debug, Clone)]
 pub(crate) struct BlockState {
     pub rect: GridRect,
-    /// Free plots, last one is taken next.
-    pub free_plots: Vec<(i32, i32)>,
-    /// Building index per plot, row-major over `rect`; [`NONE`] where empty.
-    pub plot_map: Vec<u32>,
+    /// Free plots beyond the implicit ones (`free_from..` cells), last one is taken next.
+    free_plots: Vec<(i32, i32)>,
+    /// Implicitly free cells: `free_from..area`, row-major over `rect`, taken in that order.
+    free_from: u32,
+    plot_map: PlotMap,
     /// Highest building top above the block's top, world units (an upper bound).
     pub max_height_wu: f32,
 }
 
+/// Building index per plot, row-major over the block's rectangle.
+#[derive(Debug, Clone)]
+enum PlotMap {
+    /// Cells `0..len` hold buildings `first..first + len`; the rest are empty.
+    Run { first: u32, len: u32 },
+    /// One entry per cell; [`NONE`] where empty.
+    Cells(Vec<u32>),
+}
+
+impl BlockState {
+    /// An empty block on `rect` (no buildings, no free plots).
+    pub fn new(rect: GridRect) -> Self {
+        let area = u32::try_from(rect.area().max(0)).unwrap_or(u32::MAX);
+        Self {
+            rect,
+            free_plots: Vec::new(),
+            free_from: area,
+            plot_map: PlotMap::Run { first: 0, len: 0 },
+            max_height_wu: 0.0,
+        }
+    }
+
+    /// A block whose first `len` cells hold buildings `first..first + len` and whose other
+    /// cells are free (taken in row-major order).
+    pub fn filled(rect: GridRect, first: u32, len: u32) -> Self {
+        Self {
+            free_from: len,
+            plot_map: PlotMap::Run { first, len },
+            ..Self::new(rect)
+        }
+    }
+
+    fn area(&self) -> u32 {
+        u32::try_from(self.rect.area().max(0)).unwrap_or(u32::MAX)
+    }
+
+    fn cell_plot(&self, cell: u32) -> (i32, i32) {
+        let w = self.rect.width().max(1);
+        let cell = cell as i32;
+        (self.rect.min_x + cell % w, self.rect.min_z + cell / w)
+    }
+
+    /// The building on cell `cell` (row-major), or [`NONE`].
+    #[inline]
+    pub fn building_at(&self, cell: u32) -> u32 {
+        match &self.plot_map {
+            PlotMap::Run { first, len } => {
+                if cell < *len {
+                    first + cell
+                } else {
+                    NONE
+                }
+            }
+            PlotMap::Cells(cells) => cells.get(cell as usize).copied().unwrap_or(NONE),
+        }
+    }
+
+    /// Takes the next free plot, if any.
+    pub fn pop_free_plot(&mut self) -> Option<(i32, i32)> {
+        if self.free_from < self.area() {
+            let plot = self.cell_plot(self.free_from);
+            self.free_from += 1;
+            return Some(plot);
+        }
+        self.free_plots.pop()
+    }
+
+    /// Records `building` on `plot` (ignored when the plot is outside the block).
+    pub fn set_building(&mut self, plot: (i32, i32), building: u32) {
+        let r = self.rect;
+        if plot.0 < r.min_x || plot.0 >= r.max_x || plot.1 < r.min_z || plot.1 >= r.max_z {
+            return;
+        }
+        let cell = ((plot.1 - r.min_z) * r.width() + (plot.0 - r.min_x)) as u32;
+        if let PlotMap::Run { first, len } = &mut self.plot_map {
+            if cell == *len && (*len == 0 || *first + *len == building) {
+                if *len == 0 {
+                    *first = building;
+                }
+                *len += 1;
+                return;
+            }
+        }
+        let cells = self.cells_mut();
+        cells[cell as usize] = building;
+    }
+
+    /// The per-cell map, written out if it was implicit.
+    fn cells_mut(&mut self) -> &mut Vec<u32> {
+        if let PlotMap::Run { first, len } = self.plot_map {
+            let mut cells = vec![NONE; self.area() as usize];
+            for (i, slot) in cells.iter_mut().take(len as usize).enumerate() {
+                *slot = first + i as u32;
+            }
+            self.plot_map = PlotMap::Cells(cells);
+        }
+        match &mut self.plot_map {
+            PlotMap::Cells(cells) => cells,
+            PlotMap::Run { .. } => unreachable!("written out above"),
+        }
+    }
+
+    /// Grows the block to `grown` (same origin corner, at least as large), keeping every
+    /// building on its plot; `new_plots` become free, taken after the plots free before.
+    pub fn grow(
+        &mut self,
+        grown: GridRect,
+        new_plots: impl DoubleEndedIterator<Item = (i32, i32)>,
+    ) {
+        // Write the implicit state out while cell indices still refer to the old width.
+        let mut free: Vec<(i32, i32)> = new_plots.rev().collect();
+        let implicit: Vec<(i32, i32)> = (self.free_from..self.area())
+            .rev()
+            .map(|cell| self.cell_plot(cell))
+            .collect();
+        self.free_from = self.area();
+        free.append(&mut self.free_plots);
+        free.extend(implicit);
+        let old_w = self.rect.width();
+        let new_w = grown.width();
+        let mut plot_map = vec![NONE; grown.area().max(0) as usize];
+        for (cell, slot) in self.cells_mut().iter().enumerate() {
+            let (cx, cz) = (cell as i32 % old_w, cell as i32 / old_w);
+            plot_map[(cz * new_w + cx) as usize] = *slot;
+        }
+        self.plot_map = PlotMap::Cells(plot_map);
+        self.free_plots = free;
+        self.rect = grown;
+        self.free_from = self.area();
+    }
+}
+
+/// (package, class name) -> class index without owning the names: a hash of the pair leads
+/// to the first class with that hash, further ones (hash collisions) are chained, and the
+/// names are compared against [`CityLayout::classes`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClassIndex {
+    heads: FxHashMap<u64, u32>,
+    /// Per class index: the next class with the same hash, or [`NONE`].
+    next: Vec<u32>,
+}
+
+impl ClassIndex {
+    pub fn with_capacity(classes: usize) -> Self {
+        Self {
+            heads: crate::fxhash::map_with_capacity(classes),
+            next: Vec::with_capacity(classes),
+        }
+    }
+
+    /// The part of the key that depends on the name only (the full layout computes it while
+    /// the name is in cache).
+    pub fn name_hash(name: &str) -> u64 {
+        let mut h = FxHasher::default();
+        h.write(name.as_bytes());
+        h.finish()
+    }
+
+    fn key(package: u32, name_hash: u64) -> u64 {
+        let mut h = FxHasher::default();
+        h.write_u64(name_hash);
+        h.write_u32(package);
+        h.finish()
+    }
+
+    /// The class `name` of `package`, if any.
+    pub fn get(&self, classes: &[Class], package: u32, name: &str) -> Option<u32> {
+        let mut c = *self.heads.get(&Self::key(package, Self::name_hash(name)))?;
+        while c != NONE {
+            let class = &classes[c as usize];
+            if class.package == package && class.name == name {
+                return Some(c);
+            }
+            c = self.next[c as usize];
+        }
+        None
+    }
+
+    /// Records class `class` (the next class index: classes are added in order).
+    pub fn push(&mut self, package: u32, name: &str, class: u32) {
+        self.push_hashed(package, Self::name_hash(name), class);
+    }
+
+    /// [`ClassIndex::push`] with the name's [`ClassIndex::name_hash`].
+    pub fn push_hashed(&mut self, package: u32, name_hash: u64, class: u32) {
+        debug_assert_eq!(class as usize, self.next.len());
+        let previous = self.heads.insert(Self::key(package, name_hash), class);
+        self.next.push(previous.unwrap_or(NONE));
+    }
+}
+
 /// Method and signature names, kept so that [`CityLayout::tidy`] can lay the city out afresh.
+///
+/// One record per method: the name's length and the signature's length + 1 (0 = no
+/// signature) as LEB128 varints, then the name's and the signature's bytes. The full layout
+/// writes the records in input order and points each building at its record, so a building
+/// costs 4 bytes here beyond its names.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NameArena {
-    pub text: String,
-    /// Per building: start of the method name, its length, and the signature's length + 1
-    /// (0 = no signature); the signature follows the name.
-    pub spans: Vec<(u32, u32, u32)>,
+    pub bytes: Vec<u8>,
+    /// Per building: offset of its record in `bytes`.
+    pub starts: Vec<u32>,
+}
+
+fn put_varint(out: &mut Vec<u8>, mut value: usize) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> usize {
+    let mut value = 0_usize;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        value |= usize::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        if b < 0x80 {
+            break;
+        }
+        shift += 7;
+    }
+    value
 }
 
 impl NameArena {
-    /// Appends the names and records their span for the next building.
+    /// Appends the names and records them for the next building.
     pub fn push(&mut self, method: &str, signature: Option<&str>) {
-        let span = self.append(method, signature);
-        self.spans.push(span);
+        let start = self.append(method, signature);
+        self.starts.push(start);
     }
 
-    /// Appends the names without assigning them to a building; returns their span.
-    pub fn append(&mut self, method: &str, signature: Option<&str>) -> (u32, u32, u32) {
-        let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        self.text.push_str(method);
-        let sig_len = match signature {
-            Some(sig) => {
-                self.text.push_str(sig);
-                u32::try_from(sig.len()).unwrap_or(u32::MAX - 1) + 1
+    /// Appends a record without assigning it to a building; returns its offset.
+    #[inline]
+    pub fn append(&mut self, method: &str, signature: Option<&str>) -> u32 {
+        let start = u32::try_from(self.bytes.len()).unwrap_or(u32::MAX);
+        match (method.len(), signature) {
+            (n, None) if n < 0x80 => self.bytes.extend_from_slice(&[n as u8, 0]),
+            (n, signature) => {
+                put_varint(&mut self.bytes, n);
+                put_varint(&mut self.bytes, signature.map_or(0, |s| s.len() + 1));
             }
-            None => 0,
+        }
+        self.bytes.extend_from_slice(method.as_bytes());
+        if let Some(signature) = signature {
+            self.bytes.extend_from_slice(signature.as_bytes());
+        }
+        start
+    }
+
+    /// The name and signature bytes of the record at `start`.
+    #[inline]
+    pub fn record(&self, start: u32) -> (&[u8], Option<&[u8]>) {
+        let mut at = start as usize;
+        let name_len = get_varint(&self.bytes, &mut at);
+        let sig_len = get_varint(&self.bytes, &mut at);
+        let name = self.bytes.get(at..at + name_len).unwrap_or_default();
+        let signature = match sig_len {
+            0 => None,
+            len => Some(
+                self.bytes
+                    .get(at + name_len..at + name_len + len - 1)
+                    .unwrap_or_default(),
+            ),
         };
-        let name_len = u32::try_from(method.len()).unwrap_or(u32::MAX);
-        (start, name_len, sig_len)
+        (name, signature)
     }
 
     pub fn get(&self, building: usize) -> (&str, Option<&str>) {
-        let Some(&(start, name_len, sig_len)) = self.spans.get(building) else {
+        let Some(&start) = self.starts.get(building) else {
             return ("", None);
         };
-        let start = start as usize;
-        let name_end = start + name_len as usize;
-        let name = self.text.get(start..name_end).unwrap_or("");
-        let sig = match sig_len {
-            0 => None,
-            len => self.text.get(name_end..name_end + (len as usize - 1)),
-        };
-        (name, sig)
+        // The records were copied from `str`s, so they are valid UTF-8.
+        let (name, signature) = self.record(start);
+        (
+            std::str::from_utf8(name).unwrap_or(""),
+            signature.map(|s| std::str::from_utf8(s).unwrap_or("")),
+        )
     }
 }
 
@@ -188,8 +432,8 @@ pub struct CityLayout {
     pub(crate) block_state: Vec<BlockState>,
     pub(crate) names: NameArena,
     pub(crate) package_by_path: FxHashMap<String, u32>,
-    /// Per package: class name -> class index.
-    pub(crate) class_by_name: Vec<FxHashMap<String, u32>>,
+    /// (package, class name) -> class index.
+    pub(crate) class_by_name: ClassIndex,
     pub(crate) building_by_method: IdMap,
     pub(crate) heights_wu: Vec<f32>,
     pub(crate) hit: HitIndex,
@@ -325,5 +569,94 @@ impl CityLayout {
             r.max_x - pad + s,
             r.max_z - pad + s,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_records_round_trip() {
+        let long = "x".repeat(300);
+        let cases: Vec<(&str, Option<&str>)> = vec![
+            ("", None),
+            ("", Some("")),
+            ("run", None),
+            ("run", Some("(I)V")),
+            (&long, None),
+            ("m", Some(&long)),
+            (&long, Some(&long)),
+            ("ünïcödé", Some("(Ljava/lang/String;)V")),
+        ];
+        let mut arena = NameArena::default();
+        for &(name, sig) in &cases {
+            arena.push(name, sig);
+        }
+        for (i, &(name, sig)) in cases.iter().enumerate() {
+            assert_eq!(arena.get(i), (name, sig), "record {i}");
+        }
+        assert_eq!(arena.get(cases.len()), ("", None));
+    }
+
+    #[test]
+    fn implicit_block_state_matches_explicit_cells() {
+        // 3 x 2 block, buildings 10..14 on the first four cells, two free plots.
+        let rect = GridRect::at(5, 7, 3, 2);
+        let mut state = BlockState::filled(rect, 10, 4);
+        let cells: Vec<u32> = (0..6).map(|c| state.building_at(c)).collect();
+        assert_eq!(cells, vec![10, 11, 12, 13, NONE, NONE]);
+        // Free plots come in row-major order after the buildings.
+        assert_eq!(state.pop_free_plot(), Some((6, 8)));
+        state.set_building((6, 8), 20);
+        assert_eq!(state.building_at(4), 20);
+        assert_eq!(state.building_at(3), 13);
+        // Growing keeps every building on its plot; the old free plot comes before new ones.
+        state.grow(GridRect::at(5, 7, 3, 3), (5..8).map(|x| (x, 9)));
+        assert_eq!(state.building_at(0), 10);
+        assert_eq!(state.building_at(3), 13);
+        assert_eq!(state.building_at(4), 20);
+        assert_eq!(state.building_at(6), NONE);
+        assert_eq!(state.pop_free_plot(), Some((7, 8)));
+        assert_eq!(state.pop_free_plot(), Some((5, 9)));
+        assert_eq!(state.pop_free_plot(), Some((6, 9)));
+        assert_eq!(state.pop_free_plot(), Some((7, 9)));
+        assert_eq!(state.pop_free_plot(), None);
+        // A new block filled one building at a time stays implicit and reads back right.
+        let mut fresh = BlockState::new(GridRect::at(0, 0, 1, 1));
+        fresh.set_building((0, 0), 99);
+        assert_eq!(fresh.building_at(0), 99);
+        assert_eq!(fresh.pop_free_plot(), None);
+    }
+
+    #[test]
+    fn class_index_follows_hash_collision_chains() {
+        let class = |name: &str, package: u32| Class {
+            name: name.to_owned(),
+            package,
+            blocks: Vec::new(),
+            method_count: 0,
+        };
+        let classes = vec![class("A", 0), class("B", 0), class("A", 1)];
+        let mut index = ClassIndex::default();
+        // Force a collision: all three under one hash.
+        for c in 0..3 {
+            index.push_hashed(0, 42, c);
+        }
+        // Lookups by name go through the real hash, so register the real keys too.
+        let mut real = ClassIndex::default();
+        for (c, k) in classes.iter().enumerate() {
+            real.push(k.package, &k.name, c as u32);
+        }
+        assert_eq!(real.get(&classes, 0, "A"), Some(0));
+        assert_eq!(real.get(&classes, 0, "B"), Some(1));
+        assert_eq!(real.get(&classes, 1, "A"), Some(2));
+        assert_eq!(real.get(&classes, 1, "B"), None);
+        // The chain under the forced hash holds all three, newest first.
+        let head = index.heads[&ClassIndex::key(0, 42)];
+        assert_eq!(head, 2);
+        assert_eq!(index.next[2], 1);
+        assert_eq!(index.next[1], 0);
+        assert_eq!(index.next[0], NONE);
     }
 }

@@ -98,13 +98,23 @@ impl HitIndex {
     /// Builds the hierarchy over all district and block rectangles of `city` (top-down,
     /// median split along the longer ground axis).
     pub(crate) fn build(city: &CityLayout) -> HitIndex {
-        let mut items: Vec<(u32, Vec3, Vec3)> = (0..city.districts.len() as u32)
-            .chain((0..city.blocks.len() as u32).map(|b| b | BLOCK_LEAF))
-            .map(|leaf| {
-                let (min, max) = leaf_bounds(city, leaf);
-                (leaf, min, max)
-            })
-            .collect();
+        // Per leaf: min + max along X and Z (twice the centre, exactly), and the leaf.
+        let mut items: Vec<(f32, f32, u32)> =
+            Vec::with_capacity(city.districts.len() + city.blocks.len());
+        items.extend(city.districts.iter().enumerate().map(|(i, d)| {
+            (
+                d.rect.min_x + d.rect.max_x,
+                d.rect.min_z + d.rect.max_z,
+                i as u32,
+            )
+        }));
+        items.extend(city.blocks.iter().enumerate().map(|(i, b)| {
+            (
+                b.rect.min_x + b.rect.max_x,
+                b.rect.min_z + b.rect.max_z,
+                i as u32 | BLOCK_LEAF,
+            )
+        }));
         let mut index = HitIndex {
             nodes: Vec::with_capacity(items.len() * 2),
             root: NONE,
@@ -127,7 +137,8 @@ impl HitIndex {
         let mut tasks: Vec<(u32, usize, usize)> = vec![(0, 0, items.len())];
         while let Some((node, start, end)) = tasks.pop() {
             if end - start == 1 {
-                let (leaf, min, max) = items[start];
+                let leaf = items[start].2;
+                let (min, max) = leaf_bounds(city, leaf);
                 let n = &mut index.nodes[node as usize];
                 n.leaf = leaf;
                 n.min = min;
@@ -136,19 +147,21 @@ impl HitIndex {
                 continue;
             }
             let slice = &mut items[start..end];
-            let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-            for (_, min, max) in slice.iter() {
-                let c = (*min + *max) * 0.5;
-                lo = lo.min(c);
-                hi = hi.max(c);
+            let (mut lo_x, mut hi_x) = (f32::INFINITY, f32::NEG_INFINITY);
+            let (mut lo_z, mut hi_z) = (f32::INFINITY, f32::NEG_INFINITY);
+            for &(x, z, _) in slice.iter() {
+                lo_x = lo_x.min(x);
+                hi_x = hi_x.max(x);
+                lo_z = lo_z.min(z);
+                hi_z = hi_z.max(z);
             }
-            let axis = if hi.x - lo.x >= hi.z - lo.z { 0 } else { 2 };
+            // Median split along the longer extent of the centres.
             let mid = slice.len() / 2;
-            slice.select_nth_unstable_by(mid, |a, b| {
-                let ca = a.1[axis] + a.2[axis];
-                let cb = b.1[axis] + b.2[axis];
-                ca.total_cmp(&cb)
-            });
+            if hi_x - lo_x >= hi_z - lo_z {
+                slice.select_nth_unstable_by(mid, |a, b| a.0.total_cmp(&b.0));
+            } else {
+                slice.select_nth_unstable_by(mid, |a, b| a.1.total_cmp(&b.1));
+            }
             let left = index.nodes.len() as u32;
             let right = left + 1;
             index.nodes.push(Node {
@@ -433,7 +446,7 @@ fn walk_plots(city: &CityLayout, ray: &Ray, block: u32, interval: (f32, f32), be
         if t_cell > best.t + 1e-3 {
             return;
         }
-        let building = state.plot_map[(iz * w + ix) as usize];
+        let building = state.building_at((iz * w + ix) as u32);
         if building != NONE {
             let b = &city.buildings[building as usize];
             let height = city.heights_wu[building as usize].max(0.0);

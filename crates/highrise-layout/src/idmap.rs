@@ -46,7 +46,23 @@ impl IdMap {
     }
 
     /// Records `id -> building`; false (and no change) if `id` is already present.
+    #[inline]
     pub fn insert(&mut self, id: u32, building: u32) -> bool {
+        if let IdMap::Dense(table) = self {
+            if let Some(slot) = table.get_mut(id as usize) {
+                if *slot != NONE {
+                    return false;
+                }
+                *slot = building;
+                return true;
+            }
+        }
+        self.insert_slow(id, building)
+    }
+
+    /// [`IdMap::insert`] past the end of the dense table, or into the hash map.
+    #[cold]
+    fn insert_slow(&mut self, id: u32, building: u32) -> bool {
         match self {
             IdMap::Dense(table) => {
                 let i = id as usize;

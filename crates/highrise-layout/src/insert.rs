@@ -17,7 +17,6 @@
 //! and annexes, which the tests and benchmarks measure.
 
 use crate::city::{CityLayout, Package, NONE};
-use crate::fxhash::map_with_capacity;
 use crate::geom::GridRect;
 use crate::spec::{LayoutError, MethodSpec};
 
@@ -104,17 +103,18 @@ impl CityLayout {
         let districts_before = self.districts.len();
         let bounds_before = self.district_state[0].rect;
         let package = self.ensure_package(&method.package);
-        let (block, plot, placement) = match self.class_by_name[package as usize]
-            .get(method.class.as_str())
-            .copied()
-        {
-            Some(class) => self.take_plot(class),
-            None => {
-                let class = self.new_class(package, &method.class);
-                let (block, plot) = self.new_block(class, false);
-                (block, plot, Placement::NewBlock)
-            }
-        };
+        let (block, plot, placement) =
+            match self
+                .class_by_name
+                .get(&self.classes, package, &method.class)
+            {
+                Some(class) => self.take_plot(class),
+                None => {
+                    let class = self.new_class(package, &method.class);
+                    let (block, plot) = self.new_block(class, false);
+                    (block, plot, Placement::NewBlock)
+                }
+            };
         let building = self.push_building(&method.as_ref(), block, plot)?;
         let class = self.blocks[block as usize].class;
         self.classes[class as usize].method_count += 1;
@@ -169,7 +169,6 @@ impl CityLayout {
                 method_count: 0,
             });
             self.package_by_path.insert(path[..end].to_owned(), id);
-            self.class_by_name.push(map_with_capacity(4));
             let rect = GridRect::at(x, z, side, side);
             let part = self.push_district(id, parent_part, rect, Vec::new(), false);
             let content = self.content_area(part);
@@ -189,7 +188,7 @@ impl CityLayout {
             blocks: Vec::new(),
             method_count: 0,
         });
-        self.class_by_name[package as usize].insert(name.to_owned(), id);
+        self.class_by_name.push(package, name, id);
         id
     }
 
@@ -207,7 +206,7 @@ impl CityLayout {
     fn take_plot(&mut self, class: u32) -> (u32, (i32, i32), Placement) {
         let parts = self.classes[class as usize].blocks.clone();
         for &b in parts.iter().rev() {
-            if let Some(plot) = self.block_state[b as usize].free_plots.pop() {
+            if let Some(plot) = self.block_state[b as usize].pop_free_plot() {
                 return (b, plot, Placement::FreePlot);
             }
         }
@@ -229,7 +228,7 @@ impl CityLayout {
             ];
             for (dir, allow_grow, wanted) in attempts {
                 if wanted && self.grow_block(b, dir, allow_grow) {
-                    if let Some(plot) = self.block_state[b as usize].free_plots.pop() {
+                    if let Some(plot) = self.block_state[b as usize].pop_free_plot() {
                         return (b, plot, Placement::GrewBlock);
                     }
                 }
@@ -263,28 +262,18 @@ impl CityLayout {
         if !self.claim(district, strip, allow_grow) {
             return false;
         }
-        let (grown, new_plots): (GridRect, Vec<(i32, i32)>) = match dir {
-            Dir::Up => (
-                GridRect::new(rect.min_x, rect.min_z, rect.max_x, rect.max_z + 1),
-                (rect.min_x..rect.max_x).map(|x| (x, rect.max_z)).collect(),
-            ),
-            Dir::Right => (
-                GridRect::new(rect.min_x, rect.min_z, rect.max_x + 1, rect.max_z),
-                (rect.min_z..rect.max_z).map(|z| (rect.max_x, z)).collect(),
-            ),
-        };
         let state = &mut self.block_state[block as usize];
-        let mut plot_map = vec![NONE; grown.area() as usize];
-        let (old_w, new_w) = (rect.width(), grown.width());
-        for (cell, &building) in state.plot_map.iter().enumerate() {
-            let (cx, cz) = (cell as i32 % old_w, cell as i32 / old_w);
-            plot_map[(cz * new_w + cx) as usize] = building;
+        match dir {
+            Dir::Up => state.grow(
+                GridRect::new(rect.min_x, rect.min_z, rect.max_x, rect.max_z + 1),
+                (rect.min_x..rect.max_x).map(|x| (x, rect.max_z)),
+            ),
+            Dir::Right => state.grow(
+                GridRect::new(rect.min_x, rect.min_z, rect.max_x + 1, rect.max_z),
+                (rect.min_z..rect.max_z).map(|z| (rect.max_x, z)),
+            ),
         }
-        state.plot_map = plot_map;
-        let mut free: Vec<(i32, i32)> = new_plots.into_iter().rev().collect();
-        free.append(&mut state.free_plots);
-        state.free_plots = free;
-        state.rect = grown;
+        let grown = state.rect;
         self.blocks[block as usize].rect = grown.to_world();
         self.refresh_block_bounds(block);
         true

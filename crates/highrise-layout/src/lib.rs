@@ -43,6 +43,7 @@
 //! assert!(matches!(hit.target, highrise_layout::HitTarget::Building { .. }));
 //! ```
 
+mod bytes;
 mod city;
 mod full;
 mod fxhash;
