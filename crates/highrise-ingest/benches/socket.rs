@@ -1,0 +1,139 @@
+//! End-to-end ingest throughput over a real loopback socket: a client thread writes pre-encoded
+//! frames (realistic nested stream, 8 threads, 4096-event batches) as fast as it can; the real
+//! listener reads, decodes, validates and feeds the sink. Reported: events per second from the
+//! first byte to the final report, for a sink that keeps nothing (read + decode + validation)
+//! and for the aggregator (the product's path).
+//!
+//! Run: `cargo bench -p highrise-ingest --bench socket` (prints the median of 5 runs each).
+
+#[path = "../../../agent-protocol/rust/tests/support/synthetic.rs"]
+mod synthetic;
+
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use highrise_ingest::{AggregateSink, IngestConfig, IngestServer, NullSink, SessionSink};
+use highrise_protocol::{write_frame, AgentMessage, Hello, MethodDef, MAGIC, PROTOCOL_VERSION};
+use synthetic::{realistic_batches, StreamShape};
+
+const METHODS: u32 = 2_000;
+
+fn stream() -> (Vec<u8>, u64) {
+    let shape = StreamShape {
+        threads: 8,
+        methods: METHODS,
+        max_depth: 30,
+        events_per_batch: 4096,
+    };
+    let batches = realistic_batches(&shape, 8_000_000, 11);
+    let events = batches.iter().map(|b| u64::from(b.event_count)).sum();
+    let mut bytes = Vec::new();
+    write_frame(
+        &mut bytes,
+        &AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            agent: "socket-bench".into(),
+            program: "bench".into(),
+            version_label: String::new(),
+            pid: 1,
+            clock_unit_ns: 1,
+            clock_zero_unix_ns: 0,
+        }),
+    )
+    .expect("encode");
+    let definitions = (0..METHODS)
+        .map(|id| MethodDef {
+            id,
+            package: format!("p{}", id % 17),
+            class: format!("C{}", id % 301),
+            method: format!("m{id}"),
+            signature: None,
+            file: None,
+            line: None,
+        })
+        .collect();
+    write_frame(&mut bytes, &AgentMessage::DefineMethods(definitions)).expect("encode");
+    for batch in batches {
+        write_frame(&mut bytes, &AgentMessage::Events(batch)).expect("encode");
+    }
+    write_frame(
+        &mut bytes,
+        &AgentMessage::Goodbye {
+            timestamp: u64::MAX / 2,
+        },
+    )
+    .expect("encode");
+    (bytes, events)
+}
+
+fn run_once<S: SessionSink>(make_sink: fn(&Hello) -> S, bytes: &[u8], events: u64) -> f64 {
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            publish_interval: Duration::from_millis(50),
+            ..IngestConfig::default()
+        },
+        make_sink,
+    )
+    .expect("listener");
+    let addr = server.local_addr();
+    let start = Instant::now();
+    let sender = {
+        let bytes = bytes.to_vec();
+        std::thread::spawn(move || {
+            let mut stream = TcpStream::connect(addr).expect("connect");
+            stream.write_all(&bytes).expect("send");
+            // Read the viewer's answer before closing, as SPEC.md asks: closing with unread
+            // bytes makes the kernel reset the connection and lose our last frames.
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+            let mut answer = Vec::new();
+            let _ = stream.read_to_end(&mut answer);
+        })
+    };
+    loop {
+        let report = server
+            .updates()
+            .recv_timeout(Duration::from_secs(120))
+            .expect("report");
+        if report.is_ended() {
+            assert_eq!(report.stats.events, events, "{:?}", report.errors);
+            break;
+        }
+    }
+    let elapsed_s = start.elapsed().as_secs_f64();
+    sender.join().expect("sender");
+    events as f64 / elapsed_s
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let (bytes, events) = stream();
+    println!(
+        "stream: {events} events, {} bytes ({:.2} bytes/event)",
+        bytes.len(),
+        bytes.len() as f64 / events as f64
+    );
+    let null: Vec<f64> = (0..5)
+        .map(|_| run_once(NullSink::factory, &bytes, events))
+        .collect();
+    println!(
+        "socket → decode → validate (NullSink): median {:.1} M events/s",
+        median(null) / 1e6
+    );
+    let aggregate: Vec<f64> = (0..5)
+        .map(|_| run_once(AggregateSink::factory, &bytes, events))
+        .collect();
+    println!(
+        "socket → decode → validate → aggregate: median {:.1} M events/s",
+        median(aggregate) / 1e6
+    );
+}
