@@ -185,8 +185,8 @@ impl Engine {
         let pair = &mut self.pairs[pair_index as usize];
         if pair.acc_epoch == epoch {
             pair.acc_excl_ns += elapsed_ns;
-        } else if self.open_accumulator(pair_index, epoch) {
-            self.pairs[pair_index as usize].acc_excl_ns += elapsed_ns;
+        } else {
+            self.start_bucket(pair_index, epoch, elapsed_ns, 0, 0);
         }
     }
 
@@ -264,9 +264,8 @@ impl Engine {
         if count_call {
             if pair.acc_epoch == epoch {
                 pair.acc_calls = pair.acc_calls.saturating_add(1);
-            } else if self.open_accumulator(pair_index, epoch) {
-                let pair = &mut self.pairs[pair_index as usize];
-                pair.acc_calls = pair.acc_calls.saturating_add(1);
+            } else {
+                self.start_bucket(pair_index, epoch, 0, 0, 1);
             }
         }
         let charge = if !excluded {
@@ -353,8 +352,8 @@ impl Engine {
                 let elapsed_ns = (timestamp_ns - frame.enter_ns) as u32;
                 if pair.acc_epoch == thread.epoch {
                     pair.acc_incl_ns += elapsed_ns;
-                } else if self.open_accumulator(frame.pair, thread.epoch) {
-                    self.pairs[frame.pair as usize].acc_incl_ns += elapsed_ns;
+                } else {
+                    self.start_bucket(frame.pair, thread.epoch, 0, elapsed_ns, 0);
                 }
             } else {
                 self.charge_interval(
@@ -501,6 +500,42 @@ impl Engine {
                 info.log_refs += 1;
             }
             self.ring.summed[slot] = log.len();
+        }
+    }
+
+    /// The hot paths' first touch of a pair in the thread's bucket `epoch` (not older than the
+    /// pair's accumulator): flushes the accumulator (if live) as a record of its bucket and
+    /// starts it over for `epoch` holding the given values. Like
+    /// [`open_accumulator`](Self::open_accumulator), drops (and counts) values for a bucket
+    /// that has already left the window.
+    #[inline(never)]
+    fn start_bucket(
+        &mut self,
+        pair_index: u32,
+        epoch: u64,
+        excl_ns: u32,
+        incl_ns: u32,
+        calls: u32,
+    ) {
+        let oldest_epoch = self.ring.oldest_epoch;
+        if epoch < oldest_epoch {
+            self.counters.late_contributions += 1;
+            return;
+        }
+        let pair = &mut self.pairs[pair_index as usize];
+        let previous_epoch = pair.acc_epoch;
+        let entry = Entry {
+            pair: pair_index,
+            excl_ns: pair.acc_excl_ns,
+            incl_ns: pair.acc_incl_ns,
+            calls: pair.acc_calls,
+        };
+        pair.acc_epoch = epoch;
+        pair.acc_excl_ns = excl_ns;
+        pair.acc_incl_ns = incl_ns;
+        pair.acc_calls = calls;
+        if previous_epoch != NO_EPOCH && previous_epoch >= oldest_epoch {
+            self.ring.log_mut(previous_epoch).push(entry);
         }
     }
 
