@@ -216,7 +216,9 @@ impl SnapshotState {
             // loading the one a later pair needs.
             if let Some(ahead) = pair_info.get(pair_index + SCRATCH_PREFETCH_DISTANCE) {
                 if let Some(accum) = self.scratch.get(ahead.method_id as usize) {
-                    prefetch(accum);
+                    // Both ends: some of the 20-byte accumulators straddle two lines.
+                    prefetch(&accum.max_excl_ns);
+                    prefetch(&accum.calls);
                 }
             }
             if info.is_free() {
