@@ -45,8 +45,8 @@
 //! Window sums are updated from those records in batches, and records are subtracted when
 //! their bucket leaves the window.
 //!
-//! Memory, per (method, thread) pair that ran in the window: 64 B (24 B hot half, 40 B cold
-//! half) + 4–32 B in its thread's method → pair index + 16 B per bucket the pair was active
+//! Memory, per (method, thread) pair that ran in the window: 60 B (24 B hot half, 32 B cold
+//! half, 4 B thread index) + 4–32 B in its thread's method → pair index + 16 B per bucket the pair was active
 //! in (at most ~130; in a busy program, about one per bucket: 1.5 KiB for a pair active in
 //! every bucket of a 3 s window) + 8 B of snapshot scratch. Per stack frame 24 B; per method id
 //! 5 B of tables plus 2 × 20 B for snapshots. Pairs and ended threads are released at most 16
