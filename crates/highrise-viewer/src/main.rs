@@ -1,16 +1,7 @@
-//! `highrise`: the command users run.
-//!
-//! Today it is the headless side of the viewer: `highrise serve` listens for agents and prints
-//! what each connected program is doing; `highrise serve --demo` also starts a built-in demo
-//! program that connects over the real socket. The windowed Bevy city (the viewer proper)
-//! lands in this crate next, as the default command.
-//!
-//! Where to start: [`serve::run`] (the listener loop) and [`demo`] (the demo program).
-
-mod demo;
-mod serve;
+//! `highrise`: the command users run. See the library's documentation (`src/lib.rs`).
 
 use clap::{Parser, Subcommand};
+use highrise_viewer::{demo, serve, viewer};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -20,7 +11,9 @@ use clap::{Parser, Subcommand};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    view: viewer::ViewArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -32,6 +25,24 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    let process_start = std::time::Instant::now();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Serve(args)) => {
+            init_logging();
+            serve::run(args)
+        }
+        Some(Command::Demo(args)) => {
+            init_logging();
+            demo::run(args)
+        }
+        // The viewer logs through Bevy's LogPlugin (RUST_LOG).
+        None => viewer::run(cli.view, process_start),
+    }
+}
+
+/// Logging for the headless commands, filtered by `HIGHRISE_LOG` (default: warnings).
+fn init_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("HIGHRISE_LOG")
@@ -39,8 +50,4 @@ fn main() -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    match Cli::parse().command {
-        Command::Serve(args) => serve::run(args),
-        Command::Demo(args) => demo::run(args),
-    }
 }

@@ -64,6 +64,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             duration_s: None,
             restart_every_s: 5.0,
             version_label: "demo".into(),
+            tick_ms: 1,
         };
         std::thread::Builder::new()
             .name("highrise-demo".into())

@@ -1,0 +1,135 @@
+//! CPU time per frame of the viewer's own systems at 200k buildings (goal ≤ 4 ms): snapshot
+//! intake, target heights and colours, easing, transform and material writes, hit-test bounds,
+//! and one hover pick — in a headless app (no rendering, which a software renderer could not
+//! time meaningfully anyway).
+//!
+//! Run: `cargo bench -p highrise-viewer --bench frame`
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use criterion::{criterion_group, criterion_main, Criterion};
+use highrise_aggregate::{MethodStats, Snapshot};
+use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
+use highrise_layout::synthetic::{synthetic_methods, SyntheticShape};
+use highrise_protocol::MethodDef;
+use highrise_viewer::viewer::city::CityPlugin;
+use highrise_viewer::viewer::hover::{pick, Hovered};
+use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
+
+fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
+    SessionReport {
+        session_id: 1,
+        peer: "127.0.0.1:9".parse().expect("addr"),
+        info: Some(highrise_ingest::SessionInfo {
+            agent: "bench".into(),
+            program: "big".into(),
+            version_label: String::new(),
+            pid: 1,
+            clock_unit_ns: 1,
+            clock_zero_unix_ns: 0,
+        }),
+        status: SessionStatus::Connected,
+        stats: SessionStats::default(),
+        errors: Vec::new(),
+        definition_chunks: vec![Arc::clone(definitions)],
+        threads: Arc::new(Vec::new()),
+        sink: Some(snapshot),
+    }
+}
+
+/// A snapshot where a rotating 5 % of the methods are busy.
+fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
+    let stats = (0..methods)
+        .map(|id| {
+            if (id as u64 + frame * 7) % 20 == 0 {
+                MethodStats {
+                    elevation: ((id % 97) as f32) / 97.0,
+                    inclusive_elevation: 0.5,
+                    summed_elevation: 0.5,
+                    thread_count: 1 + (id % 4) as u32,
+                    calls: 10,
+                }
+            } else {
+                MethodStats::default()
+            }
+        })
+        .collect();
+    Arc::new(Snapshot {
+        now_ns: frame + 1,
+        window_ns: 3_000_000_000,
+        bucket_ns: 1,
+        methods: stats,
+        ..Snapshot::default()
+    })
+}
+
+fn frame(c: &mut Criterion) {
+    let specs = synthetic_methods(&SyntheticShape::BENCH_200K);
+    let definitions: Arc<[MethodDef]> = specs
+        .iter()
+        .map(|spec| MethodDef {
+            id: spec.id,
+            package: spec.package.clone(),
+            class: spec.class.clone(),
+            method: spec.method.clone(),
+            signature: spec.signature.clone(),
+            file: None,
+            line: None,
+        })
+        .collect();
+    let count = specs.len();
+    let snapshots: Vec<Arc<Snapshot>> = (0..8).map(|f| snapshot(count, f)).collect();
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_resource::<Sessions>()
+        .init_resource::<Hovered>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )))
+        .add_plugins(CityPlugin);
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(&definitions, Arc::clone(&snapshots[0])),
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    let bounds = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .world_bounds()
+        .expect("laid out");
+    let eye = Vec3::new(bounds.min_x - 50.0, 120.0, bounds.min_z - 50.0);
+    let look_at = Vec3::new(
+        (bounds.min_x + bounds.max_x) / 2.0,
+        0.0,
+        (bounds.min_z + bounds.max_z) / 2.0,
+    );
+
+    let mut frame_index = 0usize;
+    c.bench_function("viewer_frame_200k_buildings", |b| {
+        b.iter(|| {
+            frame_index += 1;
+            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
+            accept_report(
+                &mut app.world_mut().resource_mut::<Sessions>(),
+                report(&definitions, next),
+            );
+            app.update();
+            let sessions = app.world().resource::<Sessions>();
+            pick(sessions, eye, (look_at - eye).normalize())
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(8));
+    targets = frame
+}
+criterion_main!(benches);

@@ -1,0 +1,145 @@
+//! Screenshots: F12 saves one to the working directory; `--screenshot-after S --screenshot PATH`
+//! saves one S seconds after the first frame that shows a live city (repeatable), and the viewer
+//! exits once the last is on disk. Counting from the first live frame, not from process start,
+//! keeps the delay meaningful on slow (software) renderers.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{save_to_disk, Screenshot, ScreenshotCaptured};
+
+use super::sessions::Sessions;
+
+#[derive(Debug)]
+pub struct CapturePlugin {
+    pub screenshots: Vec<(f64, PathBuf)>,
+    /// When the process started, for the "first live frame after N s" line.
+    pub process_start: Instant,
+}
+
+/// Scheduled screenshots and what became of them.
+#[derive(Resource, Debug)]
+pub struct ScreenshotPlan {
+    /// (seconds after the first live frame, path), in order.
+    pub pending: Vec<(f64, PathBuf)>,
+    pub requested: usize,
+    pub total: usize,
+}
+
+/// Screenshots written so far (by the capture observers).
+#[derive(Resource, Debug, Default)]
+pub struct ScreenshotsSaved(pub usize);
+
+/// When the first frame with a live city was rendered.
+#[derive(Resource, Debug, Default)]
+pub struct FirstLiveFrame {
+    pub at_s: Option<f64>,
+}
+
+/// The process start, for the startup figure.
+#[derive(Resource, Debug)]
+struct ProcessStart(Instant);
+
+impl Plugin for CapturePlugin {
+    fn build(&self, app: &mut App) {
+        let mut pending = self.screenshots.clone();
+        pending.sort_by(|a, b| a.0.total_cmp(&b.0));
+        app.insert_resource(ScreenshotPlan {
+            total: pending.len(),
+            pending,
+            requested: 0,
+        })
+        .insert_resource(ProcessStart(self.process_start))
+        .init_resource::<ScreenshotsSaved>()
+        .init_resource::<FirstLiveFrame>()
+        .add_systems(
+            Last,
+            (
+                notice_first_live_frame,
+                take_scheduled,
+                take_on_key,
+                exit_when_done,
+            ),
+        );
+    }
+}
+
+/// A city is live once a snapshot gave some building a height.
+fn notice_first_live_frame(
+    time: Res<Time>,
+    sessions: Res<Sessions>,
+    start: Res<ProcessStart>,
+    mut first: ResMut<FirstLiveFrame>,
+) {
+    if first.at_s.is_some() {
+        return;
+    }
+    let live = sessions.shown().any(|(_, view)| {
+        !view.city.building_entities.is_empty()
+            && view
+                .snapshot()
+                .is_some_and(|s| s.methods.iter().any(|m| m.elevation > 0.0))
+    });
+    if live {
+        first.at_s = Some(time.elapsed_secs_f64());
+        println!(
+            "highrise: first frame with a live city {:.2} s after start",
+            start.0.elapsed().as_secs_f64()
+        );
+    }
+}
+
+fn request(commands: &mut Commands, path: PathBuf) {
+    let mut save = save_to_disk(path.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |trigger: Trigger<ScreenshotCaptured>, mut saved: ResMut<ScreenshotsSaved>| {
+            save(trigger);
+            saved.0 += 1;
+            println!("highrise: screenshot saved to {}", path.display());
+        },
+    );
+}
+
+fn take_scheduled(
+    mut commands: Commands,
+    time: Res<Time>,
+    first: Res<FirstLiveFrame>,
+    mut plan: ResMut<ScreenshotPlan>,
+) {
+    let Some(live_at_s) = first.at_s else {
+        return;
+    };
+    let since_s = time.elapsed_secs_f64() - live_at_s;
+    while plan
+        .pending
+        .first()
+        .is_some_and(|(after_s, _)| since_s >= *after_s)
+    {
+        let (_, path) = plan.pending.remove(0);
+        request(&mut commands, path);
+        plan.requested += 1;
+    }
+}
+
+fn take_on_key(mut commands: Commands, keyboard: Res<ButtonInput<KeyCode>>) {
+    if keyboard.just_pressed(KeyCode::F12) {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        request(
+            &mut commands,
+            PathBuf::from(format!("highrise-{stamp}.png")),
+        );
+    }
+}
+
+fn exit_when_done(
+    plan: Res<ScreenshotPlan>,
+    saved: Res<ScreenshotsSaved>,
+    mut exit: EventWriter<AppExit>,
+) {
+    if plan.total > 0 && plan.pending.is_empty() && saved.0 >= plan.total {
+        exit.write(AppExit::Success);
+    }
+}

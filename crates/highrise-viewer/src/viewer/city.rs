@@ -1,0 +1,628 @@
+//! Cities: each session's methods laid out by `highrise-layout` and drawn as districts (flat
+//! slabs shaded by nesting depth), blocks (raised bases) and buildings (boxes).
+//!
+//! Building heights follow the snapshot's elevation (0–100 % → 0–max height) with exponential
+//! easing, so fluctuations read as motion; colours come from a small shared palette (every
+//! building uses one of a few dozen materials), and only buildings whose height or colour
+//! changed are touched each frame.
+
+use bevy::prelude::*;
+use highrise_aggregate::{MethodStats, Snapshot};
+use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
+
+use super::sessions::{SessionView, Sessions};
+
+/// Height of a building whose method did not run in the window, world units.
+pub const STUB_HEIGHT_WU: f32 = 0.06;
+/// Gap between neighbouring cities, world units.
+pub const CITY_GAP_WU: f32 = 12.0;
+/// Easing rate: the fraction of the remaining distance covered per second is 1 − e^(−rate).
+pub const EASING_RATE_PER_S: f32 = 9.0;
+/// Number of steps of the heat ramp.
+pub const HEAT_STEPS: usize = 32;
+/// Number of distinct class colours.
+pub const CLASS_COLOURS: usize = 24;
+/// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
+pub const THREAD_STEPS: usize = 8;
+
+/// What building height shows.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeightMode {
+    /// The paper's elevation: exclusive (self) time, max over threads.
+    #[default]
+    Exclusive,
+    /// Time anywhere on the stack, max over threads.
+    Inclusive,
+    /// Exclusive time summed over threads (may exceed 100 %).
+    Summed,
+}
+
+impl HeightMode {
+    /// The value (a fraction of the window) this mode reads from a method's statistics.
+    pub fn value(self, stats: &MethodStats) -> f32 {
+        match self {
+            HeightMode::Exclusive => stats.elevation,
+            HeightMode::Inclusive => stats.inclusive_elevation,
+            HeightMode::Summed => stats.summed_elevation,
+        }
+    }
+}
+
+/// What building colour shows.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColourMode {
+    /// Heat ramp of the height value.
+    #[default]
+    Heat,
+    /// One colour per class.
+    Class,
+    /// Thread count.
+    Threads,
+}
+
+/// Which palette material a building wears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourKey {
+    Stub,
+    Heat(u8),
+    Class(u8),
+    Threads(u8),
+    Highlight,
+}
+
+/// Shared meshes and materials: a few dozen materials for any number of buildings.
+#[derive(Resource, Debug)]
+pub struct Palette {
+    pub cube: Handle<Mesh>,
+    pub stub: Handle<StandardMaterial>,
+    pub heat: Vec<Handle<StandardMaterial>>,
+    pub class: Vec<Handle<StandardMaterial>>,
+    pub threads: Vec<Handle<StandardMaterial>>,
+    pub highlight: Handle<StandardMaterial>,
+    /// Districts by nesting depth (deeper is lighter).
+    pub district: Vec<Handle<StandardMaterial>>,
+    pub block: Handle<StandardMaterial>,
+}
+
+impl Palette {
+    pub fn material(&self, key: ColourKey) -> Handle<StandardMaterial> {
+        match key {
+            ColourKey::Stub => self.stub.clone(),
+            ColourKey::Heat(step) => self.heat[usize::from(step).min(HEAT_STEPS - 1)].clone(),
+            ColourKey::Class(index) => self.class[usize::from(index) % CLASS_COLOURS].clone(),
+            ColourKey::Threads(count) => {
+                self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1].clone()
+            }
+            ColourKey::Highlight => self.highlight.clone(),
+        }
+    }
+
+    pub fn district_material(&self, depth: u16) -> Handle<StandardMaterial> {
+        self.district[usize::from(depth).min(self.district.len() - 1)].clone()
+    }
+}
+
+/// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
+pub fn heat_colour(t: f32) -> Color {
+    let stops = [
+        (0.0, Vec3::new(0.30, 0.42, 0.62)),
+        (0.35, Vec3::new(0.95, 0.85, 0.25)),
+        (0.7, Vec3::new(0.98, 0.50, 0.12)),
+        (1.0, Vec3::new(0.90, 0.12, 0.10)),
+    ];
+    let t = t.clamp(0.0, 1.0);
+    let mut colour = stops[0].1;
+    for pair in stops.windows(2) {
+        let ((t0, c0), (t1, c1)) = (pair[0], pair[1]);
+        if t >= t0 && t <= t1 {
+            colour = c0.lerp(c1, (t - t0) / (t1 - t0));
+        }
+    }
+    Color::srgb(colour.x, colour.y, colour.z)
+}
+
+impl FromWorld for Palette {
+    fn from_world(world: &mut World) -> Self {
+        let cube = world
+            .resource_mut::<Assets<Mesh>>()
+            .add(Cuboid::new(1.0, 1.0, 1.0));
+        let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
+        let mut add = |colour: Color| {
+            materials.add(StandardMaterial {
+                base_color: colour,
+                perceptual_roughness: 0.8,
+                ..default()
+            })
+        };
+        let heat = (0..HEAT_STEPS)
+            .map(|step| add(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
+            .collect();
+        let class = (0..CLASS_COLOURS)
+            .map(|index| {
+                // Golden-angle hues, alternating lightness, so neighbours differ.
+                let hue = (index as f32 * 137.508) % 360.0;
+                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
+                add(Color::hsl(hue, 0.65, lightness))
+            })
+            .collect();
+        let threads = (1..=THREAD_STEPS)
+            .map(|count| {
+                add(Color::hsl(
+                    200.0 - 180.0 * count as f32 / THREAD_STEPS as f32,
+                    0.7,
+                    0.5,
+                ))
+            })
+            .collect();
+        let district = (0..8)
+            .map(|depth| {
+                let level = 0.13 + 0.045 * depth as f32;
+                add(Color::srgb(level, level + 0.015, level + 0.035))
+            })
+            .collect();
+        Self {
+            cube,
+            stub: add(Color::srgb(0.22, 0.24, 0.28)),
+            heat,
+            class,
+            threads,
+            highlight: add(Color::srgb(0.35, 1.0, 0.95)),
+            district,
+            block: add(Color::srgb(0.38, 0.40, 0.44)),
+        }
+    }
+}
+
+/// Marks a building entity.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct BuildingOf {
+    pub session_id: u64,
+    pub building: u32,
+}
+
+/// Marks a city's root entity (its transform places the city in the world).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct CityRoot {
+    pub session_id: u64,
+}
+
+/// One session's city: the plan, its entities and the animated state of its buildings.
+#[derive(Default, Debug)]
+pub struct City {
+    pub layout: Option<CityLayout>,
+    pub root: Option<Entity>,
+    /// Indexed like `layout.buildings()`.
+    pub building_entities: Vec<Entity>,
+    pub district_entities: Vec<Entity>,
+    pub block_entities: Vec<Entity>,
+    pub heights_wu: Vec<f32>,
+    pub target_heights_wu: Vec<f32>,
+    pub colours: Vec<ColourKey>,
+    pub target_colours: Vec<ColourKey>,
+    /// Where the city's origin corner stands in the world.
+    pub origin: Vec3,
+    /// The snapshot time the targets were computed from, and the modes used.
+    pub targets_from: Option<(u64, HeightMode, ColourMode)>,
+    /// Districts/blocks changed shape (new ones, growth, tidy): refresh their entities.
+    pub structure_dirty: bool,
+    /// Heights moved this frame: refresh the hit-test bounds.
+    pub heights_dirty: bool,
+}
+
+impl City {
+    /// Height of a 100 % building: grows with the city so tall towers read at any size.
+    pub fn max_height_wu(&self) -> f32 {
+        self.layout.as_ref().map_or(8.0, |layout| {
+            let bounds = layout.bounds();
+            (0.6 * bounds.width_wu().max(bounds.depth_wu())).clamp(8.0, 200.0)
+        })
+    }
+
+    /// The city's footprint in world coordinates.
+    pub fn world_bounds(&self) -> Option<Rect> {
+        self.layout.as_ref().map(|layout| {
+            let bounds = layout.bounds();
+            Rect {
+                min_x: bounds.min_x + self.origin.x,
+                min_z: bounds.min_z + self.origin.z,
+                max_x: bounds.max_x + self.origin.x,
+                max_z: bounds.max_z + self.origin.z,
+            }
+        })
+    }
+
+    /// Places methods defined since the last call. The first batch is laid out in full (the
+    /// paper's order); later ones are inserted without moving any existing building.
+    pub fn place(&mut self, methods: &mut Vec<MethodSpec>) {
+        if methods.is_empty() {
+            return;
+        }
+        match self.layout.as_mut() {
+            None => match CityLayout::full(methods) {
+                Ok(layout) => self.layout = Some(layout),
+                Err(error) => {
+                    warn!("cannot lay out the city: {error}");
+                    self.layout = Some(CityLayout::empty(&LayoutConfig::default()));
+                    self.insert_each(methods);
+                }
+            },
+            Some(_) => self.insert_each(methods),
+        }
+        methods.clear();
+        self.structure_dirty = true;
+        let count = self.layout.as_ref().map_or(0, |l| l.buildings().len());
+        self.heights_wu.resize(count, STUB_HEIGHT_WU);
+        self.target_heights_wu.resize(count, STUB_HEIGHT_WU);
+        self.colours.resize(count, ColourKey::Stub);
+        self.target_colours.resize(count, ColourKey::Stub);
+        self.targets_from = None;
+    }
+
+    fn insert_each(&mut self, methods: &[MethodSpec]) {
+        let Some(layout) = self.layout.as_mut() else {
+            return;
+        };
+        for method in methods {
+            if let Err(error) = layout.insert(method) {
+                warn!("method {} not placed: {error}", method.id);
+            }
+        }
+    }
+
+    /// Restores the paper's ordering (the "tidy layout" action): buildings move, so every
+    /// entity is rebuilt; heights carry over by method id.
+    pub fn tidy(&mut self) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        let by_method: std::collections::HashMap<u32, (f32, f32)> = layout
+            .buildings()
+            .iter()
+            .enumerate()
+            .map(|(index, b)| {
+                (
+                    b.method_id,
+                    (self.heights_wu[index], self.target_heights_wu[index]),
+                )
+            })
+            .collect();
+        let tidy = layout.tidy();
+        self.heights_wu = tidy
+            .buildings()
+            .iter()
+            .map(|b| by_method.get(&b.method_id).map_or(STUB_HEIGHT_WU, |h| h.0))
+            .collect();
+        self.target_heights_wu = tidy
+            .buildings()
+            .iter()
+            .map(|b| by_method.get(&b.method_id).map_or(STUB_HEIGHT_WU, |h| h.1))
+            .collect();
+        self.layout = Some(tidy);
+        self.building_entities.clear();
+        self.district_entities.clear();
+        self.block_entities.clear();
+        self.colours.fill(ColourKey::Stub);
+        self.targets_from = None;
+        self.structure_dirty = true;
+    }
+
+    /// Recomputes target heights and colours from a snapshot.
+    pub fn set_targets(
+        &mut self,
+        snapshot: &Snapshot,
+        height_mode: HeightMode,
+        colour_mode: ColourMode,
+    ) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        let max_height_wu = self.max_height_wu();
+        for (index, building) in layout.buildings().iter().enumerate() {
+            let stats = snapshot.method(building.method_id);
+            let value = height_mode.value(&stats);
+            let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+            self.target_heights_wu[index] = if ran {
+                (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0)
+            } else {
+                STUB_HEIGHT_WU
+            };
+            self.target_colours[index] = if !ran {
+                ColourKey::Stub
+            } else {
+                match colour_mode {
+                    ColourMode::Heat => ColourKey::Heat(
+                        (value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8,
+                    ),
+                    ColourMode::Class => ColourKey::Class((building.block % 251) as u8),
+                    ColourMode::Threads => {
+                        ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
+                    }
+                }
+            };
+        }
+        self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
+    }
+
+    /// Moves every height a step toward its target. Returns the buildings that moved.
+    pub fn ease(&mut self, dt_s: f32, moved: &mut Vec<usize>) {
+        let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
+        moved.clear();
+        for (index, (height, target)) in self
+            .heights_wu
+            .iter_mut()
+            .zip(&self.target_heights_wu)
+            .enumerate()
+        {
+            let gap = target - *height;
+            if gap == 0.0 {
+                continue;
+            }
+            *height = if gap.abs() < 0.005 {
+                *target
+            } else {
+                *height + gap * blend
+            };
+            moved.push(index);
+        }
+        if !moved.is_empty() {
+            self.heights_dirty = true;
+        }
+    }
+}
+
+/// The transform of a building: its footprint, standing on its block, `height_wu` tall.
+pub fn building_transform(footprint: &Rect, base_height_wu: f32, height_wu: f32) -> Transform {
+    let centre = footprint.center();
+    Transform::from_xyz(centre.x, base_height_wu + height_wu / 2.0, centre.z).with_scale(Vec3::new(
+        footprint.width_wu(),
+        height_wu,
+        footprint.depth_wu(),
+    ))
+}
+
+/// The transform of a slab covering `rect` from `base` to `top`.
+pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
+    let centre = rect.center();
+    let thickness = (top_wu - base_wu).max(0.01);
+    Transform::from_xyz(centre.x, base_wu + thickness / 2.0, centre.z).with_scale(Vec3::new(
+        rect.width_wu(),
+        thickness,
+        rect.depth_wu(),
+    ))
+}
+
+#[derive(Debug)]
+pub struct CityPlugin;
+
+impl Plugin for CityPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HeightMode>()
+            .init_resource::<ColourMode>()
+            .init_resource::<Palette>()
+            .init_resource::<MovedScratch>()
+            .add_systems(
+                Update,
+                (
+                    place_methods,
+                    arrange_cities,
+                    sync_structure,
+                    set_targets,
+                    animate_buildings,
+                )
+                    .chain()
+                    .in_set(CitySet),
+            );
+    }
+}
+
+/// The city systems, in order; hover and camera run after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CitySet;
+
+/// Scratch space for [`animate_buildings`], reused every frame.
+#[derive(Resource, Default, Debug)]
+pub struct MovedScratch(Vec<usize>);
+
+/// Places newly defined methods (incremental insertion: existing buildings never move).
+pub fn place_methods(mut sessions: ResMut<Sessions>) {
+    for view in sessions.by_id.values_mut() {
+        let SessionView {
+            pending_methods,
+            city,
+            ..
+        } = view;
+        city.place(pending_methods);
+    }
+}
+
+/// Lines the cities up along X in connection order, and spawns a root per city.
+pub fn arrange_cities(
+    mut commands: Commands,
+    mut sessions: ResMut<Sessions>,
+    mut roots: Query<&mut Transform, With<CityRoot>>,
+) {
+    let mut next_x = 0.0f32;
+    for (&session_id, view) in sessions.by_id.iter_mut() {
+        let city = &mut view.city;
+        let Some(layout) = city.layout.as_ref() else {
+            continue;
+        };
+        let bounds = layout.bounds();
+        let origin = Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z);
+        next_x += bounds.width_wu() + CITY_GAP_WU;
+        let root = *city.root.get_or_insert_with(|| {
+            commands
+                .spawn((
+                    CityRoot { session_id },
+                    Transform::from_translation(origin),
+                    Visibility::default(),
+                ))
+                .id()
+        });
+        if city.origin != origin {
+            city.origin = origin;
+            if let Ok(mut transform) = roots.get_mut(root) {
+                transform.translation = origin;
+            }
+        }
+    }
+}
+
+/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes.
+pub fn sync_structure(
+    mut commands: Commands,
+    mut sessions: ResMut<Sessions>,
+    palette: Res<Palette>,
+    mut transforms: Query<&mut Transform, Without<CityRoot>>,
+) {
+    for (&session_id, view) in sessions.by_id.iter_mut() {
+        let city = &mut view.city;
+        if !city.structure_dirty {
+            continue;
+        }
+        let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
+            continue;
+        };
+        if city.building_entities.is_empty() && city.district_entities.is_empty() {
+            // After a tidy: drop the old children of the root.
+            commands.entity(root).despawn_related::<Children>();
+        }
+        for (index, district) in layout.districts().iter().enumerate() {
+            let transform = slab_transform(
+                &district.rect,
+                district.base_height_wu,
+                district.top_height_wu,
+            );
+            match city.district_entities.get(index) {
+                Some(&entity) => {
+                    if let Ok(mut current) = transforms.get_mut(entity) {
+                        *current = transform;
+                    }
+                }
+                None => city.district_entities.push(
+                    commands
+                        .spawn((
+                            Mesh3d(palette.cube.clone()),
+                            MeshMaterial3d(palette.district_material(district.depth)),
+                            transform,
+                            ChildOf(root),
+                        ))
+                        .id(),
+                ),
+            }
+        }
+        for (index, block) in layout.blocks().iter().enumerate() {
+            let transform = slab_transform(&block.rect, block.base_height_wu, block.top_height_wu);
+            match city.block_entities.get(index) {
+                Some(&entity) => {
+                    if let Ok(mut current) = transforms.get_mut(entity) {
+                        *current = transform;
+                    }
+                }
+                None => city.block_entities.push(
+                    commands
+                        .spawn((
+                            Mesh3d(palette.cube.clone()),
+                            MeshMaterial3d(palette.block.clone()),
+                            transform,
+                            ChildOf(root),
+                        ))
+                        .id(),
+                ),
+            }
+        }
+        let existing = city.building_entities.len();
+        for (index, building) in layout.buildings().iter().enumerate().skip(existing) {
+            let entity = commands
+                .spawn((
+                    Mesh3d(palette.cube.clone()),
+                    MeshMaterial3d(palette.material(city.colours[index])),
+                    building_transform(
+                        &building.footprint,
+                        building.base_height_wu,
+                        city.heights_wu[index],
+                    ),
+                    BuildingOf {
+                        session_id,
+                        building: index as u32,
+                    },
+                    ChildOf(root),
+                ))
+                .id();
+            city.building_entities.push(entity);
+        }
+        city.structure_dirty = false;
+        city.heights_dirty = true;
+    }
+}
+
+/// Recomputes targets when a new snapshot arrived or the modes changed.
+pub fn set_targets(
+    mut sessions: ResMut<Sessions>,
+    height_mode: Res<HeightMode>,
+    colour_mode: Res<ColourMode>,
+) {
+    for view in sessions.by_id.values_mut() {
+        let Some(snapshot) = view.report.sink.clone() else {
+            continue;
+        };
+        let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
+        if view.city.targets_from != wanted {
+            view.city.set_targets(&snapshot, *height_mode, *colour_mode);
+        }
+    }
+}
+
+/// Eases heights, writes the transforms and materials of the buildings that changed, and
+/// refreshes the hit-test bounds.
+pub fn animate_buildings(
+    time: Res<Time>,
+    mut sessions: ResMut<Sessions>,
+    palette: Res<Palette>,
+    hovered: Option<Res<super::hover::Hovered>>,
+    mut scratch: ResMut<MovedScratch>,
+    mut buildings: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), With<BuildingOf>>,
+) {
+    let dt_s = time.delta_secs().min(0.1);
+    let highlighted = hovered.as_deref().and_then(|h| h.building());
+    for (&session_id, view) in sessions.by_id.iter_mut() {
+        let city = &mut view.city;
+        let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
+        if placed != Some(city.building_entities.len()) {
+            continue; // no city yet, or its entities are being spawned this frame
+        }
+        city.ease(dt_s, &mut scratch.0);
+        let Some(layout) = city.layout.as_mut() else {
+            continue;
+        };
+        for &index in &scratch.0 {
+            let building = &layout.buildings()[index];
+            if let Ok((mut transform, _)) = buildings.get_mut(city.building_entities[index]) {
+                *transform = building_transform(
+                    &building.footprint,
+                    building.base_height_wu,
+                    city.heights_wu[index],
+                );
+            }
+        }
+        for index in 0..city.building_entities.len() {
+            let wanted = if highlighted == Some((session_id, index as u32)) {
+                ColourKey::Highlight
+            } else {
+                city.target_colours[index]
+            };
+            if city.colours[index] != wanted {
+                city.colours[index] = wanted;
+                if let Ok((_, mut material)) = buildings.get_mut(city.building_entities[index]) {
+                    material.0 = palette.material(wanted);
+                }
+            }
+        }
+        if city.heights_dirty {
+            if let Err(error) = layout.set_heights(&city.heights_wu) {
+                warn!("hit-test heights out of date: {error}");
+            }
+            city.heights_dirty = false;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The windowed viewer: a Bevy app with one plugin per concern.
+//!
+//! - [`sessions`]: owns the ingest server; turns its reports into the [`sessions::Sessions`]
+//!   resource (one [`sessions::SessionView`] per connected program). Never sees raw events.
+//! - [`city`]: lays each session's methods out with `highrise-layout` (incremental insertion as
+//!   definitions arrive) and keeps one entity per district, block and building; maps snapshot
+//!   values to eased building heights and palette colours.
+//! - [`camera`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a building.
+//! - [`hover`]: cursor ray → layout hit test → [`hover::Hovered`]; highlight.
+//! - [`ui`]: egui panels (sessions, modes, window, search, packages, top methods) and the
+//!   tooltip.
+//! - [`capture`]: F12 and `--screenshot-after`/`--screenshot` PNGs.
+
+pub mod camera;
+pub mod capture;
+pub mod city;
+pub mod hover;
+pub mod sessions;
+pub mod ui;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use bevy::prelude::*;
+use bevy::window::{PresentMode, WindowResolution};
+use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_protocol::DEFAULT_PORT;
+
+/// Options of the windowed viewer (the default command).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ViewArgs {
+    /// Address to listen on for agents. Only loopback unless --allow-remote is given.
+    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
+    pub listen: SocketAddr,
+    /// Allow listening on a non-loopback address.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Do not start the built-in demo program; only listen.
+    #[arg(long)]
+    pub no_demo: bool,
+    /// Take a screenshot this many seconds after the first frame that shows a live city.
+    /// Repeatable, paired in order with --screenshot; the viewer exits after the last one.
+    #[arg(long = "screenshot-after", value_name = "SECONDS")]
+    pub screenshot_after_s: Vec<f64>,
+    /// Where to save the screenshot taken at the matching --screenshot-after (PNG).
+    #[arg(long = "screenshot", value_name = "PATH")]
+    pub screenshot: Vec<PathBuf>,
+    /// Window size in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x800")]
+    pub window_size: String,
+}
+
+/// Opens the window and runs until it is closed (or the last screenshot is saved).
+/// `process_start` is when the binary started (for the startup-time line).
+pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<()> {
+    if !args.listen.ip().is_loopback() && !args.allow_remote {
+        bail!(
+            "refusing to listen on {} (not loopback): pass --allow-remote to accept agents from other machines",
+            args.listen
+        );
+    }
+    if args.screenshot_after_s.len() != args.screenshot.len() {
+        bail!("give one --screenshot PATH for each --screenshot-after SECONDS");
+    }
+    let (width, height) = parse_window_size(&args.window_size)?;
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: args.listen,
+            // A report per frame at 60 Hz keeps event-to-screen latency low.
+            publish_interval: std::time::Duration::from_millis(16),
+            ..IngestConfig::default()
+        },
+        AggregateSink::factory,
+    )
+    .context("cannot start the ingest server")?;
+    let listen_addr = server.local_addr();
+    if !args.no_demo {
+        start_demo(listen_addr)?;
+    }
+    let shots = args
+        .screenshot_after_s
+        .iter()
+        .copied()
+        .zip(args.screenshot.iter().cloned())
+        .collect();
+
+    let exit = App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: format!("highrise — listening on {listen_addr}"),
+                resolution: WindowResolution::new(width, height),
+                present_mode: PresentMode::AutoVsync,
+                ..default()
+            }),
+            ..default()
+        }))
+        .add_plugins(ViewerPlugin {
+            server: std::sync::Mutex::new(Some(server)),
+            screenshots: shots,
+            process_start,
+        })
+        .run();
+    match exit {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => bail!("the viewer exited with code {code}"),
+    }
+}
+
+fn parse_window_size(text: &str) -> anyhow::Result<(f32, f32)> {
+    let (w, h) = text
+        .split_once('x')
+        .context("--window-size is WIDTHxHEIGHT, e.g. 1280x800")?;
+    Ok((
+        w.trim().parse().context("window width")?,
+        h.trim().parse().context("window height")?,
+    ))
+}
+
+/// The built-in demo program, connected over the real socket from a background thread.
+fn start_demo(addr: SocketAddr) -> anyhow::Result<()> {
+    let args = crate::demo::DemoArgs {
+        addr,
+        duration_s: None,
+        restart_every_s: 5.0,
+        version_label: "demo".into(),
+        tick_ms: 1,
+    };
+    std::thread::Builder::new()
+        .name("highrise-demo".into())
+        .spawn(move || {
+            if let Err(error) = crate::demo::run(args) {
+                tracing::error!(%error, "the demo program stopped");
+            }
+        })
+        .context("cannot start the demo thread")?;
+    Ok(())
+}
+
+/// Everything the viewer adds to a Bevy app that has `DefaultPlugins`.
+#[derive(Debug)]
+pub struct ViewerPlugin {
+    /// The running ingest server (taken by the plugin when it is built).
+    pub server: std::sync::Mutex<Option<IngestServer<AggregateSink>>>,
+    /// Screenshots to take: seconds after the first live frame, and where to save them.
+    pub screenshots: Vec<(f64, PathBuf)>,
+    /// When the process started.
+    pub process_start: std::time::Instant,
+}
+
+impl Plugin for ViewerPlugin {
+    fn build(&self, app: &mut App) {
+        let server = match self.server.lock() {
+            Ok(mut server) => server.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(server) = server {
+            app.insert_resource(sessions::Ingest(server));
+        }
+        app.insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))
+            .insert_resource(AmbientLight {
+                color: Color::WHITE,
+                brightness: 350.0,
+                ..default()
+            })
+            .add_plugins(bevy_egui::EguiPlugin::default())
+            .add_plugins((
+                sessions::SessionsPlugin,
+                city::CityPlugin,
+                camera::CameraPlugin,
+                hover::HoverPlugin,
+                ui::UiPlugin,
+                capture::CapturePlugin {
+                    screenshots: self.screenshots.clone(),
+                    process_start: self.process_start,
+                },
+            ))
+            .add_systems(Startup, spawn_light);
+    }
+}
+
+fn spawn_light(mut commands: Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9_000.0,
+            shadows_enabled: false,
+            ..default()
+        },
+        Transform::from_xyz(-30.0, 80.0, 50.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}

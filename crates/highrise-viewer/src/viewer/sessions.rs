@@ -1,0 +1,154 @@
+//! Session intake: the ingest server's reports become the [`Sessions`] resource.
+//!
+//! This is the only place the viewer talks to ingest. It reads whole-state reports (never raw
+//! events); each frame it keeps the newest report per session and queues the method
+//! definitions the city has not placed yet.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use highrise_aggregate::Snapshot;
+use highrise_ingest::{
+    AggregateCommand, AggregateSink, IngestServer, SessionId, SessionReport, SessionStatus,
+};
+use highrise_layout::MethodSpec;
+
+use super::city::City;
+
+/// The running ingest server.
+#[derive(Resource, Debug)]
+pub struct Ingest(pub IngestServer<AggregateSink>);
+
+/// One report as the viewer keeps it.
+pub type Report = SessionReport<Arc<Snapshot>>;
+
+/// Everything the viewer knows about one connected (or ended) program.
+#[derive(Debug)]
+pub struct SessionView {
+    pub report: Report,
+    /// Definitions already handed to the city (definitions are append-only).
+    pub definitions_seen: usize,
+    /// Definitions not yet placed in the city.
+    pub pending_methods: Vec<MethodSpec>,
+    /// The city plan and its entities.
+    pub city: City,
+    /// Packages the user excluded (their time goes to their callers).
+    pub excluded_packages: BTreeSet<String>,
+    /// The aggregation window the user chose, seconds.
+    pub window_s: f32,
+}
+
+impl SessionView {
+    /// The latest aggregator snapshot, if any.
+    pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.report.sink.as_deref()
+    }
+
+    /// "program (version)" for labels.
+    pub fn title(&self) -> String {
+        match &self.report.info {
+            Some(info) if info.version_label.is_empty() => info.program.clone(),
+            Some(info) => format!("{} ({})", info.program, info.version_label),
+            None => format!("session {}", self.report.session_id),
+        }
+    }
+
+    pub fn is_live(&self) -> bool {
+        !matches!(self.report.status, SessionStatus::Ended(_))
+    }
+}
+
+/// All sessions, in connection order.
+#[derive(Resource, Default, Debug)]
+pub struct Sessions {
+    pub by_id: BTreeMap<SessionId, SessionView>,
+    /// Which session the panels act on (package tree, window, exclusion).
+    pub selected: Option<SessionId>,
+}
+
+impl Sessions {
+    /// Sessions that said Hello (others have nothing to show).
+    pub fn shown(&self) -> impl Iterator<Item = (&SessionId, &SessionView)> {
+        self.by_id
+            .iter()
+            .filter(|(_, view)| view.report.info.is_some())
+    }
+}
+
+/// A change the user asked for in a live session's aggregation.
+#[derive(Event, Debug, Clone)]
+pub struct SessionCommand {
+    pub session_id: SessionId,
+    pub command: AggregateCommand,
+}
+
+#[derive(Debug)]
+pub struct SessionsPlugin;
+
+impl Plugin for SessionsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Sessions>()
+            .add_event::<SessionCommand>()
+            .add_systems(PreUpdate, intake_reports)
+            .add_systems(PostUpdate, forward_commands);
+    }
+}
+
+/// Takes every report that arrived since the last frame; keeps the newest per session.
+pub fn intake_reports(ingest: Option<Res<Ingest>>, mut sessions: ResMut<Sessions>) {
+    let Some(ingest) = ingest else {
+        return;
+    };
+    for report in ingest.0.updates().try_iter() {
+        accept_report(&mut sessions, report);
+    }
+}
+
+/// Folds one report into the sessions (also used by tests without a server).
+pub fn accept_report(sessions: &mut Sessions, report: Report) {
+    let session_id = report.session_id;
+    let view = sessions
+        .by_id
+        .entry(session_id)
+        .or_insert_with(|| SessionView {
+            report: report.clone(),
+            definitions_seen: 0,
+            pending_methods: Vec::new(),
+            city: City::default(),
+            excluded_packages: BTreeSet::new(),
+            window_s: 3.0,
+        });
+    for definition in report.definitions().skip(view.definitions_seen) {
+        view.pending_methods.push(MethodSpec {
+            id: definition.id,
+            package: definition.package.clone(),
+            class: definition.class.clone(),
+            method: definition.method.clone(),
+            signature: definition.signature.clone(),
+        });
+        view.definitions_seen += 1;
+    }
+    view.report = report;
+    if sessions.selected.is_none() && sessions.by_id[&session_id].report.info.is_some() {
+        sessions.selected = Some(session_id);
+    }
+}
+
+fn forward_commands(ingest: Option<Res<Ingest>>, mut commands: EventReader<SessionCommand>) {
+    let Some(ingest) = ingest else {
+        commands.clear();
+        return;
+    };
+    for command in commands.read() {
+        if !ingest
+            .0
+            .send_command(command.session_id, command.command.clone())
+        {
+            warn!(
+                "session {} did not take {:?} (ended?)",
+                command.session_id, command.command
+            );
+        }
+    }
+}

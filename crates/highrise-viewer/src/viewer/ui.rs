@@ -1,0 +1,478 @@
+//! The egui side: a panel with sessions, modes, the window length, search, top methods, the
+//! package tree (live exclusion) and "tidy layout"; and the tooltip of what is hovered.
+
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+use highrise_aggregate::MethodStats;
+use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
+use highrise_layout::HitTarget;
+
+use super::camera::{CameraMode, FocusOn};
+use super::city::{ColourMode, HeightMode};
+use super::hover::Hovered;
+use super::sessions::{SessionCommand, SessionView, Sessions};
+
+#[derive(Debug)]
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SearchBox>()
+            .add_systems(EguiPrimaryContextPass, (panel, tooltip).chain());
+    }
+}
+
+/// The search box's text.
+#[derive(Resource, Default, Debug)]
+pub struct SearchBox(pub String);
+
+/// "package.Class.method" (the fully-qualified name users search and read).
+pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
+    if package.is_empty() {
+        format!("{class}.{method}")
+    } else {
+        format!("{package}.{class}.{method}")
+    }
+}
+
+/// Names of a building: (qualified method name with signature, class, package).
+pub fn building_names(view: &SessionView, building: u32) -> Option<(String, String, String)> {
+    let layout = view.city.layout.as_ref()?;
+    let placed = layout.buildings().get(building as usize)?;
+    let block = layout.blocks().get(placed.block as usize)?;
+    let class = layout.classes().get(block.class as usize)?;
+    let package = layout.packages().get(class.package as usize)?;
+    let (method, signature) = layout.method_name(building)?;
+    let mut name = qualified_name(&package.path, &class.name, method);
+    if let Some(signature) = signature {
+        name.push_str(signature);
+    }
+    Some((name, class.name.clone(), package.path.clone()))
+}
+
+fn percent(fraction: f32) -> String {
+    format!("{:.1} %", fraction * 100.0)
+}
+
+/// The tooltip's lines for what is hovered (empty when nothing is).
+pub fn tooltip_lines(sessions: &Sessions, hovered: &Hovered) -> Vec<String> {
+    let (Some(session_id), Some(target)) = (hovered.session_id, hovered.target) else {
+        return Vec::new();
+    };
+    let Some(view) = sessions.by_id.get(&session_id) else {
+        return Vec::new();
+    };
+    let Some(layout) = view.city.layout.as_ref() else {
+        return Vec::new();
+    };
+    let stats_of = |method_id: u32| {
+        view.snapshot()
+            .map_or_else(MethodStats::default, |s| s.method(method_id))
+    };
+    match target {
+        HitTarget::Building {
+            building,
+            method_id,
+        } => {
+            let Some((name, class, package)) = building_names(view, building) else {
+                return Vec::new();
+            };
+            let stats = stats_of(method_id);
+            vec![
+                name,
+                format!("elevation {}", percent(stats.elevation)),
+                format!("threads {}", stats.thread_count),
+                format!("calls in window {}", stats.calls),
+                format!("inclusive {}", percent(stats.inclusive_elevation)),
+                format!("summed over threads {}", percent(stats.summed_elevation)),
+                format!(
+                    "class {class} · package {}",
+                    if package.is_empty() {
+                        "(root)"
+                    } else {
+                        &package
+                    }
+                ),
+                format!("program {}", view.title()),
+            ]
+        }
+        HitTarget::Block { block } => {
+            let Some(class_index) = layout.blocks().get(block as usize).map(|b| b.class) else {
+                return Vec::new();
+            };
+            let methods: Vec<u32> = layout
+                .buildings()
+                .iter()
+                .filter(|b| layout.blocks()[b.block as usize].class == class_index)
+                .map(|b| b.method_id)
+                .collect();
+            let class = &layout.classes()[class_index as usize];
+            let package = &layout.packages()[class.package as usize].path;
+            totals_lines(
+                format!("class {}", qualified_name_of_class(package, &class.name)),
+                &methods,
+                &stats_of,
+            )
+        }
+        HitTarget::District { district } => {
+            let Some(package_index) = layout.districts().get(district as usize).map(|d| d.package)
+            else {
+                return Vec::new();
+            };
+            let package = &layout.packages()[package_index as usize];
+            let prefix = format!("{}.", package.path);
+            let methods: Vec<u32> = layout
+                .buildings()
+                .iter()
+                .filter(|b| {
+                    let class = &layout.classes()[layout.blocks()[b.block as usize].class as usize];
+                    let path = &layout.packages()[class.package as usize].path;
+                    package.path.is_empty() || *path == package.path || path.starts_with(&prefix)
+                })
+                .map(|b| b.method_id)
+                .collect();
+            let label = if package.path.is_empty() {
+                "(root package)".to_string()
+            } else {
+                package.path.clone()
+            };
+            totals_lines(format!("package {label}"), &methods, &stats_of)
+        }
+    }
+}
+
+fn qualified_name_of_class(package: &str, class: &str) -> String {
+    if package.is_empty() {
+        class.to_string()
+    } else {
+        format!("{package}.{class}")
+    }
+}
+
+fn totals_lines(
+    title: String,
+    methods: &[u32],
+    stats_of: &dyn Fn(u32) -> MethodStats,
+) -> Vec<String> {
+    let mut summed = 0.0f32;
+    let mut calls = 0u64;
+    let mut busiest: Option<(u32, f32)> = None;
+    for &method_id in methods {
+        let stats = stats_of(method_id);
+        summed += stats.summed_elevation;
+        calls += u64::from(stats.calls);
+        if busiest.is_none_or(|(_, e)| stats.elevation > e) {
+            busiest = Some((method_id, stats.elevation));
+        }
+    }
+    let mut lines = vec![
+        title,
+        format!("{} methods", methods.len()),
+        format!("summed elevation {}", percent(summed)),
+        format!("calls in window {calls}"),
+    ];
+    if let Some((_, elevation)) = busiest.filter(|(_, e)| *e > 0.0) {
+        lines.push(format!("busiest method at {}", percent(elevation)));
+    }
+    lines
+}
+
+/// Where to fly to show a method: the top of its building, world coordinates.
+pub fn method_focus_point(view: &SessionView, method_id: u32) -> Option<Vec3> {
+    let layout = view.city.layout.as_ref()?;
+    let index = layout.building_of(method_id)? as usize;
+    let building = &layout.buildings()[index];
+    let height = view.city.heights_wu.get(index).copied().unwrap_or(0.0);
+    let centre = building.footprint.center();
+    Some(Vec3::new(centre.x, building.base_height_wu + height, centre.z) + view.city.origin)
+}
+
+/// Methods of all cities whose qualified name contains `query` (case-insensitive).
+pub fn search(sessions: &Sessions, query: &str, limit: usize) -> Vec<(u64, u32, String)> {
+    let query = query.trim().to_lowercase();
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (&session_id, view) in sessions.shown() {
+        let Some(layout) = view.city.layout.as_ref() else {
+            continue;
+        };
+        for (index, building) in layout.buildings().iter().enumerate() {
+            if let Some((name, _, _)) = building_names(view, index as u32) {
+                if name.to_lowercase().contains(&query) {
+                    found.push((session_id, building.method_id, name));
+                    if found.len() >= limit {
+                        return found;
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+fn panel(
+    mut contexts: EguiContexts,
+    mut sessions: ResMut<Sessions>,
+    mut height_mode: ResMut<HeightMode>,
+    mut colour_mode: ResMut<ColourMode>,
+    camera_mode: Res<CameraMode>,
+    mut search_box: ResMut<SearchBox>,
+    mut focus: EventWriter<FocusOn>,
+    mut commands: EventWriter<SessionCommand>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::SidePanel::left("highrise-panel")
+        .default_width(300.0)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("highrise");
+                sessions_section(ui, &mut sessions);
+                ui.separator();
+                view_section(ui, &mut height_mode, &mut colour_mode, *camera_mode);
+                ui.separator();
+                search_section(ui, &sessions, &mut search_box, &mut focus);
+                let Some(selected) = sessions.selected else {
+                    ui.label("Waiting for a program to connect…");
+                    return;
+                };
+                if let Some(view) = sessions.by_id.get_mut(&selected) {
+                    ui.separator();
+                    selected_section(ui, selected, view, &mut focus, &mut commands);
+                }
+            });
+        });
+    Ok(())
+}
+
+fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
+    ui.label(egui::RichText::new("Sessions").strong());
+    if sessions.shown().next().is_none() {
+        ui.label("No program connected yet.");
+    }
+    let mut clicked = None;
+    for (&session_id, view) in sessions.shown() {
+        let Some(info) = &view.report.info else {
+            continue;
+        };
+        let stats = &view.report.stats;
+        let status = match &view.report.status {
+            SessionStatus::Handshaking => "handshaking".to_string(),
+            SessionStatus::Connected => "connected".to_string(),
+            SessionStatus::Ended(SessionEnd::Goodbye) => "ended".to_string(),
+            SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_string(),
+            SessionStatus::Ended(SessionEnd::Failed(_)) => "failed".to_string(),
+            SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped".to_string(),
+        };
+        let selected = sessions.selected == Some(session_id);
+        if ui
+            .selectable_label(
+                selected,
+                format!("{} · pid {} · {status}", view.title(), info.pid),
+            )
+            .clicked()
+        {
+            clicked = Some(session_id);
+        }
+        ui.label(format!(
+            "  {:.0} events/s · {} methods · {} threads",
+            stats.events_per_s,
+            stats.definitions,
+            view.report.threads.len()
+        ));
+        if stats.agent_events_dropped > 0 {
+            ui.colored_label(
+                egui::Color32::YELLOW,
+                format!(
+                    "  {} events dropped by the agent",
+                    stats.agent_events_dropped
+                ),
+            );
+        }
+        if stats.errors_total > 0 {
+            egui::CollapsingHeader::new(format!("  {} errors", stats.errors_total))
+                .id_salt(("errors", session_id))
+                .show(ui, |ui| {
+                    for error in &view.report.errors {
+                        ui.colored_label(egui::Color32::LIGHT_RED, error.to_string());
+                    }
+                });
+        }
+    }
+    if clicked.is_some() {
+        sessions.selected = clicked;
+    }
+}
+
+fn view_section(
+    ui: &mut egui::Ui,
+    height_mode: &mut HeightMode,
+    colour_mode: &mut ColourMode,
+    camera_mode: CameraMode,
+) {
+    ui.label(egui::RichText::new("Height").strong());
+    ui.horizontal(|ui| {
+        ui.radio_value(height_mode, HeightMode::Exclusive, "exclusive");
+        ui.radio_value(height_mode, HeightMode::Inclusive, "inclusive");
+        ui.radio_value(height_mode, HeightMode::Summed, "summed");
+    });
+    ui.label(egui::RichText::new("Colour").strong());
+    ui.horizontal(|ui| {
+        ui.radio_value(colour_mode, ColourMode::Heat, "heat");
+        ui.radio_value(colour_mode, ColourMode::Class, "class");
+        ui.radio_value(colour_mode, ColourMode::Threads, "threads");
+    });
+    ui.label(format!(
+        "Camera: {} (Tab) · F frame · F12 screenshot",
+        match camera_mode {
+            CameraMode::Orbit => "orbit — drag, right-drag, wheel",
+            CameraMode::Fly => "fly — WASD, Space/Shift, right-drag",
+        }
+    ));
+}
+
+fn search_section(
+    ui: &mut egui::Ui,
+    sessions: &Sessions,
+    search_box: &mut SearchBox,
+    focus: &mut EventWriter<FocusOn>,
+) {
+    ui.label(egui::RichText::new("Find a method").strong());
+    ui.text_edit_singleline(&mut search_box.0);
+    for (session_id, method_id, name) in search(sessions, &search_box.0, 12) {
+        if ui.small_button(&name).clicked() {
+            if let Some(point) = sessions
+                .by_id
+                .get(&session_id)
+                .and_then(|view| method_focus_point(view, method_id))
+            {
+                focus.write(FocusOn {
+                    point,
+                    distance_wu: 25.0,
+                });
+            }
+        }
+    }
+}
+
+fn selected_section(
+    ui: &mut egui::Ui,
+    session_id: u64,
+    view: &mut SessionView,
+    focus: &mut EventWriter<FocusOn>,
+    commands: &mut EventWriter<SessionCommand>,
+) {
+    ui.label(egui::RichText::new(view.title()).strong());
+    let mut window_s = view.window_s;
+    if ui
+        .add(
+            egui::Slider::new(&mut window_s, 0.5..=60.0)
+                .logarithmic(true)
+                .text("window s"),
+        )
+        .changed()
+    {
+        view.window_s = window_s;
+        commands.write(SessionCommand {
+            session_id,
+            command: AggregateCommand::SetWindow {
+                window_ns: (f64::from(window_s) * 1e9) as u64,
+            },
+        });
+    }
+    if ui.button("Tidy layout").clicked() {
+        view.city.tidy();
+    }
+
+    ui.label(egui::RichText::new("Top methods").strong());
+    if let Some(snapshot) = view.report.sink.clone() {
+        for (method_id, stats) in snapshot.top_by_elevation(10) {
+            let name = view
+                .city
+                .layout
+                .as_ref()
+                .and_then(|layout| layout.building_of(method_id))
+                .and_then(|building| building_names(view, building))
+                .map_or_else(|| format!("method #{method_id}"), |names| names.0);
+            let label = format!(
+                "{:>5.1} %  {}×  {name}",
+                stats.elevation * 100.0,
+                stats.thread_count
+            );
+            if ui.small_button(label).clicked() {
+                if let Some(point) = method_focus_point(view, method_id) {
+                    focus.write(FocusOn {
+                        point,
+                        distance_wu: 25.0,
+                    });
+                }
+            }
+        }
+    }
+
+    ui.label(egui::RichText::new("Packages (untick to exclude)").strong());
+    let Some(layout) = view.city.layout.as_ref() else {
+        return;
+    };
+    let mut changed = false;
+    let mut packages: Vec<(u16, String)> = layout
+        .packages()
+        .iter()
+        .filter(|p| !p.path.is_empty())
+        .map(|p| (p.depth, p.path.clone()))
+        .collect();
+    packages.sort_by(|a, b| a.1.cmp(&b.1));
+    for (depth, path) in packages {
+        let mut included = !view.excluded_packages.contains(&path);
+        ui.horizontal(|ui| {
+            ui.add_space(f32::from(depth.saturating_sub(1)) * 14.0);
+            let name = path.rsplit('.').next().unwrap_or(&path).to_string();
+            if ui.checkbox(&mut included, name).changed() {
+                changed = true;
+            }
+        });
+        if included {
+            view.excluded_packages.remove(&path);
+        } else {
+            view.excluded_packages.insert(path);
+        }
+    }
+    if changed {
+        commands.write(SessionCommand {
+            session_id,
+            command: AggregateCommand::ExcludePackages(
+                view.excluded_packages.iter().cloned().collect(),
+            ),
+        });
+    }
+}
+
+fn tooltip(mut contexts: EguiContexts, sessions: Res<Sessions>, hovered: Res<Hovered>) -> Result {
+    let lines = tooltip_lines(&sessions, &hovered);
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let Some(pointer) = ctx.pointer_hover_pos() else {
+        return Ok(());
+    };
+    egui::Area::new(egui::Id::new("highrise-tooltip"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(pointer + egui::vec2(16.0, 16.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                let mut lines = lines.iter();
+                if let Some(title) = lines.next() {
+                    ui.label(egui::RichText::new(title).strong());
+                }
+                for line in lines {
+                    ui.label(line);
+                }
+            });
+        });
+    Ok(())
+}

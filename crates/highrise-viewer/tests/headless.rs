@@ -1,0 +1,319 @@
+//! The viewer's systems in a headless Bevy app (`MinimalPlugins`, no window, no GPU): session
+//! reports in, building entities, heights, colours, hover and tooltip out.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use highrise_aggregate::{MethodStats, Snapshot};
+use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
+use highrise_layout::HitTarget;
+use highrise_protocol::MethodDef;
+use highrise_viewer::viewer::city::{
+    BuildingOf, CityPlugin, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS, STUB_HEIGHT_WU,
+};
+use highrise_viewer::viewer::hover::{pick, Hovered};
+use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
+use highrise_viewer::viewer::ui::{search, tooltip_lines};
+
+fn def(id: u32, package: &str, class: &str, method: &str) -> MethodDef {
+    MethodDef {
+        id,
+        package: package.into(),
+        class: class.into(),
+        method: method.into(),
+        signature: None,
+        file: None,
+        line: None,
+    }
+}
+
+fn report(definitions: Vec<MethodDef>, methods: Vec<MethodStats>, now_ns: u64) -> Report {
+    SessionReport {
+        session_id: 1,
+        peer: "127.0.0.1:9".parse().expect("addr"),
+        info: Some(highrise_ingest::SessionInfo {
+            agent: "test".into(),
+            program: "tetris".into(),
+            version_label: "v1".into(),
+            pid: 7,
+            clock_unit_ns: 1,
+            clock_zero_unix_ns: 0,
+        }),
+        status: SessionStatus::Connected,
+        stats: SessionStats::default(),
+        errors: Vec::new(),
+        definition_chunks: vec![definitions.into()],
+        threads: Arc::new(Vec::new()),
+        sink: Some(Arc::new(Snapshot {
+            now_ns,
+            window_ns: 3_000_000_000,
+            bucket_ns: 1,
+            methods,
+            ..Snapshot::default()
+        })),
+    }
+}
+
+fn stats(elevation: f32, thread_count: u32, calls: u32) -> MethodStats {
+    MethodStats {
+        elevation,
+        inclusive_elevation: elevation,
+        summed_elevation: elevation * thread_count as f32,
+        thread_count,
+        calls,
+    }
+}
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_resource::<Sessions>()
+        .init_resource::<Hovered>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            100,
+        )))
+        .add_plugins(CityPlugin);
+    app
+}
+
+fn buildings(app: &mut App) -> Vec<(u32, Transform, Handle<StandardMaterial>)> {
+    let mut query = app
+        .world_mut()
+        .query::<(&BuildingOf, &Transform, &MeshMaterial3d<StandardMaterial>)>();
+    let mut found: Vec<_> = query
+        .iter(app.world())
+        .map(|(of, transform, material)| (of.building, *transform, material.0.clone()))
+        .collect();
+    found.sort_by_key(|b| b.0);
+    found
+}
+
+fn tetris() -> Vec<MethodDef> {
+    vec![
+        def(0, "main.game", "Game", "run"),
+        def(1, "main.game", "Board", "rotate"),
+        def(2, "main.ui", "Renderer", "draw"),
+    ]
+}
+
+#[test]
+fn snapshots_become_eased_heights_and_heat_colours() {
+    let mut app = app();
+    let methods = vec![stats(1.0, 3, 1), stats(0.25, 1, 40), MethodStats::default()];
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), methods, 1),
+    );
+    for _ in 0..40 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let city = &sessions.by_id[&1].city;
+    let layout = city.layout.as_ref().expect("laid out");
+    let max = city.max_height_wu();
+    let index_of = |method_id| layout.building_of(method_id).expect("placed") as usize;
+    let (run, rotate, draw) = (index_of(0), index_of(1), index_of(2));
+    assert!(
+        (city.heights_wu[run] - max).abs() < 0.01,
+        "{:?}",
+        city.heights_wu
+    );
+    assert!((city.heights_wu[rotate] - 0.25 * max).abs() < 0.01);
+    assert_eq!(city.heights_wu[draw], STUB_HEIGHT_WU);
+    assert_eq!(city.colours[run], ColourKey::Heat((HEAT_STEPS - 1) as u8));
+    assert_eq!(city.colours[draw], ColourKey::Stub);
+
+    let palette_heat_max = app
+        .world()
+        .resource::<Palette>()
+        .material(ColourKey::Heat(31));
+    let palette_stub = app.world().resource::<Palette>().stub.clone();
+    let spawned = buildings(&mut app);
+    assert_eq!(spawned.len(), 3);
+    assert!((spawned[run].1.scale.y - max).abs() < 0.01);
+    assert_eq!(spawned[run].2, palette_heat_max);
+    assert_eq!(spawned[draw].2, palette_stub);
+}
+
+#[test]
+fn heights_ease_instead_of_jumping() {
+    let mut app = app();
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), vec![stats(1.0, 1, 1)], 1),
+    );
+    app.update();
+    app.update();
+    let first = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .heights_wu
+        .clone();
+    app.update();
+    let second = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .heights_wu
+        .clone();
+    let max = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .max_height_wu();
+    let run = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .layout
+        .as_ref()
+        .and_then(|l| l.building_of(0))
+        .expect("placed") as usize;
+    assert!(first[run] > STUB_HEIGHT_WU && first[run] < max, "{first:?}");
+    assert!(second[run] > first[run] && second[run] < max, "{second:?}");
+}
+
+#[test]
+fn modes_change_targets() {
+    let mut app = app();
+    let methods = vec![
+        MethodStats {
+            elevation: 0.1,
+            inclusive_elevation: 0.9,
+            summed_elevation: 0.3,
+            thread_count: 5,
+            calls: 2,
+        },
+        stats(0.5, 1, 1),
+        stats(0.5, 1, 1),
+    ];
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), methods, 1),
+    );
+    app.update();
+    *app.world_mut().resource_mut::<HeightMode>() = HeightMode::Inclusive;
+    *app.world_mut().resource_mut::<ColourMode>() = ColourMode::Threads;
+    for _ in 0..40 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let city = &sessions.by_id[&1].city;
+    let run = city
+        .layout
+        .as_ref()
+        .and_then(|l| l.building_of(0))
+        .expect("placed") as usize;
+    assert!((city.heights_wu[run] - 0.9 * city.max_height_wu()).abs() < 0.01);
+    assert_eq!(city.colours[run], ColourKey::Threads(5));
+}
+
+#[test]
+fn new_methods_join_without_moving_existing_buildings() {
+    let mut app = app();
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), vec![], 1),
+    );
+    app.update();
+    let before = buildings(&mut app);
+    let mut more = tetris();
+    more.extend([
+        def(3, "main.game", "Board", "clear"),
+        def(4, "main.net", "Socket", "poll"),
+        def(5, "main.game.ai", "Planner", "plan"),
+    ]);
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(more, vec![], 2),
+    );
+    app.update();
+    app.update();
+    let after = buildings(&mut app);
+    assert_eq!(after.len(), 6);
+    for (index, transform, _) in &before {
+        let moved = &after[*index as usize].1;
+        assert_eq!(
+            (moved.translation.x, moved.translation.z),
+            (transform.translation.x, transform.translation.z),
+            "building {index} moved"
+        );
+    }
+}
+
+#[test]
+fn hovering_a_building_names_it_in_the_tooltip() {
+    let mut app = app();
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), vec![stats(0.873, 3, 120)], 1),
+    );
+    for _ in 0..40 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let view = &sessions.by_id[&1];
+    let layout = view.city.layout.as_ref().expect("laid out");
+    let index = layout.building_of(0).expect("placed");
+    let centre = layout.buildings()[index as usize].footprint.center() + view.city.origin;
+    // A ray straight down from above the building's centre: the synthetic hover.
+    let hovered = pick(sessions, centre + Vec3::Y * 500.0, -Vec3::Y);
+    assert_eq!(hovered.building(), Some((1, index)));
+    assert_eq!(
+        hovered.target,
+        Some(HitTarget::Building {
+            building: index,
+            method_id: 0
+        })
+    );
+    let lines = tooltip_lines(sessions, &hovered);
+    assert_eq!(lines[0], "main.game.Game.run");
+    assert!(lines.contains(&"elevation 87.3 %".to_string()), "{lines:?}");
+    assert!(lines.contains(&"threads 3".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"calls in window 120".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("class Game · package main.game")));
+
+    // The hovered building is highlighted on the next frame.
+    app.insert_resource(hovered);
+    app.update();
+    let city = &app.world().resource::<Sessions>().by_id[&1].city;
+    assert_eq!(city.colours[index as usize], ColourKey::Highlight);
+}
+
+#[test]
+fn hovering_ground_names_the_package_and_search_finds_methods() {
+    let mut app = app();
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(tetris(), vec![stats(0.5, 1, 10), stats(0.25, 1, 5)], 1),
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let view = &sessions.by_id[&1];
+    let layout = view.city.layout.as_ref().expect("laid out");
+    let district = layout
+        .districts()
+        .iter()
+        .position(|d| layout.packages()[d.package as usize].path == "main.ui")
+        .expect("main.ui district");
+    let rect = layout.districts()[district].rect;
+    // Just inside the district's corner: street, not a block.
+    let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + view.city.origin;
+    let hovered = pick(sessions, corner + Vec3::Y * 100.0, -Vec3::Y);
+    let lines = tooltip_lines(sessions, &hovered);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("package main.ui"),
+        "{hovered:?}"
+    );
+    assert!(lines.contains(&"1 methods".to_string()), "{lines:?}");
+
+    let found = search(sessions, "board.ROT", 10);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, 1);
+    assert_eq!(found[0].2, "main.game.Board.rotate");
+}
