@@ -9,14 +9,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use criterion::{criterion_group, criterion_main, Criterion};
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::synthetic::{synthetic_methods, SyntheticShape};
 use highrise_protocol::MethodDef;
-use highrise_viewer::viewer::city::CityPlugin;
-use highrise_viewer::viewer::hover::{pick, Hovered};
+use highrise_viewer::viewer::city::headless_city_app;
+use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 
 fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
@@ -83,16 +82,7 @@ fn frame(c: &mut Criterion) {
     let count = specs.len();
     let snapshots: Vec<Arc<Snapshot>> = (0..8).map(|f| snapshot(count, f)).collect();
 
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-        .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
-        .init_resource::<Sessions>()
-        .init_resource::<Hovered>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )))
-        .add_plugins(CityPlugin);
+    let mut app = headless_city_app(Some(Duration::from_millis(16)));
     accept_report(
         &mut app.world_mut().resource_mut::<Sessions>(),
         report(&definitions, Arc::clone(&snapshots[0])),

@@ -15,8 +15,7 @@ use highrise_protocol::{
     write_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
     PROTOCOL_VERSION,
 };
-use highrise_viewer::viewer::city::{CityPlugin, STUB_HEIGHT_WU};
-use highrise_viewer::viewer::hover::Hovered;
+use highrise_viewer::viewer::city::{headless_city_app, STUB_HEIGHT_WU};
 use highrise_viewer::viewer::sessions::{Ingest, Sessions, SessionsPlugin};
 
 const TRIALS: u32 = 200;
@@ -36,13 +35,9 @@ fn main() {
     )
     .expect("listener");
     let addr = server.local_addr();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-        .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
-        .init_resource::<Hovered>()
-        .insert_resource(Ingest(server))
-        .add_plugins((SessionsPlugin, CityPlugin));
+    let mut app = headless_city_app(None);
+    app.insert_resource(Ingest(server))
+        .add_plugins(SessionsPlugin);
 
     let clock_zero = Instant::now();
     let now_ns = || clock_zero.elapsed().as_nanos() as u64;

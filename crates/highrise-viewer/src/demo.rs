@@ -49,3 +49,24 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     tracing::info!(?summary, "demo finished");
     Ok(())
 }
+
+/// Starts the demo on a background thread of this process, connected to `addr`, running until
+/// the process ends (used by the viewer and by `serve --demo`).
+pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
+    let args = DemoArgs {
+        addr,
+        duration_s: None,
+        restart_every_s: 5.0,
+        version_label: "demo".into(),
+        tick_ms: 1,
+    };
+    std::thread::Builder::new()
+        .name("highrise-demo".into())
+        .spawn(move || {
+            if let Err(error) = run(args) {
+                tracing::error!(%error, "the demo program stopped");
+            }
+        })
+        .context("cannot start the demo thread")?;
+    Ok(())
+}

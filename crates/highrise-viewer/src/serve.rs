@@ -59,21 +59,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     )?;
     stdout.flush()?;
     if args.demo {
-        let demo_args = crate::demo::DemoArgs {
-            addr: local_addr,
-            duration_s: None,
-            restart_every_s: 5.0,
-            version_label: "demo".into(),
-            tick_ms: 1,
-        };
-        std::thread::Builder::new()
-            .name("highrise-demo".into())
-            .spawn(move || {
-                if let Err(error) = crate::demo::run(demo_args) {
-                    tracing::error!(%error, "demo program stopped");
-                }
-            })
-            .context("cannot start the demo thread")?;
+        crate::demo::spawn_in_background(local_addr)?;
     }
 
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));

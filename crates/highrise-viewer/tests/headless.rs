@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::HitTarget;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{
-    BuildingOf, CityPlugin, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS, STUB_HEIGHT_WU,
+    headless_city_app, BuildingOf, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS,
+    STUB_HEIGHT_WU,
 };
-use highrise_viewer::viewer::hover::{pick, Hovered};
+use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 use highrise_viewer::viewer::ui::{search, tooltip_lines};
 
@@ -67,17 +67,7 @@ fn stats(elevation: f32, thread_count: u32, calls: u32) -> MethodStats {
 }
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-        .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
-        .init_resource::<Sessions>()
-        .init_resource::<Hovered>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            100,
-        )))
-        .add_plugins(CityPlugin);
-    app
+    headless_city_app(Some(Duration::from_millis(100)))
 }
 
 fn buildings(app: &mut App) -> Vec<(u32, Transform, Handle<StandardMaterial>)> {

@@ -394,6 +394,23 @@ pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
 #[derive(Debug)]
 pub struct CityPlugin;
 
+/// A windowless app with only the city systems (no rendering): for tests and benchmarks of the
+/// viewer's own per-frame work. With `frame`, every update advances time by exactly that much;
+/// without, time is real.
+pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_resource::<Sessions>()
+        .init_resource::<super::hover::Hovered>()
+        .add_plugins(CityPlugin);
+    if let Some(frame) = frame {
+        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(frame));
+    }
+    app
+}
+
 impl Plugin for CityPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HeightMode>()

@@ -76,7 +76,7 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
     if !args.no_demo {
-        start_demo(listen_addr)?;
+        crate::demo::spawn_in_background(listen_addr)?;
     }
     let shots = args
         .screenshot_after_s
@@ -115,26 +115,6 @@ fn parse_window_size(text: &str) -> anyhow::Result<(f32, f32)> {
         w.trim().parse().context("window width")?,
         h.trim().parse().context("window height")?,
     ))
-}
-
-/// The built-in demo program, connected over the real socket from a background thread.
-fn start_demo(addr: SocketAddr) -> anyhow::Result<()> {
-    let args = crate::demo::DemoArgs {
-        addr,
-        duration_s: None,
-        restart_every_s: 5.0,
-        version_label: "demo".into(),
-        tick_ms: 1,
-    };
-    std::thread::Builder::new()
-        .name("highrise-demo".into())
-        .spawn(move || {
-            if let Err(error) = crate::demo::run(args) {
-                tracing::error!(%error, "the demo program stopped");
-            }
-        })
-        .context("cannot start the demo thread")?;
-    Ok(())
 }
 
 /// Everything the viewer adds to a Bevy app that has `DefaultPlugins`.
