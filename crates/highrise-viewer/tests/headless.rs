@@ -13,7 +13,7 @@ use highrise_viewer::viewer::city::{
     headless_city_app, BuildingOf, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS,
     STUB_HEIGHT_WU,
 };
-use highrise_viewer::viewer::hover::pick;
+use highrise_viewer::viewer::hover::{pick, Hovered};
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 use highrise_viewer::viewer::ui::{search, tooltip_lines};
 
@@ -306,4 +306,70 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].1, 1);
     assert_eq!(found[0].2, "main.game.Board.rotate");
+}
+
+#[test]
+fn tidy_and_hover_changes_keep_colours_and_heights_right() {
+    let mut app = app();
+    let mut definitions = tetris();
+    definitions.push(def(3, "main.game", "Board", "clear"));
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(
+            definitions,
+            vec![stats(1.0, 2, 1), MethodStats::default(), stats(0.5, 1, 3)],
+            1,
+        ),
+    );
+    for _ in 0..40 {
+        app.update();
+    }
+    let expected = |app: &App| {
+        let city = &app.world().resource::<Sessions>().by_id[&1].city;
+        let layout = city.layout.as_ref().expect("laid out");
+        let max = city.max_height_wu();
+        let run = layout.building_of(0).expect("run") as usize;
+        let draw = layout.building_of(2).expect("draw") as usize;
+        assert!(
+            (city.heights_wu[run] - max).abs() < 0.01,
+            "{:?}",
+            city.heights_wu
+        );
+        assert!((city.heights_wu[draw] - 0.5 * max).abs() < 0.01);
+        assert_eq!(city.colours[run], ColourKey::Heat((HEAT_STEPS - 1) as u8));
+        (run, draw)
+    };
+    let (run, _) = expected(&app);
+
+    // Hover on, then off: the highlight comes and goes.
+    app.insert_resource(Hovered {
+        session_id: Some(1),
+        target: Some(HitTarget::Building {
+            building: run as u32,
+            method_id: 0,
+        }),
+        point: Vec3::ZERO,
+    });
+    app.update();
+    assert_eq!(
+        app.world().resource::<Sessions>().by_id[&1].city.colours[run],
+        ColourKey::Highlight
+    );
+    app.insert_resource(Hovered::default());
+    app.update();
+    expected(&app);
+
+    // Tidy rebuilds every entity; heights and colours follow the methods to their new plots.
+    app.world_mut()
+        .resource_mut::<Sessions>()
+        .by_id
+        .get_mut(&1)
+        .expect("session")
+        .city
+        .tidy();
+    for _ in 0..5 {
+        app.update();
+    }
+    expected(&app);
+    assert_eq!(buildings(&mut app).len(), 4);
 }

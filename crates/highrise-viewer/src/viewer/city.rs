@@ -199,6 +199,13 @@ pub struct City {
     pub target_heights_wu: Vec<f32>,
     pub colours: Vec<ColourKey>,
     pub target_colours: Vec<ColourKey>,
+    /// Buildings whose height is still moving toward its target (each listed once).
+    pub animating: Vec<usize>,
+    animating_flags: Vec<bool>,
+    /// Buildings whose material may need changing (target colour or highlight changed).
+    pub recolour: Vec<usize>,
+    /// The building currently highlighted (hovered) in this city.
+    pub highlighted: Option<usize>,
     /// Where the city's origin corner stands in the world.
     pub origin: Vec3,
     /// The snapshot time the targets were computed from, and the modes used.
@@ -255,6 +262,7 @@ impl City {
         self.target_heights_wu.resize(count, STUB_HEIGHT_WU);
         self.colours.resize(count, ColourKey::Stub);
         self.target_colours.resize(count, ColourKey::Stub);
+        self.animating_flags.resize(count, false);
         self.targets_from = None;
     }
 
@@ -301,9 +309,26 @@ impl City {
         self.building_entities.clear();
         self.district_entities.clear();
         self.block_entities.clear();
+        // Entities are rebuilt wearing the stub colour; every target counts as new.
         self.colours.fill(ColourKey::Stub);
+        self.target_colours.fill(ColourKey::Stub);
+        self.recolour.clear();
+        self.highlighted = None;
+        self.animating.clear();
+        self.animating_flags.fill(false);
+        for index in 0..self.heights_wu.len() {
+            self.start_animating(index);
+        }
         self.targets_from = None;
         self.structure_dirty = true;
+    }
+
+    /// Lists a building as moving, once, if its height differs from its target.
+    fn start_animating(&mut self, index: usize) {
+        if !self.animating_flags[index] && self.heights_wu[index] != self.target_heights_wu[index] {
+            self.animating_flags[index] = true;
+            self.animating.push(index);
+        }
     }
 
     /// Recomputes target heights and colours from a snapshot.
@@ -326,12 +351,19 @@ impl City {
                 .unwrap_or_default();
             let value = height_mode.value(&stats);
             let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
-            self.target_heights_wu[index] = if ran {
+            let target_height_wu = if ran {
                 (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0)
             } else {
                 STUB_HEIGHT_WU
             };
-            self.target_colours[index] = if !ran {
+            if self.target_heights_wu[index] != target_height_wu {
+                self.target_heights_wu[index] = target_height_wu;
+                if !self.animating_flags[index] {
+                    self.animating_flags[index] = true;
+                    self.animating.push(index);
+                }
+            }
+            let target_colour = if !ran {
                 ColourKey::Stub
             } else {
                 match colour_mode {
@@ -344,6 +376,10 @@ impl City {
                     }
                 }
             };
+            if self.target_colours[index] != target_colour {
+                self.target_colours[index] = target_colour;
+                self.recolour.push(index);
+            }
         }
         self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
     }
@@ -352,23 +388,24 @@ impl City {
     pub fn ease(&mut self, dt_s: f32, moved: &mut Vec<usize>) {
         let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
         moved.clear();
-        for (index, (height, target)) in self
-            .heights_wu
-            .iter_mut()
-            .zip(&self.target_heights_wu)
-            .enumerate()
-        {
+        let (heights, targets, flags) = (
+            &mut self.heights_wu,
+            &self.target_heights_wu,
+            &mut self.animating_flags,
+        );
+        self.animating.retain(|&index| {
+            let (height, target) = (&mut heights[index], targets[index]);
             let gap = target - *height;
-            if gap == 0.0 {
-                continue;
-            }
             *height = if gap.abs() < 0.005 {
-                *target
+                target
             } else {
                 *height + gap * blend
             };
             moved.push(index);
-        }
+            let still_moving = *height != target;
+            flags[index] = still_moving;
+            still_moving
+        });
         if !moved.is_empty() {
             self.heights_dirty = true;
         }
@@ -614,6 +651,9 @@ pub fn animate_buildings(
             continue; // no city yet, or its entities are being spawned this frame
         }
         city.ease(dt_s, &mut scratch.0);
+        // Visit buildings in index order: entities and plots are laid out in that order, so
+        // this keeps the writes below cache-friendly.
+        scratch.0.sort_unstable();
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
@@ -627,8 +667,20 @@ pub fn animate_buildings(
                 );
             }
         }
-        for index in 0..city.building_entities.len() {
-            let wanted = if highlighted == Some((session_id, index as u32)) {
+        let highlight = highlighted
+            .filter(|(session, _)| *session == session_id)
+            .map(|(_, building)| building as usize)
+            .filter(|&index| index < city.building_entities.len());
+        if city.highlighted != highlight {
+            city.recolour.extend(city.highlighted);
+            city.recolour.extend(highlight);
+            city.highlighted = highlight;
+        }
+        let mut recolour = std::mem::take(&mut city.recolour);
+        recolour.sort_unstable();
+        recolour.dedup();
+        for index in recolour {
+            let wanted = if Some(index) == city.highlighted {
                 ColourKey::Highlight
             } else {
                 city.target_colours[index]
