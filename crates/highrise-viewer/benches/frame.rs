@@ -39,6 +39,22 @@ fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
     }
 }
 
+/// The layout benchmark's program: 200k methods in 10k classes in 1k packages.
+fn definitions_200k() -> Arc<[MethodDef]> {
+    synthetic_methods(&SyntheticShape::BENCH_200K)
+        .into_iter()
+        .map(|spec| MethodDef {
+            id: spec.id,
+            package: spec.package,
+            class: spec.class,
+            method: spec.method,
+            signature: spec.signature,
+            file: None,
+            line: None,
+        })
+        .collect()
+}
+
 /// A snapshot where a rotating 5 % of the methods are busy.
 fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
     let stats = (0..methods)
@@ -66,20 +82,8 @@ fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
 }
 
 fn frame(c: &mut Criterion) {
-    let specs = synthetic_methods(&SyntheticShape::BENCH_200K);
-    let definitions: Arc<[MethodDef]> = specs
-        .iter()
-        .map(|spec| MethodDef {
-            id: spec.id,
-            package: spec.package.clone(),
-            class: spec.class.clone(),
-            method: spec.method.clone(),
-            signature: spec.signature.clone(),
-            file: None,
-            line: None,
-        })
-        .collect();
-    let count = specs.len();
+    let definitions = definitions_200k();
+    let count = definitions.len();
     let snapshots: Vec<Arc<Snapshot>> = (0..8).map(|f| snapshot(count, f)).collect();
 
     let mut app = headless_city_app(Some(Duration::from_millis(16)));
@@ -122,20 +126,8 @@ fn frame(c: &mut Criterion) {
 /// The common case: a new snapshot every frame whose values hold still (a program in a steady
 /// state), after the city has settled: intake, targets and the hover pick, nothing to move.
 fn steady(c: &mut Criterion) {
-    let specs = synthetic_methods(&SyntheticShape::BENCH_200K);
-    let definitions: Arc<[MethodDef]> = specs
-        .iter()
-        .map(|spec| MethodDef {
-            id: spec.id,
-            package: spec.package.clone(),
-            class: spec.class.clone(),
-            method: spec.method.clone(),
-            signature: spec.signature.clone(),
-            file: None,
-            line: None,
-        })
-        .collect();
-    let busy = snapshot(specs.len(), 0);
+    let definitions = definitions_200k();
+    let busy = snapshot(definitions.len(), 0);
     let mut app = headless_city_app(Some(Duration::from_millis(16)));
     accept_report(
         &mut app.world_mut().resource_mut::<Sessions>(),
