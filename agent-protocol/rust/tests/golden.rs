@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use highrise_protocol::{
-    decode_agent_message, decode_events, decode_viewer_message, encode_message, AgentMessage,
+    decode_agent_message, decode_events, decode_viewer_message, encode_frame, AgentMessage,
     EventKind, Hello, MethodDef, PackedEventWriter, ViewerMessage, MAGIC, PROTOCOL_VERSION,
 };
 
@@ -62,13 +62,21 @@ fn events() -> AgentMessage {
     AgentMessage::Events(writer.finish())
 }
 
-/// Every golden file: name, message bytes (payload), and what it holds.
+/// Every golden file: name, the whole frame (header and payload), and what it holds.
 fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
     let agent = |name: &'static str, message: AgentMessage| {
-        (name, encode_message(&message), format!("{message:#?}"))
+        (
+            name,
+            encode_frame(&message).expect("fits a frame"),
+            format!("{message:#?}"),
+        )
     };
     let viewer = |name: &'static str, message: ViewerMessage| {
-        (name, encode_message(&message), format!("{message:#?}"))
+        (
+            name,
+            encode_frame(&message).expect("fits a frame"),
+            format!("{message:#?}"),
+        )
     };
     vec![
         agent("hello", hello()),
@@ -123,12 +131,6 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
     ]
 }
 
-fn framed(payload: &[u8]) -> Vec<u8> {
-    let mut frame = (payload.len() as u32).to_le_bytes().to_vec();
-    frame.extend_from_slice(payload);
-    frame
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes
         .chunks(16)
@@ -146,8 +148,8 @@ fn hex(bytes: &[u8]) -> String {
 fn rust_encoder_reproduces_every_golden_file() {
     let bless = std::env::var_os("HIGHRISE_BLESS").is_some();
     let mut session = Vec::new();
-    for (name, payload, description) in cases() {
-        let frame = framed(&payload);
+    for (name, frame, description) in cases() {
+        let payload = &frame[4..];
         if !matches!(name, "welcome" | "reject") {
             session.extend_from_slice(&frame);
         }

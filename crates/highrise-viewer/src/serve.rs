@@ -14,6 +14,8 @@ use highrise_ingest::{
 };
 use highrise_protocol::{DEFAULT_PORT, PROTOCOL_VERSION};
 
+use crate::viewer::ui::qualified_name;
+
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on. Only loopback unless --allow-remote is given.
@@ -173,12 +175,8 @@ impl Printer {
             if names.len() <= slot {
                 names.resize(slot + 1, String::new());
             }
-            let package = if definition.package.is_empty() {
-                String::new()
-            } else {
-                format!("{}.", definition.package)
-            };
-            names[slot] = format!("{package}{}.{}", definition.class, definition.method);
+            names[slot] =
+                qualified_name(&definition.package, &definition.class, &definition.method);
         }
     }
 
