@@ -14,6 +14,8 @@
 // conventionally leaves implicit; spelling them out everywhere would only add noise.
 #![allow(elided_lifetimes_in_paths)]
 
+pub mod attach;
 pub mod demo;
+pub mod record;
 pub mod serve;
 pub mod viewer;

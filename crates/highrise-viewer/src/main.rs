@@ -1,7 +1,7 @@
 //! `highrise`: the command users run. See the library's documentation (`src/lib.rs`).
 
 use clap::{Parser, Subcommand};
-use highrise_viewer::{demo, serve, viewer};
+use highrise_viewer::{attach, demo, record, serve, viewer};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,6 +22,14 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Run the built-in demo program as an agent against a listening highrise.
     Demo(demo::DemoArgs),
+    /// Load the Java agent into a running JVM; its city appears in the running viewer.
+    Attach(attach::AttachArgs),
+    /// Listen without a window and record every session to a `.hrec` file.
+    Record(record::RecordArgs),
+    /// Feed a recording back as a session (to a running viewer, or headless).
+    Replay(record::ReplayArgs),
+    /// Summarise a recording (optionally against another) for people and CI.
+    Report(record::ReportArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -35,6 +43,22 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Demo(args)) => {
             init_logging();
             demo::run(args)
+        }
+        Some(Command::Attach(args)) => {
+            init_logging();
+            attach::run(args)
+        }
+        Some(Command::Record(args)) => {
+            init_logging();
+            record::run_record(args)
+        }
+        Some(Command::Replay(args)) => {
+            init_logging();
+            record::run_replay(args)
+        }
+        Some(Command::Report(args)) => {
+            init_logging();
+            record::run_report(args)
         }
         // The viewer logs through Bevy's LogPlugin (RUST_LOG).
         None => viewer::run(cli.view, process_start),
