@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The pure crates (protocol, aggregate, layout) must never depend on an engine or on an I/O
+# The pure crates (protocol, aggregate, layout, record) must never depend on an engine or on an I/O
 # runtime: no bevy, wgpu, winit or tokio in their normal or build dependency trees.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for crate in highrise-protocol highrise-aggregate highrise-layout; do
+for crate in highrise-protocol highrise-aggregate highrise-layout highrise-record; do
     if ! tree=$(cargo tree --locked -p "$crate" -e normal,build --prefix none --format '{p}'); then
         echo "check-pure-crates: cannot list the dependencies of $crate" >&2
         status=1

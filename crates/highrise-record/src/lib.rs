@@ -1,0 +1,32 @@
+//! `highrise-record`: the `.hrec` recording format — an agent's frames exactly as the viewer
+//! received them, each with its arrival time, plus an index so a reader can seek. Pure: no
+//! I/O runtime, no engine; it reads and writes any `std::io` stream.
+//!
+//! The byte-level description is `agent-protocol/RECORDING.md`. Where to start:
+//!
+//! - [`RecordingWriter`]: [`RecordingWriter::new`] writes the header,
+//!   [`RecordingWriter::write_frame`] appends one frame, [`RecordingWriter::finish`] writes the
+//!   footer index. A writer dropped without `finish` (a crash) leaves a file that is still
+//!   readable up to its last whole frame.
+//! - [`RecordingReader`]: [`RecordingReader::open`] checks the header, loads the footer index
+//!   (or rebuilds it by scanning an interrupted file), then [`RecordingReader::frames`] /
+//!   [`RecordingReader::frames_from`] read frames back.
+//!
+//! Recording and replay of live sessions (`highrise-ingest`) and the headless report
+//! (`highrise-report`) are built on these two types.
+
+mod error;
+mod format;
+mod reader;
+mod writer;
+
+pub use error::RecordError;
+pub use format::{
+    IndexEntry, RecordingHeader, FORMAT_VERSION, HEADER_BYTES, INDEX_EVERY_FRAMES, INDEX_EVERY_NS,
+    MAGIC, TRAILER_BYTES, TRAILER_MAGIC,
+};
+pub use reader::{Completeness, FrameCursor, RecordedFrame, RecordingReader};
+pub use writer::RecordingWriter;
+
+/// The conventional file extension of recordings.
+pub const EXTENSION: &str = "hrec";
