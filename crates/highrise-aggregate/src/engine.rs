@@ -132,17 +132,17 @@ impl Engine {
         let mut chunk_pairs = [NO_PAIR; CHUNK_EVENTS];
         for chunk in events.chunks(CHUNK_EVENTS) {
             // Loading each pair's hot half here (independent loads whose misses overlap)
-            // leaves it in cache for the apply pass.
+            // leaves it in cache for the apply pass. Exits are looked up too (their pair is
+            // on the stack, in cache): a branch on the event kind, which is as good as random,
+            // costs more than the lookup.
             for event in chunk {
-                if event.kind == EventKind::Enter {
-                    thread.map.prefetch(event.method_id);
-                }
+                thread.map.prefetch(event.method_id);
             }
             for (event, slot) in chunk.iter().zip(&mut chunk_pairs) {
-                let pair_index = match event.kind {
-                    EventKind::Enter => self.lookup_pair(thread, thread_index, event.method_id),
-                    EventKind::Exit => NO_PAIR,
-                };
+                let mut pair_index = thread.map.get_or_none(event.method_id);
+                if pair_index == NO_PAIR && event.kind == EventKind::Enter {
+                    pair_index = self.new_pair(thread, thread_index, event.method_id);
+                }
                 if let Some(pair) = self.pairs.get(pair_index as usize) {
                     // A quarter of the 24-byte records straddle two cache lines.
                     prefetch(&pair.acc_epoch);

@@ -111,6 +111,20 @@ impl PairMap {
         }
     }
 
+    /// Like [`get`](Self::get), [`NO_PAIR`] for none; no branch in dense mode beyond the
+    /// (predictable) bounds check.
+    #[inline(always)]
+    pub(crate) fn get_or_none(&self, method_id: u32) -> u32 {
+        if self.dense.is_empty() {
+            self.table.get(method_id).unwrap_or(NO_PAIR)
+        } else {
+            self.dense
+                .get(method_id as usize)
+                .copied()
+                .unwrap_or(NO_PAIR)
+        }
+    }
+
     /// Starts loading the slot `get(method_id)` will read.
     #[inline(always)]
     pub(crate) fn prefetch(&self, method_id: u32) {
@@ -345,6 +359,7 @@ mod tests {
         }
         for key in (0..500).chain((0..500).map(|key| key * 1000)) {
             assert_eq!(map.get(key), model.get(&key).copied());
+            assert_eq!(map.get_or_none(key), model.get(&key).copied().unwrap_or(NO_PAIR));
         }
     }
 
