@@ -15,6 +15,7 @@ use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::synthetic::{synthetic_methods, SyntheticShape};
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::headless_city_app;
+use highrise_viewer::viewer::compare::Compare;
 use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 
@@ -118,7 +119,8 @@ fn frame(c: &mut Criterion) {
             );
             app.update();
             let sessions = app.world().resource::<Sessions>();
-            pick(sessions, eye, (look_at - eye).normalize())
+            let compare = app.world().resource::<Compare>();
+            pick(sessions, compare, eye, (look_at - eye).normalize())
         })
     });
 }

@@ -10,9 +10,10 @@ use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::HitTarget;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{
-    headless_city_app, BuildingOf, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS,
+    headless_city_app, BuildingOf, CityKey, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS,
     STUB_HEIGHT_WU,
 };
+use highrise_viewer::viewer::compare::Compare;
 use highrise_viewer::viewer::hover::{pick, Hovered};
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 use highrise_viewer::viewer::ui::{search, tooltip_lines};
@@ -244,8 +245,13 @@ fn hovering_a_building_names_it_in_the_tooltip() {
     let index = layout.building_of(0).expect("placed");
     let centre = layout.buildings()[index as usize].footprint.center() + view.city.origin;
     // A ray straight down from above the building's centre: the synthetic hover.
-    let hovered = pick(sessions, centre + Vec3::Y * 500.0, -Vec3::Y);
-    assert_eq!(hovered.building(), Some((1, index)));
+    let hovered = pick(
+        sessions,
+        app.world().resource::<Compare>(),
+        centre + Vec3::Y * 500.0,
+        -Vec3::Y,
+    );
+    assert_eq!(hovered.building(), Some((CityKey::Session(1), index)));
     assert_eq!(
         hovered.target,
         Some(HitTarget::Building {
@@ -253,7 +259,7 @@ fn hovering_a_building_names_it_in_the_tooltip() {
             method_id: 0
         })
     );
-    let lines = tooltip_lines(sessions, &hovered);
+    let lines = tooltip_lines(sessions, app.world().resource::<Compare>(), &hovered);
     assert_eq!(lines[0], "main.game.Game.run");
     assert!(lines.contains(&"elevation 87.3 %".to_string()), "{lines:?}");
     assert!(lines.contains(&"threads 3".to_string()), "{lines:?}");
@@ -293,8 +299,13 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     let rect = layout.districts()[district].rect;
     // Just inside the district's corner: street, not a block.
     let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + view.city.origin;
-    let hovered = pick(sessions, corner + Vec3::Y * 100.0, -Vec3::Y);
-    let lines = tooltip_lines(sessions, &hovered);
+    let hovered = pick(
+        sessions,
+        app.world().resource::<Compare>(),
+        corner + Vec3::Y * 100.0,
+        -Vec3::Y,
+    );
+    let lines = tooltip_lines(sessions, app.world().resource::<Compare>(), &hovered);
     assert_eq!(
         lines.first().map(String::as_str),
         Some("package main.ui"),
@@ -343,7 +354,7 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
 
     // Hover on, then off: the highlight comes and goes.
     app.insert_resource(Hovered {
-        session_id: Some(1),
+        city: Some(CityKey::Session(1)),
         target: Some(HitTarget::Building {
             building: run as u32,
             method_id: 0,
@@ -372,4 +383,185 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
     }
     expected(&app);
     assert_eq!(buildings(&mut app).len(), 4);
+}
+
+/// `report` for another session, with its own id and version label.
+fn session_report(
+    session_id: u64,
+    label: &str,
+    definitions: Vec<MethodDef>,
+    methods: Vec<MethodStats>,
+) -> Report {
+    let mut report = report(definitions, methods, 1);
+    report.session_id = session_id;
+    if let Some(info) = report.info.as_mut() {
+        info.version_label = label.into();
+    }
+    report
+}
+
+#[test]
+fn compare_view_shows_a_diff_city_and_the_structural_summary() {
+    use highrise_viewer::viewer::compare::CompareMode;
+    let mut app = app();
+    // A: run 50 %, rotate 10 %, draw 20 %, Legacy.load 5 %.
+    let mut version_a = tetris();
+    version_a.push(def(3, "main.io", "Legacy", "load"));
+    // B (other ids, other order): run 20 % (faster), rotate 40 % (slower), draw moved from
+    // main.ui to main.render, Legacy.load gone, Cache.get new.
+    let version_b = vec![
+        def(10, "main.render", "Renderer", "draw"),
+        def(11, "main.game", "Game", "run"),
+        def(12, "main.game", "Board", "rotate"),
+        def(13, "main.game", "Cache", "get"),
+    ];
+    let mut stats_b = vec![MethodStats::default(); 14];
+    stats_b[10] = stats(0.2, 1, 5);
+    stats_b[11] = stats(0.2, 1, 1);
+    stats_b[12] = stats(0.4, 2, 9);
+    stats_b[13] = stats(0.3, 1, 3);
+    {
+        let mut sessions = app.world_mut().resource_mut::<Sessions>();
+        accept_report(
+            &mut sessions,
+            session_report(
+                1,
+                "before",
+                version_a,
+                vec![
+                    stats(0.5, 1, 1),
+                    stats(0.1, 1, 4),
+                    stats(0.2, 1, 5),
+                    stats(0.05, 1, 1),
+                ],
+            ),
+        );
+        accept_report(
+            &mut sessions,
+            session_report(2, "after", version_b, stats_b),
+        );
+    }
+    app.world_mut().resource_mut::<Compare>().mode = CompareMode::Diff;
+    for _ in 0..40 {
+        app.update();
+    }
+
+    let compare = app.world().resource::<Compare>();
+    assert_eq!(
+        (compare.a, compare.b),
+        (Some(1), Some(2)),
+        "first two sessions"
+    );
+    assert_eq!(
+        compare.scene_order(app.world().resource::<Sessions>()),
+        vec![CityKey::Diff]
+    );
+    let sessions = app.world().resource::<Sessions>();
+    assert!(sessions.by_id[&1].city.hidden && sessions.by_id[&2].city.hidden);
+    let summary = compare.summary.as_ref().expect("summary");
+    assert_eq!(summary.packages_added, vec!["main.render".to_string()]);
+    assert_eq!(
+        summary.packages_removed,
+        vec!["main.io".to_string(), "main.ui".to_string()]
+    );
+    assert_eq!((summary.methods_added, summary.methods_removed), (1, 1));
+    assert_eq!(summary.moved.len(), 1);
+    assert_eq!(
+        (
+            summary.moved[0].name.as_str(),
+            summary.moved[0].from_package.as_str(),
+            summary.moved[0].to_package.as_str()
+        ),
+        ("Renderer.draw", "main.ui", "main.render")
+    );
+
+    let pair = compare.pair.as_ref().expect("plan");
+    let diff = &compare.diff;
+    let colour_of = |a: Option<u32>, b: Option<u32>| {
+        let index = pair
+            .buildings
+            .iter()
+            .position(|p| p.method_id_a == a && p.method_id_b == b)
+            .unwrap_or_else(|| panic!("plot for {a:?}/{b:?}"));
+        (diff.colours[index], diff.heights_wu[index], index)
+    };
+    let max = diff.max_height_wu();
+    let (run, run_height, run_index) = colour_of(Some(0), Some(11));
+    assert!(matches!(run, ColourKey::Faster(_)), "{run:?}");
+    assert!(
+        (run_height - 0.3 * max).abs() < 0.02,
+        "{run_height} vs {max}"
+    );
+    let (rotate, rotate_height, _) = colour_of(Some(1), Some(12));
+    assert!(matches!(rotate, ColourKey::Slower(_)), "{rotate:?}");
+    assert!((rotate_height - 0.3 * max).abs() < 0.02);
+    assert_eq!(colour_of(None, Some(13)).0, ColourKey::Added);
+    assert_eq!(colour_of(Some(3), None).0, ColourKey::Removed);
+    assert_eq!(colour_of(Some(2), None).0, ColourKey::Moved);
+    assert_eq!(colour_of(None, Some(10)).0, ColourKey::Moved);
+
+    // Hovering the diff city's `run` names both versions and the difference.
+    let centre = pair.city.buildings()[run_index].footprint.center() + diff.origin;
+    let hovered = pick(
+        app.world().resource::<Sessions>(),
+        compare,
+        centre + Vec3::Y * 500.0,
+        -Vec3::Y,
+    );
+    assert_eq!(hovered.building(), Some((CityKey::Diff, run_index as u32)));
+    let lines = tooltip_lines(app.world().resource::<Sessions>(), compare, &hovered);
+    assert_eq!(lines[0], "main.game.Game.run");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("B − A: -30.0 points (faster)")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("A · tetris (before): elevation 50.0 %")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("B · tetris (after): elevation 20.0 %")),
+        "{lines:?}"
+    );
+
+    // Aligned: the same method stands on the same plot in both cities, absent ones are dark.
+    app.world_mut().resource_mut::<Compare>().mode = CompareMode::Aligned;
+    for _ in 0..40 {
+        app.update();
+    }
+    let compare = app.world().resource::<Compare>();
+    assert_eq!(
+        compare.scene_order(app.world().resource::<Sessions>()),
+        vec![CityKey::AlignedA, CityKey::AlignedB]
+    );
+    let (a, b) = (&compare.aligned_a, &compare.aligned_b);
+    assert!(a.origin.x < b.origin.x, "A left of B");
+    assert!((a.heights_wu[run_index] - 0.5 * max).abs() < 0.02);
+    assert!((b.heights_wu[run_index] - 0.2 * max).abs() < 0.02);
+    let added_index = compare
+        .pair
+        .as_ref()
+        .and_then(|pair| {
+            pair.buildings
+                .iter()
+                .position(|p| p.method_id_a.is_none() && p.method_id_b == Some(13))
+        })
+        .expect("Cache.get plot");
+    assert_eq!(a.colours[added_index], ColourKey::Absent);
+    assert!(matches!(b.colours[added_index], ColourKey::Heat(_)));
+    let diff_hidden = compare.diff.hidden;
+    assert!(diff_hidden);
+
+    // Independent: the sessions' own cities, A then B; off: everything back.
+    app.world_mut().resource_mut::<Compare>().mode = CompareMode::Independent;
+    app.update();
+    let sessions = app.world().resource::<Sessions>();
+    assert!(!sessions.by_id[&1].city.hidden && !sessions.by_id[&2].city.hidden);
+    assert!(app.world().resource::<Compare>().aligned_a.hidden);
 }

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
+use super::compare::{scene_cities_mut, Compare};
 use super::sessions::{SessionView, Sessions};
 
 /// Height of a building whose method did not run in the window, world units.
@@ -24,6 +25,21 @@ pub const HEAT_STEPS: usize = 32;
 pub const CLASS_COLOURS: usize = 24;
 /// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
 pub const THREAD_STEPS: usize = 8;
+/// Steps of each side (faster, slower) of the diff city's blue/red ramp.
+pub const DIFF_STEPS: usize = 16;
+
+/// Which city of the scene: a session's own, or one of the compare view's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CityKey {
+    /// A session's own city (incremental layout).
+    Session(u64),
+    /// Version A on the compare view's shared (aligned) plan.
+    AlignedA,
+    /// Version B on the compare view's shared (aligned) plan.
+    AlignedB,
+    /// The difference city: height |B − A|, blue where B is faster, red where slower.
+    Diff,
+}
 
 /// What building height shows.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,6 +84,18 @@ pub enum ColourKey {
     Class(u8),
     Threads(u8),
     Highlight,
+    /// Aligned compare view: the method does not exist in this version.
+    Absent,
+    /// Diff city: only in B.
+    Added,
+    /// Diff city: only in A.
+    Removed,
+    /// Diff city: in both versions, under different packages.
+    Moved,
+    /// Diff city: B spends less (step 1..DIFF_STEPS, larger is more).
+    Faster(u8),
+    /// Diff city: B spends more.
+    Slower(u8),
 }
 
 /// Shared meshes and materials: a few dozen materials for any number of buildings.
@@ -79,6 +107,12 @@ pub struct Palette {
     pub class: Vec<Handle<StandardMaterial>>,
     pub threads: Vec<Handle<StandardMaterial>>,
     pub highlight: Handle<StandardMaterial>,
+    pub absent: Handle<StandardMaterial>,
+    pub added: Handle<StandardMaterial>,
+    pub removed: Handle<StandardMaterial>,
+    pub moved: Handle<StandardMaterial>,
+    pub faster: Vec<Handle<StandardMaterial>>,
+    pub slower: Vec<Handle<StandardMaterial>>,
     /// Districts by nesting depth (deeper is lighter).
     pub district: Vec<Handle<StandardMaterial>>,
     pub block: Handle<StandardMaterial>,
@@ -94,6 +128,12 @@ impl Palette {
                 self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1].clone()
             }
             ColourKey::Highlight => self.highlight.clone(),
+            ColourKey::Absent => self.absent.clone(),
+            ColourKey::Added => self.added.clone(),
+            ColourKey::Removed => self.removed.clone(),
+            ColourKey::Moved => self.moved.clone(),
+            ColourKey::Faster(step) => self.faster[usize::from(step).min(DIFF_STEPS - 1)].clone(),
+            ColourKey::Slower(step) => self.slower[usize::from(step).min(DIFF_STEPS - 1)].clone(),
         }
     }
 
@@ -160,8 +200,26 @@ impl FromWorld for Palette {
                 add(Color::srgb(level, level + 0.015, level + 0.035))
             })
             .collect();
+        // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
+        let neutral = Vec3::new(0.45, 0.46, 0.50);
+        let ramp = |end: Vec3, step: usize| {
+            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
+            Color::srgb(mixed.x, mixed.y, mixed.z)
+        };
+        let faster = (0..DIFF_STEPS)
+            .map(|step| add(ramp(Vec3::new(0.12, 0.38, 0.95), step)))
+            .collect();
+        let slower = (0..DIFF_STEPS)
+            .map(|step| add(ramp(Vec3::new(0.95, 0.12, 0.10), step)))
+            .collect();
         Self {
             cube,
+            absent: add(Color::srgba(0.16, 0.17, 0.20, 1.0)),
+            added: add(Color::srgb(0.20, 0.85, 0.35)),
+            removed: add(Color::srgb(0.62, 0.30, 0.80)),
+            moved: add(Color::srgb(0.95, 0.75, 0.20)),
+            faster,
+            slower,
             stub: add(Color::srgb(0.22, 0.24, 0.28)),
             heat,
             class,
@@ -176,14 +234,14 @@ impl FromWorld for Palette {
 /// Marks a building entity.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct BuildingOf {
-    pub session_id: u64,
+    pub city: CityKey,
     pub building: u32,
 }
 
 /// Marks a city's root entity (its transform places the city in the world).
 #[derive(Component, Debug, Clone, Copy)]
 pub struct CityRoot {
-    pub session_id: u64,
+    pub city: CityKey,
 }
 
 /// One session's city: the plan, its entities and the animated state of its buildings.
@@ -214,6 +272,8 @@ pub struct City {
     pub structure_dirty: bool,
     /// Heights moved this frame: refresh the hit-test bounds.
     pub heights_dirty: bool,
+    /// Not in the scene now (the compare view shows other cities): not animated, not picked.
+    pub hidden: bool,
 }
 
 impl City {
@@ -295,17 +355,36 @@ impl City {
             })
             .collect();
         let tidy = layout.tidy();
-        self.heights_wu = tidy
+        let heights_wu = tidy
             .buildings()
             .iter()
             .map(|b| by_method.get(&b.method_id).map_or(STUB_HEIGHT_WU, |h| h.0))
             .collect();
-        self.target_heights_wu = tidy
+        let target_heights_wu = tidy
             .buildings()
             .iter()
             .map(|b| by_method.get(&b.method_id).map_or(STUB_HEIGHT_WU, |h| h.1))
             .collect();
-        self.layout = Some(tidy);
+        self.install_layout(tidy, heights_wu, target_heights_wu);
+    }
+
+    /// Replaces the whole plan (buildings move): every entity is rebuilt, wearing the stub
+    /// colour, and heights start from `heights_wu` toward `target_heights_wu`.
+    pub fn install_layout(
+        &mut self,
+        layout: CityLayout,
+        heights_wu: Vec<f32>,
+        target_heights_wu: Vec<f32>,
+    ) {
+        let count = layout.buildings().len();
+        self.heights_wu = heights_wu;
+        self.target_heights_wu = target_heights_wu;
+        self.heights_wu.resize(count, STUB_HEIGHT_WU);
+        self.target_heights_wu.resize(count, STUB_HEIGHT_WU);
+        self.colours.resize(count, ColourKey::Stub);
+        self.target_colours.resize(count, ColourKey::Stub);
+        self.animating_flags.resize(count, false);
+        self.layout = Some(layout);
         self.building_entities.clear();
         self.district_entities.clear();
         self.block_entities.clear();
@@ -338,24 +417,36 @@ impl City {
         height_mode: HeightMode,
         colour_mode: ColourMode,
     ) {
-        let Some(layout) = self.layout.as_ref() else {
-            return;
-        };
         let max_height_wu = self.max_height_wu();
-        for (index, building) in layout.buildings().iter().enumerate() {
+        self.set_targets_with(|_, building| {
             // Direct indexing (ids never seen read as zero), cheaper than a call per building.
             let stats = snapshot
                 .methods
                 .get(building.method_id as usize)
                 .copied()
                 .unwrap_or_default();
-            let value = height_mode.value(&stats);
-            let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
-            let target_height_wu = if ran {
-                (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0)
-            } else {
-                STUB_HEIGHT_WU
-            };
+            stats_target(
+                &stats,
+                building.block,
+                height_mode,
+                colour_mode,
+                max_height_wu,
+            )
+        });
+        self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
+    }
+
+    /// Sets every building's target height and colour from `target(index, building)`, listing
+    /// the ones that must move or change material.
+    pub fn set_targets_with(
+        &mut self,
+        mut target: impl FnMut(usize, &highrise_layout::Building) -> (f32, ColourKey),
+    ) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        for (index, building) in layout.buildings().iter().enumerate() {
+            let (target_height_wu, target_colour) = target(index, building);
             if self.target_heights_wu[index] != target_height_wu {
                 self.target_heights_wu[index] = target_height_wu;
                 if !self.animating_flags[index] {
@@ -363,25 +454,11 @@ impl City {
                     self.animating.push(index);
                 }
             }
-            let target_colour = if !ran {
-                ColourKey::Stub
-            } else {
-                match colour_mode {
-                    ColourMode::Heat => ColourKey::Heat(
-                        (value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8,
-                    ),
-                    ColourMode::Class => ColourKey::Class((building.block % 251) as u8),
-                    ColourMode::Threads => {
-                        ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
-                    }
-                }
-            };
             if self.target_colours[index] != target_colour {
                 self.target_colours[index] = target_colour;
                 self.recolour.push(index);
             }
         }
-        self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
     }
 
     /// Moves every height a step toward its target. Returns the buildings that moved.
@@ -410,6 +487,33 @@ impl City {
             self.heights_dirty = true;
         }
     }
+}
+
+/// A building's target height and colour from its method's statistics (`block` picks the
+/// class colour).
+pub fn stats_target(
+    stats: &MethodStats,
+    block: u32,
+    height_mode: HeightMode,
+    colour_mode: ColourMode,
+    max_height_wu: f32,
+) -> (f32, ColourKey) {
+    let value = height_mode.value(stats);
+    let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+    if !ran {
+        return (STUB_HEIGHT_WU, ColourKey::Stub);
+    }
+    let height_wu = (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let colour = match colour_mode {
+        ColourMode::Heat => {
+            ColourKey::Heat((value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8)
+        }
+        ColourMode::Class => ColourKey::Class((block % 251) as u8),
+        ColourMode::Threads => {
+            ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
+        }
+    };
+    (height_wu, colour)
 }
 
 /// The transform of a building: its footprint, standing on its block, `height_wu` tall.
@@ -457,15 +561,18 @@ impl Plugin for CityPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
+            .init_resource::<Compare>()
             .init_resource::<Palette>()
             .init_resource::<MovedScratch>()
             .add_systems(
                 Update,
                 (
                     place_methods,
+                    super::compare::update_compare_plan,
                     arrange_cities,
                     sync_structure,
                     set_targets,
+                    super::compare::compare_targets,
                     animate_buildings,
                 )
                     .chain()
@@ -494,36 +601,55 @@ pub fn place_methods(mut sessions: ResMut<Sessions>) {
     }
 }
 
-/// Lines the cities up along X in connection order, and spawns a root per city.
+/// Lines the shown cities up along X (connection order, or A then B in the compare view),
+/// spawns a root per city, and hides the cities the compare view does not show.
 pub fn arrange_cities(
     mut commands: Commands,
     mut sessions: ResMut<Sessions>,
-    mut roots: Query<&mut Transform, With<CityRoot>>,
+    mut compare: ResMut<Compare>,
+    mut roots: Query<(&mut Transform, &mut Visibility), With<CityRoot>>,
 ) {
+    let order = compare.scene_order(&sessions);
     let mut next_x = 0.0f32;
-    for (&session_id, view) in sessions.by_id.iter_mut() {
-        let city = &mut view.city;
+    let mut origins = Vec::with_capacity(order.len());
+    for &key in &order {
+        let Some(city) = compare.city(&sessions, key) else {
+            continue;
+        };
         let Some(layout) = city.layout.as_ref() else {
             continue;
         };
         let bounds = layout.bounds();
-        let origin = Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z);
+        origins.push((key, Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z)));
         next_x += bounds.width_wu() + CITY_GAP_WU;
+    }
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        let placed = origins.iter().find(|(shown, _)| *shown == key).map(|o| o.1);
+        city.hidden = placed.is_none();
+        let Some(origin) = placed else {
+            if let Some(root) = city.root {
+                if let Ok((_, mut visibility)) = roots.get_mut(root) {
+                    visibility.set_if_neq(Visibility::Hidden);
+                }
+            }
+            continue;
+        };
         let root = *city.root.get_or_insert_with(|| {
             commands
                 .spawn((
-                    CityRoot { session_id },
+                    CityRoot { city: key },
                     Transform::from_translation(origin),
                     Visibility::default(),
                 ))
                 .id()
         });
-        if city.origin != origin {
-            city.origin = origin;
-            if let Ok(mut transform) = roots.get_mut(root) {
+        if let Ok((mut transform, mut visibility)) = roots.get_mut(root) {
+            visibility.set_if_neq(Visibility::Inherited);
+            if city.origin != origin {
                 transform.translation = origin;
             }
         }
+        city.origin = origin;
     }
 }
 
@@ -531,19 +657,19 @@ pub fn arrange_cities(
 pub fn sync_structure(
     mut commands: Commands,
     mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
     palette: Res<Palette>,
     mut transforms: Query<&mut Transform, Without<CityRoot>>,
 ) {
-    for (&session_id, view) in sessions.by_id.iter_mut() {
-        let city = &mut view.city;
-        if !city.structure_dirty {
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        if !city.structure_dirty || city.hidden {
             continue;
         }
         let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
             continue;
         };
         if city.building_entities.is_empty() && city.district_entities.is_empty() {
-            // After a tidy: drop the old children of the root.
+            // After a tidy or a new compare plan: drop the old children of the root.
             commands.entity(root).despawn_related::<Children>();
         }
         for (index, district) in layout.districts().iter().enumerate() {
@@ -602,7 +728,7 @@ pub fn sync_structure(
                         city.heights_wu[index],
                     ),
                     BuildingOf {
-                        session_id,
+                        city: key,
                         building: index as u32,
                     },
                     ChildOf(root),
@@ -634,9 +760,11 @@ pub fn set_targets(
 
 /// Eases heights, writes the transforms and materials of the buildings that changed, and
 /// refreshes the hit-test bounds.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn animate_buildings(
     time: Res<Time>,
     mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
     palette: Res<Palette>,
     hovered: Option<Res<super::hover::Hovered>>,
     mut scratch: ResMut<MovedScratch>,
@@ -644,10 +772,9 @@ pub fn animate_buildings(
 ) {
     let dt_s = time.delta_secs().min(0.1);
     let highlighted = hovered.as_deref().and_then(|h| h.building());
-    for (&session_id, view) in sessions.by_id.iter_mut() {
-        let city = &mut view.city;
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
-        if placed != Some(city.building_entities.len()) {
+        if city.hidden || placed != Some(city.building_entities.len()) {
             continue; // no city yet, or its entities are being spawned this frame
         }
         city.ease(dt_s, &mut scratch.0);
@@ -668,7 +795,7 @@ pub fn animate_buildings(
             }
         }
         let highlight = highlighted
-            .filter(|(session, _)| *session == session_id)
+            .filter(|(city_key, _)| *city_key == key)
             .map(|(_, building)| building as usize)
             .filter(|&index| index < city.building_entities.len());
         if city.highlighted != highlight {

@@ -7,38 +7,41 @@ use bevy_egui::EguiContexts;
 use highrise_layout::HitTarget;
 
 use super::camera::MainCamera;
-use super::city::CitySet;
+use super::city::{CityKey, CitySet};
+use super::compare::{scene_cities, Compare};
 use super::sessions::Sessions;
 
 /// The thing under the cursor, if any.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct Hovered {
-    pub session_id: Option<u64>,
+    /// The city it belongs to.
+    pub city: Option<CityKey>,
     pub target: Option<HitTarget>,
     /// Where the ray met it, world coordinates.
     pub point: Vec3,
 }
 
 impl Hovered {
-    /// `(session, building index)` when a building is hovered.
-    pub fn building(&self) -> Option<(u64, u32)> {
-        match (self.session_id, self.target) {
-            (Some(session_id), Some(HitTarget::Building { building, .. })) => {
-                Some((session_id, building))
-            }
+    /// `(city, building index)` when a building is hovered.
+    pub fn building(&self) -> Option<(CityKey, u32)> {
+        match (self.city, self.target) {
+            (Some(city), Some(HitTarget::Building { building, .. })) => Some((city, building)),
             _ => None,
         }
     }
 }
 
-/// The nearest building, block or district any city shows along a world-space ray.
-pub fn pick(sessions: &Sessions, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
+/// The nearest building, block or district any shown city has along a world-space ray.
+pub fn pick(sessions: &Sessions, compare: &Compare, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
     let mut best: Option<(f32, Hovered)> = None;
-    for (&session_id, view) in sessions.shown() {
-        let Some(layout) = view.city.layout.as_ref() else {
+    for (key, city) in scene_cities(sessions, compare) {
+        if city.hidden {
+            continue;
+        }
+        let Some(layout) = city.layout.as_ref() else {
             continue;
         };
-        let Some(hit) = layout.hit_test(ray_origin - view.city.origin, ray_dir) else {
+        let Some(hit) = layout.hit_test(ray_origin - city.origin, ray_dir) else {
             continue;
         };
         if best
@@ -48,9 +51,9 @@ pub fn pick(sessions: &Sessions, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
             best = Some((
                 hit.distance,
                 Hovered {
-                    session_id: Some(session_id),
+                    city: Some(key),
                     target: Some(hit.target),
-                    point: hit.point + view.city.origin,
+                    point: hit.point + city.origin,
                 },
             ));
         }
@@ -72,6 +75,7 @@ fn hover_under_cursor(
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
     sessions: Res<Sessions>,
+    compare: Res<Compare>,
     mut contexts: EguiContexts,
     mut hovered: ResMut<Hovered>,
 ) {
@@ -88,7 +92,7 @@ fn hover_under_cursor(
             camera.viewport_to_world(transform, cursor).ok()
         });
     let now = match ray {
-        Some(ray) => pick(&sessions, ray.origin, *ray.direction),
+        Some(ray) => pick(&sessions, &compare, ray.origin, *ray.direction),
         None => Hovered::default(),
     };
     if *hovered != now {

@@ -5,6 +5,8 @@
 //! - [`city`]: lays each session's methods out with `highrise-layout` (incremental insertion as
 //!   definitions arrive) and keeps one entity per district, block and building; maps snapshot
 //!   values to eased building heights and palette colours.
+//! - [`compare`]: two sessions side by side (independent or aligned plans) or as one diff
+//!   city, with a structural summary.
 //! - [`camera`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a building.
 //! - [`hover`]: cursor ray → layout hit test → [`hover::Hovered`]; highlight.
 //! - [`ui`]: egui panels (sessions, modes, window, search, packages, top methods) and the
@@ -14,6 +16,7 @@
 pub mod camera;
 pub mod capture;
 pub mod city;
+pub mod compare;
 pub mod hover;
 pub mod sessions;
 pub mod ui;

@@ -7,8 +7,11 @@ use highrise_aggregate::MethodStats;
 use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
 use highrise_layout::HitTarget;
 
-use super::camera::{CameraMode, FocusOn};
-use super::city::{ColourMode, HeightMode};
+use highrise_layout::{Change, CityLayout};
+
+use super::camera::{CameraMode, FocusOn, MainCamera};
+use super::city::{CityKey, ColourMode, HeightMode};
+use super::compare::{Compare, CompareMode};
 use super::hover::Hovered;
 use super::sessions::{SessionCommand, SessionView, Sessions};
 
@@ -17,8 +20,10 @@ pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SearchBox>()
-            .add_systems(EguiPrimaryContextPass, (panel, tooltip).chain());
+        app.init_resource::<SearchBox>().add_systems(
+            EguiPrimaryContextPass,
+            (panel, city_labels, tooltip).chain(),
+        );
     }
 }
 
@@ -37,7 +42,14 @@ pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
 
 /// Names of a building: (qualified method name with signature, class, package).
 pub fn building_names(view: &SessionView, building: u32) -> Option<(String, String, String)> {
-    let layout = view.city.layout.as_ref()?;
+    layout_building_names(view.city.layout.as_ref()?, building)
+}
+
+/// Names of a building of any plan: (qualified method name with signature, class, package).
+pub fn layout_building_names(
+    layout: &CityLayout,
+    building: u32,
+) -> Option<(String, String, String)> {
     let placed = layout.buildings().get(building as usize)?;
     let block = layout.blocks().get(placed.block as usize)?;
     let class = layout.classes().get(block.class as usize)?;
@@ -55,9 +67,12 @@ fn percent(fraction: f32) -> String {
 }
 
 /// The tooltip's lines for what is hovered (empty when nothing is).
-pub fn tooltip_lines(sessions: &Sessions, hovered: &Hovered) -> Vec<String> {
-    let (Some(session_id), Some(target)) = (hovered.session_id, hovered.target) else {
+pub fn tooltip_lines(sessions: &Sessions, compare: &Compare, hovered: &Hovered) -> Vec<String> {
+    let (Some(key), Some(target)) = (hovered.city, hovered.target) else {
         return Vec::new();
+    };
+    let CityKey::Session(session_id) = key else {
+        return compare_tooltip_lines(sessions, compare, key, target);
     };
     let Some(view) = sessions.by_id.get(&session_id) else {
         return Vec::new();
@@ -141,7 +156,112 @@ pub fn tooltip_lines(sessions: &Sessions, hovered: &Hovered) -> Vec<String> {
     }
 }
 
-fn qualified_name_of_class(package: &str, class: &str) -> String {
+/// Tooltip of a compare city: the method with both versions' values and the difference, or the
+/// class or package under the cursor.
+fn compare_tooltip_lines(
+    sessions: &Sessions,
+    compare: &Compare,
+    key: CityKey,
+    target: HitTarget,
+) -> Vec<String> {
+    let Some(pair) = compare.pair.as_ref() else {
+        return Vec::new();
+    };
+    let layout = &pair.city;
+    let title = compare.label(sessions, key);
+    match target {
+        HitTarget::Building { building, .. } => {
+            let (Some((name, class, package)), Some(plot)) = (
+                layout_building_names(layout, building),
+                pair.buildings.get(building as usize),
+            ) else {
+                return Vec::new();
+            };
+            let side = |session: Option<u64>, method_id: Option<u32>| {
+                let view = session.and_then(|id| sessions.by_id.get(&id));
+                let label = view.map_or_else(|| "?".to_string(), |v| v.title());
+                match method_id {
+                    None => (None, format!("{label}: not in this version")),
+                    Some(id) => {
+                        let stats = view
+                            .and_then(|v| v.snapshot())
+                            .map_or_else(MethodStats::default, |s| s.method(id));
+                        (
+                            Some(stats.elevation),
+                            format!(
+                                "{label}: elevation {} · {} threads · {} calls",
+                                percent(stats.elevation),
+                                stats.thread_count,
+                                stats.calls
+                            ),
+                        )
+                    }
+                }
+            };
+            let (value_a, line_a) = side(compare.a, plot.method_id_a);
+            let (value_b, line_b) = side(compare.b, plot.method_id_b);
+            let verdict = match (plot.change, value_a, value_b) {
+                (Change::Added, ..) => "added in B".to_string(),
+                (Change::Removed, ..) => "removed in B".to_string(),
+                (Change::MovedIn, ..) => "moved into this package in B".to_string(),
+                (Change::MovedOut, ..) => "moved out of this package in B".to_string(),
+                (Change::Unchanged, Some(a), Some(b)) => {
+                    let delta_points = (b - a) * 100.0;
+                    let word = if delta_points > 0.05 {
+                        "slower"
+                    } else if delta_points < -0.05 {
+                        "faster"
+                    } else {
+                        "unchanged"
+                    };
+                    format!("B − A: {delta_points:+.1} points ({word})")
+                }
+                (Change::Unchanged, ..) => String::new(),
+            };
+            let mut lines = vec![name, format!("A · {line_a}"), format!("B · {line_b}")];
+            if !verdict.is_empty() {
+                lines.push(verdict);
+            }
+            lines.push(format!(
+                "class {class} · package {}",
+                if package.is_empty() {
+                    "(root)"
+                } else {
+                    &package
+                }
+            ));
+            lines.push(title);
+            lines
+        }
+        HitTarget::Block { block } => {
+            let Some(class) = layout
+                .blocks()
+                .get(block as usize)
+                .and_then(|b| layout.classes().get(b.class as usize))
+            else {
+                return Vec::new();
+            };
+            let package = &layout.packages()[class.package as usize].path;
+            vec![
+                format!("class {}", qualified_name_of_class(package, &class.name)),
+                title,
+            ]
+        }
+        HitTarget::District { district } => {
+            let Some(package) = layout
+                .districts()
+                .get(district as usize)
+                .and_then(|d| layout.packages().get(d.package as usize))
+            else {
+                return Vec::new();
+            };
+            vec![format!("package {}", package.path), title]
+        }
+    }
+}
+
+/// "package.Class" (just the class in the root package).
+pub fn qualified_name_of_class(package: &str, class: &str) -> String {
     if package.is_empty() {
         class.to_string()
     } else {
@@ -216,6 +336,7 @@ pub fn search(sessions: &Sessions, query: &str, limit: usize) -> Vec<(u64, u32, 
 fn panel(
     mut contexts: EguiContexts,
     mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
     mut height_mode: ResMut<HeightMode>,
     mut colour_mode: ResMut<ColourMode>,
     camera_mode: Res<CameraMode>,
@@ -232,6 +353,8 @@ fn panel(
                 sessions_section(ui, &mut sessions);
                 ui.separator();
                 view_section(ui, &mut height_mode, &mut colour_mode, *camera_mode);
+                ui.separator();
+                compare_section(ui, &sessions, &mut compare);
                 ui.separator();
                 search_section(ui, &sessions, &mut search_box, &mut focus);
                 let Some(selected) = sessions.selected else {
@@ -449,8 +572,118 @@ fn selected_section(
     }
 }
 
-fn tooltip(mut contexts: EguiContexts, sessions: Res<Sessions>, hovered: Res<Hovered>) -> Result {
-    let lines = tooltip_lines(&sessions, &hovered);
+/// The compare controls: which sessions are A and B, the mode, and the structural summary.
+fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare) {
+    ui.label(egui::RichText::new("Compare two versions").strong());
+    ui.horizontal_wrapped(|ui| {
+        for mode in CompareMode::ALL {
+            ui.radio_value(&mut compare.mode, mode, mode.label());
+        }
+    });
+    if compare.mode == CompareMode::Off {
+        return;
+    }
+    let choices: Vec<(u64, String)> = sessions
+        .shown()
+        .map(|(&id, view)| (id, format!("#{id} {}", view.title())))
+        .collect();
+    for (label, slot) in [("A", &mut compare.a), ("B", &mut compare.b)] {
+        let current = slot
+            .and_then(|id| choices.iter().find(|(c, _)| *c == id))
+            .map_or_else(|| "choose…".to_string(), |(_, name)| name.clone());
+        egui::ComboBox::from_label(label)
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (id, name) in &choices {
+                    ui.selectable_value(slot, Some(*id), name);
+                }
+            });
+    }
+    if !compare.is_active() {
+        ui.label("Choose two different sessions.");
+        return;
+    }
+    let Some(summary) = compare.summary.as_ref() else {
+        return;
+    };
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    ui.label(format!(
+        "methods: +{} added, −{} removed, {} moved",
+        summary.methods_added,
+        summary.methods_removed,
+        summary.moved.len()
+    ));
+    ui.label(format!("packages added: {}", list(&summary.packages_added)));
+    ui.label(format!(
+        "packages removed: {}",
+        list(&summary.packages_removed)
+    ));
+    ui.label(format!(
+        "classes added: {} · removed: {}",
+        summary.classes_added.len(),
+        summary.classes_removed.len()
+    ));
+    for moved in summary.moved.iter().take(12) {
+        ui.small(format!(
+            "{}: {} → {}",
+            moved.name, moved.from_package, moved.to_package
+        ));
+    }
+    if summary.moved.len() > 12 {
+        ui.small(format!("… and {} more moved", summary.moved.len() - 12));
+    }
+    if compare.mode == CompareMode::Diff {
+        ui.small("height |B − A| · blue faster · red slower · green added · purple removed · amber moved");
+    }
+}
+
+/// Names each city in the scene, at its front edge.
+fn city_labels(
+    mut contexts: EguiContexts,
+    sessions: Res<Sessions>,
+    compare: Res<Compare>,
+    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+) -> Result {
+    let Ok((camera, camera_transform)) = cameras.single() else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    for key in compare.scene_order(&sessions) {
+        let Some(bounds) = compare
+            .city(&sessions, key)
+            .and_then(|city| city.world_bounds())
+        else {
+            continue;
+        };
+        let anchor = Vec3::new((bounds.min_x + bounds.max_x) / 2.0, 0.0, bounds.max_z + 1.5);
+        let Ok(position) = camera.world_to_viewport(camera_transform, anchor) else {
+            continue;
+        };
+        painter.text(
+            egui::pos2(position.x, position.y),
+            egui::Align2::CENTER_TOP,
+            compare.label(&sessions, key),
+            egui::FontId::proportional(16.0),
+            egui::Color32::from_rgb(235, 235, 240),
+        );
+    }
+    Ok(())
+}
+
+fn tooltip(
+    mut contexts: EguiContexts,
+    sessions: Res<Sessions>,
+    compare: Res<Compare>,
+    hovered: Res<Hovered>,
+) -> Result {
+    let lines = tooltip_lines(&sessions, &compare, &hovered);
     if lines.is_empty() {
         return Ok(());
     }

@@ -1,0 +1,467 @@
+//! The compare view: two sessions (live, replayed, or one of each) under one camera.
+//!
+//! Three ways to look, [`CompareMode`]:
+//! - **independent**: each version's own city (its incremental layout), A left of B, so
+//!   structural changes show as districts that differ (the paper's case 2);
+//! - **aligned**: both versions on one shared plan from `highrise_layout::aligned_pair`, so the
+//!   same method stands on the same plot in both cities; a method missing from a version is a
+//!   dark flat plot there;
+//! - **diff**: one city on the shared plan whose building height is |B − A| of the height
+//!   mode's value, blue where B spends less (faster) and red where it spends more (slower),
+//!   green for methods only in B, purple for methods only in A, amber for methods whose package
+//!   changed. Hovering shows both values.
+//!
+//! The shared plan is rebuilt when either session defines new methods (at most once a second),
+//! and the [`StructuralSummary`] (packages, classes, methods added, removed, moved) comes from
+//! the same pairing. The rest of the city machinery (entities, easing, hover) treats the
+//! compare cities like any other, through [`CityKey`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use bevy::prelude::*;
+use highrise_aggregate::{MethodStats, Snapshot};
+use highrise_ingest::SessionId;
+use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, MethodSpec};
+
+use super::city::{
+    stats_target, City, CityKey, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
+};
+use super::sessions::Sessions;
+
+/// Rebuild the shared plan at most this often while definitions keep arriving, seconds.
+pub const PLAN_REBUILD_INTERVAL_S: f64 = 1.0;
+/// Differences smaller than this (a fraction of the window) read as "unchanged".
+pub const DIFF_EPSILON: f32 = 0.005;
+
+/// How the compare view shows its two sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum CompareMode {
+    /// No comparison: every session's own city, side by side.
+    #[default]
+    Off,
+    /// A and B each on its own layout.
+    Independent,
+    /// A and B on one shared plan.
+    Aligned,
+    /// One city of the differences, B − A.
+    Diff,
+}
+
+impl CompareMode {
+    pub const ALL: [CompareMode; 4] = [
+        CompareMode::Off,
+        CompareMode::Independent,
+        CompareMode::Aligned,
+        CompareMode::Diff,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CompareMode::Off => "off",
+            CompareMode::Independent => "independent",
+            CompareMode::Aligned => "aligned",
+            CompareMode::Diff => "diff (B − A)",
+        }
+    }
+}
+
+/// A method whose package changed between A and B.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovedMethod {
+    /// `Class.method` (with signature when there is one).
+    pub name: String,
+    pub from_package: String,
+    pub to_package: String,
+}
+
+/// What changed in structure from A to B.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StructuralSummary {
+    pub packages_added: Vec<String>,
+    pub packages_removed: Vec<String>,
+    /// `package.Class`.
+    pub classes_added: Vec<String>,
+    pub classes_removed: Vec<String>,
+    pub methods_added: usize,
+    pub methods_removed: usize,
+    pub moved: Vec<MovedMethod>,
+}
+
+/// What the compare view shows, and its cities.
+#[derive(Resource, Default, Debug)]
+pub struct Compare {
+    pub mode: CompareMode,
+    pub a: Option<SessionId>,
+    pub b: Option<SessionId>,
+    /// The shared plan of A and B (aligned and diff modes, and the summary).
+    pub pair: Option<AlignedPair>,
+    pub summary: Option<StructuralSummary>,
+    pub aligned_a: City,
+    pub aligned_b: City,
+    pub diff: City,
+    /// (A, A's definitions, B, B's definitions) the plan was built from.
+    plan_from: Option<(SessionId, usize, SessionId, usize)>,
+    plan_built_at_s: f64,
+    /// Bumped on every new plan: targets must be recomputed.
+    plan_generation: u64,
+    targets_from: Option<(u64, u64, HeightMode, ColourMode, CompareMode, u64)>,
+}
+
+impl Compare {
+    /// True when two different sessions are being compared.
+    pub fn is_active(&self) -> bool {
+        self.mode != CompareMode::Off && self.a.is_some() && self.b.is_some() && self.a != self.b
+    }
+
+    /// The cities in the scene now, left to right.
+    pub fn scene_order(&self, sessions: &Sessions) -> Vec<CityKey> {
+        let (Some(a), Some(b)) = (self.a, self.b) else {
+            return session_keys(sessions);
+        };
+        if !self.is_active() {
+            return session_keys(sessions);
+        }
+        match self.mode {
+            CompareMode::Off => session_keys(sessions),
+            CompareMode::Independent => vec![CityKey::Session(a), CityKey::Session(b)],
+            CompareMode::Aligned => vec![CityKey::AlignedA, CityKey::AlignedB],
+            CompareMode::Diff => vec![CityKey::Diff],
+        }
+    }
+
+    /// The city behind a key.
+    pub fn city<'a>(&'a self, sessions: &'a Sessions, key: CityKey) -> Option<&'a City> {
+        match key {
+            CityKey::Session(id) => sessions.by_id.get(&id).map(|view| &view.city),
+            CityKey::AlignedA => Some(&self.aligned_a),
+            CityKey::AlignedB => Some(&self.aligned_b),
+            CityKey::Diff => Some(&self.diff),
+        }
+    }
+
+    /// The label shown under a city.
+    pub fn label(&self, sessions: &Sessions, key: CityKey) -> String {
+        let title = |id: Option<SessionId>| {
+            id.and_then(|id| sessions.by_id.get(&id))
+                .map_or_else(|| "?".to_string(), |view| view.title())
+        };
+        let side = |id: SessionId| {
+            if !self.is_active() {
+                ""
+            } else if Some(id) == self.a {
+                "A · "
+            } else if Some(id) == self.b {
+                "B · "
+            } else {
+                ""
+            }
+        };
+        match key {
+            CityKey::Session(id) => format!("{}{}", side(id), title(Some(id))),
+            CityKey::AlignedA => format!("A · {} (aligned)", title(self.a)),
+            CityKey::AlignedB => format!("B · {} (aligned)", title(self.b)),
+            CityKey::Diff => format!("B − A · {} vs {}", title(self.b), title(self.a)),
+        }
+    }
+
+    /// Chooses the first two sessions when the view is on and A or B is not chosen yet.
+    fn choose_defaults(&mut self, sessions: &Sessions) {
+        if self.mode == CompareMode::Off {
+            return;
+        }
+        let shown: Vec<SessionId> = sessions.shown().map(|(&id, _)| id).collect();
+        if self.a.is_none() {
+            self.a = shown.iter().copied().find(|&id| Some(id) != self.b);
+        }
+        if self.b.is_none() {
+            self.b = shown.iter().copied().find(|&id| Some(id) != self.a);
+        }
+    }
+}
+
+fn session_keys(sessions: &Sessions) -> Vec<CityKey> {
+    sessions
+        .shown()
+        .map(|(&id, _)| CityKey::Session(id))
+        .collect()
+}
+
+/// Every city of the scene (shown or not) with its key.
+pub fn scene_cities_mut<'a>(
+    sessions: &'a mut Sessions,
+    compare: &'a mut Compare,
+) -> impl Iterator<Item = (CityKey, &'a mut City)> + 'a {
+    sessions
+        .by_id
+        .iter_mut()
+        .map(|(&id, view)| (CityKey::Session(id), &mut view.city))
+        .chain([
+            (CityKey::AlignedA, &mut compare.aligned_a),
+            (CityKey::AlignedB, &mut compare.aligned_b),
+            (CityKey::Diff, &mut compare.diff),
+        ])
+}
+
+/// Every city of the scene (shown or not) with its key.
+pub fn scene_cities<'a>(
+    sessions: &'a Sessions,
+    compare: &'a Compare,
+) -> impl Iterator<Item = (CityKey, &'a City)> + 'a {
+    sessions
+        .by_id
+        .iter()
+        .map(|(&id, view)| (CityKey::Session(id), &view.city))
+        .chain([
+            (CityKey::AlignedA, &compare.aligned_a),
+            (CityKey::AlignedB, &compare.aligned_b),
+            (CityKey::Diff, &compare.diff),
+        ])
+}
+
+/// A session's methods as layout input.
+fn specs_of(sessions: &Sessions, session_id: SessionId) -> Vec<MethodSpec> {
+    sessions
+        .by_id
+        .get(&session_id)
+        .map(|view| {
+            view.report
+                .definitions()
+                .map(|definition| MethodSpec {
+                    id: definition.id,
+                    package: definition.package.clone(),
+                    class: definition.class.clone(),
+                    method: definition.method.clone(),
+                    signature: definition.signature.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The structural difference of two method sets, using the pairing's verdicts.
+pub fn structural_summary(
+    a: &[MethodSpec],
+    b: &[MethodSpec],
+    pair: &AlignedPair,
+) -> StructuralSummary {
+    let packages = |specs: &[MethodSpec]| -> BTreeSet<String> {
+        specs.iter().map(|spec| spec.package.clone()).collect()
+    };
+    let classes = |specs: &[MethodSpec]| -> BTreeSet<String> {
+        specs
+            .iter()
+            .map(|spec| super::ui::qualified_name_of_class(&spec.package, &spec.class))
+            .collect()
+    };
+    let (packages_a, packages_b) = (packages(a), packages(b));
+    let (classes_a, classes_b) = (classes(a), classes(b));
+    let short_name = |spec: &MethodSpec| {
+        format!(
+            "{}.{}{}",
+            spec.class,
+            spec.method,
+            spec.signature.as_deref().unwrap_or("")
+        )
+    };
+    let a_by_id: HashMap<u32, &MethodSpec> = a.iter().map(|spec| (spec.id, spec)).collect();
+    let b_by_id: HashMap<u32, &MethodSpec> = b.iter().map(|spec| (spec.id, spec)).collect();
+    let mut moved_from: HashMap<String, String> = HashMap::new();
+    for building in &pair.buildings {
+        if let (Change::MovedOut, Some(id)) = (building.change, building.method_id_a) {
+            if let Some(spec) = a_by_id.get(&id) {
+                moved_from.insert(short_name(spec), spec.package.clone());
+            }
+        }
+    }
+    let mut summary = StructuralSummary {
+        packages_added: packages_b.difference(&packages_a).cloned().collect(),
+        packages_removed: packages_a.difference(&packages_b).cloned().collect(),
+        classes_added: classes_b.difference(&classes_a).cloned().collect(),
+        classes_removed: classes_a.difference(&classes_b).cloned().collect(),
+        ..StructuralSummary::default()
+    };
+    for building in &pair.buildings {
+        match building.change {
+            Change::Added => summary.methods_added += 1,
+            Change::Removed => summary.methods_removed += 1,
+            Change::MovedIn => {
+                if let Some(spec) = building.method_id_b.and_then(|id| b_by_id.get(&id)) {
+                    let name = short_name(spec);
+                    summary.moved.push(MovedMethod {
+                        from_package: moved_from.get(&name).cloned().unwrap_or_default(),
+                        to_package: spec.package.clone(),
+                        name,
+                    });
+                }
+            }
+            Change::Unchanged | Change::MovedOut => {}
+        }
+    }
+    summary.moved.sort_by(|x, y| x.name.cmp(&y.name));
+    summary
+}
+
+/// Rebuilds the shared plan when the compared sessions or their definitions changed.
+pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare: ResMut<Compare>) {
+    compare.choose_defaults(&sessions);
+    if !compare.is_active() {
+        return;
+    }
+    let (Some(a), Some(b)) = (compare.a, compare.b) else {
+        return;
+    };
+    let seen = |id: SessionId| sessions.by_id.get(&id).map_or(0, |v| v.definitions_seen);
+    let wanted = (a, seen(a), b, seen(b));
+    if compare.plan_from == Some(wanted) {
+        return;
+    }
+    let now_s = time.elapsed_secs_f64();
+    let same_sessions = compare
+        .plan_from
+        .is_some_and(|(old_a, _, old_b, _)| (old_a, old_b) == (a, b));
+    if same_sessions && now_s - compare.plan_built_at_s < PLAN_REBUILD_INTERVAL_S {
+        return;
+    }
+    let (specs_a, specs_b) = (specs_of(&sessions, a), specs_of(&sessions, b));
+    let pair = match aligned_pair(&specs_a, &specs_b) {
+        Ok(pair) => pair,
+        Err(error) => {
+            warn!("cannot lay out the comparison: {error}");
+            compare.plan_from = Some(wanted);
+            return;
+        }
+    };
+    compare.summary = Some(structural_summary(&specs_a, &specs_b, &pair));
+    let compare = &mut *compare;
+    for city in [
+        &mut compare.aligned_a,
+        &mut compare.aligned_b,
+        &mut compare.diff,
+    ] {
+        city.install_layout(pair.city.clone(), Vec::new(), Vec::new());
+    }
+    compare.pair = Some(pair);
+    compare.plan_from = Some(wanted);
+    compare.plan_built_at_s = now_s;
+    compare.plan_generation += 1;
+}
+
+/// A diff-city building's target: height |B − A|, blue/red by sign; added, removed and moved
+/// methods stand at their own value in their own colour.
+pub fn diff_target(
+    building: &AlignedBuilding,
+    value_a: Option<f32>,
+    value_b: Option<f32>,
+    max_height_wu: f32,
+) -> (f32, ColourKey) {
+    let standing = |value: f32| (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let (a, b) = (value_a.unwrap_or(0.0), value_b.unwrap_or(0.0));
+    match building.change {
+        Change::Added => (standing(b), ColourKey::Added),
+        Change::MovedIn => (standing(b), ColourKey::Moved),
+        Change::Removed => (standing(a), ColourKey::Removed),
+        Change::MovedOut => (standing(a), ColourKey::Moved),
+        Change::Unchanged => {
+            let delta = b - a;
+            if delta.abs() < DIFF_EPSILON {
+                return (STUB_HEIGHT_WU, ColourKey::Stub);
+            }
+            let step = 1 + (delta.abs().min(1.0) * (DIFF_STEPS - 2) as f32).round() as u8;
+            let colour = if delta > 0.0 {
+                ColourKey::Slower(step)
+            } else {
+                ColourKey::Faster(step)
+            };
+            (standing(delta.abs()), colour)
+        }
+    }
+}
+
+/// Recomputes the compare cities' targets when a snapshot, a mode or the plan changed.
+pub fn compare_targets(
+    sessions: Res<Sessions>,
+    mut compare: ResMut<Compare>,
+    height_mode: Res<HeightMode>,
+    colour_mode: Res<ColourMode>,
+) {
+    if !compare.is_active() || compare.mode == CompareMode::Independent {
+        return;
+    }
+    let snapshot_of = |id: Option<SessionId>| {
+        id.and_then(|id| sessions.by_id.get(&id))
+            .and_then(|view| view.report.sink.clone())
+    };
+    let (snapshot_a, snapshot_b) = (snapshot_of(compare.a), snapshot_of(compare.b));
+    let now = |s: &Option<std::sync::Arc<Snapshot>>| s.as_ref().map_or(0, |s| s.now_ns);
+    let wanted = Some((
+        now(&snapshot_a),
+        now(&snapshot_b),
+        *height_mode,
+        *colour_mode,
+        compare.mode,
+        compare.plan_generation,
+    ));
+    if compare.targets_from == wanted {
+        return;
+    }
+    compare.targets_from = wanted;
+    let Compare {
+        pair,
+        aligned_a,
+        aligned_b,
+        diff,
+        mode,
+        ..
+    } = &mut *compare;
+    let Some(pair) = pair.as_ref() else {
+        return;
+    };
+    let stats = |snapshot: &Option<std::sync::Arc<Snapshot>>, id: Option<u32>| {
+        id.map(|id| {
+            snapshot
+                .as_ref()
+                .map_or_else(MethodStats::default, |s| s.method(id))
+        })
+    };
+    let (height_mode, colour_mode) = (*height_mode, *colour_mode);
+    match mode {
+        CompareMode::Aligned => {
+            for (city, side_a) in [(aligned_a, true), (aligned_b, false)] {
+                let max_height_wu = city.max_height_wu();
+                let snapshot = if side_a { &snapshot_a } else { &snapshot_b };
+                city.set_targets_with(|index, building| {
+                    let plot = &pair.buildings[index];
+                    let id = if side_a {
+                        plot.method_id_a
+                    } else {
+                        plot.method_id_b
+                    };
+                    match stats(snapshot, id) {
+                        Some(stats) => stats_target(
+                            &stats,
+                            building.block,
+                            height_mode,
+                            colour_mode,
+                            max_height_wu,
+                        ),
+                        None => (STUB_HEIGHT_WU, ColourKey::Absent),
+                    }
+                });
+            }
+        }
+        CompareMode::Diff => {
+            let max_height_wu = diff.max_height_wu();
+            diff.set_targets_with(|index, _| {
+                let plot = &pair.buildings[index];
+                let value = |s, id| stats(s, id).map(|stats| height_mode.value(&stats));
+                diff_target(
+                    plot,
+                    value(&snapshot_a, plot.method_id_a),
+                    value(&snapshot_b, plot.method_id_b),
+                    max_height_wu,
+                )
+            });
+        }
+        CompareMode::Off | CompareMode::Independent => {}
+    }
+}
