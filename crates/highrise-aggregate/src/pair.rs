@@ -359,7 +359,10 @@ mod tests {
         }
         for key in (0..500).chain((0..500).map(|key| key * 1000)) {
             assert_eq!(map.get(key), model.get(&key).copied());
-            assert_eq!(map.get_or_none(key), model.get(&key).copied().unwrap_or(NO_PAIR));
+            assert_eq!(
+                map.get_or_none(key),
+                model.get(&key).copied().unwrap_or(NO_PAIR)
+            );
         }
     }
 
