@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the highrise Java agent: agent-protocol/java/build/highrise-agent.jar, with ASM (Debian's
+# libasm-java) unpacked into it so -javaagent:highrise-agent.jar needs nothing else.
+# Also compiles the tests and the benchmark into build/test-classes (used by scripts/test-java.sh).
+# Needs a JDK 11+ (javac, jar). Usage: agent-protocol/java/build.sh
+set -euo pipefail
+cd "$(dirname "$0")"
+ASM_DIR="${ASM_DIR:-/usr/share/java}"
+ASM_JARS=("$ASM_DIR/asm.jar" "$ASM_DIR/asm-commons.jar" "$ASM_DIR/asm-tree.jar")
+for j in "${ASM_JARS[@]}"; do
+    [[ -f "$j" ]] || { echo "build.sh: $j missing (apt-get install libasm-java)" >&2; exit 1; }
+done
+CP="$(IFS=:; echo "${ASM_JARS[*]}")"
+rm -rf build/classes build/test-classes build/highrise-agent.jar.tmp
+mkdir -p build/classes build/test-classes
+javac --release 11 -nowarn -Xlint:-options -d build/classes -cp "$CP" $(find src -name '*.java')
+# Unpack ASM into the jar (without its module-info and signatures).
+(cd build/classes && for j in "${ASM_JARS[@]}"; do jar xf "$j" org; done)
+cat > build/MANIFEST.MF <<MF
+Premain-Class: io.highrise.agent.Agent
+Agent-Class: io.highrise.agent.Agent
+Can-Retransform-Classes: true
+Can-Redefine-Classes: true
+Implementation-Title: highrise-agent-java
+Implementation-Version: 0.1.0
+MF
+jar --create --file build/highrise-agent.jar.tmp --manifest build/MANIFEST.MF -C build/classes .
+mv build/highrise-agent.jar.tmp build/highrise-agent.jar
+if [[ -d test ]]; then
+    javac --release 11 -nowarn -d build/test-classes -cp build/highrise-agent.jar $(find test -name '*.java')
+fi
+echo "built $(pwd)/build/highrise-agent.jar"

@@ -1,0 +1,120 @@
+/**
+ * The highrise Java agent: streams method enter/exit events of a running JVM to the highrise
+ * viewer (agent-protocol/SPEC.md). Start here: {@link io.highrise.agent.Agent} (premain and
+ * agentmain), then {@link io.highrise.agent.Transformer} (the bytecode rewriting),
+ * {@link io.highrise.agent.Recorder} and {@link io.highrise.agent.Ring} (the hot path) and
+ * {@link io.highrise.agent.Sender} (the socket thread). See agent-protocol/java/README.md.
+ */
+package io.highrise.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The entry points: {@code premain} for -javaagent, {@code agentmain} for attaching. */
+public final class Agent {
+    private static Transformer transformer;
+    private static Sender sender;
+    private static int sessions;
+    private static boolean hookInstalled;
+
+    private Agent() {}
+
+    public static void premain(String args, Instrumentation inst) {
+        start(args, inst, false);
+    }
+
+    public static void agentmain(String args, Instrumentation inst) {
+        start(args, inst, true);
+    }
+
+    private static synchronized void start(String args, Instrumentation inst, boolean attached) {
+        try {
+            Options options = Options.parse(args);
+            for (String w : options.warnings) {
+                Sender.log(w);
+            }
+            if (sender != null && !sender.finished) {
+                Sender.log("already attached to " + sender.options.host + ":" + sender.options.port
+                        + "; ignoring this load");
+                return;
+            }
+            Options.Filter filter = options.filter();
+            boolean firstLoad = transformer == null;
+            if (firstLoad) {
+                transformer = new Transformer(filter, options.verbose);
+                inst.addTransformer(transformer, inst.isRetransformClassesSupported());
+            } else {
+                transformer.filter = filter;
+            }
+            int id = ++sessions;
+            Sender s = new Sender(id, options);
+            sender = s;
+            Recorder.current = s;
+            Recorder.session = id;
+            s.start();
+            if (!hookInstalled) {
+                hookInstalled = true;
+                Runtime.getRuntime().addShutdownHook(new Thread(Agent::shutdown, "highrise-agent-shutdown"));
+            }
+            if (attached || !firstLoad) {
+                retransformLoaded(inst, filter, options.verbose);
+            }
+        } catch (Throwable t) {
+            Sender.log("could not start (" + t + "); the program runs on without profiling");
+        }
+    }
+
+    /** Rewrites the application classes loaded before the agent came (attach). */
+    private static void retransformLoaded(Instrumentation inst, Options.Filter filter, boolean verbose) {
+        if (!inst.isRetransformClassesSupported()) {
+            Sender.log("this JVM cannot retransform classes; only classes loaded from now on are profiled");
+            return;
+        }
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (c.getClassLoader() == null || c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)) {
+                continue;
+            }
+            String name = c.getName();
+            if (name.indexOf('/') >= 0) {
+                continue; // hidden classes (lambda proxies)
+            }
+            if (filter.accepts(name.replace('.', '/'))) {
+                todo.add(c);
+            }
+        }
+        int failed = 0;
+        for (int i = 0; i < todo.size(); i += 64) {
+            List<Class<?>> chunk = todo.subList(i, Math.min(todo.size(), i + 64));
+            try {
+                inst.retransformClasses(chunk.toArray(new Class<?>[0]));
+            } catch (Throwable t) {
+                for (Class<?> c : chunk) {
+                    try {
+                        inst.retransformClasses(c);
+                    } catch (Throwable t2) {
+                        failed++;
+                        if (verbose) {
+                            Sender.log("could not retransform " + c.getName() + ": " + t2);
+                        }
+                    }
+                }
+            }
+        }
+        if (verbose) {
+            Sender.log("retransformed " + (todo.size() - failed) + " loaded classes (" + failed + " failed)");
+        }
+    }
+
+    /** At JVM exit: send what is buffered, Goodbye, and close (bounded wait). */
+    private static void shutdown() {
+        Sender s;
+        synchronized (Agent.class) {
+            s = sender;
+        }
+        if (s != null && !s.finished) {
+            s.finish(3000);
+        }
+    }
+}

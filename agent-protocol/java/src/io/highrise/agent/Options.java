@@ -1,0 +1,168 @@
+package io.highrise.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's options: {@code -javaagent:highrise-agent.jar=key=value,key=value,...}. Options are
+ * separated by commas; {@code include} and {@code exclude} may be repeated. Keys: addr
+ * (HOST:PORT, default $HIGHRISE_ADDR or 127.0.0.1:7878), include, exclude (package or class
+ * names: each matches itself and everything under it), program, label, buffer (events per thread,
+ * rounded up to a power of two, default 16384), lossless (block instead of dropping), verbose.
+ */
+final class Options {
+    static final String DEFAULT_ADDR = "127.0.0.1:7878";
+    static final int DEFAULT_BUFFER_EVENTS = 1 << 14;
+
+    String host = "127.0.0.1";
+    int port = 7878;
+    final List<String> includes = new ArrayList<>();
+    final List<String> excludes = new ArrayList<>();
+    String program;
+    String label = "";
+    int bufferEvents = DEFAULT_BUFFER_EVENTS;
+    boolean lossless;
+    boolean verbose;
+    final List<String> warnings = new ArrayList<>();
+
+    static Options parse(String args) {
+        Options o = new Options();
+        String env = System.getenv("HIGHRISE_ADDR");
+        o.setAddr(env != null && !env.isEmpty() ? env : DEFAULT_ADDR);
+        if (args != null) {
+            for (String part : args.split(",")) {
+                String item = part.trim();
+                if (item.isEmpty()) {
+                    continue;
+                }
+                int eq = item.indexOf('=');
+                String key = eq < 0 ? item : item.substring(0, eq).trim();
+                String value = eq < 0 ? "" : item.substring(eq + 1).trim();
+                switch (key) {
+                    case "addr":
+                        o.setAddr(value);
+                        break;
+                    case "include":
+                        if (!value.isEmpty()) {
+                            o.includes.add(value);
+                        }
+                        break;
+                    case "exclude":
+                        if (!value.isEmpty()) {
+                            o.excludes.add(value);
+                        }
+                        break;
+                    case "program":
+                        o.program = value;
+                        break;
+                    case "label":
+                        o.label = value;
+                        break;
+                    case "buffer":
+                        try {
+                            int n = Integer.parseInt(value);
+                            o.bufferEvents = Integer.highestOneBit(Math.max(64, Math.min(n, 1 << 26)) * 2 - 1);
+                        } catch (NumberFormatException e) {
+                            o.warnings.add("buffer=" + value + " is not a number; using " + o.bufferEvents);
+                        }
+                        break;
+                    case "lossless":
+                        o.lossless = value.isEmpty() || Boolean.parseBoolean(value);
+                        break;
+                    case "verbose":
+                        o.verbose = value.isEmpty() || Boolean.parseBoolean(value);
+                        break;
+                    default:
+                        o.warnings.add("unknown option '" + key + "' ignored");
+                }
+            }
+        }
+        if (o.program == null || o.program.isEmpty()) {
+            o.program = defaultProgram();
+        }
+        return o;
+    }
+
+    private void setAddr(String addr) {
+        int colon = addr.lastIndexOf(':');
+        if (colon <= 0) {
+            warnings.add("addr=" + addr + " is not HOST:PORT; using " + host + ":" + port);
+            return;
+        }
+        try {
+            int p = Integer.parseInt(addr.substring(colon + 1));
+            if (p < 0 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            host = addr.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            port = p;
+        } catch (NumberFormatException e) {
+            warnings.add("addr=" + addr + " has no valid port; using " + host + ":" + port);
+        }
+    }
+
+    /** The main class or jar from sun.java.command, else "java". */
+    static String defaultProgram() {
+        String cmd = System.getProperty("sun.java.command", "");
+        String first = cmd.trim().split("\\s+")[0];
+        if (first.isEmpty()) {
+            return "java";
+        }
+        int slash = Math.max(first.lastIndexOf('/'), first.lastIndexOf('\\'));
+        return slash >= 0 ? first.substring(slash + 1) : first;
+    }
+
+    /** The class filter for internal names (a/b/C$D). */
+    Filter filter() {
+        return new Filter(includes, excludes);
+    }
+
+    static final class Filter {
+        static final String[] BUILT_IN_EXCLUDES = {
+            "java/", "javax/", "jdk/", "sun/", "com/sun/", "io/highrise/agent/", "org/objectweb/asm/",
+        };
+        final String[] includes;
+        final String[] excludes;
+
+        Filter(List<String> includes, List<String> excludes) {
+            this.includes = includes.stream().map(s -> s.replace('.', '/')).toArray(String[]::new);
+            this.excludes = excludes.stream().map(s -> s.replace('.', '/')).toArray(String[]::new);
+        }
+
+        private static boolean under(String name, String prefix) {
+            if (!name.startsWith(prefix)) {
+                return false;
+            }
+            if (name.length() == prefix.length() || prefix.endsWith("/")) {
+                return true;
+            }
+            char c = name.charAt(prefix.length());
+            return c == '/' || c == '$';
+        }
+
+        boolean accepts(String internalName) {
+            for (String p : BUILT_IN_EXCLUDES) {
+                if (internalName.startsWith(p)) {
+                    return false;
+                }
+            }
+            for (String p : excludes) {
+                if (under(internalName, p)) {
+                    return false;
+                }
+            }
+            if (includes.length == 0) {
+                return true;
+            }
+            for (String p : includes) {
+                if (under(internalName, p)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.highrise.agent;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One thread's event buffer for one session: a single-producer (the thread) single-consumer (the
+ * sender) ring of (code, raw nanoTime) pairs, code = method_id * 2 + kind, plus the thread's
+ * shadow stack. When the ring is full the event is dropped and counted (or, with {@code lossless},
+ * the thread waits); the first event that fits afterwards is preceded by a marker whose stack
+ * snapshot becomes a Resync on the wire.
+ */
+final class Ring {
+    static final int MARKER = -1;
+
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TAIL = l.findVarHandle(Ring.class, "tail", long.class);
+            HEAD = l.findVarHandle(Ring.class, "head", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A loss episode: the stack where recording resumed and the thread's drop totals then. */
+    static final class Gap {
+        final int[] stack;
+        final long droppedEvents;
+        final long gaps;
+
+        Gap(int[] stack, long droppedEvents, long gaps) {
+            this.stack = stack;
+            this.droppedEvents = droppedEvents;
+            this.gaps = gaps;
+        }
+    }
+
+    final int session;
+    final long threadId;
+    final Thread thread;
+    final String threadName;
+    final long startNanos;
+    final Sender sender;
+    final int capacity;
+    final int mask;
+    /** Every time the tail crosses a multiple of capacity/2 the sender is woken if it sleeps. */
+    final int halfMask;
+    final boolean lossless;
+    final int[] codes;
+    final long[] times;
+    final ConcurrentLinkedQueue<Gap> gapQueue = new ConcurrentLinkedQueue<>();
+
+    // Producer side (the owning thread only).
+    private long tail;
+    private long headCache;
+    private int[] stack = new int[32];
+    private int depth;
+    private boolean inGap;
+    private long droppedEvents;
+    private long gaps;
+
+    // Consumer side (the sender only writes it).
+    private long head;
+
+    /** Drop totals published for the sender (written by the owner, read by the sender). */
+    volatile long droppedEventsPublished;
+    volatile long gapsPublished;
+
+    // Sender bookkeeping.
+    boolean started;
+    long droppedReported;
+    long gapsReported;
+    /** Gaps closed by a marker (a Resync went out for them). */
+    long gapsResynced;
+
+    Ring(Sender sender, Thread thread) {
+        this.sender = sender;
+        this.session = sender.sessionId;
+        this.thread = thread;
+        this.threadName = thread.getName();
+        this.threadId = sender.nextThreadId();
+        this.capacity = sender.options.bufferEvents;
+        this.mask = capacity - 1;
+        this.halfMask = capacity / 2 - 1;
+        this.lossless = sender.options.lossless;
+        this.codes = new int[capacity];
+        this.times = new long[capacity];
+        this.startNanos = System.nanoTime();
+    }
+
+    void enter(int id) {
+        int d = depth;
+        if (d == stack.length) {
+            stack = Arrays.copyOf(stack, d * 2);
+        }
+        stack[d] = id;
+        put(id << 1, System.nanoTime());
+        depth = d + 1;
+    }
+
+    void exit(int id) {
+        int d = depth;
+        if (d == 0) {
+            return; // a frame entered before recording began
+        }
+        put((id << 1) | 1, System.nanoTime());
+        depth = d - 1;
+    }
+
+    private void put(int code, long t) {
+        long tl = tail;
+        int need = inGap ? 2 : 1;
+        if (tl - headCache > capacity - need) {
+            headCache = (long) HEAD.getAcquire(this);
+            if (tl - headCache > capacity - need) {
+                if (!full()) {
+                    return;
+                }
+                tl = tail;
+            }
+        }
+        if (inGap) {
+            gapQueue.add(new Gap(Arrays.copyOf(stack, depth), droppedEvents, gaps));
+            int m = (int) tl & mask;
+            codes[m] = MARKER;
+            times[m] = t;
+            tl++;
+            inGap = false;
+        }
+        int i = (int) tl & mask;
+        codes[i] = code;
+        times[i] = t;
+        TAIL.setRelease(this, tl + 1);
+        if (((int) tl & halfMask) == 0 && sender.sleeping) {
+            sender.wake();
+        }
+    }
+
+    /** The ring is full: wait (lossless) or drop. True when there is now room. */
+    private boolean full() {
+        int need = inGap ? 2 : 1;
+        if (lossless) {
+            while (Recorder.session == session && !sender.finished) {
+                LockSupport.parkNanos(20_000);
+                headCache = (long) HEAD.getAcquire(this);
+                if (tail - headCache <= capacity - need) {
+                    return true;
+                }
+            }
+        }
+        droppedEvents++;
+        droppedEventsPublished = droppedEvents;
+        if (!inGap) {
+            inGap = true;
+            gaps++;
+            gapsPublished = gaps;
+        }
+        return false;
+    }
+
+    long publishedTail() {
+        return (long) TAIL.getAcquire(this);
+    }
+
+    long consumedHead() {
+        return head;
+    }
+
+    void release(long newHead) {
+        HEAD.setRelease(this, newHead);
+    }
+}

@@ -1,0 +1,432 @@
+package io.highrise.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One session: the daemon thread that connects to the viewer, sends Hello, then loops: new
+ * definitions, ThreadStart for new threads, each thread's ring as Events batches (Dropped + Resync
+ * where events were lost), ThreadEnd for dead threads, a Heartbeat when idle, and finally Goodbye
+ * with the graceful close SPEC asks for. Any socket error ends the session: the hooks turn into a
+ * no-op and the program runs on.
+ */
+final class Sender implements Runnable {
+    static final String AGENT = "highrise-agent-java 0.1.0";
+    static final long CLOCK_ZERO_NANOS;
+    static final long CLOCK_ZERO_UNIX_NS;
+
+    static {
+        Instant now = Instant.now();
+        CLOCK_ZERO_NANOS = System.nanoTime();
+        CLOCK_ZERO_UNIX_NS = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    static final int BATCH_EVENTS = 4096;
+    static final int FLUSH_BYTES = 256 * 1024;
+    static final int DEFS_PER_FRAME = 1000;
+    static final long HEARTBEAT_NS = 250_000_000L;
+    static final long IDLE_PARK_NS = 1_000_000L;
+    static final int CLOSE_READ_TIMEOUT_MS = 2000;
+
+    final int sessionId;
+    final Options options;
+    private final ConcurrentLinkedQueue<Ring> newRings = new ConcurrentLinkedQueue<>();
+    private final AtomicLong threadIds = new AtomicLong(1);
+    private final ArrayList<Ring> rings = new ArrayList<>();
+    private final Wire wire = new Wire(FLUSH_BYTES * 2);
+    private final Wire.EventPacker packer = new Wire.EventPacker();
+    private boolean[] sentIds = new boolean[1024];
+    private int defsSent;
+    private long droppedEventsTotal;
+    private long gapsTotal;
+    private long droppedEventsSent = -1;
+    private long gapsSent = -1;
+
+    private Socket socket;
+    private OutputStream out;
+    private InputStream in;
+    private final byte[] answer = new byte[512];
+    private int answerLen;
+    private boolean answered;
+
+    volatile boolean finishing;
+    volatile boolean finished;
+    volatile Thread thread;
+    /** True while the sender is parked idle (threads filling a ring wake it). */
+    volatile boolean sleeping;
+    /** Set once the Hello went out. */
+    volatile boolean connected;
+
+    Sender(int sessionId, Options options) {
+        this.sessionId = sessionId;
+        this.options = options;
+    }
+
+    long nextThreadId() {
+        return threadIds.getAndIncrement();
+    }
+
+    void register(Ring r) {
+        newRings.add(r);
+    }
+
+    void wake() {
+        sleeping = false;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    static long ticks(long rawNanos) {
+        long t = rawNanos - CLOCK_ZERO_NANOS;
+        return t < 0 ? 0 : t;
+    }
+
+    void start() {
+        Thread t = new Thread(this, "highrise-agent-sender");
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    /** Asks the sender to send what is buffered and Goodbye, and waits up to timeoutMs. */
+    void finish(long timeoutMs) {
+        finishing = true;
+        Thread t = thread;
+        if (t == null) {
+            return;
+        }
+        LockSupport.unpark(t);
+        try {
+            t.join(timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            socket = new Socket();
+            socket.connect(new InetSocketAddress(options.host, options.port), 2000);
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+            in = socket.getInputStream();
+            wire.hello(AGENT, options.program, options.label, ProcessHandle.current().pid(), 1,
+                    CLOCK_ZERO_UNIX_NS);
+            flush();
+            connected = true;
+            if (options.verbose) {
+                log("connected to " + options.host + ":" + options.port + " as '" + options.program + "'");
+            }
+            loop();
+            close();
+        } catch (Throwable e) {
+            if (!connected) {
+                log("cannot connect to " + options.host + ":" + options.port + " (" + e.getMessage()
+                        + "); the program runs on without profiling");
+            } else if (!finishing || options.verbose) {
+                log("session ended (" + e + "); the program runs on without profiling");
+            }
+        } finally {
+            stopRecording();
+            finished = true;
+            try {
+                if (socket != null) {
+                    socket.close();
+                }
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    private void stopRecording() {
+        synchronized (Agent.class) {
+            if (Recorder.session == sessionId) {
+                Recorder.session = 0;
+            }
+        }
+    }
+
+    private void loop() throws IOException {
+        long lastEventsNs = System.nanoTime();
+        long lastDroppedCheckNs = lastEventsNs;
+        while (true) {
+            boolean last = finishing;
+            boolean work = pump();
+            readAnswer();
+            long now = System.nanoTime();
+            if (work) {
+                lastEventsNs = now;
+            } else if (now - lastEventsNs >= HEARTBEAT_NS) {
+                wire.heartbeat(ticks(now));
+                lastEventsNs = now;
+            }
+            if (now - lastDroppedCheckNs >= 1_000_000_000L) {
+                reportDrops();
+                lastDroppedCheckNs = now;
+            }
+            flush();
+            if (last) {
+                return;
+            }
+            if (!work) {
+                sleeping = true;
+                if (!finishing) {
+                    LockSupport.parkNanos(IDLE_PARK_NS);
+                }
+                sleeping = false;
+            }
+        }
+    }
+
+    /** One pass over definitions, new threads, rings and dead threads. True if events moved. */
+    private boolean pump() throws IOException {
+        boolean work = false;
+        sendDefinitions();
+        Ring r;
+        while ((r = newRings.poll()) != null) {
+            rings.add(r);
+            wire.threadStart(r.threadId, r.threadName, ticks(r.startNanos));
+        }
+        for (Iterator<Ring> it = rings.iterator(); it.hasNext(); ) {
+            Ring ring = it.next();
+            boolean alive = ring.thread.isAlive();
+            work |= drain(ring);
+            if (!alive) {
+                long now = ticks(System.nanoTime());
+                if (ring.gapsPublished > ring.gapsResynced) {
+                    // The thread's last events were lost: it ended with an empty stack.
+                    noteDrops(ring);
+                    wire.dropped(droppedEventsTotal, gapsTotal);
+                    droppedEventsSent = droppedEventsTotal;
+                    gapsSent = gapsTotal;
+                    wire.resync(ring.threadId, now, new int[0], 0);
+                }
+                wire.threadEnd(ring.threadId, now);
+                noteDrops(ring);
+                it.remove();
+            }
+        }
+        return work;
+    }
+
+    private void noteDrops(Ring ring) {
+        long d = ring.droppedEventsPublished;
+        long g = ring.gapsPublished;
+        droppedEventsTotal += d - ring.droppedReported;
+        gapsTotal += g - ring.gapsReported;
+        ring.droppedReported = d;
+        ring.gapsReported = g;
+    }
+
+    /** A Dropped message when the totals moved since the last one. */
+    private void reportDrops() {
+        for (Ring ring : rings) {
+            noteDrops(ring);
+        }
+        if (droppedEventsTotal != droppedEventsSent || gapsTotal != gapsSent) {
+            if (droppedEventsTotal > 0 || gapsTotal > 0) {
+                wire.dropped(droppedEventsTotal, gapsTotal);
+            }
+            droppedEventsSent = droppedEventsTotal;
+            gapsSent = gapsTotal;
+        }
+    }
+
+    private boolean drain(Ring ring) throws IOException {
+        long h = ring.consumedHead();
+        long tl = ring.publishedTail();
+        if (h == tl) {
+            return false;
+        }
+        int[] codes = ring.codes;
+        long[] times = ring.times;
+        int mask = ring.mask;
+        packer.start(0);
+        while (h < tl) {
+            int i = (int) h & mask;
+            int code = codes[i];
+            long t = ticks(times[i]);
+            h++;
+            if (code == Ring.MARKER) {
+                if (packer.count() > 0) {
+                    packer.writeTo(wire, ring.threadId);
+                }
+                packer.start(0);
+                Ring.Gap gap = ring.gapQueue.poll();
+                if (gap != null) {
+                    droppedEventsTotal += gap.droppedEvents - ring.droppedReported;
+                    gapsTotal += gap.gaps - ring.gapsReported;
+                    ring.droppedReported = gap.droppedEvents;
+                    ring.gapsReported = gap.gaps;
+                    ring.gapsResynced = gap.gaps;
+                    for (int id : gap.stack) {
+                        ensureDefined(id);
+                    }
+                    wire.dropped(droppedEventsTotal, gapsTotal);
+                    droppedEventsSent = droppedEventsTotal;
+                    gapsSent = gapsTotal;
+                    wire.resync(ring.threadId, t, gap.stack, gap.stack.length);
+                }
+                continue;
+            }
+            ensureDefined(code >>> 1);
+            if (packer.count() == 0) {
+                packer.start(t);
+            }
+            packer.push(code, t);
+            if (packer.count() >= BATCH_EVENTS) {
+                packer.writeTo(wire, ring.threadId);
+                packer.start(0);
+                ring.release(h);
+                if (wire.length() >= FLUSH_BYTES) {
+                    flush();
+                }
+            }
+        }
+        if (packer.count() > 0) {
+            packer.writeTo(wire, ring.threadId);
+            packer.start(0);
+        }
+        ring.release(h);
+        if (wire.length() >= FLUSH_BYTES) {
+            flush();
+        }
+        return true;
+    }
+
+    private void ensureDefined(int id) {
+        if (id < sentIds.length && sentIds[id]) {
+            return;
+        }
+        sendDefinitions();
+    }
+
+    private void sendDefinitions() {
+        if (Methods.count() <= defsSent) {
+            return;
+        }
+        MethodDef[] defs = Methods.since(defsSent);
+        for (int from = 0; from < defs.length; from += DEFS_PER_FRAME) {
+            int to = Math.min(defs.length, from + DEFS_PER_FRAME);
+            wire.defineMethods(defs, from, to);
+        }
+        for (MethodDef d : defs) {
+            if (d.id >= sentIds.length) {
+                sentIds = Arrays.copyOf(sentIds, Math.max(sentIds.length * 2, d.id + 1));
+            }
+            sentIds[d.id] = true;
+        }
+        defsSent += defs.length;
+    }
+
+    private void flush() throws IOException {
+        if (wire.length() > 0) {
+            out.write(wire.array(), 0, wire.length());
+            wire.clear();
+        }
+    }
+
+    /** Reads the viewer's one answer frame without blocking; a Reject ends the session. */
+    private void readAnswer() throws IOException {
+        if (answered) {
+            return;
+        }
+        int avail = in.available();
+        while (avail > 0 && answerLen < answer.length) {
+            int n = in.read(answer, answerLen, Math.min(avail, answer.length - answerLen));
+            if (n < 0) {
+                throw new IOException("viewer closed the connection");
+            }
+            answerLen += n;
+            avail = in.available();
+        }
+        if (answerLen < 4) {
+            return;
+        }
+        int len = (answer[0] & 0xFF) | (answer[1] & 0xFF) << 8 | (answer[2] & 0xFF) << 16 | (answer[3] & 0xFF) << 24;
+        if (len < 0 || len > answer.length - 4) {
+            answered = true; // not an answer we can read; ignore it
+            return;
+        }
+        if (answerLen < 4 + len) {
+            return;
+        }
+        answered = true;
+        if (len > 0 && answer[4] == 1) {
+            String reason = describeReject(answer, 5, 4 + len);
+            throw new IOException("the viewer rejected the session: " + reason);
+        }
+    }
+
+    /** Best-effort reading of a Reject's reason (after the tag: version varint, string). */
+    static String describeReject(byte[] b, int pos, int end) {
+        try {
+            long[] cursor = {pos};
+            readVarint(b, cursor, end); // viewer's protocol version
+            int n = (int) readVarint(b, cursor, end);
+            int p = (int) cursor[0];
+            if (n < 0 || p + n > end) {
+                return "(unreadable reason)";
+            }
+            return new String(b, p, n, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            return "(unreadable reason)";
+        }
+    }
+
+    static long readVarint(byte[] b, long[] cursor, int end) {
+        int p = (int) cursor[0];
+        if (p >= end) {
+            throw new IllegalArgumentException("short");
+        }
+        int first = b[p++] & 0xFF;
+        int size = first < 251 ? 0 : first == 251 ? 2 : first == 252 ? 4 : 8;
+        if (p + size > end) {
+            throw new IllegalArgumentException("short");
+        }
+        long v = first < 251 ? first : 0;
+        for (int i = 0; i < size; i++) {
+            v |= (long) (b[p + i] & 0xFF) << (8 * i);
+        }
+        cursor[0] = p + size;
+        return v;
+    }
+
+    /** Goodbye, then the graceful close: shut down our side and read the viewer's side to its end. */
+    private void close() throws IOException {
+        reportDrops();
+        wire.goodbye(ticks(System.nanoTime()));
+        flush();
+        socket.shutdownOutput();
+        socket.setSoTimeout(CLOSE_READ_TIMEOUT_MS);
+        byte[] sink = new byte[1024];
+        long deadline = System.nanoTime() + CLOSE_READ_TIMEOUT_MS * 1_000_000L;
+        try {
+            while (System.nanoTime() < deadline && in.read(sink) >= 0) {
+                // discard the answer and anything after it
+            }
+        } catch (SocketTimeoutException ignored) {
+            // the viewer kept its side open; close anyway
+        }
+    }
+
+    static void log(String message) {
+        System.err.println("highrise-agent: " + message);
+    }
+}

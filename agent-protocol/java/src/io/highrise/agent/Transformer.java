@@ -1,0 +1,435 @@
+package io.highrise.agent;
+
+import java.io.InputStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+/**
+ * The bytecode rewriting (ASM 9). Each accepted method gets {@code Recorder.enter(id)} at entry,
+ * {@code Recorder.exit(id)} before every return, and a catch-all handler (last in the exception
+ * table, so the method's own handlers run first) that calls exit and rethrows. The handler's
+ * ranges exclude the exit calls at the returns, so a frame exits exactly once even if a hook
+ * itself fails. Choices:
+ * <ul>
+ *   <li>constructors: enter right after the super()/this() call (AdviceAdapter finds it), so the
+ *       handler never covers the uninitialised-this region; the super constructor shows as a
+ *       sibling call just before;</li>
+ *   <li>static initialisers are instrumented like methods;</li>
+ *   <li>abstract and native methods have no code: skipped;</li>
+ *   <li>bridge methods and compiler accessors (synthetic) are skipped; lambda bodies (synthetic
+ *       {@code lambda$...}) are kept, they are the user's code; hidden lambda proxy classes are
+ *       never offered to transformers;</li>
+ *   <li>any failure leaves the class unchanged.</li>
+ * </ul>
+ */
+final class Transformer implements ClassFileTransformer {
+    static final String RECORDER = "io/highrise/agent/Recorder";
+
+    volatile Options.Filter filter;
+    final boolean verbose;
+    final AtomicLong classesInstrumented = new AtomicLong();
+    final AtomicLong classesFailed = new AtomicLong();
+    private final Map<ClassLoader, Boolean> loaderSeesRecorder = new WeakHashMap<>();
+
+    Transformer(Options.Filter filter, boolean verbose) {
+        this.filter = filter;
+        this.verbose = verbose;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        try {
+            if (className == null || loader == null || !filter.accepts(className)) {
+                return null;
+            }
+            if (!seesRecorder(loader)) {
+                return null;
+            }
+            byte[] out = instrument(loader, className, classfileBuffer);
+            if (out != null) {
+                classesInstrumented.incrementAndGet();
+            }
+            return out;
+        } catch (Throwable t) {
+            classesFailed.incrementAndGet();
+            if (verbose) {
+                Sender.log("left " + className + " unchanged: " + t);
+            }
+            return null;
+        }
+    }
+
+    /** Instrumented code calls Recorder; a loader that cannot see our Recorder gets no changes. */
+    private boolean seesRecorder(ClassLoader loader) {
+        synchronized (loaderSeesRecorder) {
+            Boolean known = loaderSeesRecorder.get(loader);
+            if (known != null) {
+                return known;
+            }
+        }
+        boolean sees;
+        try {
+            sees = Class.forName(Recorder.class.getName(), false, loader) == Recorder.class;
+        } catch (Throwable t) {
+            sees = false;
+        }
+        synchronized (loaderSeesRecorder) {
+            loaderSeesRecorder.put(loader, sees);
+        }
+        return sees;
+    }
+
+    static byte[] instrument(ClassLoader loader, String className, byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
+            return null;
+        }
+        ClassWriter writer = new HierarchyClassWriter(reader, loader);
+        String loaderKey = Integer.toHexString(System.identityHashCode(loader)) + ":";
+        ClassAdapter adapter = new ClassAdapter(writer, loaderKey);
+        reader.accept(adapter, ClassReader.SKIP_FRAMES);
+        if (adapter.defs.isEmpty()) {
+            return null;
+        }
+        byte[] out = writer.toByteArray();
+        for (MethodDef d : adapter.defs) {
+            Methods.define(d);
+        }
+        return out;
+    }
+
+    static final class ClassAdapter extends ClassVisitor {
+        final String loaderKey;
+        final List<MethodDef> defs = new ArrayList<>();
+        String internalName;
+        String packageName;
+        String simpleName;
+        String sourceFile;
+
+        ClassAdapter(ClassVisitor next, String loaderKey) {
+            super(Opcodes.ASM9, next);
+            this.loaderKey = loaderKey;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                String[] interfaces) {
+            internalName = name;
+            int slash = name.lastIndexOf('/');
+            packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
+            simpleName = name.substring(slash + 1);
+            super.visit(version, access, name, signature, superName, interfaces);
+        }
+
+        @Override
+        public void visitSource(String source, String debug) {
+            sourceFile = source;
+            super.visitSource(source, debug);
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE)) != 0) {
+                return mv;
+            }
+            if ((access & Opcodes.ACC_SYNTHETIC) != 0 && !name.startsWith("lambda$")) {
+                return mv;
+            }
+            int id = Methods.reserve(loaderKey + internalName + "." + name + descriptor);
+            if (id < 0) {
+                return mv;
+            }
+            return new MethodAdapter(mv, access, name, descriptor, id, this);
+        }
+    }
+
+    static final class MethodAdapter extends AdviceAdapter {
+        final int id;
+        final String methodName;
+        final String descriptor;
+        final ClassAdapter owner;
+        final List<Label> rangeStarts = new ArrayList<>();
+        final List<Label> rangeEnds = new ArrayList<>();
+        boolean entered;
+        Label rangeStart;
+        boolean rangeHasCode;
+        boolean restartAfterReturn;
+        int firstLine = -1;
+
+        MethodAdapter(MethodVisitor mv, int access, String name, String descriptor, int id,
+                ClassAdapter owner) {
+            super(Opcodes.ASM9, mv, access, name, descriptor);
+            this.id = id;
+            this.methodName = name;
+            this.descriptor = descriptor;
+            this.owner = owner;
+        }
+
+        private void callHook(String hook) {
+            if (id <= Short.MAX_VALUE) {
+                mv.visitIntInsn(id <= Byte.MAX_VALUE ? Opcodes.BIPUSH : Opcodes.SIPUSH, id);
+            } else {
+                mv.visitLdcInsn(id);
+            }
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, hook, "(I)V", false);
+        }
+
+        private void openRange() {
+            rangeStart = new Label();
+            mv.visitLabel(rangeStart);
+            rangeHasCode = false;
+        }
+
+        private void closeRange() {
+            Label end = new Label();
+            mv.visitLabel(end);
+            if (rangeHasCode) {
+                rangeStarts.add(rangeStart);
+                rangeEnds.add(end);
+            }
+        }
+
+        @Override
+        protected void onMethodEnter() {
+            callHook("enter");
+            entered = true;
+            openRange();
+        }
+
+        @Override
+        protected void onMethodExit(int opcode) {
+            if (!entered || opcode == ATHROW) {
+                return; // a throw is seen by the catch-all handler
+            }
+            closeRange();
+            callHook("exit");
+            restartAfterReturn = true;
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            boolean isReturn = opcode >= IRETURN && opcode <= RETURN;
+            if (!isReturn) {
+                rangeHasCode = true;
+            }
+            super.visitInsn(opcode);
+            if (restartAfterReturn) {
+                restartAfterReturn = false;
+                openRange();
+            }
+        }
+
+        @Override
+        public void visitIntInsn(int opcode, int operand) {
+            rangeHasCode = true;
+            super.visitIntInsn(opcode, operand);
+        }
+
+        @Override
+        public void visitVarInsn(int opcode, int var) {
+            rangeHasCode = true;
+            super.visitVarInsn(opcode, var);
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            rangeHasCode = true;
+            super.visitTypeInsn(opcode, type);
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+            rangeHasCode = true;
+            super.visitFieldInsn(opcode, owner, name, descriptor);
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String name, String descriptor,
+                boolean isInterface) {
+            rangeHasCode = true;
+            super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm,
+                Object... bsmArgs) {
+            rangeHasCode = true;
+            super.visitInvokeDynamicInsn(name, descriptor, bsm, bsmArgs);
+        }
+
+        @Override
+        public void visitJumpInsn(int opcode, Label label) {
+            rangeHasCode = true;
+            super.visitJumpInsn(opcode, label);
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            rangeHasCode = true;
+            super.visitLdcInsn(value);
+        }
+
+        @Override
+        public void visitIincInsn(int var, int increment) {
+            rangeHasCode = true;
+            super.visitIincInsn(var, increment);
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+            rangeHasCode = true;
+            super.visitTableSwitchInsn(min, max, dflt, labels);
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+            rangeHasCode = true;
+            super.visitLookupSwitchInsn(dflt, keys, labels);
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+            rangeHasCode = true;
+            super.visitMultiANewArrayInsn(descriptor, numDimensions);
+        }
+
+        @Override
+        public void visitLineNumber(int line, Label start) {
+            if (firstLine < 0 || line < firstLine) {
+                firstLine = line;
+            }
+            super.visitLineNumber(line, start);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            if (entered) {
+                closeRange();
+                if (!rangeStarts.isEmpty()) {
+                    Label handler = new Label();
+                    for (int i = 0; i < rangeStarts.size(); i++) {
+                        mv.visitTryCatchBlock(rangeStarts.get(i), rangeEnds.get(i), handler, null);
+                    }
+                    mv.visitLabel(handler);
+                    callHook("exit");
+                    mv.visitInsn(ATHROW);
+                }
+            }
+            super.visitMaxs(maxStack, maxLocals);
+        }
+
+        @Override
+        public void visitEnd() {
+            if (entered) {
+                owner.defs.add(new MethodDef(id, owner.packageName, owner.simpleName, methodName,
+                        descriptor, owner.sourceFile, firstLine));
+            }
+            super.visitEnd();
+        }
+    }
+
+    /**
+     * COMPUTE_FRAMES needs common super classes. Loading classes here would be wrong (the wrong
+     * loader, or recursion into class loading), so hierarchies are read from class files through
+     * the defining loader's resources; anything unknown merges to java/lang/Object.
+     */
+    static final class HierarchyClassWriter extends ClassWriter {
+        private static final String OBJECT = "java/lang/Object";
+        private final ClassLoader loader;
+        private final Map<String, String[]> cache = new HashMap<>(); // name -> {super, isInterface}
+
+        HierarchyClassWriter(ClassReader reader, ClassLoader loader) {
+            super(reader, ClassWriter.COMPUTE_FRAMES);
+            this.loader = loader;
+            cache.put(reader.getClassName(), new String[] {reader.getSuperName(),
+                (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0 ? "i" : ""});
+        }
+
+        @Override
+        protected String getCommonSuperClass(String a, String b) {
+            try {
+                if (a.equals(b)) {
+                    return a;
+                }
+                List<String> chainA = chain(a);
+                if (chainA == null) {
+                    return OBJECT;
+                }
+                List<String> chainB = chain(b);
+                if (chainB == null) {
+                    return OBJECT;
+                }
+                for (String s : chainB) {
+                    if (chainA.contains(s)) {
+                        return s;
+                    }
+                }
+                return OBJECT;
+            } catch (Throwable t) {
+                return OBJECT;
+            }
+        }
+
+        /** name, its super, ..., java/lang/Object; null for an interface or an unknown class. */
+        private List<String> chain(String name) {
+            List<String> out = new ArrayList<>();
+            String cur = name;
+            while (cur != null) {
+                out.add(cur);
+                if (cur.equals(OBJECT)) {
+                    return out;
+                }
+                String[] info = info(cur);
+                if (info == null || !info[1].isEmpty()) {
+                    return null;
+                }
+                cur = info[0];
+                if (out.size() > 256) {
+                    return null;
+                }
+            }
+            return out;
+        }
+
+        private String[] info(String name) {
+            String[] known = cache.get(name);
+            if (known != null) {
+                return known;
+            }
+            String resource = name + ".class";
+            try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
+                    : ClassLoader.getSystemResourceAsStream(resource)) {
+                InputStream stream = in != null ? in : ClassLoader.getSystemResourceAsStream(resource);
+                if (stream == null) {
+                    return null;
+                }
+                try (InputStream s = stream) {
+                    ClassReader r = new ClassReader(s);
+                    String[] info = {r.getSuperName(),
+                        (r.getAccess() & Opcodes.ACC_INTERFACE) != 0 ? "i" : ""};
+                    cache.put(name, info);
+                    return info;
+                }
+            } catch (Throwable t) {
+                return null;
+            }
+        }
+    }
+}

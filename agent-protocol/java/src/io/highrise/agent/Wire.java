@@ -1,0 +1,283 @@
+package io.highrise.agent;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The protocol encoder (agent-protocol/SPEC.md): a growable byte buffer with bincode 2 "standard"
+ * varints, LEB128 for packed events, and one method per agent message. A frame is built as
+ * {@code beginFrame()}, one message, {@code endFrame(start)}; the buffer then holds
+ * length:u32 LE + payload, ready to write. Not thread-safe: the sender thread owns its Wire.
+ */
+public final class Wire {
+    public static final byte[] MAGIC = {'H', 'R', 'S', 'E'};
+    public static final int PROTOCOL_VERSION = 1;
+    public static final int MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+    public static final int TAG_HELLO = 0;
+    public static final int TAG_DEFINE_METHODS = 1;
+    public static final int TAG_THREAD_START = 2;
+    public static final int TAG_THREAD_END = 3;
+    public static final int TAG_EVENTS = 4;
+    public static final int TAG_HEARTBEAT = 5;
+    public static final int TAG_RESYNC = 6;
+    public static final int TAG_DROPPED = 7;
+    public static final int TAG_GOODBYE = 8;
+
+    byte[] buf;
+    int len;
+
+    public Wire(int capacity) {
+        buf = new byte[Math.max(16, capacity)];
+    }
+
+    public Wire() {
+        this(1 << 16);
+    }
+
+    public byte[] array() {
+        return buf;
+    }
+
+    public int length() {
+        return len;
+    }
+
+    public void clear() {
+        len = 0;
+    }
+
+    public byte[] toByteArray() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    void ensure(int more) {
+        if (len + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+        }
+    }
+
+    public void u8(int v) {
+        ensure(1);
+        buf[len++] = (byte) v;
+    }
+
+    public void raw(byte[] bytes, int off, int n) {
+        ensure(n);
+        System.arraycopy(bytes, off, buf, len, n);
+        len += n;
+    }
+
+    private void le(long v, int bytes) {
+        ensure(bytes);
+        for (int i = 0; i < bytes; i++) {
+            buf[len++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    /** A bincode varint (u16/u32/u64 alike): shortest of 1, 0xfb+2, 0xfc+4, 0xfd+8 bytes. */
+    public void varint(long v) {
+        if (v >= 0 && v < 251) {
+            u8((int) v);
+        } else if (v >= 0 && v < (1L << 16)) {
+            u8(251);
+            le(v, 2);
+        } else if (v >= 0 && v < (1L << 32)) {
+            u8(252);
+            le(v, 4);
+        } else {
+            u8(253);
+            le(v, 8);
+        }
+    }
+
+    /** LEB128 (packed events): 7 bits a byte, low group first. Treats v as unsigned. */
+    public void leb128(long v) {
+        ensure(10);
+        while ((v & ~0x7FL) != 0) {
+            buf[len++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[len++] = (byte) v;
+    }
+
+    public void string(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        varint(b.length);
+        raw(b, 0, b.length);
+    }
+
+    public void optionString(String s) {
+        if (s == null) {
+            u8(0);
+        } else {
+            u8(1);
+            string(s);
+        }
+    }
+
+    /** Reserves the 4-byte length; returns where the frame starts. */
+    public int beginFrame() {
+        int start = len;
+        ensure(4);
+        len += 4;
+        return start;
+    }
+
+    /** Writes the payload length into the header reserved by {@link #beginFrame()}. */
+    public void endFrame(int start) {
+        int payload = len - start - 4;
+        buf[start] = (byte) payload;
+        buf[start + 1] = (byte) (payload >>> 8);
+        buf[start + 2] = (byte) (payload >>> 16);
+        buf[start + 3] = (byte) (payload >>> 24);
+    }
+
+    // ---- messages (each writes one whole frame) ----
+
+    public void hello(String agent, String program, String versionLabel, long pid,
+            long clockUnitNs, long clockZeroUnixNs) {
+        int f = beginFrame();
+        varint(TAG_HELLO);
+        raw(MAGIC, 0, 4);
+        varint(PROTOCOL_VERSION);
+        string(agent);
+        string(program);
+        string(versionLabel);
+        varint(pid);
+        varint(clockUnitNs);
+        varint(clockZeroUnixNs);
+        endFrame(f);
+    }
+
+    /** One method definition, as an element of DefineMethods (no frame). */
+    public void methodDef(MethodDef d) {
+        varint(d.id);
+        string(d.packageName);
+        string(d.className);
+        string(d.methodName);
+        optionString(d.signature);
+        optionString(d.file);
+        if (d.line < 0) {
+            u8(0);
+        } else {
+            u8(1);
+            varint(d.line);
+        }
+    }
+
+    public void defineMethods(MethodDef[] defs, int from, int to) {
+        int f = beginFrame();
+        varint(TAG_DEFINE_METHODS);
+        varint(to - from);
+        for (int i = from; i < to; i++) {
+            methodDef(defs[i]);
+        }
+        endFrame(f);
+    }
+
+    public void threadStart(long threadId, String name, long timestamp) {
+        int f = beginFrame();
+        varint(TAG_THREAD_START);
+        varint(threadId);
+        string(name);
+        varint(timestamp);
+        endFrame(f);
+    }
+
+    public void threadEnd(long threadId, long timestamp) {
+        int f = beginFrame();
+        varint(TAG_THREAD_END);
+        varint(threadId);
+        varint(timestamp);
+        endFrame(f);
+    }
+
+    /** An Events frame around already packed events. */
+    public void events(long threadId, long baseTimestamp, int eventCount, byte[] packed, int packedLen) {
+        int f = beginFrame();
+        varint(TAG_EVENTS);
+        varint(threadId);
+        varint(baseTimestamp);
+        varint(eventCount);
+        varint(packedLen);
+        raw(packed, 0, packedLen);
+        endFrame(f);
+    }
+
+    public void heartbeat(long timestamp) {
+        int f = beginFrame();
+        varint(TAG_HEARTBEAT);
+        varint(timestamp);
+        endFrame(f);
+    }
+
+    public void resync(long threadId, long timestamp, int[] stack, int depth) {
+        int f = beginFrame();
+        varint(TAG_RESYNC);
+        varint(threadId);
+        varint(timestamp);
+        varint(depth);
+        for (int i = 0; i < depth; i++) {
+            varint(stack[i] & 0xFFFFFFFFL);
+        }
+        endFrame(f);
+    }
+
+    public void dropped(long eventsDropped, long batchesDropped) {
+        int f = beginFrame();
+        varint(TAG_DROPPED);
+        varint(eventsDropped);
+        varint(batchesDropped);
+        endFrame(f);
+    }
+
+    public void goodbye(long timestamp) {
+        int f = beginFrame();
+        varint(TAG_GOODBYE);
+        varint(timestamp);
+        endFrame(f);
+    }
+
+    /**
+     * Packs events for one Events message (SPEC "Packed events"): per event LEB128(code) and
+     * LEB128(delta), where code = method_id * 2 + kind. Timestamps going backwards write delta 0.
+     */
+    public static final class EventPacker {
+        final Wire out = new Wire(1 << 15);
+        long base;
+        long last;
+        int count;
+
+        public void start(long baseTimestamp) {
+            out.clear();
+            base = baseTimestamp;
+            last = baseTimestamp;
+            count = 0;
+        }
+
+        public void push(int code, long timestamp) {
+            long delta = timestamp - last;
+            if (delta < 0) {
+                delta = 0;
+            } else {
+                last = timestamp;
+            }
+            out.leb128(code & 0xFFFFFFFFL);
+            out.leb128(delta);
+            count++;
+        }
+
+        public int count() {
+            return count;
+        }
+
+        public int bytes() {
+            return out.len;
+        }
+
+        public void writeTo(Wire w, long threadId) {
+            w.events(threadId, base, count, out.buf, out.len);
+        }
+    }
+}
