@@ -1,0 +1,88 @@
+"""The Python encoder reproduces every golden file in agent-protocol/golden/ byte for byte (the
+values are the ones agent-protocol/rust/tests/golden.rs builds)."""
+
+import pathlib
+
+import pytest
+
+from highrise_agent import _wire as w
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "golden"
+
+
+def events_frame():
+    count, packed = w.pack_events(
+        1000, [(1000, 0, w.ENTER), (1100, 300, w.ENTER), (1227, 300, w.EXIT), (21227, 0, w.EXIT)]
+    )
+    return w.events(1, 1000, count, packed)
+
+
+AGENT_FRAMES = [
+    (
+        "hello",
+        lambda: w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000),
+    ),
+    (
+        "define_methods",
+        lambda: w.define_methods(
+            [
+                w.method_def(0, "main.game", "Board", "rotate", "(I)V", "Board.java", 42),
+                w.method_def(300, "", "Main", "run"),
+            ]
+        ),
+    ),
+    ("thread_start", lambda: w.thread_start(1, "main", 900)),
+    ("events", events_frame),
+    ("heartbeat", lambda: w.heartbeat(70_000)),
+    ("resync", lambda: w.resync(1, 80_000, [0, 300])),
+    ("dropped", lambda: w.dropped(1_000_000, 3)),
+    ("thread_end", lambda: w.thread_end(1, 90_000)),
+    ("goodbye", lambda: w.goodbye(100_000)),
+]
+
+VIEWER_FRAMES = [
+    ("welcome", lambda: w.welcome(1, 7)),
+    ("reject", lambda: w.reject(1, "bad magic")),
+]
+
+
+@pytest.mark.parametrize("name,build", AGENT_FRAMES + VIEWER_FRAMES, ids=lambda x: x if isinstance(x, str) else "")
+def test_frame_matches_golden_file(name, build):
+    assert build() == (GOLDEN / (name + ".bin")).read_bytes()
+
+
+def test_session_is_all_agent_frames_in_order():
+    assert b"".join(build() for _, build in AGENT_FRAMES) == (GOLDEN / "session.bin").read_bytes()
+
+
+def test_every_golden_file_is_covered():
+    covered = {name for name, _ in AGENT_FRAMES + VIEWER_FRAMES} | {"session"}
+    assert {p.stem for p in GOLDEN.glob("*.bin")} == covered
+
+
+def test_native_packer_matches_golden_events():
+    native = pytest.importorskip("highrise_agent._native")
+    packed = native.pack_events_for_test(1000, [(1000, 0), (1100, 600), (1227, 601), (21227, 1)])
+    assert w.events(1, 1000, 4, packed) == (GOLDEN / "events.bin").read_bytes()
+
+
+def test_viewer_answers_decode():
+    assert w.decode_viewer_message((GOLDEN / "welcome.bin").read_bytes()[4:]) == ("welcome", 1, 7)
+    assert w.decode_viewer_message((GOLDEN / "reject.bin").read_bytes()[4:]) == ("reject", 1, "bad magic")
+    with pytest.raises(w.DecodeError):
+        w.decode_viewer_message(b"\x05")
+
+
+@pytest.mark.parametrize(
+    "value,encoded",
+    [(42, "2a"), (250, "fa"), (300, "fb2c01"), (4242, "fb9210"), (70000, "fc70110100")],
+)
+def test_varint_examples_from_spec(value, encoded):
+    assert w.varint(value).hex() == encoded
+
+
+@pytest.mark.parametrize(
+    "value,encoded", [(0, "00"), (127, "7f"), (128, "8001"), (600, "d804"), (20000, "a09c01")]
+)
+def test_leb128_examples_from_spec(value, encoded):
+    assert w.leb128(value).hex() == encoded
