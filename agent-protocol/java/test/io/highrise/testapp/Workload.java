@@ -73,7 +73,7 @@ public class Workload {
         return m;
     }
 
-    static long fibCalls(int n) {
+    public static long fibCalls(int n) {
         return n < 2 ? 1 : 1 + fibCalls(n - 1) + fibCalls(n - 2);
     }
 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the Java agent's tests (agent-protocol/java): installs a JDK and ASM from Debian when
+# missing, builds the agent jar, builds highrise-probe (the real listener the tests talk to), and
+# runs agent-protocol/java/test/io/highrise/agent/AgentTests.java. Exits non-zero on any failure.
+# When the `highrise` binary is already built, the attach test goes through `highrise attach`;
+# otherwise through jcmd directly (the same mechanism).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
+
+missing=()
+command -v javac >/dev/null 2>&1 && command -v jcmd >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+[[ -f /usr/share/java/asm.jar && -f /usr/share/java/asm-commons.jar ]] || missing+=(libasm-java)
+if ((${#missing[@]})); then
+    echo "test-java.sh: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+agent-protocol/java/build.sh
+cargo build --locked -p highrise-probe
+JAVA_DIR="$PWD/agent-protocol/java"
+args=(--probe "$CARGO_TARGET_DIR/debug/highrise-probe"
+      --jar "$JAVA_DIR/build/highrise-agent.jar"
+      --classes "$JAVA_DIR/build/test-classes"
+      --golden "$PWD/agent-protocol/golden")
+if [[ -x "$CARGO_TARGET_DIR/debug/highrise" ]]; then
+    args+=(--highrise "$CARGO_TARGET_DIR/debug/highrise")
+fi
+java -cp "$JAVA_DIR/build/highrise-agent.jar:$JAVA_DIR/build/test-classes" io.highrise.agent.AgentTests "${args[@]}"
