@@ -9,3 +9,4 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 scripts/install-render-deps.sh
 scripts/check-pure-crates.sh
 cargo test --workspace --locked
+scripts/test-java.sh
