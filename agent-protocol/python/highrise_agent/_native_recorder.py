@@ -31,7 +31,7 @@ class NativeRecorder:
             _native.uninstall()
             self._installed = False
 
-    def drain(self, now_ticks):
+    def drain(self, now_ticks, final=False):
         return _native.drain(now_ticks)
 
     @property

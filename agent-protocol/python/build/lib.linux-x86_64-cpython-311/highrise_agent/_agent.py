@@ -50,7 +50,7 @@ def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
             from ._native_recorder import NativeRecorder
         except ImportError as error:
             if backend == "native":
-                raise RuntimeError("highrise_agent._native is not built: %s" % error)
+                _warn("the C extension is not built (%s); using the pure-Python recorder" % error)
         else:
             return NativeRecorder(methods, clock_zero_ns, buffer_events)
     from ._pyhook import PythonRecorder
@@ -79,6 +79,7 @@ class Agent:
         )
         if buffer_events is None:
             buffer_events = int(os.environ.get("HIGHRISE_BUFFER_EVENTS", DEFAULT_BUFFER_EVENTS))
+        self.buffer_events = max(2, int(buffer_events))
         self.methods = Methods(include, exclude)
         self.clock_zero_ns = time.monotonic_ns()
         self.clock_zero_unix_ns = time.time_ns()
@@ -168,14 +169,17 @@ class Agent:
     def _run(self):
         sock = self._sock
         try:
-            while not self._stop.wait(FLUSH_INTERVAL_S):
+            wait_s = FLUSH_INTERVAL_S
+            while not self._stop.wait(wait_s):
                 self._poll_answer(sock)
                 if self.answer is not None and self.answer[0] == "reject":
                     _warn("the viewer rejected this agent: %s" % self.answer[2])
                     self._shutdown_after_failure()
                     return
-                self._flush(sock)
-            self._flush(sock)
+                busiest = self._flush(sock)
+                # Buffers filling up: drain again soon instead of letting them drop.
+                wait_s = FLUSH_INTERVAL_S if busiest < self.buffer_events // 4 else FLUSH_INTERVAL_S / 10
+            self._flush(sock, final=True)
             sock.sendall(_wire.goodbye(self.now_ticks()))
             self._close_gracefully(sock)
         except OSError as error:
@@ -193,9 +197,9 @@ class Agent:
         except OSError:
             pass
 
-    def _flush(self, sock):
+    def _flush(self, sock, final=False):
         now = self.now_ticks()
-        drained = self.recorder.drain(now)
+        drained = self.recorder.drain(now, final)
         definitions = self.methods.take_pending()
         frames = []
         if definitions:
@@ -206,7 +210,9 @@ class Agent:
                     )
                 )
         dropped_total = self.recorder.dropped_total
+        busiest = 0
         for thread_id, name, ended, segments in drained:
+            busiest = max(busiest, sum(segment[1] for segment in segments if len(segment) == 3))
             if thread_id not in self._started_threads:
                 self._started_threads.add(thread_id)
                 first = segments[0][0] if segments else now
@@ -233,6 +239,7 @@ class Agent:
         if frames:
             sock.sendall(b"".join(frames))
             self._last_send = clock
+        return busiest
 
     def _poll_answer(self, sock):
         if self.answer is not None:

@@ -60,6 +60,7 @@ class PythonRecorder:
         self._lock = threading.Lock()
         self._next_thread_id = 1
         self._installed = None
+        self._live = []  # non-empty while installed (a cheap flag the profile function reads)
         self._tool_id = None
         self.dropped_total = 0
         self._dropped_ended = 0
@@ -90,7 +91,7 @@ class PythonRecorder:
         def enter(code, module_of):
             method_id = codes.get(code)
             if method_id is None:
-                method_id = codes[code] = resolve(code, module_of())
+                method_id = codes[code] = resolve(code, module_of(code))
             if method_id < 0:
                 return False
             try:
@@ -143,12 +144,17 @@ class PythonRecorder:
             return
         codes = self._codes
 
+        live = self._live
+
         def profile(frame, event, arg):
-            if event == "call":
-                enter(frame.f_code, lambda: frame.f_globals.get("__name__"))
+            if not live:
+                sys.setprofile(None)  # a leftover on another thread after uninstall
+            elif event == "call":
+                enter(frame.f_code, lambda code: frame.f_globals.get("__name__"))
             elif event == "return":
                 exit_(frame.f_code)
 
+        live.append(True)
         threading.setprofile(profile)
         sys.setprofile(profile)
         self._installed = "profile"
@@ -171,18 +177,26 @@ class PythonRecorder:
         codes = self._codes
         getframe = sys._getframe
 
-        def module_of_caller():
+        def module_of(code):
+            # The monitored frame is a few frames up (callback, enter, this function).
             try:
-                return getframe(2).f_globals.get("__name__")
+                frame = getframe(1)
+                for _ in range(8):
+                    if frame is None:
+                        break
+                    if frame.f_code is code:
+                        return frame.f_globals.get("__name__")
+                    frame = frame.f_back
             except Exception:
-                return None
+                pass
+            return None
 
         def on_start(code, offset):
-            if not enter(code, module_of_caller):
+            if not enter(code, module_of):
                 return DISABLE
 
         def on_throw(code, offset, exception):
-            enter(code, module_of_caller)
+            enter(code, module_of)
 
         def on_return(code, offset, value):
             if codes.get(code, 0) < 0:
@@ -211,6 +225,7 @@ class PythonRecorder:
         return True
 
     def uninstall(self):
+        self._live.clear()
         if self._installed == "profile":
             sys.setprofile(None)
             threading.setprofile(None)
@@ -238,7 +253,7 @@ class PythonRecorder:
 
     # -- draining (sender thread) ---------------------------------------------------------------
 
-    def drain(self, now_ticks):
+    def drain(self, now_ticks, final=False):
         """[(thread_id, name, ended, segments)], segments in order: (base, count, packed) for
         events, (timestamp, stack) for a resync."""
         out = []
@@ -266,8 +281,9 @@ class PythonRecorder:
                         run = []
             if run:
                 segments.append(_pack(run))
-            if ended and buffer.dropping:
-                # The thread is gone: its stack can no longer change, so it can be sent as is.
+            if (ended or final) and buffer.dropping:
+                # The thread is gone (or recording has stopped): its stack can no longer change,
+                # so it can be sent as is.
                 segments.append((now_ticks, list(buffer.stack)))
                 buffer.dropping = False
             total += buffer.dropped

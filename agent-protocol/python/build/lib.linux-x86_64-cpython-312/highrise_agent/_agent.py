@@ -1,0 +1,322 @@
+"""The agent: connects to the viewer, installs a recorder (native or pure Python), and runs the
+background sender thread that drains the per-thread buffers into frames.
+
+The host program never waits on the socket: hooks only append to bounded per-thread buffers; the
+sender thread alone talks to the viewer. With no viewer the program runs normally (one warning
+on stderr, no hooks installed).
+"""
+
+import atexit
+import os
+import select
+import socket
+import sys
+import threading
+import time
+
+from . import _wire
+from ._methods import Methods
+
+__version__ = "0.1.0"
+
+DEFAULT_ADDR = "127.0.0.1:%d" % _wire.DEFAULT_PORT
+FLUSH_INTERVAL_S = 0.01
+HEARTBEAT_INTERVAL_S = 0.25
+CONNECT_TIMEOUT_S = 1.0
+ANSWER_TIMEOUT_S = 2.0
+EXIT_FLUSH_TIMEOUT_S = 5.0
+DEFAULT_BUFFER_EVENTS = 1 << 16
+
+
+def _warn(message):
+    try:
+        sys.stderr.write("highrise-agent: %s\n" % message)
+        sys.stderr.flush()
+    except Exception:
+        pass
+
+
+def parse_addr(addr):
+    host, sep, port = addr.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError("address must be HOST:PORT, got %r" % addr)
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
+    backend = backend or os.environ.get("HIGHRISE_BACKEND", "auto")
+    if backend in ("auto", "native"):
+        try:
+            from ._native_recorder import NativeRecorder
+        except ImportError as error:
+            if backend == "native":
+                _warn("the C extension is not built (%s); using the pure-Python recorder" % error)
+        else:
+            return NativeRecorder(methods, clock_zero_ns, buffer_events)
+    from ._pyhook import PythonRecorder
+
+    return PythonRecorder(methods, clock_zero_ns, buffer_events)
+
+
+class Agent:
+    def __init__(
+        self,
+        addr=None,
+        include=(),
+        exclude=(),
+        program=None,
+        version_label=None,
+        buffer_events=None,
+        backend=None,
+    ):
+        self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
+        if program is None:
+            argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "python"
+            program = os.path.splitext(os.path.basename(argv0))[0] or "python"
+        self.program = program
+        self.version_label = (
+            version_label if version_label is not None else os.environ.get("HIGHRISE_VERSION_LABEL", "")
+        )
+        if buffer_events is None:
+            buffer_events = int(os.environ.get("HIGHRISE_BUFFER_EVENTS", DEFAULT_BUFFER_EVENTS))
+        self.buffer_events = max(2, int(buffer_events))
+        self.methods = Methods(include, exclude)
+        self.clock_zero_ns = time.monotonic_ns()
+        self.clock_zero_unix_ns = time.time_ns()
+        self.recorder = _make_recorder(backend, self.methods, self.clock_zero_ns, buffer_events)
+        self._sock = None
+        self._stop = threading.Event()
+        self._thread = None
+        self._started_threads = set()
+        self._dropped_sent = 0
+        self._last_send = 0.0
+        self._answer = bytearray()
+        self.answer = None  # ("welcome", version, session) / ("reject", version, reason)
+        self.running = False
+        self._closed = False
+
+    def now_ticks(self):
+        return time.monotonic_ns() - self.clock_zero_ns
+
+    @property
+    def agent_name(self):
+        return "highrise-agent-python %s (%s %s, %s)" % (
+            __version__,
+            sys.implementation.name,
+            ".".join(map(str, sys.version_info[:3])),
+            self.recorder.kind,
+        )
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self):
+        """Connect, say Hello, install the hooks and start the sender. Returns False (after one
+        warning on stderr) when there is no viewer; the program then runs unprofiled."""
+        try:
+            host, port = parse_addr(self.addr)
+            sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.settimeout(None)
+            sock.sendall(
+                _wire.hello(
+                    self.agent_name,
+                    self.program,
+                    self.version_label,
+                    os.getpid(),
+                    1,
+                    self.clock_zero_unix_ns,
+                )
+            )
+        except (OSError, ValueError) as error:
+            _warn("no viewer at %s (%s); the program runs without profiling" % (self.addr, error))
+            return False
+        self._sock = sock
+        self._last_send = time.monotonic()
+        self.running = True
+        self._thread = threading.Thread(target=self._run, name="highrise-agent-sender", daemon=True)
+        self._thread.start()
+        self.recorder.install()
+        atexit.register(self.stop)
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork_in_child)
+        return True
+
+    def _after_fork_in_child(self):
+        # The sender thread does not exist in the child; stop recording there.
+        if self.running:
+            self.running = False
+            try:
+                self.recorder.uninstall()
+            except Exception:
+                pass
+
+    def stop(self, timeout_s=EXIT_FLUSH_TIMEOUT_S):
+        """Uninstall the hooks, flush everything, send Goodbye, read the viewer's answer and close.
+        Idempotent; registered with atexit."""
+        if not self.running:
+            return
+        self.running = False
+        try:
+            self.recorder.uninstall()
+        except Exception:
+            pass
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout_s)
+
+    # -- sender thread ------------------------------------------------------------------------
+
+    def _run(self):
+        sock = self._sock
+        try:
+            wait_s = FLUSH_INTERVAL_S
+            while not self._stop.wait(wait_s):
+                self._poll_answer(sock)
+                if self.answer is not None and self.answer[0] == "reject":
+                    _warn("the viewer rejected this agent: %s" % self.answer[2])
+                    self._shutdown_after_failure()
+                    return
+                busiest = self._flush(sock)
+                # Buffers filling up: drain again soon instead of letting them drop.
+                wait_s = FLUSH_INTERVAL_S if busiest < self.buffer_events // 4 else FLUSH_INTERVAL_S / 10
+            self._flush(sock, final=True)
+            sock.sendall(_wire.goodbye(self.now_ticks()))
+            self._close_gracefully(sock)
+        except OSError as error:
+            _warn("lost the viewer at %s (%s); profiling stopped" % (self.addr, error))
+            self._shutdown_after_failure()
+
+    def _shutdown_after_failure(self):
+        self.running = False
+        try:
+            self.recorder.uninstall()
+        except Exception:
+            pass
+        try:
+            self._sock.close()
+        except OSError:
+            pass
+
+    def _flush(self, sock, final=False):
+        now = self.now_ticks()
+        drained = self.recorder.drain(now, final)
+        definitions = self.methods.take_pending()
+        frames = []
+        if definitions:
+            for start in range(0, len(definitions), 4096):
+                frames.append(
+                    _wire.define_methods(
+                        [_wire.method_def(*definition) for definition in definitions[start : start + 4096]]
+                    )
+                )
+        dropped_total = self.recorder.dropped_total
+        busiest = 0
+        for thread_id, name, ended, segments in drained:
+            busiest = max(busiest, sum(segment[1] for segment in segments if len(segment) == 3))
+            if thread_id not in self._started_threads:
+                self._started_threads.add(thread_id)
+                first = segments[0][0] if segments else now
+                frames.append(_wire.thread_start(thread_id, name, first))
+            for segment in segments:
+                if len(segment) == 3:
+                    base, count, packed = segment
+                    frames.append(_wire.events(thread_id, base, count, packed))
+                else:
+                    timestamp, stack = segment
+                    if dropped_total != self._dropped_sent:
+                        frames.append(_wire.dropped(dropped_total, 0))
+                        self._dropped_sent = dropped_total
+                    frames.append(_wire.resync(thread_id, timestamp, stack))
+            if ended:
+                self._started_threads.discard(thread_id)
+                frames.append(_wire.thread_end(thread_id, now))
+        if dropped_total != self._dropped_sent:
+            frames.append(_wire.dropped(dropped_total, 0))
+            self._dropped_sent = dropped_total
+        clock = time.monotonic()
+        if not frames and clock - self._last_send >= HEARTBEAT_INTERVAL_S:
+            frames.append(_wire.heartbeat(now))
+        if frames:
+            sock.sendall(b"".join(frames))
+            self._last_send = clock
+        return busiest
+
+    def _poll_answer(self, sock):
+        if self.answer is not None:
+            return
+        readable, _, _ = select.select([sock], [], [], 0)
+        if readable:
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise OSError("the viewer closed the connection")
+            self._take_answer(chunk)
+
+    def _take_answer(self, chunk):
+        self._answer += chunk
+        if len(self._answer) >= 4:
+            length = int.from_bytes(self._answer[:4], "little")
+            if length > _wire.MAX_FRAME_BYTES:
+                self.answer = ("invalid", 0, "frame too long")
+            elif len(self._answer) >= 4 + length:
+                try:
+                    self.answer = _wire.decode_viewer_message(bytes(self._answer[4 : 4 + length]))
+                except _wire.DecodeError as error:
+                    self.answer = ("invalid", 0, str(error))
+
+    def _close_gracefully(self, sock):
+        """SPEC rule 8: shut down the sending side, read until end of stream (bounded), close."""
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            deadline = time.monotonic() + ANSWER_TIMEOUT_S
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                sock.settimeout(remaining)
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                if self.answer is None:
+                    self._take_answer(chunk)
+        except OSError:
+            pass
+        finally:
+            sock.close()
+        if self.answer is not None and self.answer[0] == "reject":
+            _warn("the viewer rejected this agent: %s" % self.answer[2])
+
+
+_agent = None
+_agent_lock = threading.Lock()
+
+
+def start(
+    addr=None,
+    include=(),
+    exclude=(),
+    program=None,
+    version_label=None,
+    buffer_events=None,
+    backend=None,
+):
+    """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
+    else 127.0.0.1:7878). Returns the Agent, or None when no viewer answered (the program runs on
+    unprofiled). Calling it again while running returns the running agent."""
+    global _agent
+    with _agent_lock:
+        if _agent is not None and _agent.running:
+            return _agent
+        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend)
+        if not agent.start():
+            return None
+        _agent = agent
+        return agent
+
+
+def stop():
+    """Flush, say Goodbye and stop profiling (also done automatically at exit)."""
+    global _agent
+    with _agent_lock:
+        agent, _agent = _agent, None
+    if agent is not None:
+        agent.stop()

@@ -1,0 +1,160 @@
+"""The agent against the real listener (highrise-probe): every thread balanced, exact call counts,
+the naming scheme, library exclusion and --include, -m mode, the start() API, no listener, drops.
+Each test runs with both recorders (native C hook and pure Python)."""
+
+import pytest
+
+from conftest import backends, run_python, run_with_agent
+
+WORKERS = 5  # four threads plus the main thread
+
+EXPECTED_CALLS = {
+    "mt_workload.main": 1,
+    "mt_workload.worker": WORKERS,
+    "mt_workload.fib": 177 * WORKERS,
+    "mt_workload.fail": 7 * WORKERS,
+    "mt_workload.outer": 2 * WORKERS,
+    "mt_workload.inner": 2 * WORKERS,
+    "citylib.Circle.__init__": 5 * WORKERS,
+    "citylib.Circle.area": 5 * WORKERS,
+    "citylib.geometry.scale": 3 * WORKERS,
+    "citylib.Circle.Unit.side": WORKERS,
+}
+
+
+def assert_clean(session):
+    assert session["end"] == "goodbye", session["end"]
+    assert session["errors"] == []
+    assert session["stats"]["errors_total"] == 0
+    assert session["stats"]["skipped_records"] == 0
+    assert session["stats"]["agent_events_dropped"] == 0
+    for thread in session["threads"]:
+        assert thread["balanced"], thread
+        assert thread["backwards_timestamps"] == 0, thread
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_multithreaded_recursion_and_exceptions(probe, backend):
+    done, session = run_with_agent(probe, ["mt_workload.py", "5"], backend=backend)
+    assert done.returncode == 5, done.stderr
+    assert done.stdout == "done\n"
+    assert_clean(session)
+    assert session["program"] == "mt_workload"
+    assert backend in session["agent"] and session["agent"].startswith("highrise-agent-python ")
+    calls = session["calls"]
+    for name, count in EXPECTED_CALLS.items():
+        assert calls.get(name) == count, (name, calls)
+    # Every thread ran the worker; each worker thread saw exactly one worker's calls.
+    workers = {t["name"]: t for t in session["threads"] if t["name"].startswith("worker-")}
+    assert sorted(workers) == ["worker-%d" % i for i in range(4)]
+    for thread in workers.values():
+        assert thread["started"] and thread["ended"]
+        assert thread["calls"]["mt_workload.fib"] == 177
+        assert thread["calls"]["mt_workload.worker"] == 1
+        assert thread["max_depth"] >= 11  # worker -> fib(10) .. fib(1)
+    main = [t for t in session["threads"] if t["name"] == "MainThread"]
+    assert len(main) == 1 and main[0]["calls"]["mt_workload.main"] == 1
+    # The standard library is excluded by default; the agent never shows itself.
+    assert not [name for name in calls if name.startswith(("json.", "threading.", "runpy."))], calls
+    assert not [name for name in calls if "highrise_agent" in name], calls
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_package_class_method_mapping(probe, backend):
+    _, session = run_with_agent(probe, ["mt_workload.py"], backend=backend)
+    by_name = {m["name"]: m for m in session["methods"]}
+    area = by_name["citylib.Circle.area"]
+    assert (area["package"], area["class"], area["method"]) == ("citylib", "Circle", "area")
+    assert area["signature"] == "(self)"
+    assert area["file"].endswith("citylib/geometry.py")
+    scale = by_name["citylib.geometry.scale"]  # module-level function: class = module name
+    assert (scale["package"], scale["class"], scale["method"]) == ("citylib", "geometry", "scale")
+    assert scale["signature"] == "(value, factor)"
+    side = by_name["citylib.Circle.Unit.side"]
+    assert (side["package"], side["class"], side["method"]) == ("citylib", "Circle.Unit", "side")
+    fib = by_name["mt_workload.fib"]  # the script: module named after the file, root package
+    assert (fib["package"], fib["class"], fib["method"]) == ("", "mt_workload", "fib")
+    ids = sorted(m["id"] for m in session["methods"])
+    assert ids == list(range(len(ids)))  # dense from 0
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_include_adds_standard_library_back(probe, backend):
+    _, session = run_with_agent(probe, ["mt_workload.py"], ["--include", "json"], backend=backend)
+    assert_clean(session)
+    assert session["calls"]["json.dumps"] == WORKERS
+    assert session["calls"]["json.JSONEncoder.encode"] == WORKERS
+    assert session["calls"]["mt_workload.fib"] == 177 * WORKERS
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_exclude_removes_a_package(probe, backend):
+    _, session = run_with_agent(probe, ["mt_workload.py"], ["--exclude", "citylib"], backend=backend)
+    assert_clean(session)
+    assert not [name for name in session["calls"] if name.startswith("citylib.")]
+    assert session["calls"]["mt_workload.fib"] == 177 * WORKERS
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_module_mode(probe, backend):
+    done, session = run_with_agent(
+        probe, ["-m", "citylib.cli", "3"], ["--program", "cli-demo", "--version-label", "abc123"], backend=backend
+    )
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.startswith("total ")
+    assert_clean(session)
+    assert (session["program"], session["version_label"]) == ("cli-demo", "abc123")
+    calls = session["calls"]
+    assert calls["citylib.cli.main"] == 1  # -m citylib.cli: package citylib, class cli
+    assert calls["citylib.geometry.scale"] == 4
+    assert calls["citylib.Circle.area"] == 4
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_start_api(probe, backend):
+    done = run_python(["start_api.py"], {"HIGHRISE_ADDR": probe.addr, "HIGHRISE_BACKEND": backend})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "agent on\n"
+    [session] = probe.sessions()
+    assert_clean(session)
+    assert (session["program"], session["version_label"]) == ("start-api-demo", "v-test")
+    assert session["calls"] == {"start_api.ping": 50}  # run() began before the agent: not seen
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_uncaught_exception_keeps_exit_code_and_session(probe, backend):
+    done, session = run_with_agent(probe, ["crash.py"], backend=backend)
+    assert done.returncode == 1
+    assert "RuntimeError: boom" in done.stderr
+    assert_clean(session)
+    assert session["calls"]["crash.explode"] == 1
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_no_listener_program_runs_normally(backend):
+    plain = run_python(["mt_workload.py", "4"])
+    done = run_python(
+        ["-m", "highrise_agent", "--addr", "127.0.0.1:9", "--backend", backend, "mt_workload.py", "4"]
+    )
+    assert (done.returncode, done.stdout) == (plain.returncode, plain.stdout) == (4, "done\n")
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("highrise-agent:")]
+    assert len(warnings) == 1 and "no viewer at 127.0.0.1:9" in warnings[0], done.stderr
+    api = run_python(["start_api.py"], {"HIGHRISE_ADDR": "127.0.0.1:9"})
+    assert (api.returncode, api.stdout) == (0, "agent off\n")
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_tiny_buffer_drops_are_counted_and_resynced(probe, backend):
+    _, session = run_with_agent(probe, ["busy.py"], ["--buffer-events", "16"], backend=backend)
+    assert session["end"] == "goodbye"
+    assert session["errors"] == []
+    stats = session["stats"]
+    assert stats["agent_events_dropped"] > 0
+    assert stats["resyncs"] > 0
+    # After every resync the stream continues exactly: nothing left open, no exit mismatches.
+    for thread in session["threads"]:
+        assert thread["open_frames"] == [], thread
+        assert thread["mismatched_exits"] == 0 and thread["orphan_exits"] == 0, thread
+    total_calls = 2 * (200 + 200 * 100 + 1)  # two threads of work: branch + leaf + work
+    recorded = sum(session["calls"].values())
+    assert 0 < recorded < total_calls

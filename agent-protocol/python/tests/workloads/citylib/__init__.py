@@ -1,0 +1,1 @@
+"""A tiny package the agent tests profile (package/class/method mapping, -m mode)."""

@@ -1,0 +1,17 @@
+"""Starts the agent itself with highrise_agent.start() (address from HIGHRISE_ADDR)."""
+import highrise_agent
+
+
+def ping(n):
+    return n + 1
+
+
+def run():
+    agent = highrise_agent.start(program="start-api-demo", version_label="v-test")
+    print("agent", "on" if agent is not None else "off")
+    for i in range(50):
+        ping(i)
+
+
+if __name__ == "__main__":
+    run()
