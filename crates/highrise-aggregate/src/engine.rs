@@ -10,7 +10,7 @@
 use highrise_protocol::{Event, EventKind};
 
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
-use crate::methods::{Methods, EXCLUDED};
+use crate::methods::Methods;
 use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
 use crate::ring::{Entry, Ring};
 use crate::stats::AggregatorStats;
@@ -130,6 +130,9 @@ impl Engine {
         self.counters.events += events.len() as u64;
         // The pair of each event of the chunk being applied.
         let mut chunk_pairs = [NO_PAIR; CHUNK_EVENTS];
+        // Whether each event's method is excluded: loaded here, where the loads are
+        // independent, rather than in the apply pass where a miss holds everything up.
+        let mut chunk_excluded = [false; CHUNK_EVENTS];
         for chunk in events.chunks(CHUNK_EVENTS) {
             // Loading each pair's hot half here (independent loads whose misses overlap)
             // leaves it in cache for the apply pass. Exits are looked up too (their pair is
@@ -138,7 +141,9 @@ impl Engine {
             for event in chunk {
                 thread.map.prefetch(event.method_id);
             }
-            for (event, slot) in chunk.iter().zip(&mut chunk_pairs) {
+            for ((event, slot), excluded) in
+                chunk.iter().zip(&mut chunk_pairs).zip(&mut chunk_excluded)
+            {
                 let mut pair_index = thread.map.get_or_none(event.method_id);
                 if pair_index == NO_PAIR && event.kind == EventKind::Enter {
                     pair_index = self.new_pair(thread, thread_index, event.method_id);
@@ -149,8 +154,12 @@ impl Engine {
                     prefetch(&pair.open_frames);
                 }
                 *slot = pair_index;
+                // After `new_pair`, which makes a new method id known (and so its flag).
+                *excluded = self.methods.is_excluded(event.method_id);
             }
-            for (event, &pair_index) in chunk.iter().zip(&chunk_pairs) {
+            for ((event, &pair_index), &excluded) in
+                chunk.iter().zip(&chunk_pairs).zip(&chunk_excluded)
+            {
                 let mut timestamp_ns = event.timestamp_ns;
                 if timestamp_ns < thread.last_ns {
                     timestamp_ns = thread.last_ns;
@@ -172,7 +181,14 @@ impl Engine {
                 }
                 match event.kind {
                     EventKind::Enter => {
-                        self.enter(thread, event.method_id, pair_index, timestamp_ns, true);
+                        self.enter_with(
+                            thread,
+                            event.method_id,
+                            pair_index,
+                            timestamp_ns,
+                            true,
+                            excluded,
+                        );
                     }
                     EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
                 }
@@ -245,6 +261,28 @@ impl Engine {
         timestamp_ns: u64,
         count_call: bool,
     ) {
+        let excluded = self.methods.is_excluded(method_id);
+        self.enter_with(
+            thread,
+            method_id,
+            pair_index,
+            timestamp_ns,
+            count_call,
+            excluded,
+        );
+    }
+
+    /// [`enter`](Self::enter) with the method's exclusion flag at hand.
+    #[inline(always)]
+    fn enter_with(
+        &mut self,
+        thread: &mut ThreadState,
+        method_id: u32,
+        pair_index: u32,
+        timestamp_ns: u64,
+        count_call: bool,
+        excluded: bool,
+    ) {
         if pair_index == NO_PAIR {
             self.counters.invalid_method_ids += 1;
             return;
@@ -253,11 +291,6 @@ impl Engine {
             self.enter_too_deep(thread, pair_index);
             return;
         }
-        let excluded = self
-            .methods
-            .flags
-            .get(method_id as usize)
-            .is_some_and(|flags| flags & EXCLUDED != 0);
         let depth = thread.depth as usize;
         let epoch = thread.epoch;
         let pair = &mut self.pairs[pair_index as usize];
