@@ -238,6 +238,21 @@ impl Aggregator {
         stats
     }
 
+    /// Every live thread's open stack, outermost method first, as `(thread_id, method ids)`,
+    /// in thread-slot order; ended threads are left out. Frames entered beyond
+    /// [`AggregatorConfig::max_stack_depth`] are not tracked and so not listed. Used to start a
+    /// recording mid-session (a `Resync` per thread makes the recording self-contained).
+    pub fn open_stacks(&self) -> Vec<(u64, Vec<u32>)> {
+        self.threads
+            .iter()
+            .filter(|thread| !thread.free && !thread.ended)
+            .map(|thread| {
+                let stack = thread.stack().iter().map(|frame| frame.method_id).collect();
+                (thread.thread_id, stack)
+            })
+            .collect()
+    }
+
     /// The session's "now" (latest timestamp seen).
     pub fn now_ns(&self) -> u64 {
         self.engine.clock.now_ns

@@ -28,6 +28,16 @@ pub struct AggregateSink {
 }
 
 impl AggregateSink {
+    /// The aggregator (read-only), e.g. to sample snapshots at chosen program times.
+    pub fn aggregator(&self) -> &Aggregator {
+        &self.aggregator
+    }
+
+    /// The aggregator, e.g. to take a snapshot without publishing it.
+    pub fn aggregator_mut(&mut self) -> &mut Aggregator {
+        &mut self.aggregator
+    }
+
     /// A sink with the given aggregator configuration.
     pub fn new(config: AggregatorConfig) -> Self {
         Self {
@@ -83,6 +93,10 @@ impl SessionSink for AggregateSink {
                 self.aggregator.set_excluded_packages(&packages)
             }
         }
+    }
+
+    fn open_stacks(&self) -> Vec<(u64, Vec<u32>)> {
+        self.aggregator.open_stacks()
     }
 
     fn snapshot(&mut self) -> Arc<Snapshot> {

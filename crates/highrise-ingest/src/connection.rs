@@ -2,7 +2,9 @@
 //! messages for the session's worker. It checks the framing and the Hello (and answers it);
 //! everything about the content is the worker's business.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Sender, TrySendError};
 use highrise_protocol::{
@@ -18,19 +20,42 @@ use crate::report::{SessionError, SessionId};
 #[derive(Debug)]
 pub(crate) enum ReaderItem {
     /// The accepted Hello; always the first item of a session that got that far.
-    Opened { hello: Hello, frame_bytes: u64 },
+    Opened {
+        hello: Hello,
+        frame_bytes: u64,
+        arrived: Option<Instant>,
+        raw: Option<Vec<u8>>,
+    },
     /// A decoded message after the Hello.
     Message {
         message: AgentMessage,
         frame_bytes: u64,
+        /// When the reader had read the frame (for recordings).
+        arrived: Option<Instant>,
+        /// The payload as received, kept only while the session is recorded.
+        raw: Option<Vec<u8>>,
     },
     /// A frame whose payload could not be decoded; the framing is intact, so it is skipped.
     Skipped {
         error: ProtocolError,
         frame_bytes: u64,
+        arrived: Option<Instant>,
+        raw: Option<Vec<u8>>,
     },
     /// The stream is over: `None` for a close between frames, else why it broke.
     Closed(Option<SessionError>),
+}
+
+impl ReaderItem {
+    /// When the frame arrived (live frames only).
+    pub(crate) fn arrived(&self) -> Option<Instant> {
+        match self {
+            Self::Opened { arrived, .. }
+            | Self::Message { arrived, .. }
+            | Self::Skipped { arrived, .. } => *arrived,
+            Self::Closed(_) => None,
+        }
+    }
 }
 
 /// How long the reader waits between attempts when the worker's queue is full. While it
@@ -41,6 +66,7 @@ pub(crate) async fn read_connection(
     stream: TcpStream,
     session_id: SessionId,
     items: Sender<ReaderItem>,
+    tee_raw: Arc<AtomicBool>,
 ) {
     let (read_half, mut write_half) = stream.into_split();
     let mut reader = BufReader::with_capacity(256 * 1024, read_half);
@@ -52,7 +78,15 @@ pub(crate) async fn read_connection(
     match read_frame(&mut reader, &mut payload).await {
         Ok(Some(frame_bytes)) => match check_hello(&payload) {
             Ok(hello) => {
-                if !send(&items, ReaderItem::Opened { hello, frame_bytes }).await {
+                let opened = ReaderItem::Opened {
+                    hello,
+                    frame_bytes,
+                    arrived: Some(Instant::now()),
+                    raw: tee_raw
+                        .load(Ordering::Relaxed)
+                        .then(|| std::mem::take(&mut payload)),
+                };
+                if !send(&items, opened).await {
                     return;
                 }
                 let welcome = ViewerMessage::Welcome {
@@ -88,15 +122,17 @@ pub(crate) async fn read_connection(
             Ok(Some(frame_bytes)) => match decode_agent_message(&payload) {
                 Ok(message) => {
                     let goodbye = matches!(message, AgentMessage::Goodbye { .. });
-                    if !send(
-                        &items,
-                        ReaderItem::Message {
-                            message,
-                            frame_bytes,
-                        },
-                    )
-                    .await
-                    {
+                    // Only while recording: the payload moves out (the next read allocates).
+                    let raw = tee_raw
+                        .load(Ordering::Relaxed)
+                        .then(|| std::mem::take(&mut payload));
+                    let item = ReaderItem::Message {
+                        message,
+                        frame_bytes,
+                        arrived: Some(Instant::now()),
+                        raw,
+                    };
+                    if !send(&items, item).await {
                         return;
                     }
                     if goodbye {
@@ -105,7 +141,12 @@ pub(crate) async fn read_connection(
                     }
                     continue;
                 }
-                Err(error) => ReaderItem::Skipped { error, frame_bytes },
+                Err(error) => ReaderItem::Skipped {
+                    error,
+                    frame_bytes,
+                    arrived: Some(Instant::now()),
+                    raw: Some(payload.clone()),
+                },
             },
             Ok(None) => ReaderItem::Closed(None),
             Err(error) => ReaderItem::Closed(Some(error)),
@@ -117,7 +158,7 @@ pub(crate) async fn read_connection(
     }
 }
 
-fn check_hello(payload: &[u8]) -> Result<Hello, SessionError> {
+pub(crate) fn check_hello(payload: &[u8]) -> Result<Hello, SessionError> {
     peek_hello_header(payload)?;
     match decode_agent_message(payload)? {
         AgentMessage::Hello(hello) => Ok(hello),

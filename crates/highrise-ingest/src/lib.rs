@@ -10,20 +10,30 @@
 //!
 //! Where to start: [`IngestServer::start`] with an [`IngestConfig`], then read
 //! [`IngestServer::updates`].
+//!
+//! Recordings (`.hrec`, crate `highrise-record`): [`IngestServer::start_recording`] /
+//! [`IngestServer::stop_recording`] record a live session (also mid-session), and
+//! [`IngestConfig::record_sessions_to`] records every session from its start;
+//! [`IngestServer::open_replay`] plays a recording as a new session ([`ReplayHandle`]:
+//! pause, speed, seek); [`SessionProcessor`] is the session logic without threads, shared by
+//! live sessions and replays (and used by `highrise-report` to replay synchronously).
 
 mod aggregate_sink;
 mod config;
 mod connection;
+mod replay;
 mod report;
 mod server;
 mod session;
 mod sink;
 
 pub use aggregate_sink::{AggregateCommand, AggregateSink};
-pub use config::IngestConfig;
+pub use config::{recording_path, IngestConfig};
+pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};
 pub use report::{
-    SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats, SessionStatus,
-    ThreadInfo, MAX_KEPT_ERRORS,
+    RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
+    SessionReport, SessionSource, SessionStats, SessionStatus, ThreadInfo, MAX_KEPT_ERRORS,
 };
-pub use server::{IngestError, IngestServer};
+pub use server::{IngestError, IngestServer, RecordingError};
+pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};

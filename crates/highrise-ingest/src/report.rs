@@ -1,6 +1,7 @@
 //! What the consumer sees of a session.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use highrise_protocol::{MethodDef, ProtocolError};
@@ -70,6 +71,9 @@ pub enum SessionError {
         "method id {method_id} is at or above the maximum {max_method_id}; definition skipped"
     )]
     MethodIdTooLarge { method_id: u32, max_method_id: u32 },
+    /// Writing the session's recording failed; the recording stopped, the session went on.
+    #[error("recording stopped: {0}")]
+    Recording(String),
 }
 
 impl SessionError {
@@ -78,9 +82,46 @@ impl SessionError {
     }
 }
 
+/// Where a session's frames come from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SessionSource {
+    /// An agent connected over TCP.
+    #[default]
+    Live,
+    /// A recording replayed in-process ([`crate::IngestServer::open_replay`]).
+    Replay { path: PathBuf },
+}
+
+/// A session's recording to a `.hrec` file ([`crate::IngestServer::start_recording`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordingStatus {
+    pub path: PathBuf,
+    /// Frames written (synthesized ones included when it started mid-session).
+    pub frames: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    pub state: RecordingState,
+}
+
+/// Whether a recording is still being written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordingState {
+    Active,
+    /// Stopped by request or because the session ended; the file is finished (footer written).
+    Finished,
+    /// Stopped by an I/O error (also in the session's errors); the file holds what was
+    /// written before it and reads as an interrupted recording. The session went on.
+    Failed(String),
+}
+
 /// Counters of one session. Everything the session received is counted somewhere here.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionStats {
+    /// Live socket or replayed file. (Kept here, not in [`SessionInfo`], so that report and
+    /// info literals written before recordings existed stay valid.)
+    pub source: SessionSource,
+    /// The session's current or latest recording, if it was ever recorded.
+    pub recording: Option<RecordingStatus>,
     /// Frames read, including skipped ones.
     pub frames: u64,
     /// Bytes read from the socket (headers included).

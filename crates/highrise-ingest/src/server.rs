@@ -2,8 +2,10 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 use highrise_protocol::Hello;
@@ -12,12 +14,40 @@ use tokio::runtime::Runtime;
 
 use crate::config::IngestConfig;
 use crate::connection::read_connection;
-use crate::report::{SessionId, SessionReport};
-use crate::session::{run_worker, WorkerSetup};
+use crate::replay::{ReplayError, ReplayHandle};
+use crate::report::{RecordingStatus, SessionId, SessionReport};
+use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
 use crate::sink::SessionSink;
 
 /// Commands waiting to reach a session's worker, at most this many at once.
 const COMMAND_QUEUE_CAPACITY: usize = 64;
+
+/// How long [`IngestServer::start_recording`] and [`IngestServer::stop_recording`] wait for
+/// the session's worker to answer.
+const CONTROL_REPLY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Builds a session's sink from its Hello.
+pub(crate) type SinkFactory<S> = Arc<dyn Fn(&Hello) -> S + Send + Sync>;
+
+/// Starting or stopping a session's recording failed. The session itself is never affected.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    #[error("no live session {0}")]
+    NoSuchSession(SessionId),
+    #[error("the session is already being recorded to {}", path.display())]
+    AlreadyRecording { path: PathBuf },
+    #[error("the session has not said Hello yet; nothing to record")]
+    NotOpen,
+    #[error("cannot create the recording {}: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the recording: {0}")]
+    Write(String),
+    #[error("the session did not answer in time")]
+    Timeout,
+}
 
 /// Starting the server failed.
 #[derive(Debug, thiserror::Error)]
@@ -31,15 +61,26 @@ pub enum IngestError {
     Runtime(std::io::Error),
 }
 
-type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, Sender<C>>>>;
+/// How the server reaches a session's worker.
+pub(crate) struct SessionHandle<C> {
+    pub commands: Sender<C>,
+    /// `None` for replays (they have their own controls).
+    pub controls: Option<Sender<Control>>,
+}
+
+pub(crate) type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, SessionHandle<C>>>>;
 
 /// A running ingest server. Dropping it (or [`IngestServer::shutdown`]) stops listening and
 /// ends every session with [`crate::SessionEnd::ServerShutdown`].
 pub struct IngestServer<S: SessionSink> {
     local_addr: SocketAddr,
     reports: Receiver<SessionReport<S::Snapshot>>,
+    report_sender: Sender<SessionReport<S::Snapshot>>,
     commands: CommandSenders<S::Command>,
     shutting_down: Arc<AtomicBool>,
+    make_sink: SinkFactory<S>,
+    next_session_id: Arc<AtomicU64>,
+    publish_interval: Duration,
     runtime: Option<Runtime>,
 }
 
@@ -93,20 +134,28 @@ impl<S: SessionSink> IngestServer<S> {
         let (report_tx, reports) = bounded(config.report_channel_capacity.max(1));
         let commands: CommandSenders<S::Command> = Arc::default();
         let shutting_down = Arc::new(AtomicBool::new(false));
+        let make_sink: SinkFactory<S> = Arc::new(make_sink);
+        let next_session_id = Arc::new(AtomicU64::new(1));
+        let publish_interval = config.publish_interval;
         runtime.spawn(accept_loop(
             listener,
             config,
-            Arc::new(make_sink),
-            report_tx,
+            Arc::clone(&make_sink),
+            report_tx.clone(),
             Arc::clone(&commands),
             Arc::clone(&shutting_down),
+            Arc::clone(&next_session_id),
         ));
         tracing::info!(%local_addr, "ingest listening");
         Ok(Self {
             local_addr,
             reports,
+            report_sender: report_tx,
             commands,
             shutting_down,
+            make_sink,
+            next_session_id,
+            publish_interval,
             runtime: Some(runtime),
         })
     }
@@ -131,7 +180,77 @@ impl<S: SessionSink> IngestServer<S> {
         };
         senders
             .get(&session_id)
-            .is_some_and(|sender| sender.try_send(command).is_ok())
+            .is_some_and(|handle| handle.commands.try_send(command).is_ok())
+    }
+
+    /// Starts recording a live session to `path` (created or truncated), possibly in the
+    /// middle of the session: the file then starts with frames synthesized from the
+    /// session's state (see `agent-protocol/RECORDING.md`), and every later frame follows
+    /// with its arrival time. Progress and errors appear in the session's reports
+    /// (`stats.recording`); an I/O error stops the recording, never the session.
+    pub fn start_recording(
+        &self,
+        session_id: SessionId,
+        path: impl Into<PathBuf>,
+    ) -> Result<(), RecordingError> {
+        let (reply, answer) = bounded(1);
+        self.control(
+            session_id,
+            Control::StartRecording {
+                path: path.into(),
+                reply,
+            },
+        )?;
+        answer
+            .recv_timeout(CONTROL_REPLY_TIMEOUT)
+            .map_err(|_| RecordingError::Timeout)?
+    }
+
+    /// Stops a session's recording and finishes the file (footer index). Returns its final
+    /// status, or `Ok(None)` if the session was not being recorded.
+    pub fn stop_recording(
+        &self,
+        session_id: SessionId,
+    ) -> Result<Option<RecordingStatus>, RecordingError> {
+        let (reply, answer) = bounded(1);
+        self.control(session_id, Control::StopRecording { reply })?;
+        answer
+            .recv_timeout(CONTROL_REPLY_TIMEOUT)
+            .map_err(|_| RecordingError::Timeout)
+    }
+
+    fn control(&self, session_id: SessionId, control: Control) -> Result<(), RecordingError> {
+        let senders = lock(&self.commands);
+        let sender = senders
+            .get(&session_id)
+            .and_then(|handle| handle.controls.as_ref())
+            .ok_or(RecordingError::NoSuchSession(session_id))?;
+        sender
+            .send_timeout(control, CONTROL_REPLY_TIMEOUT)
+            .map_err(|_| RecordingError::NoSuchSession(session_id))
+    }
+
+    /// Opens a recording as a new session of this server, replayed at its recorded pacing ×
+    /// `speed` on its own thread through the same session logic and sink as live sessions.
+    /// Its reports arrive on [`Self::updates`] like any session's (their
+    /// `stats.source` is [`crate::SessionSource::Replay`]); [`Self::send_command`] reaches its
+    /// sink. Control it with the returned handle (pause, speed, seek).
+    pub fn open_replay(
+        &self,
+        path: impl AsRef<Path>,
+        speed: f64,
+    ) -> Result<ReplayHandle, ReplayError> {
+        let session_id = self.next_session_id.fetch_add(1, Ordering::Relaxed);
+        crate::replay::spawn(crate::replay::ReplaySetup {
+            session_id,
+            path: path.as_ref().to_path_buf(),
+            speed,
+            make_sink: Arc::clone(&self.make_sink),
+            reports: self.report_sender.clone(),
+            sessions: Arc::clone(&self.commands),
+            publish_interval: self.publish_interval,
+            shutting_down: Arc::clone(&self.shutting_down),
+        })
     }
 
     /// Stops listening and ends all sessions.
@@ -153,18 +272,23 @@ impl<S: SessionSink> Drop for IngestServer<S> {
     }
 }
 
-async fn accept_loop<S, F>(
+async fn accept_loop<S>(
     listener: TcpListener,
     config: IngestConfig,
-    make_sink: Arc<F>,
+    make_sink: SinkFactory<S>,
     reports: Sender<SessionReport<S::Snapshot>>,
     commands: CommandSenders<S::Command>,
     shutting_down: Arc<AtomicBool>,
+    next_session_id: Arc<AtomicU64>,
 ) where
     S: SessionSink,
-    F: Fn(&Hello) -> S + Send + Sync + 'static,
 {
-    let next_session_id = AtomicU64::new(1);
+    let record_to = config.record_sessions_to.clone().map(|target| {
+        let plan: RecordPlan = Arc::new(move |session_id, hello| {
+            crate::config::recording_path(&target, session_id, hello)
+        });
+        plan
+    });
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -172,7 +296,7 @@ async fn accept_loop<S, F>(
                 // Per-connection accept failures (e.g. the peer reset before accept, or the
                 // process is out of descriptors) must not stop the listener.
                 tracing::warn!(%error, "accept failed");
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                tokio::time::sleep(Duration::from_millis(10)).await;
                 continue;
             }
         };
@@ -180,16 +304,27 @@ async fn accept_loop<S, F>(
         let session_id = next_session_id.fetch_add(1, Ordering::Relaxed);
         let (item_tx, item_rx) = bounded(config.frame_queue_capacity.max(1));
         let (command_tx, command_rx) = bounded(COMMAND_QUEUE_CAPACITY);
-        lock(&commands).insert(session_id, command_tx);
-        let setup = WorkerSetup::<S, F> {
+        let (control_tx, control_rx) = bounded(COMMAND_QUEUE_CAPACITY);
+        lock(&commands).insert(
+            session_id,
+            SessionHandle {
+                commands: command_tx,
+                controls: Some(control_tx),
+            },
+        );
+        let tee_raw = Arc::new(AtomicBool::new(record_to.is_some()));
+        let setup = WorkerSetup::<S> {
             session_id,
             peer,
             items: item_rx,
             commands: command_rx,
+            controls: control_rx,
             reports: reports.clone(),
             make_sink: Arc::clone(&make_sink),
             publish_interval: config.publish_interval,
             shutting_down: Arc::clone(&shutting_down),
+            tee_raw: Arc::clone(&tee_raw),
+            record_to: record_to.clone(),
         };
         let worker_commands = Arc::clone(&commands);
         let spawned = std::thread::Builder::new()
@@ -204,11 +339,11 @@ async fn accept_loop<S, F>(
             continue;
         }
         tracing::debug!(session_id, %peer, "session accepted");
-        tokio::spawn(read_connection(stream, session_id, item_tx));
+        tokio::spawn(read_connection(stream, session_id, item_tx, tee_raw));
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     match mutex.lock() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),

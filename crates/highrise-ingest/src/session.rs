@@ -1,107 +1,331 @@
 //! The worker side of a session: one thread per connection that validates the decoded stream,
 //! keeps the session's bookkeeping, feeds the sink and publishes reports.
+//!
+//! [`SessionProcessor`] is that logic without the thread: live sessions (fed by the reader
+//! task) and replays (fed from a recording) go through the same code.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::fs::File;
+use std::io::BufWriter;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::{select, tick, Receiver, Sender, TrySendError};
-use highrise_protocol::{decode_events, AgentMessage, Event, Hello, MethodDef, MAX_METHOD_ID};
+use highrise_protocol::{
+    decode_agent_message, decode_events, encode_message, AgentMessage, Event, FrameHeader, Hello,
+    MethodDef, ProtocolError, FRAME_HEADER_BYTES, MAGIC, MAX_METHOD_ID, PROTOCOL_VERSION,
+};
+use highrise_record::{RecordingHeader, RecordingWriter};
 
-use crate::connection::ReaderItem;
+use crate::connection::{check_hello, ReaderItem};
 use crate::report::{
-    SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats, SessionStatus,
-    ThreadInfo, MAX_KEPT_ERRORS,
+    RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
+    SessionReport, SessionSource, SessionStats, SessionStatus, ThreadInfo, MAX_KEPT_ERRORS,
 };
 use crate::sink::SessionSink;
 
 /// How long the final report of a session may wait for room in a full report channel.
 const FINAL_REPORT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Definitions per synthesized `DefineMethods` frame (keeps each frame far below the 4 MiB
+/// frame limit).
+const SYNTHESIZED_DEFINITIONS_PER_FRAME: usize = 4096;
+
+/// Where each session is recorded to when every session is (`highrise record`).
+pub(crate) type RecordPlan = Arc<dyn Fn(SessionId, &Hello) -> PathBuf + Send + Sync>;
+
+/// Requests to a session's worker that are not the sink's business.
+#[derive(Debug)]
+pub(crate) enum Control {
+    StartRecording {
+        path: PathBuf,
+        reply: Sender<Result<(), crate::RecordingError>>,
+    },
+    StopRecording {
+        reply: Sender<Option<RecordingStatus>>,
+    },
+}
+
 /// Everything a worker thread needs.
-pub(crate) struct WorkerSetup<S: SessionSink, F> {
+pub(crate) struct WorkerSetup<S: SessionSink> {
     pub session_id: SessionId,
     pub peer: SocketAddr,
     pub items: Receiver<ReaderItem>,
     pub commands: Receiver<S::Command>,
+    pub controls: Receiver<Control>,
     pub reports: Sender<SessionReport<S::Snapshot>>,
-    pub make_sink: Arc<F>,
+    pub make_sink: crate::server::SinkFactory<S>,
     pub publish_interval: Duration,
     pub shutting_down: Arc<AtomicBool>,
+    /// Set: the reader hands over each frame's raw payload (only while recording).
+    pub tee_raw: Arc<AtomicBool>,
+    /// Record the whole session to the path this gives (`highrise record`).
+    pub record_to: Option<RecordPlan>,
 }
 
-pub(crate) fn run_worker<S, F>(setup: WorkerSetup<S, F>)
-where
-    S: SessionSink,
-    F: Fn(&Hello) -> S,
-{
-    let mut session = Session::<S>::new(setup.session_id, setup.peer);
+pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
+    let make_sink = Arc::clone(&setup.make_sink);
+    let mut processor =
+        SessionProcessor::new(setup.session_id, setup.peer, move |hello| make_sink(hello));
+    let mut recorder: Option<Recorder> = None;
     let ticker = tick(setup.publish_interval);
     let mut publisher = Publisher::new(setup.reports);
-    publisher.publish(&mut session, true);
+    publisher.publish(&mut processor.session, true);
     loop {
         select! {
-            recv(setup.items) -> item => match item {
-                Ok(ReaderItem::Opened { hello, frame_bytes }) => {
-                    session.count_frame(frame_bytes);
-                    let sink = (setup.make_sink)(&hello);
-                    session.open(&hello, sink);
-                    publisher.publish(&mut session, true);
-                }
-                Ok(ReaderItem::Message { message, frame_bytes }) => {
-                    session.count_frame(frame_bytes);
-                    if session.apply(message) {
-                        session.end(SessionEnd::Goodbye);
-                        break;
-                    }
-                }
-                Ok(ReaderItem::Skipped { error, frame_bytes }) => {
-                    session.count_frame(frame_bytes);
-                    session.stats.skipped_records += 1;
-                    session.record_error(error.into());
-                }
-                Ok(ReaderItem::Closed(None)) => {
-                    session.end(SessionEnd::Disconnected);
-                    break;
-                }
-                Ok(ReaderItem::Closed(Some(error))) => {
-                    session.record_error(error.clone());
-                    session.end(SessionEnd::Failed(error));
-                    break;
-                }
-                Err(_) => {
+            recv(setup.items) -> item => {
+                let Ok(item) = item else {
                     // The reader is gone without a word: only when the server shuts down.
                     let end = if setup.shutting_down.load(Ordering::Relaxed) {
                         SessionEnd::ServerShutdown
                     } else {
                         SessionEnd::Disconnected
                     };
-                    session.end(end);
+                    processor.session.end(end);
+                    break;
+                };
+                let opened_hello = match &item {
+                    ReaderItem::Opened { hello, .. } => Some(hello.clone()),
+                    _ => None,
+                };
+                let record_from_start = opened_hello.is_some() && setup.record_to.is_some();
+                let arrived = item.arrived();
+                let tee = if recorder.is_some() || record_from_start {
+                    tee_bytes(&item)
+                } else {
+                    None
+                };
+                let ended = processor.handle(item);
+                if let (Some(hello), Some(record_to)) = (opened_hello, setup.record_to.as_ref()) {
+                    let path = record_to(setup.session_id, &hello);
+                    let hello_frame = tee.zip(arrived);
+                    let started = start_recording(
+                        &mut processor,
+                        &mut recorder,
+                        path,
+                        &setup.tee_raw,
+                        hello_frame,
+                    );
+                    if let Err(error) = started {
+                        setup.tee_raw.store(false, Ordering::Relaxed);
+                        processor.session.record_error(SessionError::Recording(error.to_string()));
+                    }
+                } else if let (Some(active), Some(arrived)) = (recorder.as_mut(), arrived) {
+                    let agent_time_ns = processor.session.stats.last_timestamp_ns;
+                    active.write(tee.as_deref(), arrived, agent_time_ns, &mut processor.session);
+                    if active.failed() {
+                        setup.tee_raw.store(false, Ordering::Relaxed);
+                        recorder = None;
+                    }
+                }
+                if ended {
                     break;
                 }
             },
             recv(setup.commands) -> command => {
                 if let Ok(command) = command {
-                    session.command(command);
+                    processor.command(command);
                 }
             },
-            recv(ticker) -> _ => publisher.publish(&mut session, false),
+            recv(setup.controls) -> control => match control {
+                Ok(Control::StartRecording { path, reply }) => {
+                    let result =
+                        start_recording(&mut processor, &mut recorder, path, &setup.tee_raw, None);
+                    let _ = reply.send(result);
+                }
+                Ok(Control::StopRecording { reply }) => {
+                    setup.tee_raw.store(false, Ordering::Relaxed);
+                    let status = recorder.take().map(|active| active.finish(&mut processor.session));
+                    let _ = reply.send(status);
+                }
+                Err(_) => {}
+            },
+            recv(ticker) -> _ => publisher.publish(&mut processor.session, false),
         }
     }
-    publisher.publish_final(&mut session);
+    if let Some(active) = recorder.take() {
+        active.finish(&mut processor.session);
+    }
+    publisher.publish_final(&mut processor.session);
+}
+
+/// The bytes to record for an item: the raw payload when the reader kept it, else the message
+/// encoded again (items queued before the recording started; the encoding is canonical, so
+/// this is byte-identical for every encoder that writes the shortest varints, as the spec
+/// asks). `None`: nothing to record (the stream closed, or an undecodable frame the reader
+/// did not keep).
+fn tee_bytes(item: &ReaderItem) -> Option<Vec<u8>> {
+    match item {
+        ReaderItem::Opened { hello, raw, .. } => raw
+            .clone()
+            .or_else(|| Some(encode_message(&AgentMessage::Hello(hello.clone())))),
+        ReaderItem::Message { message, raw, .. } => {
+            raw.clone().or_else(|| Some(encode_message(message)))
+        }
+        ReaderItem::Skipped { raw, .. } => raw.clone(),
+        ReaderItem::Closed(_) => None,
+    }
+}
+
+/// Starts recording. `hello_frame`: the session has just opened and this is its Hello as
+/// received (with its arrival); otherwise the file starts with frames synthesized from the
+/// session's state.
+fn start_recording<S: SessionSink>(
+    processor: &mut SessionProcessor<S>,
+    recorder: &mut Option<Recorder>,
+    path: PathBuf,
+    tee_raw: &AtomicBool,
+    hello_frame: Option<(Vec<u8>, Instant)>,
+) -> Result<(), crate::RecordingError> {
+    if let Some(active) = recorder.as_ref() {
+        return Err(crate::RecordingError::AlreadyRecording {
+            path: active.path.clone(),
+        });
+    }
+    if processor.session.hello.is_none() {
+        return Err(crate::RecordingError::NotOpen);
+    }
+    // Tee from now on, so frames the reader decodes meanwhile keep their raw bytes.
+    tee_raw.store(true, Ordering::Relaxed);
+    let started = hello_frame
+        .as_ref()
+        .map_or_else(Instant::now, |(_, arrived)| *arrived);
+    let mut active = Recorder::create(path, started)?;
+    let agent_time_ns = processor.session.stats.last_timestamp_ns;
+    let prefix = match hello_frame {
+        Some((hello, _)) => vec![hello],
+        // Everything the session knows so far, as frames, so the file stands on its own.
+        None => processor.session.synthesize_prefix(),
+    };
+    for payload in prefix {
+        active.write(
+            Some(&payload),
+            started,
+            agent_time_ns,
+            &mut processor.session,
+        );
+    }
+    if let RecordingState::Failed(error) = active.status.state.clone() {
+        tee_raw.store(false, Ordering::Relaxed);
+        return Err(crate::RecordingError::Write(error));
+    }
+    processor.session.stats.recording = Some(active.status.clone());
+    processor.session.dirty = true;
+    *recorder = Some(active);
+    Ok(())
+}
+
+/// A session's recording in progress.
+struct Recorder {
+    path: PathBuf,
+    writer: Option<RecordingWriter<BufWriter<File>>>,
+    started: Instant,
+    status: RecordingStatus,
+    /// Frames that could not be recorded (undecodable ones queued before it started).
+    missed_frames: u64,
+}
+
+impl Recorder {
+    fn create(path: PathBuf, started: Instant) -> Result<Self, crate::RecordingError> {
+        let file = File::create(&path).map_err(|source| crate::RecordingError::Create {
+            path: path.clone(),
+            source,
+        })?;
+        let created_unix_ns = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos() as u64);
+        let writer = RecordingWriter::new(
+            BufWriter::with_capacity(1 << 20, file),
+            &RecordingHeader::new(created_unix_ns),
+        )
+        .map_err(|error| crate::RecordingError::Write(error.to_string()))?;
+        Ok(Self {
+            status: RecordingStatus {
+                path: path.clone(),
+                frames: 0,
+                bytes: writer.bytes(),
+                state: RecordingState::Active,
+            },
+            path,
+            writer: Some(writer),
+            started,
+            missed_frames: 0,
+        })
+    }
+
+    fn failed(&self) -> bool {
+        self.writer.is_none()
+    }
+
+    /// Appends one frame; an error stops the recording and is kept in the session's errors.
+    fn write<S: SessionSink>(
+        &mut self,
+        payload: Option<&[u8]>,
+        arrived: Instant,
+        agent_time_ns: u64,
+        session: &mut Session<S>,
+    ) {
+        let Some(writer) = self.writer.as_mut() else {
+            return;
+        };
+        let Some(payload) = payload else {
+            self.missed_frames += 1;
+            return;
+        };
+        let arrival_ns = arrived.saturating_duration_since(self.started).as_nanos() as u64;
+        match writer.write_payload(arrival_ns, payload, agent_time_ns) {
+            Ok(()) => {
+                self.status.frames = writer.frames();
+                self.status.bytes = writer.bytes();
+                if let Some(status) = session.stats.recording.as_mut() {
+                    status.frames = self.status.frames;
+                    status.bytes = self.status.bytes;
+                }
+            }
+            Err(error) => {
+                let message = format!("{}: {error}", self.path.display());
+                tracing::warn!(session_id = session.session_id, %message, "recording failed");
+                self.writer = None;
+                self.status.state = RecordingState::Failed(message.clone());
+                session.stats.recording = Some(self.status.clone());
+                session.record_error(SessionError::Recording(message));
+            }
+        }
+    }
+
+    /// Writes the footer; the final status goes into the session's stats.
+    fn finish<S: SessionSink>(mut self, session: &mut Session<S>) -> RecordingStatus {
+        if let Some(writer) = self.writer.take() {
+            match writer.finish() {
+                Ok(_) => self.status.state = RecordingState::Finished,
+                Err(error) => {
+                    let message = format!("{}: {error}", self.path.display());
+                    self.status.state = RecordingState::Failed(message.clone());
+                    session.record_error(SessionError::Recording(message));
+                }
+            }
+        }
+        if self.missed_frames > 0 {
+            tracing::debug!(missed = self.missed_frames, "frames not recorded");
+        }
+        session.stats.recording = Some(self.status.clone());
+        session.dirty = true;
+        self.status
+    }
 }
 
 /// Sends reports without ever queueing more than the channel holds.
-struct Publisher<T> {
+pub(crate) struct Publisher<T> {
     reports: Sender<SessionReport<T>>,
     last_publish: Instant,
     events_at_last_publish: u64,
 }
 
 impl<T> Publisher<T> {
-    fn new(reports: Sender<SessionReport<T>>) -> Self {
+    pub(crate) fn new(reports: Sender<SessionReport<T>>) -> Self {
         Self {
             reports,
             last_publish: Instant::now(),
@@ -113,7 +337,10 @@ impl<T> Publisher<T> {
         let now = Instant::now();
         let elapsed_s = now.duration_since(self.last_publish).as_secs_f64();
         if elapsed_s > 0.0 {
-            let new_events = session.stats.events - self.events_at_last_publish;
+            let new_events = session
+                .stats
+                .events
+                .saturating_sub(self.events_at_last_publish);
             session.stats.events_per_s = new_events as f64 / elapsed_s;
         }
         self.last_publish = now;
@@ -122,7 +349,11 @@ impl<T> Publisher<T> {
 
     /// Publishes when something changed (or `force`). A full channel leaves the session dirty,
     /// so the next tick retries with a fresher report instead of queueing this one.
-    fn publish<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>, force: bool) {
+    pub(crate) fn publish<S: SessionSink<Snapshot = T>>(
+        &mut self,
+        session: &mut Session<S>,
+        force: bool,
+    ) {
         if !(force || session.dirty || session.stats.events_per_s != 0.0) {
             return;
         }
@@ -135,7 +366,7 @@ impl<T> Publisher<T> {
     }
 
     /// The last report must arrive: wait a while for room.
-    fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
+    pub(crate) fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         self.update_rate(session);
         let report = session.report();
         if self
@@ -151,9 +382,221 @@ impl<T> Publisher<T> {
     }
 }
 
+/// One session's validation, bookkeeping and sink feeding, without a thread or a socket:
+/// the code path live sessions and replays share. Feed it frames in stream order
+/// ([`Self::feed_frame`] / [`Self::feed_payload`]); read it with [`Self::report`] and
+/// [`Self::sink_mut`].
+pub struct SessionProcessor<S: SessionSink> {
+    pub(crate) session: Session<S>,
+    make_sink: Box<dyn FnMut(&Hello) -> S + Send>,
+}
+
+impl<S: SessionSink> std::fmt::Debug for SessionProcessor<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionProcessor")
+            .field("session_id", &self.session.session_id)
+            .field("status", &self.session.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: SessionSink> SessionProcessor<S> {
+    /// A session that has seen nothing yet; `make_sink` builds the sink from its Hello.
+    pub fn new(
+        session_id: SessionId,
+        peer: SocketAddr,
+        make_sink: impl FnMut(&Hello) -> S + Send + 'static,
+    ) -> Self {
+        Self {
+            session: Session::new(session_id, peer),
+            make_sink: Box::new(make_sink),
+        }
+    }
+
+    /// A processor for replaying the recording at `path` (the session's source says so).
+    pub fn for_replay(
+        session_id: SessionId,
+        path: PathBuf,
+        make_sink: impl FnMut(&Hello) -> S + Send + 'static,
+    ) -> Self {
+        let mut processor = Self::new(
+            session_id,
+            SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)),
+            make_sink,
+        );
+        processor.session.stats.source = SessionSource::Replay { path };
+        processor
+    }
+
+    /// One whole wire frame (4-byte length header, then the payload), as the reader would
+    /// have read it. A header that disagrees with the frame's length ends the session as a
+    /// framing error would. Returns true once the session has ended.
+    pub fn feed_frame(&mut self, frame: &[u8]) -> bool {
+        let parsed = frame
+            .split_first_chunk::<FRAME_HEADER_BYTES>()
+            .ok_or(ProtocolError::Truncated {
+                got_bytes: frame.len() as u64,
+                expected_bytes: FRAME_HEADER_BYTES as u64,
+            })
+            .and_then(|(header, payload)| {
+                let header = FrameHeader::parse(*header)?;
+                if header.payload_len_bytes as usize == payload.len() {
+                    Ok(payload)
+                } else {
+                    Err(ProtocolError::Truncated {
+                        got_bytes: payload.len() as u64,
+                        expected_bytes: u64::from(header.payload_len_bytes),
+                    })
+                }
+            });
+        match parsed {
+            Ok(payload) => self.feed_payload(payload),
+            Err(error) => self.handle(ReaderItem::Closed(Some(error.into()))),
+        }
+    }
+
+    /// One frame's payload. The first must be a Hello (checked as the live reader checks it:
+    /// magic, version); later ones are decoded and applied, or skipped with the error kept.
+    /// Returns true once the session has ended.
+    pub fn feed_payload(&mut self, payload: &[u8]) -> bool {
+        if self.is_ended() {
+            return true;
+        }
+        let frame_bytes = (FRAME_HEADER_BYTES + payload.len()) as u64;
+        let arrived = None;
+        let item = if self.session.hello.is_none() {
+            match check_hello(payload) {
+                Ok(hello) => ReaderItem::Opened {
+                    hello,
+                    frame_bytes,
+                    arrived,
+                    raw: None,
+                },
+                Err(error) => ReaderItem::Closed(Some(error)),
+            }
+        } else {
+            match decode_agent_message(payload) {
+                Ok(message) => ReaderItem::Message {
+                    message,
+                    frame_bytes,
+                    arrived,
+                    raw: None,
+                },
+                Err(error) => ReaderItem::Skipped {
+                    error,
+                    frame_bytes,
+                    arrived,
+                    raw: None,
+                },
+            }
+        };
+        self.handle(item)
+    }
+
+    /// The stream is over without a Goodbye (a recording cut short, a closed socket).
+    pub fn finish(&mut self) {
+        if !self.is_ended() {
+            self.session.end(SessionEnd::Disconnected);
+        }
+    }
+
+    /// Ends the session with this reason (if it has not ended).
+    pub fn end(&mut self, end: SessionEnd) {
+        if !self.is_ended() {
+            self.session.end(end);
+        }
+    }
+
+    /// A consumer command for the sink (kept until the Hello if it comes first).
+    pub fn command(&mut self, command: S::Command) {
+        self.session.command(command);
+    }
+
+    /// The whole-state report, as a live session publishes it.
+    pub fn report(&mut self) -> SessionReport<S::Snapshot> {
+        self.session.report()
+    }
+
+    /// The sink, once the Hello built it.
+    pub fn sink(&self) -> Option<&S> {
+        self.session.sink.as_ref()
+    }
+
+    /// The sink, mutably (e.g. to take a snapshot at a chosen moment).
+    pub fn sink_mut(&mut self) -> Option<&mut S> {
+        self.session.sink.as_mut()
+    }
+
+    /// The session's counters so far.
+    pub fn stats(&self) -> &SessionStats {
+        &self.session.stats
+    }
+
+    /// The Hello, once accepted.
+    pub fn hello(&self) -> Option<&Hello> {
+        self.session.hello.as_ref()
+    }
+
+    /// The latest agent timestamp seen, in ns: the session's program time.
+    pub fn last_timestamp_ns(&self) -> u64 {
+        self.session.stats.last_timestamp_ns
+    }
+
+    /// True once the session has ended (Goodbye, failure, [`Self::finish`]).
+    pub fn is_ended(&self) -> bool {
+        matches!(self.session.status, SessionStatus::Ended(_))
+    }
+
+    /// Applies one reader item. Returns true when the session has ended.
+    pub(crate) fn handle(&mut self, item: ReaderItem) -> bool {
+        let session = &mut self.session;
+        match item {
+            ReaderItem::Opened {
+                hello, frame_bytes, ..
+            } => {
+                session.count_frame(frame_bytes);
+                let sink = (self.make_sink)(&hello);
+                session.open(&hello, sink);
+                false
+            }
+            ReaderItem::Message {
+                message,
+                frame_bytes,
+                ..
+            } => {
+                session.count_frame(frame_bytes);
+                if session.apply(message) {
+                    session.end(SessionEnd::Goodbye);
+                    return true;
+                }
+                false
+            }
+            ReaderItem::Skipped {
+                error, frame_bytes, ..
+            } => {
+                session.count_frame(frame_bytes);
+                session.stats.skipped_records += 1;
+                session.record_error(error.into());
+                false
+            }
+            ReaderItem::Closed(None) => {
+                session.end(SessionEnd::Disconnected);
+                true
+            }
+            ReaderItem::Closed(Some(error)) => {
+                session.record_error(error.clone());
+                session.end(SessionEnd::Failed(error));
+                true
+            }
+        }
+    }
+}
+
 /// One session's state on its worker thread.
-struct Session<S: SessionSink> {
+pub(crate) struct Session<S: SessionSink> {
     session_id: SessionId,
+    /// The accepted Hello, kept for recordings started mid-session.
+    hello: Option<Hello>,
     peer: SocketAddr,
     info: Option<SessionInfo>,
     status: SessionStatus,
@@ -177,6 +620,7 @@ impl<S: SessionSink> Session<S> {
     fn new(session_id: SessionId, peer: SocketAddr) -> Self {
         Self {
             session_id,
+            hello: None,
             peer,
             info: None,
             status: SessionStatus::Handshaking,
@@ -195,6 +639,7 @@ impl<S: SessionSink> Session<S> {
     }
 
     fn open(&mut self, hello: &Hello, sink: S) {
+        self.hello = Some(hello.clone());
         self.info = Some(SessionInfo {
             agent: hello.agent.clone(),
             program: hello.program.clone(),
@@ -228,6 +673,10 @@ impl<S: SessionSink> Session<S> {
             Some(sink) => sink.command(command),
             None => self.early_commands.push(command),
         }
+        self.dirty = true;
+    }
+
+    pub(crate) fn mark_dirty(&mut self) {
         self.dirty = true;
     }
 
@@ -450,6 +899,62 @@ impl<S: SessionSink> Session<S> {
             threads.len() - 1
         });
         &mut threads[index]
+    }
+
+    /// Frames (payloads) that bring a fresh reader to this session's current state: Hello,
+    /// definitions, live threads, the agent's drop totals, each open stack (from the sink) and
+    /// a heartbeat at the latest timestamp. See RECORDING.md for what this approximates.
+    fn synthesize_prefix(&self) -> Vec<Vec<u8>> {
+        let Some(hello) = self.hello.clone() else {
+            return Vec::new();
+        };
+        let unit = u64::from(self.clock_unit_ns.max(1));
+        let ticks = |ns: u64| ns / unit;
+        let now = ticks(self.stats.last_timestamp_ns);
+        let mut frames = vec![encode_message(&AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            ..hello
+        }))];
+        let definitions: Vec<MethodDef> = self
+            .definition_chunks
+            .iter()
+            .flat_map(|chunk| chunk.iter().cloned())
+            .collect();
+        for chunk in definitions.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
+            frames.push(encode_message(&AgentMessage::DefineMethods(chunk.to_vec())));
+        }
+        for thread in self
+            .threads
+            .iter()
+            .filter(|thread| thread.ended_ns.is_none())
+        {
+            frames.push(encode_message(&AgentMessage::ThreadStart {
+                thread_id: thread.thread_id,
+                name: thread.name.clone(),
+                timestamp: ticks(thread.started_ns.unwrap_or(self.stats.last_timestamp_ns)),
+            }));
+        }
+        if self.stats.agent_events_dropped > 0 || self.stats.agent_batches_dropped > 0 {
+            frames.push(encode_message(&AgentMessage::Dropped {
+                events_dropped: self.stats.agent_events_dropped,
+                batches_dropped: self.stats.agent_batches_dropped,
+            }));
+        }
+        if let Some(sink) = self.sink.as_ref() {
+            for (thread_id, stack) in sink.open_stacks() {
+                if stack.is_empty() {
+                    continue;
+                }
+                frames.push(encode_message(&AgentMessage::Resync {
+                    thread_id,
+                    timestamp: now,
+                    stack,
+                }));
+            }
+        }
+        frames.push(encode_message(&AgentMessage::Heartbeat { timestamp: now }));
+        frames
     }
 
     fn report(&mut self) -> SessionReport<S::Snapshot> {

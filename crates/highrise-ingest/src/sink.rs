@@ -29,6 +29,13 @@ pub trait SessionSink: Send + 'static {
     fn command(&mut self, command: Self::Command);
     /// The state to publish now.
     fn snapshot(&mut self) -> Self::Snapshot;
+    /// Each live thread's open stack (outermost method first) as `(thread_id, method ids)`,
+    /// if the sink tracks stacks. A recording started mid-session writes a `Resync` of each, so
+    /// the file is self-contained; the default (no stacks) makes replays start with empty
+    /// stacks.
+    fn open_stacks(&self) -> Vec<(u64, Vec<u32>)> {
+        Vec::new()
+    }
 }
 
 /// A sink that keeps nothing: for `serve`-style bookkeeping without statistics.

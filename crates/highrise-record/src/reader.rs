@@ -29,7 +29,7 @@ pub enum Completeness {
 }
 
 /// One recorded frame.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecordedFrame {
     /// When the frame arrived, ns since the recording started.
     pub arrival_ns: u64,
@@ -188,6 +188,36 @@ impl<R: Read + Seek> RecordingReader<R> {
             offset,
             done: false,
         }
+    }
+
+    /// Reads the frame at or after file offset `offset` (index records are skipped) into
+    /// `frame`, reusing its buffer. Returns the offset of the record after it, or `None` at the
+    /// end of the readable data. [`FrameCursor`] is this in a loop; a replay that pauses and
+    /// seeks keeps the offset itself.
+    pub fn read_frame_at(
+        &mut self,
+        mut offset: u64,
+        frame: &mut RecordedFrame,
+    ) -> Result<Option<u64>, RecordError> {
+        offset = offset.max(HEADER_BYTES);
+        loop {
+            match self.step(offset, self.data_end, &mut frame.frame)? {
+                Step::Record { kind, next_offset } => {
+                    offset = next_offset;
+                    if kind == KIND_FRAME {
+                        frame.arrival_ns = u64_at(&frame.frame, 0);
+                        frame.frame.drain(..8);
+                        return Ok(Some(offset));
+                    }
+                }
+                Step::End | Step::Truncated(_) => return Ok(None),
+            }
+        }
+    }
+
+    /// File offset of the first record after the header.
+    pub fn data_start(&self) -> u64 {
+        HEADER_BYTES
     }
 
     /// Reads the footer through the trailer. False (and nothing changed) when there is no
@@ -387,26 +417,23 @@ impl<R: Read + Seek> FrameCursor<'_, R> {
     /// The next frame into `frame` (its buffer reused); `Ok(None)` at the end of the readable
     /// data, and after an error.
     pub fn next_into(&mut self, frame: &mut RecordedFrame) -> Result<Option<()>, RecordError> {
-        while !self.done {
-            let data_end = self.reader.data_end;
-            let step = self.reader.step(self.offset, data_end, &mut frame.frame);
-            match step {
-                Ok(Step::Record { kind, next_offset }) => {
-                    self.offset = next_offset;
-                    if kind == KIND_FRAME {
-                        frame.arrival_ns = u64_at(&frame.frame, 0);
-                        frame.frame.drain(..8);
-                        return Ok(Some(()));
-                    }
-                }
-                Ok(Step::End) | Ok(Step::Truncated(_)) => self.done = true,
-                Err(error) => {
-                    self.done = true;
-                    return Err(error);
-                }
+        if self.done {
+            return Ok(None);
+        }
+        match self.reader.read_frame_at(self.offset, frame) {
+            Ok(Some(next_offset)) => {
+                self.offset = next_offset;
+                Ok(Some(()))
+            }
+            Ok(None) => {
+                self.done = true;
+                Ok(None)
+            }
+            Err(error) => {
+                self.done = true;
+                Err(error)
             }
         }
-        Ok(None)
     }
 
     /// File offset of the next record.

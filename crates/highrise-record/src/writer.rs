@@ -58,18 +58,50 @@ impl<W: Write> RecordingWriter<W> {
     ) -> Result<(), RecordError> {
         check_frame(frame)?;
         let arrival_ns = arrival_ns.max(self.last_arrival_ns);
+        self.index_if_due(arrival_ns)?;
+        let arrival = arrival_ns.to_le_bytes();
+        self.write_record(KIND_FRAME, &[&arrival, frame])?;
+        self.frame_written(arrival_ns, agent_time_ns);
+        Ok(())
+    }
+
+    fn index_if_due(&mut self, arrival_ns: u64) -> Result<(), RecordError> {
         if self.index.is_empty()
             || self.frames_since_index >= INDEX_EVERY_FRAMES
             || arrival_ns.saturating_sub(self.last_index_arrival_ns) >= INDEX_EVERY_NS
         {
             self.write_index(arrival_ns)?;
         }
-        let arrival = arrival_ns.to_le_bytes();
-        self.write_record(KIND_FRAME, &[&arrival, frame])?;
+        Ok(())
+    }
+
+    fn frame_written(&mut self, arrival_ns: u64, agent_time_ns: u64) {
         self.frames += 1;
         self.frames_since_index += 1;
         self.last_arrival_ns = arrival_ns;
         self.last_agent_time_ns = self.last_agent_time_ns.max(agent_time_ns);
+    }
+
+    /// Like [`Self::write_frame`] for a frame given as its payload: the length header is
+    /// written from the payload's length (as the agent sent it).
+    pub fn write_payload(
+        &mut self,
+        arrival_ns: u64,
+        payload: &[u8],
+        agent_time_ns: u64,
+    ) -> Result<(), RecordError> {
+        let len = u32::try_from(payload.len())
+            .ok()
+            .filter(|len| *len <= highrise_protocol::MAX_FRAME_BYTES)
+            .ok_or_else(|| RecordError::InvalidFrame {
+                reason: format!("payload of {} bytes is over the frame limit", payload.len()),
+            })?;
+        let arrival_ns = arrival_ns.max(self.last_arrival_ns);
+        self.index_if_due(arrival_ns)?;
+        let arrival = arrival_ns.to_le_bytes();
+        let header = len.to_le_bytes();
+        self.write_record(KIND_FRAME, &[&arrival, &header, payload])?;
+        self.frame_written(arrival_ns, agent_time_ns);
         Ok(())
     }
 
