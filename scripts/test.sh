@@ -10,3 +10,4 @@ scripts/install-render-deps.sh
 scripts/check-pure-crates.sh
 cargo test --workspace --locked
 scripts/test-java.sh
+scripts/test-python.sh
