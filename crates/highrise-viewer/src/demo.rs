@@ -1,16 +1,33 @@
-//! The built-in demo: the tetris example program (`examples/tetris`), instrumented with the
-//! real Rust agent, connected to highrise over the real socket.
-//!
-//! It carries the paper's bug on purpose: every restart leaves the old game's thread inside
-//! `tetris.game.Game.run`, so `run` climbs to 100 % with one more thread per restart.
+//! The built-in demos, instrumented with the real Rust agent and connected to highrise over the
+//! real socket:
+//! - `tetris` (`examples/tetris`, the default) carries the paper's bug on purpose: every
+//!   restart leaves the old game's thread inside `tetris.game.Game.run`, so `run` climbs to
+//!   100 % with one more thread per restart;
+//! - `bookstore` (`examples/bookstore`) in two versions, for the compare view: `after` moves
+//!   its modules and makes `PriceEngine.quote` six times dearer. [`spawn_compare_pair`] runs
+//!   both as child processes (one agent per process).
 
 use std::net::SocketAddr;
 
 use anyhow::Context;
 use highrise_protocol::DEFAULT_PORT;
 
+/// Which demo program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DemoProgram {
+    #[default]
+    Tetris,
+    Bookstore,
+}
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
+    /// Which program to run.
+    #[arg(long, value_enum, default_value_t = DemoProgram::Tetris)]
+    pub program: DemoProgram,
+    /// The bookstore's version (its version label is the variant's name).
+    #[arg(long, value_enum, default_value_t = bookstore::Variant::Before)]
+    pub variant: bookstore::Variant,
     /// Where highrise listens.
     #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
     pub addr: SocketAddr,
@@ -31,6 +48,9 @@ pub struct DemoArgs {
 /// Runs the demo in this process until its duration is over (forever without one). One agent
 /// per process: run it on its own thread next to a viewer, or as `highrise demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    if args.program == DemoProgram::Bookstore {
+        return run_bookstore(&args);
+    }
     let agent = highrise_agent::AgentBuilder::new("tetris")
         .version_label(args.version_label.clone())
         .addr(args.addr.to_string())
@@ -50,10 +70,69 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn run_bookstore(args: &DemoArgs) -> anyhow::Result<()> {
+    let agent = highrise_agent::AgentBuilder::new("bookstore")
+        .version_label(args.variant.label())
+        .addr(args.addr.to_string())
+        .start()
+        .context("cannot start the highrise agent for the bookstore demo")?;
+    let options = bookstore::Options {
+        variant: args.variant,
+        duration_s: args.duration_s.unwrap_or(f64::from(u32::MAX)),
+        workers: 4,
+    };
+    let summary = bookstore::serve(&options).context("the bookstore demo failed")?;
+    drop(agent);
+    tracing::info!(?summary, "bookstore demo finished");
+    Ok(())
+}
+
+/// The two bookstore versions running as child processes of this binary (`highrise demo
+/// --program bookstore --variant …`); they are killed when this is dropped.
+#[derive(Debug)]
+pub struct ComparePair {
+    children: Vec<std::process::Child>,
+}
+
+impl Drop for ComparePair {
+    fn drop(&mut self) {
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts `before` then `after` of the bookstore against `addr`, each for `duration_s`
+/// (a bound so they end even if this process dies without dropping the pair).
+pub fn spawn_compare_pair(addr: SocketAddr, duration_s: f64) -> anyhow::Result<ComparePair> {
+    let exe = std::env::current_exe().context("cannot find the highrise binary")?;
+    let mut pair = ComparePair {
+        children: Vec::new(),
+    };
+    for variant in ["before", "after"] {
+        let child = std::process::Command::new(&exe)
+            .args(["demo", "--program", "bookstore", "--variant", variant])
+            .arg("--addr")
+            .arg(addr.to_string())
+            .arg("--duration-s")
+            .arg(duration_s.to_string())
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start the bookstore demo ({variant})"))?;
+        pair.children.push(child);
+        // Connection order decides A and B: let `before` say Hello first.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    Ok(pair)
+}
+
 /// Starts the demo on a background thread of this process, connected to `addr`, running until
 /// the process ends (used by the viewer and by `serve --demo`).
 pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
     let args = DemoArgs {
+        program: DemoProgram::Tetris,
+        variant: bookstore::Variant::Before,
         addr,
         duration_s: None,
         restart_every_s: 5.0,

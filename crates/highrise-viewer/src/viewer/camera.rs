@@ -14,7 +14,8 @@ use smooth_bevy_cameras::controllers::orbit::{
 };
 use smooth_bevy_cameras::{LookTransform, LookTransformPlugin, Smoother};
 
-use super::city::CitySet;
+use super::city::{CityKey, CitySet};
+use super::compare::{scene_cities, Compare};
 use super::hover::Hovered;
 use super::sessions::Sessions;
 
@@ -48,6 +49,8 @@ struct CameraState {
     user_moved: bool,
     /// The world bounds framed last, to re-frame when they change.
     framed_extent_wu: f32,
+    /// The cities the scene showed when it was framed last.
+    framed_scene: Vec<CityKey>,
     last_click_s: f64,
 }
 
@@ -164,6 +167,7 @@ fn fly_input(
     buttons: Res<ButtonInput<MouseButton>>,
     keyboard: Res<ButtonInput<KeyCode>>,
     sessions: Res<Sessions>,
+    compare: Res<Compare>,
     cameras: Query<&FpsCameraController>,
     mut state: ResMut<CameraState>,
 ) {
@@ -188,7 +192,7 @@ fn fly_input(
         return;
     }
     // Cross the whole world in about four seconds.
-    let speed = world_extent(&sessions).max(20.0) / 4.0;
+    let speed = world_extent(&sessions, &compare).max(20.0) / 4.0;
     for (key, direction) in [
         (KeyCode::KeyW, Vec3::Z),
         (KeyCode::KeyA, Vec3::X),
@@ -274,34 +278,42 @@ fn double_click_focus(
     state.last_click_s = now_s;
 }
 
-/// The largest side of all cities together, world units.
-fn world_extent(sessions: &Sessions) -> f32 {
-    world_bounds(sessions).map_or(0.0, |(min, max)| (max - min).max_element())
+/// The largest side of all shown cities together, world units.
+fn world_extent(sessions: &Sessions, compare: &Compare) -> f32 {
+    world_bounds(sessions, compare).map_or(0.0, |(min, max)| (max - min).max_element())
 }
 
-fn world_bounds(sessions: &Sessions) -> Option<(Vec3, Vec3)> {
-    sessions
-        .shown()
-        .filter_map(|(_, view)| {
-            let bounds = view.city.world_bounds()?;
+fn world_bounds(sessions: &Sessions, compare: &Compare) -> Option<(Vec3, Vec3)> {
+    scene_cities(sessions, compare)
+        .filter(|(_, city)| !city.hidden)
+        .filter_map(|(_, city)| {
+            let bounds = city.world_bounds()?;
             Some((
                 Vec3::new(bounds.min_x, 0.0, bounds.min_z),
-                Vec3::new(bounds.max_x, view.city.max_height_wu() * 0.5, bounds.max_z),
+                Vec3::new(bounds.max_x, city.max_height_wu() * 0.5, bounds.max_z),
             ))
         })
         .reduce(|(a_min, a_max), (b_min, b_max)| (a_min.min(b_min), a_max.max(b_max)))
 }
 
-/// Until the user takes the camera, keep the whole world in view as cities appear and grow.
+/// Until the user takes the camera, keep the whole world in view as cities appear and grow;
+/// when the compare view changes what the scene shows, frame the new scene once.
 fn auto_frame(
     sessions: Res<Sessions>,
+    compare: Res<Compare>,
     mut state: ResMut<CameraState>,
     mut frame: EventWriter<FrameAll>,
 ) {
+    let scene = compare.scene_order(&sessions);
+    if scene != state.framed_scene {
+        state.framed_scene = scene;
+        state.user_moved = false;
+        state.framed_extent_wu = 0.0;
+    }
     if state.user_moved {
         return;
     }
-    let extent = world_extent(&sessions);
+    let extent = world_extent(&sessions, &compare);
     if extent > 0.0 && (extent - state.framed_extent_wu).abs() > 0.5 {
         state.framed_extent_wu = extent;
         frame.write(FrameAll);
@@ -310,6 +322,7 @@ fn auto_frame(
 
 fn apply_frame_and_focus(
     sessions: Res<Sessions>,
+    compare: Res<Compare>,
     mut frames: EventReader<FrameAll>,
     mut focus: EventReader<FocusOn>,
     mut cameras: Query<&mut LookTransform, With<MainCamera>>,
@@ -318,7 +331,7 @@ fn apply_frame_and_focus(
         return;
     };
     if frames.read().count() > 0 {
-        if let Some((min, max)) = world_bounds(&sessions) {
+        if let Some((min, max)) = world_bounds(&sessions, &compare) {
             let centre = (min + max) / 2.0;
             // Room for the ground and for the tallest towers (max.y is half the 100 % height).
             let extent = (max - min).max_element().max(max.y * 2.4).max(10.0);

@@ -69,18 +69,21 @@ impl Plugin for CapturePlugin {
 fn notice_first_live_frame(
     time: Res<Time>,
     sessions: Res<Sessions>,
+    compare: Res<super::compare::Compare>,
     start: Res<ProcessStart>,
     mut first: ResMut<FirstLiveFrame>,
 ) {
     if first.at_s.is_some() {
         return;
     }
-    let live = sessions.shown().any(|(_, view)| {
-        !view.city.building_entities.is_empty()
-            && view
-                .snapshot()
-                .is_some_and(|s| s.methods.iter().any(|m| m.elevation > 0.0))
+    // Some city in the scene has its buildings, and some program's methods are running.
+    let built = super::compare::scene_cities(&sessions, &compare)
+        .any(|(_, city)| !city.hidden && !city.building_entities.is_empty());
+    let running = sessions.shown().any(|(_, view)| {
+        view.snapshot()
+            .is_some_and(|s| s.methods.iter().any(|m| m.elevation > 0.0))
     });
+    let live = built && running;
     if live {
         first.at_s = Some(time.elapsed_secs_f64());
         println!(

@@ -32,6 +32,9 @@ use super::sessions::Sessions;
 pub const PLAN_REBUILD_INTERVAL_S: f64 = 1.0;
 /// Differences smaller than this (a fraction of the window) read as "unchanged".
 pub const DIFF_EPSILON: f32 = 0.005;
+/// The diff city scales its tallest building to the largest difference, but never to less
+/// than this many window fractions (so noise is not blown up to full height).
+pub const DIFF_MIN_FULL_SCALE: f32 = 0.02;
 
 /// How the compare view shows its two sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -96,6 +99,9 @@ pub struct Compare {
     /// The shared plan of A and B (aligned and diff modes, and the summary).
     pub pair: Option<AlignedPair>,
     pub summary: Option<StructuralSummary>,
+    /// Per building of the plan: for a method that moved into this package in B, its id in A
+    /// (under its old package), so the diff can still compare its cost.
+    pub moved_from_a: Vec<Option<u32>>,
     pub aligned_a: City,
     pub aligned_b: City,
     pub diff: City,
@@ -108,6 +114,14 @@ pub struct Compare {
 }
 
 impl Compare {
+    /// A compare view in `mode`, comparing the first two sessions that connect.
+    pub fn with_mode(mode: CompareMode) -> Self {
+        Self {
+            mode,
+            ..Self::default()
+        }
+    }
+
     /// True when two different sessions are being compared.
     pub fn is_active(&self) -> bool {
         self.mode != CompareMode::Off && self.a.is_some() && self.b.is_some() && self.a != self.b
@@ -301,6 +315,40 @@ pub fn structural_summary(
     summary
 }
 
+/// For each building of the plan that moved into its package in B, the same method's id in A.
+pub fn moved_counterparts(
+    a: &[MethodSpec],
+    b: &[MethodSpec],
+    pair: &AlignedPair,
+) -> Vec<Option<u32>> {
+    let key = |spec: &MethodSpec| {
+        (
+            spec.class.clone(),
+            spec.method.clone(),
+            spec.signature.clone(),
+        )
+    };
+    let mut a_by_key: HashMap<(String, String, Option<String>), u32> = HashMap::new();
+    let a_by_id: HashMap<u32, &MethodSpec> = a.iter().map(|spec| (spec.id, spec)).collect();
+    for building in &pair.buildings {
+        if let (Change::MovedOut, Some(id)) = (building.change, building.method_id_a) {
+            if let Some(spec) = a_by_id.get(&id) {
+                a_by_key.entry(key(spec)).or_insert(id);
+            }
+        }
+    }
+    let b_by_id: HashMap<u32, &MethodSpec> = b.iter().map(|spec| (spec.id, spec)).collect();
+    pair.buildings
+        .iter()
+        .map(|building| match (building.change, building.method_id_b) {
+            (Change::MovedIn, Some(id)) => b_by_id
+                .get(&id)
+                .and_then(|spec| a_by_key.get(&key(spec)).copied()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Rebuilds the shared plan when the compared sessions or their definitions changed.
 pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare: ResMut<Compare>) {
     compare.choose_defaults(&sessions);
@@ -332,6 +380,7 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
         }
     };
     compare.summary = Some(structural_summary(&specs_a, &specs_b, &pair));
+    compare.moved_from_a = moved_counterparts(&specs_a, &specs_b, &pair);
     let compare = &mut *compare;
     for city in [
         &mut compare.aligned_a,
@@ -346,27 +395,38 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
     compare.plan_generation += 1;
 }
 
-/// A diff-city building's target: height |B − A|, blue/red by sign; added, removed and moved
-/// methods stand at their own value in their own colour.
+/// A diff-city building's target: height |B − A|, blue/red by sign, with `full_scale` (a
+/// window fraction, e.g. the largest difference in the city) standing at the full height, as
+/// differential flame graphs scale to their largest change. A method that moved is compared at
+/// its new plot (`value_a` is then its value under the old package) and its old plot is a flat
+/// amber marker; added and removed methods stand at their own value in green and purple.
 pub fn diff_target(
     building: &AlignedBuilding,
     value_a: Option<f32>,
     value_b: Option<f32>,
+    full_scale: f32,
     max_height_wu: f32,
 ) -> (f32, ColourKey) {
-    let standing = |value: f32| (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let full_scale = full_scale.max(DIFF_MIN_FULL_SCALE);
+    let standing =
+        |value: f32| ((value / full_scale).min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
     let (a, b) = (value_a.unwrap_or(0.0), value_b.unwrap_or(0.0));
     match building.change {
         Change::Added => (standing(b), ColourKey::Added),
-        Change::MovedIn => (standing(b), ColourKey::Moved),
         Change::Removed => (standing(a), ColourKey::Removed),
-        Change::MovedOut => (standing(a), ColourKey::Moved),
-        Change::Unchanged => {
+        Change::MovedOut => (STUB_HEIGHT_WU * 2.0, ColourKey::Moved),
+        Change::MovedIn if value_a.is_none() => (standing(b), ColourKey::Moved),
+        Change::Unchanged | Change::MovedIn => {
             let delta = b - a;
             if delta.abs() < DIFF_EPSILON {
-                return (STUB_HEIGHT_WU, ColourKey::Stub);
+                return if building.change == Change::MovedIn {
+                    (STUB_HEIGHT_WU * 2.0, ColourKey::Moved)
+                } else {
+                    (STUB_HEIGHT_WU, ColourKey::Stub)
+                };
             }
-            let step = 1 + (delta.abs().min(1.0) * (DIFF_STEPS - 2) as f32).round() as u8;
+            let relative = (delta.abs() / full_scale).min(1.0);
+            let step = 1 + (relative * (DIFF_STEPS - 2) as f32).round() as u8;
             let colour = if delta > 0.0 {
                 ColourKey::Slower(step)
             } else {
@@ -411,6 +471,7 @@ pub fn compare_targets(
         aligned_b,
         diff,
         mode,
+        moved_from_a,
         ..
     } = &mut *compare;
     let Some(pair) = pair.as_ref() else {
@@ -451,13 +512,33 @@ pub fn compare_targets(
         }
         CompareMode::Diff => {
             let max_height_wu = diff.max_height_wu();
+            let value = |s, id| stats(s, id).map(|stats| height_mode.value(&stats));
+            let values: Vec<(Option<f32>, Option<f32>)> = pair
+                .buildings
+                .iter()
+                .enumerate()
+                .map(|(index, plot)| {
+                    let id_a = plot
+                        .method_id_a
+                        .or_else(|| moved_from_a.get(index).copied().flatten());
+                    (
+                        value(&snapshot_a, id_a),
+                        value(&snapshot_b, plot.method_id_b),
+                    )
+                })
+                .collect();
+            // Everything that stands in the diff city: differences, and added/removed values.
+            let full_scale = values
+                .iter()
+                .map(|(a, b)| (b.unwrap_or(0.0) - a.unwrap_or(0.0)).abs())
+                .fold(0.0f32, f32::max);
             diff.set_targets_with(|index, _| {
-                let plot = &pair.buildings[index];
-                let value = |s, id| stats(s, id).map(|stats| height_mode.value(&stats));
+                let (value_a, value_b) = values[index];
                 diff_target(
-                    plot,
-                    value(&snapshot_a, plot.method_id_a),
-                    value(&snapshot_b, plot.method_id_b),
+                    &pair.buildings[index],
+                    value_a,
+                    value_b,
+                    full_scale,
                     max_height_wu,
                 )
             });

@@ -49,6 +49,13 @@ pub struct ViewArgs {
     /// Where to save the screenshot taken at the matching --screenshot-after (PNG).
     #[arg(long = "screenshot", value_name = "PATH")]
     pub screenshot: Vec<PathBuf>,
+    /// Compare the first two programs that connect: independent, aligned or diff.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub compare: Option<compare::CompareMode>,
+    /// Instead of tetris, run the demo bookstore in both its versions (child processes) and
+    /// compare them (diff view unless --compare says otherwise).
+    #[arg(long)]
+    pub compare_demo: bool,
     /// Window size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x800")]
     pub window_size: String,
@@ -78,9 +85,19 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
     )
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
-    if !args.no_demo {
-        crate::demo::spawn_in_background(listen_addr)?;
-    }
+    let mut compare_mode = args.compare.unwrap_or_default();
+    // Kept alive while the viewer runs; dropping it stops the two programs.
+    let _compare_pair = if args.compare_demo {
+        if args.compare.is_none() {
+            compare_mode = compare::CompareMode::Diff;
+        }
+        Some(crate::demo::spawn_compare_pair(listen_addr, 3600.0)?)
+    } else {
+        if !args.no_demo {
+            crate::demo::spawn_in_background(listen_addr)?;
+        }
+        None
+    };
     let shots = args
         .screenshot_after_s
         .iter()
@@ -98,6 +115,7 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
             }),
             ..default()
         }))
+        .insert_resource(compare::Compare::with_mode(compare_mode))
         .add_plugins(ViewerPlugin {
             server: std::sync::Mutex::new(Some(server)),
             screenshots: shots,

@@ -198,11 +198,22 @@ fn compare_tooltip_lines(
                     }
                 }
             };
-            let (value_a, line_a) = side(compare.a, plot.method_id_a);
+            let id_a = plot.method_id_a.or_else(|| {
+                compare
+                    .moved_from_a
+                    .get(building as usize)
+                    .copied()
+                    .flatten()
+            });
+            let (value_a, line_a) = side(compare.a, id_a);
             let (value_b, line_b) = side(compare.b, plot.method_id_b);
             let verdict = match (plot.change, value_a, value_b) {
                 (Change::Added, ..) => "added in B".to_string(),
                 (Change::Removed, ..) => "removed in B".to_string(),
+                (Change::MovedIn, Some(a), Some(b)) => format!(
+                    "moved into this package in B · B − A: {:+.1} points",
+                    (b - a) * 100.0
+                ),
                 (Change::MovedIn, ..) => "moved into this package in B".to_string(),
                 (Change::MovedOut, ..) => "moved out of this package in B".to_string(),
                 (Change::Unchanged, Some(a), Some(b)) => {
@@ -631,7 +642,7 @@ fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare
     ));
     for moved in summary.moved.iter().take(12) {
         ui.small(format!(
-            "{}: {} → {}",
+            "{}: {} -> {}",
             moved.name, moved.from_package, moved.to_package
         ));
     }
