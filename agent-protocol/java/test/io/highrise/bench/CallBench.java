@@ -1,0 +1,56 @@
+package io.highrise.bench;
+
+/**
+ * The agent's cost benchmark: a tight loop of small calls (one static method, a few instructions).
+ * Run it with and without the agent (agent-protocol/java/bench.sh does): the difference in ns per
+ * call is what one instrumented call costs through the whole pipeline (enter + exit hooks, ring,
+ * and, on the other core, the sender encoding and writing to the listener).
+ * Usage: CallBench CALLS_PER_REP REPS [THREADS]
+ */
+public class CallBench {
+    static int leaf(int x) {
+        return (x * 31) ^ (x >>> 3);
+    }
+
+    public static void main(String[] args) throws Exception {
+        long calls = Long.parseLong(args[0]);
+        int reps = Integer.parseInt(args[1]);
+        int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        double[] perCall = new double[reps];
+        long sink = 0;
+        for (int r = 0; r < reps; r++) {
+            long[] sums = new long[threads];
+            Thread[] ts = new Thread[threads];
+            long t0 = System.nanoTime();
+            for (int t = 0; t < threads; t++) {
+                final int slot = t;
+                ts[t] = new Thread(() -> sums[slot] = loop(calls), "bench-" + t);
+                ts[t].start();
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+            long ns = System.nanoTime() - t0;
+            for (long s : sums) {
+                sink += s;
+            }
+            perCall[r] = (double) ns / calls; // wall time per call of one thread
+            System.out.printf("rep %d: %.1f ns/call%n", r, perCall[r]);
+        }
+        double[] sorted = perCall.clone();
+        java.util.Arrays.sort(sorted);
+        // The first rep includes JIT warm-up; the median of the rest is the figure.
+        double[] rest = java.util.Arrays.copyOfRange(perCall, Math.min(1, reps - 1), reps);
+        java.util.Arrays.sort(rest);
+        System.out.printf("median %.1f ns/call (min %.1f, max %.1f) over %d reps of %d calls x %d thread(s) [sink %d]%n",
+                rest[rest.length / 2], sorted[0], sorted[sorted.length - 1], reps - 1, calls, threads, sink & 1);
+    }
+
+    static long loop(long calls) {
+        long sum = 0;
+        for (long i = 0; i < calls; i++) {
+            sum += leaf((int) i);
+        }
+        return sum;
+    }
+}
