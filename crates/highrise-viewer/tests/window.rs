@@ -2,12 +2,60 @@
 //! (lavapipe), two screenshots a few seconds apart, and their pixels checked: a city is there,
 //! its buildings stand at different heights, and the heights move.
 //!
-//! Needs `xvfb-run` and `mesa-vulkan-drivers` (scripts/test.sh installs both).
+//! A second test opens the compare view on the bookstore demo's two versions (`--compare-demo`)
+//! and checks the diff city: the method that got slower stands as a red tower, and the methods
+//! whose package moved are marked amber.
+//!
+//! Needs `xvfb-run` and `mesa-vulkan-drivers` (scripts/test.sh installs both). The two tests
+//! take turns (software rendering on two cores is slow enough with one window).
 
 use std::path::Path;
 use std::process::Command;
 
 const HIGHRISE: &str = env!("CARGO_BIN_EXE_highrise");
+
+/// One window at a time.
+static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// False (and says why) when the window tests should not run here.
+fn can_open_windows() -> bool {
+    if std::env::var_os("HIGHRISE_SKIP_WINDOW_TEST").is_some() {
+        eprintln!("HIGHRISE_SKIP_WINDOW_TEST is set: not opening a window");
+        return false;
+    }
+    let has_xvfb = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_xvfb,
+        "xvfb-run is missing: run scripts/install-render-deps.sh (scripts/test.sh does)"
+    );
+    true
+}
+
+/// Runs `highrise ARGS` under Xvfb with lavapipe; returns its stdout, failing on error.
+fn run_in_window(args: &[&std::ffi::OsStr]) -> String {
+    let output = Command::new("timeout")
+        .arg("400")
+        .args(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
+        .arg(HIGHRISE)
+        .args(["--listen", "127.0.0.1:0", "--window-size", "1280x800"])
+        .args(args)
+        .env("WGPU_BACKEND", "vulkan")
+        .output()
+        .expect("xvfb-run starts");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "highrise failed ({:?})\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+    assert!(stdout.contains("first frame with a live city"), "{stdout}");
+    assert!(stdout.contains("screenshot saved to"), "{stdout}");
+    stdout
+}
 
 /// Pixels of building colour: the heat ramp's cold blue (methods that ran a little) or its warm
 /// half (yellow → red, busy methods). Slabs and streets are grey, the sky near black, so
@@ -44,45 +92,26 @@ fn load(path: &Path) -> image::RgbImage {
 
 #[test]
 fn the_demo_city_renders_and_moves_in_a_real_window() {
-    if std::env::var_os("HIGHRISE_SKIP_WINDOW_TEST").is_some() {
-        eprintln!("HIGHRISE_SKIP_WINDOW_TEST is set: not opening a window");
+    let _one = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !can_open_windows() {
         return;
     }
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        has_xvfb,
-        "xvfb-run is missing: run scripts/install-render-deps.sh (scripts/test.sh does)"
-    );
     let dir = std::env::temp_dir().join(format!("highrise-window-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let first = dir.join("first.png");
     let second = dir.join("second.png");
-    let output = Command::new("timeout")
-        .arg("400")
-        .args(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
-        .arg(HIGHRISE)
-        .args(["--listen", "127.0.0.1:0", "--window-size", "1280x800"])
-        .args(["--screenshot-after", "3"])
-        .arg("--screenshot")
-        .arg(&first)
-        .args(["--screenshot-after", "8"])
-        .arg("--screenshot")
-        .arg(&second)
-        .env("WGPU_BACKEND", "vulkan")
-        .output()
-        .expect("xvfb-run starts");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "highrise failed ({:?})\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        output.status
-    );
-    assert!(stdout.contains("first frame with a live city"), "{stdout}");
-    assert!(stdout.contains("screenshot saved to"), "{stdout}");
+    run_in_window(&[
+        "--screenshot-after".as_ref(),
+        "3".as_ref(),
+        "--screenshot".as_ref(),
+        first.as_os_str(),
+        "--screenshot-after".as_ref(),
+        "8".as_ref(),
+        "--screenshot".as_ref(),
+        second.as_os_str(),
+    ]);
 
     let (a, b) = (load(&first), load(&second));
     assert_eq!((a.width(), a.height()), (1280, 800));
@@ -125,4 +154,67 @@ fn the_demo_city_renders_and_moves_in_a_real_window() {
         "the city should have moved between the screenshots: {changed} pixels changed"
     );
     let _ = std::fs::copy(&first, dir.join("../highrise-window-test-latest.png"));
+}
+
+/// The diff city's red: B spends more (the ramp's slow end, lit or shaded).
+fn is_slower_red(pixel: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = pixel.0.map(i32::from);
+    r > 120 && r - g > 50 && r - b > 50
+}
+
+/// The diff city's amber: a method whose package moved.
+fn is_moved_amber(pixel: &image::Rgb<u8>) -> bool {
+    let [r, g, b] = pixel.0.map(i32::from);
+    r > 150 && g > 100 && r - b > 60 && g - b > 30 && r - g < 80
+}
+
+#[test]
+fn the_compare_view_shows_the_slower_method_as_a_red_tower() {
+    let _one = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !can_open_windows() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("highrise-compare-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shot = dir.join("diff.png");
+    run_in_window(&[
+        "--compare-demo".as_ref(),
+        "--screenshot-after".as_ref(),
+        "6".as_ref(),
+        "--screenshot".as_ref(),
+        shot.as_os_str(),
+    ]);
+    let image = load(&shot);
+    let panel_px = 330;
+    let count = |test: fn(&image::Rgb<u8>) -> bool| {
+        (panel_px..image.width())
+            .flat_map(|x| (0..image.height()).map(move |y| (x, y)))
+            .filter(|&(x, y)| test(image.get_pixel(x, y)))
+            .count()
+    };
+    let (red, amber) = (count(is_slower_red), count(is_moved_amber));
+    // `PriceEngine.quote` costs 6× more in `after`: the largest difference, a full-height tower.
+    let red_columns = (panel_px..image.width())
+        .filter(|&x| (0..image.height()).any(|y| is_slower_red(image.get_pixel(x, y))))
+        .count();
+    let tallest_red = (panel_px..image.width())
+        .map(|x| {
+            (0..image.height())
+                .filter(|&y| is_slower_red(image.get_pixel(x, y)))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    eprintln!(
+        "diff city: {red} red px in {red_columns} columns (tallest {tallest_red} px), {amber} amber px"
+    );
+    assert!(
+        red > 1_500 && red_columns > 8 && tallest_red > 100,
+        "no red tower for the slower method: {red} red pixels in {red_columns} columns, tallest {tallest_red} px"
+    );
+    // Every class of the bookstore moved package in `after`: their old plots are amber.
+    assert!(amber > 1_000, "no amber (moved) plots: {amber} pixels");
+    let _ = std::fs::copy(&shot, dir.join("../highrise-compare-test-latest.png"));
 }
