@@ -143,7 +143,13 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
                 }
                 Err(_) => {}
             },
-            recv(ticker) -> _ => publisher.publish(&mut processor.session, false),
+            recv(ticker) -> _ => {
+                if let Some(active) = recorder.as_mut() {
+                    // A killed recorder process loses at most one tick of frames.
+                    active.flush(&mut processor.session);
+                }
+                publisher.publish(&mut processor.session, false);
+            },
         }
     }
     if let Some(active) = recorder.take() {
@@ -226,6 +232,8 @@ struct Recorder {
     status: RecordingStatus,
     /// Frames that could not be recorded (undecodable ones queued before it started).
     missed_frames: u64,
+    /// Frames written when the file was last flushed.
+    flushed_frames: u64,
 }
 
 impl Recorder {
@@ -253,6 +261,7 @@ impl Recorder {
             writer: Some(writer),
             started,
             missed_frames: 0,
+            flushed_frames: 0,
         })
     }
 
@@ -293,6 +302,24 @@ impl Recorder {
                 session.stats.recording = Some(self.status.clone());
                 session.record_error(SessionError::Recording(message));
             }
+        }
+    }
+
+    /// Pushes buffered frames to the file (when any were written since the last flush).
+    fn flush<S: SessionSink>(&mut self, session: &mut Session<S>) {
+        let Some(writer) = self.writer.as_mut() else {
+            return;
+        };
+        if writer.frames() == self.flushed_frames {
+            return;
+        }
+        self.flushed_frames = writer.frames();
+        if let Err(error) = writer.flush() {
+            let message = format!("{}: {error}", self.path.display());
+            self.writer = None;
+            self.status.state = RecordingState::Failed(message.clone());
+            session.stats.recording = Some(self.status.clone());
+            session.record_error(SessionError::Recording(message));
         }
     }
 

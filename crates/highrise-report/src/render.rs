@@ -1,0 +1,142 @@
+//! Readable tables.
+
+use std::fmt::Write;
+
+use crate::compare::Comparison;
+use crate::summary::RunSummary;
+
+/// Rows of a method table (the rest is summarized in one line).
+const MAX_ROWS: usize = 40;
+
+/// The report of one run as a table.
+pub fn render_summary(run: &RunSummary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}) — {}",
+        run.program,
+        label(&run.version_label),
+        run.path.display()
+    );
+    let _ = writeln!(
+        out,
+        "{:.1} s of program time, {} samples, {} events, {} frames, max {} threads, ended: {}",
+        run.duration_ns as f64 / 1e9,
+        run.samples,
+        run.events,
+        run.frames,
+        run.max_threads,
+        run.end
+    );
+    if let Some(interrupted) = &run.interrupted {
+        let _ = writeln!(out, "warning: interrupted recording ({interrupted})");
+    }
+    for error in &run.errors {
+        let _ = writeln!(out, "session error: {error}");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:>8} {:>8} {:>7} {:>10}  method",
+        "mean %", "max %", "threads", "calls"
+    );
+    for method in run.methods.iter().take(MAX_ROWS) {
+        let _ = writeln!(
+            out,
+            "{:>8.2} {:>8.2} {:>7} {:>10}  {}",
+            method.mean_elevation_pct,
+            method.max_elevation_pct,
+            method.max_thread_count,
+            method.calls,
+            method.name
+        );
+    }
+    if run.methods.len() > MAX_ROWS {
+        let _ = writeln!(out, "… and {} more methods", run.methods.len() - MAX_ROWS);
+    }
+    out
+}
+
+/// The comparison of two runs as tables.
+pub fn render_comparison(comparison: &Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "A: {} ({}) — {}",
+        comparison.a.program,
+        label(&comparison.a.version_label),
+        comparison.a.path.display()
+    );
+    let _ = writeln!(
+        out,
+        "B: {} ({}) — {}",
+        comparison.b.program,
+        label(&comparison.b.version_label),
+        comparison.b.path.display()
+    );
+    let _ = writeln!(
+        out,
+        "max threads: {} → {}",
+        comparison.max_threads_a, comparison.max_threads_b
+    );
+    let structure = &comparison.structure;
+    let _ = writeln!(out, "\nStructure");
+    let list = |out: &mut String, title: &str, items: &[String]| {
+        if !items.is_empty() {
+            let _ = writeln!(out, "  {title} ({}): {}", items.len(), items.join(", "));
+        }
+    };
+    list(&mut out, "packages added", &structure.packages_added);
+    list(&mut out, "packages removed", &structure.packages_removed);
+    list(&mut out, "classes added", &structure.classes_added);
+    list(&mut out, "classes removed", &structure.classes_removed);
+    for moved in &structure.classes_moved {
+        let _ = writeln!(
+            out,
+            "  class moved: {}  {} → {}",
+            moved.class,
+            shown(&moved.from_package),
+            shown(&moved.to_package)
+        );
+    }
+    list(&mut out, "methods added", &structure.methods_added);
+    list(&mut out, "methods removed", &structure.methods_removed);
+    let _ = writeln!(out, "  methods moved: {}", structure.methods_moved.len());
+    let _ = writeln!(out, "\nElevation, B − A (percentage points of the window)");
+    let _ = writeln!(
+        out,
+        "{:>8} {:>8} {:>8} {:>8}  method",
+        "Δ mean", "A mean", "B mean", "change"
+    );
+    for delta in comparison.methods.iter().take(MAX_ROWS) {
+        let _ = writeln!(
+            out,
+            "{:>+8.2} {:>8.2} {:>8.2} {:>8}  {}",
+            delta.delta_mean_pct, delta.mean_a_pct, delta.mean_b_pct, delta.change, delta.name
+        );
+    }
+    if comparison.methods.len() > MAX_ROWS {
+        let _ = writeln!(
+            out,
+            "… and {} more methods",
+            comparison.methods.len() - MAX_ROWS
+        );
+    }
+    out
+}
+
+fn label(version_label: &str) -> &str {
+    if version_label.is_empty() {
+        "no version label"
+    } else {
+        version_label
+    }
+}
+
+fn shown(package: &str) -> &str {
+    if package.is_empty() {
+        "(root)"
+    } else {
+        package
+    }
+}

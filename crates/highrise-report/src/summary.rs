@@ -1,0 +1,304 @@
+//! One recording → per-method statistics over the whole run.
+
+use std::path::{Path, PathBuf};
+
+use highrise_aggregate::AggregatorConfig;
+use highrise_ingest::{
+    AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
+};
+use highrise_protocol::{Event, EventKind, MethodDef};
+use highrise_record::{Completeness, RecordError, RecordingReader};
+use serde::Serialize;
+
+/// The aggregator is sampled every this much program time (100 ms).
+pub const SAMPLE_INTERVAL_NS: u64 = 100_000_000;
+
+/// A report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{}: {source}", path.display())]
+    Recording { path: PathBuf, source: RecordError },
+    #[error("{}: the recording holds no session (no accepted Hello)", path.display())]
+    NoSession { path: PathBuf },
+}
+
+/// One method over a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MethodSummary {
+    pub id: u32,
+    pub package: String,
+    pub class: String,
+    pub method: String,
+    pub signature: Option<String>,
+    /// `package.Class.method` (`Class.method` in the root package).
+    pub name: String,
+    /// Mean elevation over the run's samples, in percent of the window (0–100).
+    pub mean_elevation_pct: f64,
+    /// Highest elevation of any sample, in percent.
+    pub max_elevation_pct: f64,
+    /// Most threads the method was on at once (within one window).
+    pub max_thread_count: u32,
+    /// Enters over the whole run, all threads.
+    pub calls: u64,
+}
+
+/// A recording, summarized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub path: PathBuf,
+    pub program: String,
+    pub version_label: String,
+    pub agent: String,
+    /// Program time covered: first to last agent timestamp, ns.
+    pub duration_ns: u64,
+    /// Aggregator samples taken (one per [`SAMPLE_INTERVAL_NS`] of program time).
+    pub samples: u64,
+    pub frames: u64,
+    pub events: u64,
+    /// Most live threads at any sample.
+    pub max_threads: u64,
+    /// How the session ended in the recording ("goodbye", "disconnected", …).
+    pub end: String,
+    /// Errors the session logic reported while replaying (bad frames in the recording).
+    pub errors: Vec<String>,
+    /// Set when the recording was interrupted: what was read and why it stops.
+    pub interrupted: Option<String>,
+    /// Every defined method, highest mean elevation first (ties: by name).
+    pub methods: Vec<MethodSummary>,
+}
+
+impl RunSummary {
+    /// A method by `package.Class.method` name.
+    pub fn method(&self, name: &str) -> Option<&MethodSummary> {
+        self.methods.iter().find(|method| method.name == name)
+    }
+}
+
+/// Per-method running sums while the run is replayed.
+#[derive(Debug, Clone, Copy, Default)]
+struct Accumulated {
+    elevation_sum: f64,
+    elevation_max: f32,
+    threads_max: u32,
+    calls: u64,
+}
+
+/// The product's aggregating sink plus the samples the report needs.
+struct SamplingSink {
+    inner: AggregateSink,
+    methods: Vec<Accumulated>,
+    samples: u64,
+    first_ns: Option<u64>,
+    next_sample_ns: u64,
+    max_threads: u64,
+}
+
+impl SamplingSink {
+    fn new() -> Self {
+        Self {
+            inner: AggregateSink::new(AggregatorConfig::default()),
+            methods: Vec::new(),
+            samples: 0,
+            first_ns: None,
+            next_sample_ns: 0,
+            max_threads: 0,
+        }
+    }
+
+    fn saw(&mut self, timestamp_ns: u64) {
+        if self.first_ns.is_none() {
+            self.first_ns = Some(timestamp_ns);
+            self.next_sample_ns = timestamp_ns.saturating_add(SAMPLE_INTERVAL_NS);
+        }
+        let now_ns = self.inner.aggregator().now_ns();
+        if now_ns < self.next_sample_ns {
+            return;
+        }
+        // One sample per interval crossed (a silent stretch repeats the latest state).
+        let crossed = (now_ns - self.next_sample_ns) / SAMPLE_INTERVAL_NS + 1;
+        self.sample(crossed);
+        self.next_sample_ns = self
+            .next_sample_ns
+            .saturating_add(crossed.saturating_mul(SAMPLE_INTERVAL_NS));
+    }
+
+    fn sample(&mut self, weight: u64) {
+        let snapshot = self.inner.aggregator_mut().snapshot();
+        if self.methods.len() < snapshot.methods.len() {
+            self.methods
+                .resize(snapshot.methods.len(), Accumulated::default());
+        }
+        for (accumulated, stats) in self.methods.iter_mut().zip(&snapshot.methods) {
+            accumulated.elevation_sum += f64::from(stats.elevation) * weight as f64;
+            accumulated.elevation_max = accumulated.elevation_max.max(stats.elevation);
+            accumulated.threads_max = accumulated.threads_max.max(stats.thread_count);
+        }
+        let live_threads = snapshot
+            .stats
+            .active_threads
+            .saturating_sub(snapshot.stats.ended_threads);
+        self.max_threads = self.max_threads.max(live_threads);
+        self.samples += weight;
+    }
+}
+
+impl SessionSink for SamplingSink {
+    type Snapshot = ();
+    type Command = AggregateCommand;
+
+    fn define_methods(&mut self, definitions: &[MethodDef]) {
+        self.inner.define_methods(definitions);
+    }
+    fn thread_started(&mut self, thread_id: u64, name: &str, timestamp_ns: u64) {
+        self.inner.thread_started(thread_id, name, timestamp_ns);
+        self.saw(timestamp_ns);
+    }
+    fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
+        self.inner.thread_ended(thread_id, timestamp_ns);
+        self.saw(timestamp_ns);
+    }
+    fn events(&mut self, thread_id: u64, events: &[Event]) {
+        for event in events {
+            if event.kind == EventKind::Enter {
+                let index = event.method_id as usize;
+                if self.methods.len() <= index {
+                    self.methods.resize(index + 1, Accumulated::default());
+                }
+                self.methods[index].calls += 1;
+            }
+        }
+        self.inner.events(thread_id, events);
+        if let Some(last) = events.last() {
+            self.saw(last.timestamp_ns);
+        }
+    }
+    fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
+        self.inner.resync(thread_id, timestamp_ns, stack);
+        self.saw(timestamp_ns);
+    }
+    fn heartbeat(&mut self, timestamp_ns: u64) {
+        self.inner.heartbeat(timestamp_ns);
+        self.saw(timestamp_ns);
+    }
+    fn command(&mut self, command: AggregateCommand) {
+        self.inner.command(command);
+    }
+    fn snapshot(&mut self) {}
+    fn open_stacks(&self) -> Vec<(u64, Vec<u32>)> {
+        self.inner.open_stacks()
+    }
+}
+
+/// Replays the recording at `path` through the live session logic and the aggregator (as
+/// fast as possible, no pacing) and summarizes it. An interrupted recording is summarized up
+/// to its last whole frame (and says so in [`RunSummary::interrupted`]); a damaged one is an
+/// error.
+pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
+    let recording_error = |source| ReportError::Recording {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = RecordingReader::open(path).map_err(recording_error)?;
+    let interrupted = match reader.completeness() {
+        Completeness::Complete => None,
+        Completeness::Interrupted {
+            readable_bytes,
+            file_bytes,
+            reason,
+        } => Some(format!(
+            "read {readable_bytes} of {file_bytes} bytes: {reason}"
+        )),
+    };
+    let mut processor =
+        SessionProcessor::for_replay(1, path.to_path_buf(), |_hello| SamplingSink::new());
+    for frame in reader.frames() {
+        let frame = frame.map_err(recording_error)?;
+        if processor.feed_frame(&frame.frame) {
+            break;
+        }
+    }
+    processor.finish();
+    let report = processor.report();
+    let info = report.info.clone().ok_or_else(|| ReportError::NoSession {
+        path: path.to_path_buf(),
+    })?;
+    let sink = processor.sink_mut().ok_or_else(|| ReportError::NoSession {
+        path: path.to_path_buf(),
+    })?;
+    // The last partial interval counts as one more sample.
+    if sink.first_ns.is_some()
+        && sink.inner.aggregator().now_ns() + SAMPLE_INTERVAL_NS > sink.next_sample_ns
+    {
+        sink.sample(1);
+    }
+    let samples = sink.samples.max(1);
+    let mut methods: Vec<MethodSummary> = report
+        .definitions()
+        .map(|definition| {
+            let accumulated = sink
+                .methods
+                .get(definition.id as usize)
+                .copied()
+                .unwrap_or_default();
+            MethodSummary {
+                id: definition.id,
+                package: definition.package.clone(),
+                class: definition.class.clone(),
+                method: definition.method.clone(),
+                signature: definition.signature.clone(),
+                name: qualified_name(definition),
+                mean_elevation_pct: round(100.0 * accumulated.elevation_sum / samples as f64),
+                max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
+                max_thread_count: accumulated.threads_max,
+                calls: accumulated.calls,
+            }
+        })
+        .collect();
+    methods.sort_by(|a, b| {
+        b.mean_elevation_pct
+            .total_cmp(&a.mean_elevation_pct)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    let end = match &report.status {
+        SessionStatus::Ended(SessionEnd::Goodbye) => "goodbye".to_string(),
+        SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_string(),
+        SessionStatus::Ended(SessionEnd::Failed(error)) => format!("failed: {error}"),
+        SessionStatus::Ended(SessionEnd::ServerShutdown) => "server shutdown".to_string(),
+        other => format!("{other:?}"),
+    };
+    let duration_ns = sink.first_ns.map_or(0, |first| {
+        report.stats.last_timestamp_ns.saturating_sub(first)
+    });
+    Ok(RunSummary {
+        path: path.to_path_buf(),
+        program: info.program,
+        version_label: info.version_label,
+        agent: info.agent,
+        duration_ns,
+        samples: sink.samples,
+        frames: report.stats.frames,
+        events: report.stats.events,
+        max_threads: sink.max_threads,
+        end,
+        errors: report.errors.iter().map(ToString::to_string).collect(),
+        interrupted,
+        methods,
+    })
+}
+
+/// `package.Class.method`, or `Class.method` in the root package.
+pub(crate) fn qualified_name(definition: &MethodDef) -> String {
+    if definition.package.is_empty() {
+        format!("{}.{}", definition.class, definition.method)
+    } else {
+        format!(
+            "{}.{}.{}",
+            definition.package, definition.class, definition.method
+        )
+    }
+}
+
+/// Four decimals: stable output (JSON, snapshots) without float noise.
+pub(crate) fn round(value: f64) -> f64 {
+    (value * 10_000.0).round() / 10_000.0
+}

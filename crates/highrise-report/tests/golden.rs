@@ -1,0 +1,200 @@
+//! The committed golden recording (`assets/recordings/synthetic.hrec`) replays to the
+//! committed numbers (`synthetic.report.json`), and bad files give clear errors.
+//! `HIGHRISE_BLESS=1` re-records the golden from a synthetic agent over a real socket.
+
+use std::io::Write;
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use highrise_ingest::{IngestConfig, IngestServer, NullSink};
+use highrise_protocol::{
+    write_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
+    PROTOCOL_VERSION,
+};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/recordings")
+}
+
+/// Two threads of a deterministic little program, 2 s of program time.
+fn synthetic_session() -> Vec<AgentMessage> {
+    let names = [
+        ("shop.web", "Router", "dispatch"),
+        ("shop.web", "Router", "render"),
+        ("shop.db", "Pool", "query"),
+        ("shop.db", "Pool", "commit"),
+        ("shop.core", "Cart", "total"),
+        ("shop.core", "Pricing", "quote"),
+    ];
+    let definitions = names
+        .iter()
+        .enumerate()
+        .map(|(id, (package, class, method))| MethodDef {
+            id: id as u32,
+            package: (*package).into(),
+            class: (*class).into(),
+            method: (*method).into(),
+            signature: None,
+            file: None,
+            line: None,
+        })
+        .collect();
+    let mut messages = vec![
+        AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            agent: "golden-synthetic".into(),
+            program: "shop".into(),
+            version_label: "golden".into(),
+            pid: 7,
+            clock_unit_ns: 1_000,
+            clock_zero_unix_ns: 1_700_000_000_000_000_000,
+        }),
+        AgentMessage::DefineMethods(definitions),
+        AgentMessage::ThreadStart {
+            thread_id: 1,
+            name: "main".into(),
+            timestamp: 0,
+        },
+        AgentMessage::ThreadStart {
+            thread_id: 2,
+            name: "worker".into(),
+            timestamp: 0,
+        },
+    ];
+    // Each request (10 ms of µs ticks): dispatch → query (3 ms) → quote (thread 2: 5 ms).
+    for slice in 0..20u64 {
+        let base = slice * 100_000;
+        let mut main = PackedEventWriter::new(1, base);
+        let mut worker = PackedEventWriter::new(2, base);
+        for request in 0..10u64 {
+            let t = base + request * 10_000;
+            main.push(t, 0, EventKind::Enter);
+            main.push(t + 500, 2, EventKind::Enter);
+            main.push(t + 3_500, 2, EventKind::Exit);
+            main.push(t + 4_000, 1, EventKind::Enter);
+            main.push(t + 4_000 + 200 * (slice % 5), 1, EventKind::Exit);
+            main.push(t + 6_000, 0, EventKind::Exit);
+            worker.push(t, 4, EventKind::Enter);
+            worker.push(t + 1_000, 5, EventKind::Enter);
+            worker.push(t + 6_000, 5, EventKind::Exit);
+            worker.push(t + 6_500, 4, EventKind::Exit);
+        }
+        messages.push(AgentMessage::Events(main.finish()));
+        messages.push(AgentMessage::Events(worker.finish()));
+        messages.push(AgentMessage::Heartbeat {
+            timestamp: base + 100_000,
+        });
+    }
+    messages.push(AgentMessage::ThreadEnd {
+        thread_id: 2,
+        timestamp: 2_000_000,
+    });
+    messages.push(AgentMessage::Goodbye {
+        timestamp: 2_000_000,
+    });
+    messages
+}
+
+fn bless(path: &Path) {
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            record_sessions_to: Some(path.to_path_buf()),
+            ..IngestConfig::default()
+        },
+        NullSink::factory,
+    )
+    .expect("listener starts");
+    let mut stream = TcpStream::connect(server.local_addr()).expect("connects");
+    for message in synthetic_session() {
+        let mut frame = Vec::new();
+        write_frame(&mut frame, &message).expect("encodes");
+        stream.write_all(&frame).expect("sends");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !server
+        .updates()
+        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        .expect("a report")
+        .is_ended()
+    {}
+}
+
+fn summary_json(path: &Path) -> String {
+    let mut summary = highrise_report::summarize(path).expect("summarizes");
+    summary.path = PathBuf::from(path.file_name().expect("a file name"));
+    serde_json::to_string_pretty(&summary).expect("serializes") + "\n"
+}
+
+#[test]
+fn the_golden_recording_replays_to_known_numbers() {
+    let dir = golden_dir();
+    let recording = dir.join("synthetic.hrec");
+    let expected = dir.join("synthetic.report.json");
+    if std::env::var_os("HIGHRISE_BLESS").is_some() {
+        bless(&recording);
+        std::fs::write(&expected, summary_json(&recording)).expect("writes");
+    }
+    assert!(std::fs::metadata(&recording).expect("golden exists").len() < 200 * 1024);
+    assert_eq!(
+        summary_json(&recording),
+        std::fs::read_to_string(&expected).expect("expected numbers")
+    );
+    // The numbers themselves, for readers: Pricing.quote is on top of thread 2 half the
+    // time (5 ms of every 10 ms), Pool.query 30 % of thread 1. The run (2 s) is shorter than
+    // the 3 s window, which is cut at 0: elevation at program time t is share × t / 3 s, so
+    // the max (t = 2 s) is 2/3 of the share and the mean over samples at 0.1, 0.2, … 2.0 s is
+    // share × 1.05 / 3.
+    let summary = highrise_report::summarize(&recording).expect("summarizes");
+    let quote = summary.method("shop.core.Pricing.quote").expect("quote");
+    assert_eq!(quote.calls, 200);
+    assert_eq!(quote.max_elevation_pct, 33.3333);
+    assert_eq!(quote.mean_elevation_pct, 17.5);
+    let query = summary.method("shop.db.Pool.query").expect("query");
+    assert_eq!(query.max_elevation_pct, 20.0);
+    assert_eq!(query.mean_elevation_pct, 10.5);
+    assert_eq!(summary.samples, 20);
+    assert_eq!(summary.max_threads, 2);
+    assert_eq!(summary.end, "goodbye");
+    assert_eq!(summary.methods[0].name, "shop.core.Pricing.quote");
+}
+
+#[test]
+fn interrupted_and_bad_recordings() {
+    let golden = std::fs::read(golden_dir().join("synthetic.hrec")).expect("golden");
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Cut in the middle: summarized up to the last whole frame, and says so.
+    let cut = dir.path().join("cut.hrec");
+    std::fs::write(&cut, &golden[..golden.len() / 2]).expect("writes");
+    let summary = highrise_report::summarize(&cut).expect("an interrupted file still reads");
+    assert!(summary.interrupted.is_some());
+    assert_eq!(summary.end, "disconnected");
+    assert!(
+        summary
+            .method("shop.core.Pricing.quote")
+            .expect("quote")
+            .calls
+            > 0
+    );
+    // Not a recording.
+    let text = dir.path().join("text.hrec");
+    std::fs::write(&text, "hello world, not a recording").expect("writes");
+    let error = highrise_report::summarize(&text).expect_err("refused");
+    assert!(
+        error.to_string().contains("not a highrise recording"),
+        "{error}"
+    );
+    // A damaged frame in a finished file.
+    let mut damaged = golden.clone();
+    damaged[200] ^= 0x55;
+    let damaged_path = dir.path().join("damaged.hrec");
+    std::fs::write(&damaged_path, &damaged).expect("writes");
+    let error = highrise_report::summarize(&damaged_path).expect_err("refused");
+    assert!(
+        error.to_string().contains("corrupt recording at byte"),
+        "{error}"
+    );
+}
