@@ -1,7 +1,7 @@
 package io.highrise.agent;
 
 /**
- * The hooks instrumented methods call: {@code enter(id)} at method entry, {@code exit(id)} before
+ * The hooks instrumented methods call: {@code enter(id)} at method entry, {@code exit(ring, id)} before
  * every return and in a catch-all handler that rethrows. The cost when no session is live is one
  * volatile read; when live, a thread-local lookup, a shadow-stack push/pop, {@link System#nanoTime()}
  * and two array stores into the thread's own ring ({@link Ring}), which the sender thread drains.
@@ -17,32 +17,31 @@ public final class Recorder {
 
     private Recorder() {}
 
-    public static void enter(int id) {
+    /**
+     * At method entry. Returns the thread's ring, which the method keeps in a local and hands to
+     * {@link #exit(Ring, int)} (one thread-local lookup per call, not two); null when off.
+     */
+    public static Ring enter(int id) {
         int s = session;
         if (s == 0) {
-            return;
+            return null;
         }
         Ring r = RINGS.get();
         if (r == null || r.session != s) {
             r = newRing(s);
             if (r == null) {
-                return;
+                return null;
             }
         }
         r.enter(id);
+        return r;
     }
 
-    public static void exit(int id) {
-        int s = session;
-        if (s == 0) {
-            return;
+    /** Before every return and in the catch-all handler, with what {@link #enter(int)} returned. */
+    public static void exit(Ring r, int id) {
+        if (r != null) {
+            r.exit(id);
         }
-        Ring r = RINGS.get();
-        if (r == null || r.session != s) {
-            // This thread's frames began before this session: nothing of them was recorded.
-            return;
-        }
-        r.exit(id);
     }
 
     private static Ring newRing(int s) {

@@ -11,9 +11,10 @@ import java.util.concurrent.locks.LockSupport;
  * sender) ring of (code, raw nanoTime) pairs, code = method_id * 2 + kind, plus the thread's
  * shadow stack. When the ring is full the event is dropped and counted (or, with {@code lossless},
  * the thread waits); the first event that fits afterwards is preceded by a marker whose stack
- * snapshot becomes a Resync on the wire.
+ * snapshot becomes a Resync on the wire. Public only because instrumented methods hold their
+ * thread's ring in a local; nothing in it is usable from outside the agent.
  */
-final class Ring {
+public final class Ring {
     static final int MARKER = -1;
 
     private static final VarHandle TAIL;

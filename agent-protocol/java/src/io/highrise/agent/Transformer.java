@@ -19,8 +19,8 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.commons.AdviceAdapter;
 
 /**
- * The bytecode rewriting (ASM 9). Each accepted method gets {@code Recorder.enter(id)} at entry,
- * {@code Recorder.exit(id)} before every return, and a catch-all handler (last in the exception
+ * The bytecode rewriting (ASM 9). Each accepted method gets {@code ring = Recorder.enter(id)} at
+ * entry (ring in a new local), {@code Recorder.exit(ring, id)} before every return, and a catch-all handler (last in the exception
  * table, so the method's own handlers run first) that calls exit and rethrows. The handler's
  * ranges exclude the exit calls at the returns, so a frame exits exactly once even if a hook
  * itself fails. Choices:
@@ -38,6 +38,9 @@ import org.objectweb.asm.commons.AdviceAdapter;
  */
 final class Transformer implements ClassFileTransformer {
     static final String RECORDER = "io/highrise/agent/Recorder";
+    static final String RING = "io/highrise/agent/Ring";
+    static final String ENTER_DESC = "(I)L" + RING + ";";
+    static final String EXIT_DESC = "(L" + RING + ";I)V";
 
     volatile Options.Filter filter;
     final boolean verbose;
@@ -172,6 +175,7 @@ final class Transformer implements ClassFileTransformer {
         boolean rangeHasCode;
         boolean restartAfterReturn;
         int firstLine = -1;
+        int ringLocal = -1;
 
         MethodAdapter(MethodVisitor mv, int access, String name, String descriptor, int id,
                 ClassAdapter owner) {
@@ -182,13 +186,27 @@ final class Transformer implements ClassFileTransformer {
             this.owner = owner;
         }
 
-        private void callHook(String hook) {
+        private void pushId() {
             if (id <= Short.MAX_VALUE) {
                 mv.visitIntInsn(id <= Byte.MAX_VALUE ? Opcodes.BIPUSH : Opcodes.SIPUSH, id);
             } else {
                 mv.visitLdcInsn(id);
             }
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, hook, "(I)V", false);
+        }
+
+        /** ring = Recorder.enter(id) */
+        private void callEnter() {
+            ringLocal = newLocal(org.objectweb.asm.Type.getObjectType(RING));
+            pushId();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "enter", ENTER_DESC, false);
+            mv.visitVarInsn(Opcodes.ASTORE, ringLocal);
+        }
+
+        /** Recorder.exit(ring, id) */
+        private void callExit() {
+            mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
+            pushId();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "exit", EXIT_DESC, false);
         }
 
         private void openRange() {
@@ -208,7 +226,7 @@ final class Transformer implements ClassFileTransformer {
 
         @Override
         protected void onMethodEnter() {
-            callHook("enter");
+            callEnter();
             entered = true;
             openRange();
         }
@@ -219,7 +237,7 @@ final class Transformer implements ClassFileTransformer {
                 return; // a throw is seen by the catch-all handler
             }
             closeRange();
-            callHook("exit");
+            callExit();
             restartAfterReturn = true;
         }
 
@@ -328,7 +346,7 @@ final class Transformer implements ClassFileTransformer {
                         mv.visitTryCatchBlock(rangeStarts.get(i), rangeEnds.get(i), handler, null);
                     }
                     mv.visitLabel(handler);
-                    callHook("exit");
+                    callExit();
                     mv.visitInsn(ATHROW);
                 }
             }
