@@ -69,10 +69,20 @@ fn stream() -> (Vec<u8>, u64) {
 }
 
 fn run_once<S: SessionSink>(make_sink: fn(&Hello) -> S, bytes: &[u8], events: u64) -> f64 {
+    run_recorded(make_sink, bytes, events, None)
+}
+
+fn run_recorded<S: SessionSink>(
+    make_sink: fn(&Hello) -> S,
+    bytes: &[u8],
+    events: u64,
+    record_to: Option<std::path::PathBuf>,
+) -> f64 {
     let server = IngestServer::start(
         IngestConfig {
             listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             publish_interval: Duration::from_millis(50),
+            record_sessions_to: record_to,
             ..IngestConfig::default()
         },
         make_sink,
@@ -99,6 +109,7 @@ fn run_once<S: SessionSink>(make_sink: fn(&Hello) -> S, bytes: &[u8], events: u6
             .expect("report");
         if report.is_ended() {
             assert_eq!(report.stats.events, events, "{:?}", report.errors);
+            assert!(report.errors.is_empty(), "{:?}", report.errors);
             break;
         }
     }
@@ -135,5 +146,21 @@ fn main() {
     println!(
         "socket → decode → validate → aggregate: median {:.1} M events/s",
         median(aggregate) / 1e6
+    );
+    // Recording overhead: the same aggregate path with and without a recording of the whole
+    // session (to a file in the temp dir), runs interleaved.
+    let file = std::env::temp_dir().join(format!("highrise-bench-{}.hrec", std::process::id()));
+    let (mut plain, mut recorded) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        plain.push(run_once(AggregateSink::factory, &bytes, events));
+        recorded.push(run_recorded(AggregateSink::factory, &bytes, events, Some(file.clone())));
+    }
+    let recording_bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
+    let _ = std::fs::remove_file(&file);
+    println!(
+        "aggregate, interleaved: median {:.1} M events/s without recording, {:.1} M events/s recording ({} bytes per run)",
+        median(plain) / 1e6,
+        median(recorded) / 1e6,
+        recording_bytes
     );
 }
