@@ -153,7 +153,12 @@ fn main() {
     let (mut plain, mut recorded) = (Vec::new(), Vec::new());
     for _ in 0..5 {
         plain.push(run_once(AggregateSink::factory, &bytes, events));
-        recorded.push(run_recorded(AggregateSink::factory, &bytes, events, Some(file.clone())));
+        recorded.push(run_recorded(
+            AggregateSink::factory,
+            &bytes,
+            events,
+            Some(file.clone()),
+        ));
     }
     let recording_bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
     let _ = std::fs::remove_file(&file);
