@@ -89,10 +89,13 @@ def main():
                 per_call = statistics.median(table[variant]) / args.calls
                 extra = "" if variant == "baseline" else "  (+%.0f ns per call)" % (per_call - base)
                 print("  %-8s %7.1f ns per call%s" % (variant, per_call, extra))
-        for session in sessions:
-            dropped = session["stats"]["agent_events_dropped"]
-            if dropped:
-                print("  note: %s dropped %d events" % (session["program"], dropped))
+        for variant in variants[1:] if variants[0] == "baseline" else variants:
+            dropped = [s["stats"]["agent_events_dropped"] for s in sessions if s["program"] == "bench-" + variant]
+            events = [s["stats"]["events"] for s in sessions if s["program"] == "bench-" + variant]
+            print(
+                "  %s: median %d events received, %d dropped per run"
+                % (variant, statistics.median(events), statistics.median(dropped))
+            )
     finally:
         probe.kill()
         probe.wait()

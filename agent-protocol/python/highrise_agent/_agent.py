@@ -25,7 +25,10 @@ HEARTBEAT_INTERVAL_S = 0.25
 CONNECT_TIMEOUT_S = 1.0
 ANSWER_TIMEOUT_S = 2.0
 EXIT_FLUSH_TIMEOUT_S = 5.0
-DEFAULT_BUFFER_EVENTS = 1 << 16
+# Per thread, grown on demand: a CPU-bound thread holds the GIL for up to the switch interval
+# (5 ms) before the sender can drain it, and a tight call loop makes ~10-20 M events/s.
+DEFAULT_BUFFER_EVENTS = 1 << 18
+ANSWER_POLL_EVERY = 50  # flushes between non-blocking looks at the viewer's answer
 
 
 def _warn(message):
@@ -170,8 +173,11 @@ class Agent:
         sock = self._sock
         try:
             wait_s = FLUSH_INTERVAL_S
+            rounds = 0
             while not self._stop.wait(wait_s):
-                self._poll_answer(sock)
+                rounds += 1
+                if rounds % ANSWER_POLL_EVERY == 1:  # each look costs a GIL round trip
+                    self._poll_answer(sock)
                 if self.answer is not None and self.answer[0] == "reject":
                     _warn("the viewer rejected this agent: %s" % self.answer[2])
                     self._shutdown_after_failure()

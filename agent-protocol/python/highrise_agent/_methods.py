@@ -122,26 +122,26 @@ class Methods:
             self._main_name = name
         return self._main_name
 
-    def module_included(self, module, filename):
+    def module_included(self, module, filename, is_main=False):
         key = (module, filename)
         known = self._module_included.get(key)
         if known is None:
-            known = self._decide(module, filename)
+            known = self._decide(module, filename, is_main)
             self._module_included[key] = known
         return known
 
-    def _decide(self, module, filename):
+    def _decide(self, module, filename, is_main):
         if _matches(module, (AGENT_PACKAGE,)):
             return False
         if self.exclude and _matches(module, self.exclude):
             return False
         if self.include and _matches(module, self.include):
             return True
-        if filename.startswith("<") and module != "__main__":
+        if filename.startswith("<") and not is_main:
             # Frozen modules and code exec'd from strings by libraries (namedtuple, dataclasses).
             return False
         top = module.partition(".")[0]
-        if top in self._stdlib_names and module != "__main__":
+        if top in self._stdlib_names and not is_main:
             return False
         path = os.path.normcase(os.path.realpath(filename)) if filename and filename[0] != "<" else ""
         if path and path.startswith(self._library_dirs):
@@ -155,10 +155,11 @@ class Methods:
         try:
             if not isinstance(module, str):
                 module = "<unknown>"
-            if module == "__main__":
+            is_main = module == "__main__"
+            if is_main:
                 module = self.real_module_name(module)
             filename = code.co_filename
-            if not self.module_included(module, filename):
+            if not self.module_included(module, filename, is_main):
                 return -1
             package, _, module_short = module.rpartition(".")
             qualname = getattr(code, "co_qualname", code.co_name)

@@ -1,6 +1,7 @@
 /* highrise_agent._native: the C recorder of the highrise Python agent.
  *
- * A C-level profile hook (PyEval_SetProfile; PyEval_SetProfileAllThreads on 3.12+) that records
+ * A C-level hook (sys.monitoring callbacks on 3.12+, the C profile hook PyEval_SetProfile on 3.11
+ * or when no monitoring tool id is free, PyEval_SetProfileAllThreads then) that records
  * (timestamp, method_id * 2 + kind) into a bounded per-thread buffer, keeps a shadow stack per
  * thread, and never calls into Python on the hot path:
  *   - each code object's classification (method id, or excluded) is cached in the code object's
@@ -13,7 +14,7 @@
  * object, so no hook can run in between. Free-threaded builds are not supported (the build fails
  * and the pure-Python recorder is used).
  *
- * Start at profile_cb (the hook), then drain (what the sender thread calls).
+ * Start at profile_cb / mon_start (the hooks), then drain (what the sender thread calls).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -87,6 +88,7 @@ static uint64_t zero_ns = 0;
 static uint32_t max_events = 65536;
 static uint64_t dropped_gone = 0; /* dropped events of records already removed */
 static int all_threads = 0;       /* installed with PyEval_SetProfileAllThreads */
+static int profiling = 0;         /* 3.12+: the profile hook (not sys.monitoring) is installed */
 
 static inline uint64_t now_ticks(void)
 {
@@ -227,6 +229,8 @@ static inline void record(Rec *rec, uint32_t code)
 
 /* ---- classification ---- */
 
+/* Asks the Python resolver once per code object and caches the answer in co_extra. `frame` may
+ * be NULL (sys.monitoring callbacks): the running frame's globals are then used. */
 static int64_t classify(PyCodeObject *code, PyFrameObject *frame)
 {
     int64_t id = -1;
@@ -234,7 +238,7 @@ static int64_t classify(PyCodeObject *code, PyFrameObject *frame)
     PyErr_Fetch(&type, &value, &traceback);
     if (resolver != NULL) {
         PyObject *module = NULL;
-        PyObject *globals = PyFrame_GetGlobals(frame);
+        PyObject *globals = frame != NULL ? PyFrame_GetGlobals(frame) : Py_XNewRef(PyEval_GetGlobals());
         if (globals != NULL && PyDict_Check(globals)) {
             module = PyDict_GetItemString(globals, "__name__"); /* borrowed */
         }
@@ -258,8 +262,11 @@ static int64_t classify(PyCodeObject *code, PyFrameObject *frame)
     return id;
 }
 
-/* The method id of `code`, or -1 (excluded, or unknown when `frame` is NULL). */
-static inline int64_t method_of(PyCodeObject *code, PyFrameObject *frame)
+#define UNKNOWN (-2)
+
+/* The method id of `code`; -1 when excluded; UNKNOWN when not classified yet and `classify_now`
+ * is false. */
+static inline int64_t method_of(PyCodeObject *code, PyFrameObject *frame, int classify_now)
 {
     void *extra = NULL;
     if (UNLIKELY(HR_GET_EXTRA((PyObject *)code, extra_index, &extra) < 0)) {
@@ -270,22 +277,16 @@ static inline int64_t method_of(PyCodeObject *code, PyFrameObject *frame)
     if (LIKELY((uint32_t)(tagged >> 32) == generation)) {
         return (int64_t)(uint32_t)tagged - 1;
     }
-    if (frame == NULL) {
-        return -1;
+    if (!classify_now) {
+        return UNKNOWN;
     }
     return classify(code, frame);
 }
 
 /* ---- the hook ---- */
 
-static void hook_enter(PyFrameObject *frame)
+static inline void enter_id(int64_t id)
 {
-    PyCodeObject *code = PyFrame_GetCode(frame);
-    int64_t id = method_of(code, frame);
-    Py_DECREF(code);
-    if (id < 0) {
-        return;
-    }
     Rec *rec = current_rec();
     if (UNLIKELY(rec == NULL)) {
         return;
@@ -297,21 +298,96 @@ static void hook_enter(PyFrameObject *frame)
     record(rec, (uint32_t)id << 1);
 }
 
-static void hook_exit(PyFrameObject *frame)
+/* Records the exit of `code` if it is the frame on top of this thread's shadow stack. Returns
+ * the code's method id (-1 excluded, UNKNOWN never classified). */
+static inline int64_t exit_code(PyCodeObject *code)
 {
     Rec *rec = tls_rec;
     if (rec == NULL || rec->depth == 0 || rec->gen != generation || rec->ended) {
-        return; /* nothing of ours is open on this thread */
+        return UNKNOWN; /* nothing of ours is open on this thread */
     }
-    PyCodeObject *code = PyFrame_GetCode(frame);
-    int64_t id = method_of(code, NULL);
-    Py_DECREF(code);
+    int64_t id = method_of(code, NULL, 0);
     if (id < 0 || rec->stack[rec->depth - 1] != (uint32_t)id) {
-        return; /* not a frame we recorded (e.g. it started before the agent) */
+        return id; /* not a frame we recorded (e.g. it started before the agent) */
     }
     rec->depth--;
     record(rec, ((uint32_t)id << 1) | 1u);
+    return id;
 }
+
+static void hook_enter(PyFrameObject *frame)
+{
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    int64_t id = method_of(code, frame, 1);
+    Py_DECREF(code);
+    if (id >= 0) {
+        enter_id(id);
+    }
+}
+
+static void hook_exit(PyFrameObject *frame)
+{
+    if (tls_rec == NULL || tls_rec->depth == 0) {
+        return;
+    }
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    exit_code(code);
+    Py_DECREF(code);
+}
+
+#if PY_VERSION_HEX >= 0x030C0000
+/* ---- sys.monitoring callbacks (3.12+): called with the code object, no frame object is
+ * materialised, and excluded code is switched off for good by returning DISABLE. ---- */
+
+static PyObject *disable_obj = NULL; /* sys.monitoring.DISABLE */
+
+/* PY_START, PY_RESUME (code, offset) */
+static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
+        Py_RETURN_NONE;
+    }
+    int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
+    if (id < 0) {
+        return Py_NewRef(disable_obj ? disable_obj : Py_None);
+    }
+    enter_id(id);
+    Py_RETURN_NONE;
+}
+
+/* PY_THROW (code, offset, exception): a generator resumed by throw(); cannot be disabled. */
+static PyObject *mon_throw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (active && nargs >= 1 && PyCode_Check(args[0])) {
+        int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
+        if (id >= 0) {
+            enter_id(id);
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+/* PY_RETURN, PY_YIELD (code, offset, value) */
+static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
+        Py_RETURN_NONE;
+    }
+    if (exit_code((PyCodeObject *)args[0]) == -1) {
+        return Py_NewRef(disable_obj ? disable_obj : Py_None);
+    }
+    Py_RETURN_NONE;
+}
+
+/* PY_UNWIND (code, offset, exception): cannot be disabled. */
+static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (active && nargs >= 1 && PyCode_Check(args[0])) {
+        exit_code((PyCodeObject *)args[0]);
+    }
+    Py_RETURN_NONE;
+}
+#endif
 
 static int profile_cb(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
@@ -369,10 +445,12 @@ static void free_rec_buffers(Rec *rec)
 static PyObject *install(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *new_resolver, *new_namer;
+    PyObject *new_resolver, *new_namer, *disable = Py_None;
     unsigned long long zero;
     unsigned long capacity;
-    if (!PyArg_ParseTuple(args, "OOKk", &new_resolver, &new_namer, &zero, &capacity)) {
+    int use_profile = 1;
+    if (!PyArg_ParseTuple(args, "OOKk|pO", &new_resolver, &new_namer, &zero, &capacity, &use_profile,
+                          &disable)) {
         return NULL;
     }
     if (extra_index < 0) {
@@ -398,7 +476,12 @@ static PyObject *install(PyObject *module, PyObject *args)
     max_events = capacity < 2 ? 2 : (capacity > (1ul << 26) ? (1u << 26) : (uint32_t)capacity);
     active = 1;
 #if PY_VERSION_HEX >= 0x030C0000
-    PyEval_SetProfileAllThreads(profile_cb, NULL);
+    Py_INCREF(disable);
+    Py_XSETREF(disable_obj, disable);
+    profiling = use_profile;
+    if (use_profile) {
+        PyEval_SetProfileAllThreads(profile_cb, NULL);
+    }
     all_threads = 1;
 #else
     PyEval_SetProfile(profile_cb, NULL);
@@ -413,7 +496,10 @@ static PyObject *uninstall(PyObject *module, PyObject *unused)
     (void)unused;
     active = 0;
 #if PY_VERSION_HEX >= 0x030C0000
-    PyEval_SetProfileAllThreads(NULL, NULL);
+    if (profiling) {
+        PyEval_SetProfileAllThreads(NULL, NULL);
+        profiling = 0;
+    }
 #else
     PyEval_SetProfile(NULL, NULL);
 #endif
@@ -642,6 +728,16 @@ static PyMethodDef methods[] = {
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
     {"bootstrap", (PyCFunction)(void (*)(void))bootstrap, METH_FASTCALL,
      "Profile function for threading.setprofile: installs the C hook on a new thread."},
+#if PY_VERSION_HEX >= 0x030C0000
+    {"mon_start", (PyCFunction)(void (*)(void))mon_start, METH_FASTCALL,
+     "sys.monitoring PY_START/PY_RESUME callback."},
+    {"mon_throw", (PyCFunction)(void (*)(void))mon_throw, METH_FASTCALL,
+     "sys.monitoring PY_THROW callback."},
+    {"mon_return", (PyCFunction)(void (*)(void))mon_return, METH_FASTCALL,
+     "sys.monitoring PY_RETURN/PY_YIELD callback."},
+    {"mon_unwind", (PyCFunction)(void (*)(void))mon_unwind, METH_FASTCALL,
+     "sys.monitoring PY_UNWIND callback."},
+#endif
     {"pack_events_for_test", pack_events_for_test, METH_VARARGS,
      "pack_events_for_test(base, [(timestamp, code)]) -> packed bytes."},
     {NULL, NULL, 0, NULL},
@@ -668,11 +764,7 @@ PyMODINIT_FUNC PyInit__native(void)
     if (module == NULL) {
         return NULL;
     }
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyModule_AddStringConstant(module, "mechanism", "PyEval_SetProfileAllThreads") < 0) {
-#else
-    if (PyModule_AddStringConstant(module, "mechanism", "PyEval_SetProfile") < 0) {
-#endif
+    if (PyModule_AddIntConstant(module, "HAS_MONITORING", PY_VERSION_HEX >= 0x030C0000) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,6 +1,9 @@
-"""The recorder backed by the `_native` C extension (a C-level profile hook). Importing this
-module raises ImportError when the extension is not built; the agent then uses `_pyhook`."""
+"""The recorder backed by the `_native` C extension. On 3.12+ it registers the extension's C
+functions as sys.monitoring callbacks (excluded code is switched off with DISABLE); on 3.11, or
+when no monitoring tool id is free, it installs the C-level profile hook. Importing this module
+raises ImportError when the extension is not built; the agent then uses `_pyhook`."""
 
+import sys
 import threading
 
 from . import _native
@@ -14,22 +17,71 @@ class NativeRecorder:
         self._methods = methods
         self._zero = clock_zero_ns
         self._cap = max(2, int(buffer_events))
-        self._installed = False
+        self._installed = None
+        self._tool_id = None
 
     @property
     def mechanism(self):
-        return _native.mechanism if self._installed else "none"
+        return self._installed or "none"
 
     def install(self):
+        monitoring = getattr(sys, "monitoring", None)
+        if _native.HAS_MONITORING and monitoring is not None:
+            tool_id = self._claim_tool_id(monitoring)
+            if tool_id is not None:
+                _native.install(
+                    self._methods.resolve, _thread_name, self._zero, self._cap, False, monitoring.DISABLE
+                )
+                events = monitoring.events
+                callbacks = self._callbacks(events)
+                for event, callback in callbacks.items():
+                    monitoring.register_callback(tool_id, event, callback)
+                # Events another session switched off (DISABLE) must fire again for this one.
+                monitoring.restart_events()
+                monitoring.set_events(tool_id, sum(callbacks))
+                self._tool_id = tool_id
+                self._installed = "sys.monitoring"
+                return
         _native.install(self._methods.resolve, _thread_name, self._zero, self._cap)
         threading.setprofile(_native.bootstrap)
-        self._installed = True
+        self._installed = "profile"
+
+    @staticmethod
+    def _claim_tool_id(monitoring):
+        for candidate in (monitoring.PROFILER_ID, 3, 4, 5):
+            try:
+                monitoring.use_tool_id(candidate, "highrise")
+                return candidate
+            except ValueError:
+                continue
+        return None
+
+    @staticmethod
+    def _callbacks(events):
+        return {
+            events.PY_START: _native.mon_start,
+            events.PY_RESUME: _native.mon_start,
+            events.PY_THROW: _native.mon_throw,
+            events.PY_RETURN: _native.mon_return,
+            events.PY_YIELD: _native.mon_return,
+            events.PY_UNWIND: _native.mon_unwind,
+        }
 
     def uninstall(self):
-        if self._installed:
+        if self._installed == "sys.monitoring":
+            monitoring = sys.monitoring
+            _native.uninstall()
+            try:
+                monitoring.set_events(self._tool_id, 0)
+                for event in self._callbacks(monitoring.events):
+                    monitoring.register_callback(self._tool_id, event, None)
+                monitoring.free_tool_id(self._tool_id)
+            except Exception:
+                pass
+        elif self._installed == "profile":
             threading.setprofile(None)
             _native.uninstall()
-            self._installed = False
+        self._installed = None
 
     def drain(self, now_ticks, final=False):
         return _native.drain(now_ticks)

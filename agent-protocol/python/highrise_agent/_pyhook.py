@@ -79,88 +79,80 @@ class PythonRecorder:
 
     # -- hooks --------------------------------------------------------------------------------
 
-    def _make_enter_exit(self):
+    def _record_slow(self, buffer, value, timestamp):
+        """The buffer is full or was dropping: drop and count, or write the resync marker (the
+        stack before this event) followed by the event."""
+        events = buffer.events
+        if len(events) >= self._cap:
+            buffer.dropped += 1
+            buffer.dropping = True
+            return
+        events.append((timestamp, -1, tuple(buffer.stack)))
+        buffer.dropping = False
+        events.append((timestamp, value))
+
+    def install(self):
+        # The hooks below are written out flat (no helper calls on the fast path): every Python
+        # call costs tens of nanoseconds here. Timestamps are raw time.monotonic_ns(); drain
+        # subtracts the clock zero.
         local = self._local
         codes = self._codes
+        codes_get = codes.get
         resolve = self._methods.resolve
         cap = self._cap
         clock = time.monotonic_ns
-        zero = self._zero
         new_buffer = self._new_buffer
-
-        def enter(code, module_of):
-            method_id = codes.get(code)
-            if method_id is None:
-                method_id = codes[code] = resolve(code, module_of(code))
-            if method_id < 0:
-                return False
-            try:
-                buffer = local.buffer
-            except AttributeError:
-                buffer = new_buffer()
-            events = buffer.events
-            if len(events) < cap:
-                now = clock() - zero
-                if buffer.dropping:
-                    events.append((now, -1, tuple(buffer.stack)))
-                    buffer.dropping = False
-                events.append((now, method_id << 1))
-            else:
-                buffer.dropped += 1
-                buffer.dropping = True
-            buffer.stack.append(method_id)
-            return True
-
-        def exit_(code):
-            try:
-                buffer = local.buffer
-            except AttributeError:
-                return
-            stack = buffer.stack
-            if not stack:
-                return
-            method_id = codes.get(code)
-            if method_id is None or method_id < 0 or stack[-1] != method_id:
-                return
-            events = buffer.events
-            if len(events) < cap:
-                now = clock() - zero
-                if buffer.dropping:
-                    events.append((now, -1, tuple(stack)))
-                    buffer.dropping = False
-                events.append((now, (method_id << 1) | 1))
-            else:
-                buffer.dropped += 1
-                buffer.dropping = True
-            stack.pop()
-
-        return enter, exit_
-
-    def install(self):
-        enter, exit_ = self._make_enter_exit()
-        monitoring = getattr(sys, "monitoring", None)
-        if monitoring is not None and self._install_monitoring(monitoring, enter, exit_):
-            self._installed = "monitoring"
-            return
-        codes = self._codes
-
+        slow = self._record_slow
         live = self._live
+        live.append(True)
+
+        monitoring = getattr(sys, "monitoring", None)
+        if monitoring is not None and self._install_monitoring(monitoring):
+            self._installed = "sys.monitoring"
+            return
 
         def profile(frame, event, arg):
-            if not live:
-                sys.setprofile(None)  # a leftover on another thread after uninstall
-            elif event == "call":
-                enter(frame.f_code, lambda code: frame.f_globals.get("__name__"))
+            if event == "call":
+                if not live:
+                    sys.setprofile(None)  # a leftover on another thread after uninstall
+                    return
+                code = frame.f_code
+                method_id = codes_get(code)
+                if method_id is None:
+                    method_id = codes[code] = resolve(code, frame.f_globals.get("__name__"))
+                if method_id < 0:
+                    return
+                try:
+                    buffer = local.buffer
+                except AttributeError:
+                    buffer = new_buffer()
+                events = buffer.events
+                if len(events) < cap and not buffer.dropping:
+                    events.append((clock(), method_id << 1))
+                else:
+                    slow(buffer, method_id << 1, clock())
+                buffer.stack.append(method_id)
             elif event == "return":
-                exit_(frame.f_code)
+                try:
+                    stack = local.buffer.stack
+                except AttributeError:
+                    return
+                if not stack or stack[-1] != codes_get(frame.f_code):
+                    return
+                buffer = local.buffer
+                method_id = stack[-1]
+                events = buffer.events
+                if len(events) < cap and not buffer.dropping:
+                    events.append((clock(), (method_id << 1) | 1))
+                else:
+                    slow(buffer, (method_id << 1) | 1, clock())
+                stack.pop()
 
-        live.append(True)
         threading.setprofile(profile)
         sys.setprofile(profile)
         self._installed = "profile"
-        del codes
 
-    def _install_monitoring(self, monitoring, enter, exit_):
+    def _install_monitoring(self, monitoring):
         tool_id = None
         for candidate in (monitoring.PROFILER_ID, 3, 4, 5):
             try:
@@ -172,16 +164,23 @@ class PythonRecorder:
         if tool_id is None:
             return False
         self._tool_id = tool_id
-        events = monitoring.events
+        events_ = monitoring.events
         DISABLE = monitoring.DISABLE
+        local = self._local
         codes = self._codes
+        codes_get = codes.get
+        resolve = self._methods.resolve
+        cap = self._cap
+        clock = time.monotonic_ns
+        new_buffer = self._new_buffer
+        slow = self._record_slow
         getframe = sys._getframe
 
         def module_of(code):
-            # The monitored frame is a few frames up (callback, enter, this function).
+            # The monitored frame is just above the callback.
             try:
                 frame = getframe(1)
-                for _ in range(8):
+                for _ in range(4):
                     if frame is None:
                         break
                     if frame.f_code is code:
@@ -191,36 +190,81 @@ class PythonRecorder:
                 pass
             return None
 
+        def enter(code):
+            method_id = codes_get(code)
+            if method_id is None:
+                method_id = codes[code] = resolve(code, module_of(code))
+            if method_id < 0:
+                return False
+            try:
+                buffer = local.buffer
+            except AttributeError:
+                buffer = new_buffer()
+            events = buffer.events
+            if len(events) < cap and not buffer.dropping:
+                events.append((clock(), method_id << 1))
+            else:
+                slow(buffer, method_id << 1, clock())
+            buffer.stack.append(method_id)
+            return True
+
         def on_start(code, offset):
-            if not enter(code, module_of):
+            method_id = codes_get(code)
+            if method_id is None:
+                method_id = codes[code] = resolve(code, module_of(code))
+            if method_id < 0:
                 return DISABLE
+            try:
+                buffer = local.buffer
+            except AttributeError:
+                buffer = new_buffer()
+            events = buffer.events
+            if len(events) < cap and not buffer.dropping:
+                events.append((clock(), method_id << 1))
+            else:
+                slow(buffer, method_id << 1, clock())
+            buffer.stack.append(method_id)
 
         def on_throw(code, offset, exception):
-            enter(code, module_of)
+            enter(code)
 
         def on_return(code, offset, value):
-            if codes.get(code, 0) < 0:
-                return DISABLE
-            exit_(code)
+            try:
+                stack = local.buffer.stack
+            except AttributeError:
+                stack = None
+            method_id = codes_get(code)
+            if not stack or stack[-1] != method_id:
+                if method_id is not None and method_id < 0:
+                    return DISABLE
+                return
+            buffer = local.buffer
+            events = buffer.events
+            if len(events) < cap and not buffer.dropping:
+                events.append((clock(), (method_id << 1) | 1))
+            else:
+                slow(buffer, (method_id << 1) | 1, clock())
+            stack.pop()
 
         def on_unwind(code, offset, exception):
-            exit_(code)
+            on_return(code, offset, None)
 
         register = monitoring.register_callback
-        register(tool_id, events.PY_START, on_start)
-        register(tool_id, events.PY_RESUME, on_start)
-        register(tool_id, events.PY_THROW, on_throw)
-        register(tool_id, events.PY_RETURN, on_return)
-        register(tool_id, events.PY_YIELD, on_return)
-        register(tool_id, events.PY_UNWIND, on_unwind)
+        register(tool_id, events_.PY_START, on_start)
+        register(tool_id, events_.PY_RESUME, on_start)
+        register(tool_id, events_.PY_THROW, on_throw)
+        register(tool_id, events_.PY_RETURN, on_return)
+        register(tool_id, events_.PY_YIELD, on_return)
+        register(tool_id, events_.PY_UNWIND, on_unwind)
+        monitoring.restart_events()
         monitoring.set_events(
             tool_id,
-            events.PY_START
-            | events.PY_RESUME
-            | events.PY_THROW
-            | events.PY_RETURN
-            | events.PY_YIELD
-            | events.PY_UNWIND,
+            events_.PY_START
+            | events_.PY_RESUME
+            | events_.PY_THROW
+            | events_.PY_RETURN
+            | events_.PY_YIELD
+            | events_.PY_UNWIND,
         )
         return True
 
@@ -229,7 +273,7 @@ class PythonRecorder:
         if self._installed == "profile":
             sys.setprofile(None)
             threading.setprofile(None)
-        elif self._installed == "monitoring":
+        elif self._installed == "sys.monitoring":
             monitoring = sys.monitoring
             try:
                 monitoring.set_events(self._tool_id, 0)
@@ -257,6 +301,7 @@ class PythonRecorder:
         """[(thread_id, name, ended, segments)], segments in order: (base, count, packed) for
         events, (timestamp, stack) for a resync."""
         out = []
+        zero = self._zero
         with self._lock:
             buffers = list(self._buffers)
         total = self._dropped_ended
@@ -271,16 +316,16 @@ class PythonRecorder:
             for item in taken:
                 if item[1] < 0:
                     if run:
-                        segments.append(_pack(run))
+                        segments.append(_pack(run, zero))
                         run = []
-                    segments.append((item[0], list(item[2])))
+                    segments.append((max(0, item[0] - zero), list(item[2])))
                 else:
                     run.append(item)
                     if len(run) >= BATCH_EVENTS:
-                        segments.append(_pack(run))
+                        segments.append(_pack(run, zero))
                         run = []
             if run:
-                segments.append(_pack(run))
+                segments.append(_pack(run, zero))
             if (ended or final) and buffer.dropping:
                 # The thread is gone (or recording has stopped): its stack can no longer change,
                 # so it can be sent as is.
@@ -300,10 +345,11 @@ class PythonRecorder:
 BATCH_EVENTS = 8192
 
 
-def _pack(run):
-    """A run of one thread's events -> (base_timestamp, count, packed)."""
-    base = run[0][0]
-    previous = base
+def _pack(run, zero):
+    """A run of one thread's events (raw monotonic_ns timestamps) -> (base_timestamp in ticks
+    since the clock zero, count, packed)."""
+    previous = run[0][0]
+    base = max(0, previous - zero)
     out = bytearray()
     append = out.append
     for timestamp, code in run:

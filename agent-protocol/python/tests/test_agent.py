@@ -2,6 +2,8 @@
 the naming scheme, library exclusion and --include, -m mode, the start() API, no listener, drops.
 Each test runs with both recorders (native C hook and pure Python)."""
 
+import sys
+
 import pytest
 
 from conftest import backends, run_python, run_with_agent
@@ -119,6 +121,9 @@ def test_start_api(probe, backend):
     assert_clean(session)
     assert (session["program"], session["version_label"]) == ("start-api-demo", "v-test")
     assert session["calls"] == {"start_api.ping": 50}  # run() began before the agent: not seen
+    # sys.monitoring where the interpreter has it, the profile hook before.
+    expected = "sys.monitoring" if sys.version_info >= (3, 12) else "profile"
+    assert "mechanism %s\n" % expected in done.stderr
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -158,3 +163,26 @@ def test_tiny_buffer_drops_are_counted_and_resynced(probe, backend):
     total_calls = 2 * (200 + 200 * 100 + 1)  # two threads of work: branch + leaf + work
     recorded = sum(session["calls"].values())
     assert 0 < recorded < total_calls
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_generators_coroutines_and_restart(backend):
+    from conftest import Probe
+
+    probe = Probe(sessions=2)
+    try:
+        done = run_python(["gen_async.py"], {"HIGHRISE_ADDR": probe.addr, "HIGHRISE_BACKEND": backend})
+        assert done.returncode == 0, done.stderr
+        sessions = sorted(probe.sessions(), key=lambda s: s["program"])
+    finally:
+        probe.close()
+    assert [s["program"] for s in sessions] == ["gen-async-0", "gen-async-1"]
+    for session in sessions:
+        assert_clean(session)
+        calls = session["calls"]
+        assert calls["gen_async.session"] == 1
+        # A generator frame is entered at each resume: 20 values + the final StopIteration.
+        assert calls["gen_async.counter"] == 21
+        assert calls["gen_async.catcher"] == 1 + 3 + 1  # next, three throws, close
+        assert calls["gen_async.gather"] >= 1
+        assert calls["gen_async.tick"] >= 10

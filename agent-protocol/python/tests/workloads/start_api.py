@@ -1,4 +1,6 @@
 """Starts the agent itself with highrise_agent.start() (address from HIGHRISE_ADDR)."""
+import sys
+
 import highrise_agent
 
 
@@ -9,6 +11,8 @@ def ping(n):
 def run():
     agent = highrise_agent.start(program="start-api-demo", version_label="v-test")
     print("agent", "on" if agent is not None else "off")
+    if agent is not None:
+        sys.stderr.write("mechanism %s\n" % agent.recorder.mechanism)
     for i in range(50):
         ping(i)
 
