@@ -11,6 +11,7 @@
 //! - [`hover`]: cursor ray → layout hit test → [`hover::Hovered`]; highlight.
 //! - [`ui`]: egui panels (sessions, modes, window, search, packages, top methods) and the
 //!   tooltip.
+//! - [`recording`]: the record button per session, recordings replayed as sessions.
 //! - [`capture`]: F12 and `--screenshot-after`/`--screenshot` PNGs.
 
 pub mod camera;
@@ -18,6 +19,7 @@ pub mod capture;
 pub mod city;
 pub mod compare;
 pub mod hover;
+pub mod recording;
 pub mod sessions;
 pub mod ui;
 
@@ -56,6 +58,15 @@ pub struct ViewArgs {
     /// compare them (diff view unless --compare says otherwise).
     #[arg(long)]
     pub compare_demo: bool,
+    /// Open a recording (`.hrec`) as a session at start; repeatable (e.g. two runs to compare).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Vec<PathBuf>,
+    /// Speed of the --replay sessions (1 = as recorded).
+    #[arg(long, default_value_t = 1.0)]
+    pub replay_speed: f64,
+    /// Where the panel's record buttons write `.hrec` files.
+    #[arg(long, default_value = "highrise-recordings")]
+    pub record_dir: PathBuf,
     /// Window size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x800")]
     pub window_size: String,
@@ -116,6 +127,11 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
             ..default()
         }))
         .insert_resource(compare::Compare::with_mode(compare_mode))
+        .insert_resource(recording::Recorder::new(args.record_dir.clone()))
+        .insert_resource(ReplaysAtStart {
+            paths: args.replay.clone(),
+            speed: args.replay_speed,
+        })
         .add_plugins(ViewerPlugin {
             server: std::sync::Mutex::new(Some(server)),
             screenshots: shots,
@@ -176,7 +192,29 @@ impl Plugin for ViewerPlugin {
                     process_start: self.process_start,
                 },
             ))
-            .add_systems(Startup, spawn_light);
+            .init_resource::<ReplaysAtStart>()
+            .init_resource::<recording::Recorder>()
+            .add_systems(Startup, (spawn_light, open_replays_at_start));
+    }
+}
+
+/// The `--replay` files, opened once the ingest server is a resource.
+#[derive(Resource, Debug, Default)]
+pub struct ReplaysAtStart {
+    pub paths: Vec<PathBuf>,
+    pub speed: f64,
+}
+
+fn open_replays_at_start(
+    replays: Res<ReplaysAtStart>,
+    ingest: Option<Res<sessions::Ingest>>,
+    mut recorder: ResMut<recording::Recorder>,
+) {
+    let Some(ingest) = ingest else {
+        return;
+    };
+    for path in &replays.paths {
+        recorder.open(&ingest, path, replays.speed);
     }
 }
 

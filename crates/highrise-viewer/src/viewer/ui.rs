@@ -13,7 +13,8 @@ use super::camera::{CameraMode, FocusOn, MainCamera};
 use super::city::{CityKey, ColourMode, HeightMode};
 use super::compare::{Compare, CompareMode};
 use super::hover::Hovered;
-use super::sessions::{SessionCommand, SessionView, Sessions};
+use super::recording::{open_section, recording_section, Recorder};
+use super::sessions::{Ingest, SessionCommand, SessionView, Sessions};
 
 #[derive(Debug)]
 pub struct UiPlugin;
@@ -354,6 +355,8 @@ fn panel(
     mut search_box: ResMut<SearchBox>,
     mut focus: EventWriter<FocusOn>,
     mut commands: EventWriter<SessionCommand>,
+    ingest: Option<Res<Ingest>>,
+    mut recorder: ResMut<Recorder>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::SidePanel::left("highrise-panel")
@@ -362,6 +365,7 @@ fn panel(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.heading("highrise");
                 sessions_section(ui, &mut sessions);
+                open_section(ui, ingest.as_deref(), &mut recorder);
                 ui.separator();
                 view_section(ui, &mut height_mode, &mut colour_mode, *camera_mode);
                 ui.separator();
@@ -374,6 +378,7 @@ fn panel(
                 };
                 if let Some(view) = sessions.by_id.get_mut(&selected) {
                     ui.separator();
+                    recording_section(ui, selected, view, ingest.as_deref(), &mut recorder);
                     selected_section(ui, selected, view, &mut focus, &mut commands);
                 }
             });

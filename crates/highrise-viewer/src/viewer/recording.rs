@@ -1,0 +1,209 @@
+//! Recording and replay in the viewer: a record button per live session (the session's frames
+//! go to a `.hrec` file through ingest), recordings opened as sessions (`--replay FILE` or the
+//! panel's "open recording" box) with pause, speed and seek. Replays go through the same
+//! ingest session logic and aggregator as live programs, so they look and compare the same.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use highrise_ingest::{
+    recording_path, RecordingState, ReplayHandle, SessionId, SessionSource, MAX_REPLAY_SPEED,
+    MIN_REPLAY_SPEED,
+};
+use highrise_protocol::{Hello, MAGIC, PROTOCOL_VERSION};
+
+use super::sessions::{Ingest, SessionView};
+
+/// Where recordings go, the replays this viewer runs, and the last message for the user.
+#[derive(Resource, Debug)]
+pub struct Recorder {
+    /// Directory the record buttons write to (created on first use).
+    pub dir: PathBuf,
+    /// Replays started in this viewer, by their session.
+    pub replays: BTreeMap<SessionId, ReplayHandle>,
+    /// The "open recording" box.
+    pub open_path: String,
+    /// The outcome of the last action (an error, or where a file went).
+    pub message: Option<String>,
+}
+
+impl Default for Recorder {
+    fn default() -> Self {
+        Self::new(PathBuf::from("highrise-recordings"))
+    }
+}
+
+impl Recorder {
+    pub fn new(dir: PathBuf) -> Self {
+        Self {
+            dir,
+            replays: BTreeMap::new(),
+            open_path: String::new(),
+            message: None,
+        }
+    }
+
+    /// Opens `path` as a replayed session at `speed`; a bad file leaves a message, nothing else.
+    pub fn open(&mut self, ingest: &Ingest, path: &Path, speed: f64) {
+        match ingest.0.open_replay(path, speed) {
+            Ok(handle) => {
+                self.message = Some(format!(
+                    "replaying {} as session {}",
+                    path.display(),
+                    handle.session_id()
+                ));
+                self.replays.insert(handle.session_id(), handle);
+            }
+            Err(error) => {
+                warn!("{error}");
+                self.message = Some(error.to_string());
+            }
+        }
+    }
+
+    /// Starts recording a live session into [`Self::dir`].
+    pub fn start(&mut self, ingest: &Ingest, session_id: SessionId, view: &SessionView) {
+        let Some(info) = view.report.info.as_ref() else {
+            return;
+        };
+        if let Err(error) = std::fs::create_dir_all(&self.dir) {
+            self.message = Some(format!("cannot create {}: {error}", self.dir.display()));
+            return;
+        }
+        let hello = Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            agent: info.agent.clone(),
+            program: info.program.clone(),
+            version_label: info.version_label.clone(),
+            pid: info.pid,
+            clock_unit_ns: info.clock_unit_ns,
+            clock_zero_unix_ns: info.clock_zero_unix_ns,
+        };
+        let path = recording_path(&self.dir, session_id, &hello);
+        self.message = Some(match ingest.0.start_recording(session_id, &path) {
+            Ok(()) => format!("recording to {}", path.display()),
+            Err(error) => format!("cannot record session {session_id}: {error}"),
+        });
+    }
+
+    /// Stops a session's recording (the file is finished with its index).
+    pub fn stop(&mut self, ingest: &Ingest, session_id: SessionId) {
+        self.message = Some(match ingest.0.stop_recording(session_id) {
+            Ok(Some(status)) => format!(
+                "saved {} ({} frames, {} bytes)",
+                status.path.display(),
+                status.frames,
+                status.bytes
+            ),
+            Ok(None) => "that session was not being recorded".to_string(),
+            Err(error) => format!("cannot stop recording: {error}"),
+        });
+    }
+}
+
+/// The recording line of a session in the panel: record/stop for live sessions, and the
+/// transport (pause, speed, seek) for replays.
+pub fn recording_section(
+    ui: &mut egui::Ui,
+    session_id: SessionId,
+    view: &SessionView,
+    ingest: Option<&Ingest>,
+    recorder: &mut Recorder,
+) {
+    let Some(ingest) = ingest else {
+        return;
+    };
+    let stats = &view.report.stats;
+    if let SessionSource::Replay { path } = &stats.source {
+        ui.label(format!("replay of {}", path.display()));
+        if let Some(handle) = recorder.replays.get(&session_id) {
+            let progress = handle.progress();
+            let (now_s, end_s) = (
+                progress.program_time_ns as f64 / 1e9,
+                progress.end_program_time_ns as f64 / 1e9,
+            );
+            ui.horizontal(|ui| {
+                if progress.paused {
+                    if ui.button("Resume").clicked() {
+                        handle.resume();
+                    }
+                } else if ui.button("Pause").clicked() {
+                    handle.pause();
+                }
+                let mut speed = progress.speed.clamp(MIN_REPLAY_SPEED, MAX_REPLAY_SPEED);
+                if ui
+                    .add(
+                        egui::Slider::new(
+                            &mut speed,
+                            MIN_REPLAY_SPEED..=MAX_REPLAY_SPEED.min(64.0),
+                        )
+                        .logarithmic(true)
+                        .text("speed"),
+                    )
+                    .changed()
+                {
+                    handle.set_speed(speed);
+                }
+            });
+            let mut at_s = now_s;
+            let seek = ui.add(
+                egui::Slider::new(&mut at_s, 0.0..=end_s.max(now_s).max(0.001))
+                    .text("s")
+                    .suffix(if progress.finished { " (end)" } else { "" }),
+            );
+            if seek.drag_stopped() || (seek.changed() && !seek.dragged()) {
+                handle.seek_to((at_s * 1e9) as u64);
+            }
+        }
+        return;
+    }
+    if !view.is_live() {
+        return;
+    }
+    let active = stats
+        .recording
+        .as_ref()
+        .filter(|status| status.state == RecordingState::Active);
+    ui.horizontal(|ui| match active {
+        Some(status) => {
+            if ui.button("Stop recording").clicked() {
+                recorder.stop(ingest, session_id);
+            }
+            ui.label(format!("● {} frames", status.frames));
+        }
+        None => {
+            if ui.button("Record").clicked() {
+                recorder.start(ingest, session_id, view);
+            }
+            if let Some(status) = &stats.recording {
+                if let RecordingState::Failed(error) = &status.state {
+                    ui.label(format!("last recording failed: {error}"));
+                }
+            }
+        }
+    });
+}
+
+/// The "open a recording" box of the sessions panel.
+pub fn open_section(ui: &mut egui::Ui, ingest: Option<&Ingest>, recorder: &mut Recorder) {
+    let Some(ingest) = ingest else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut recorder.open_path)
+                .hint_text("path/to/run.hrec")
+                .desired_width(180.0),
+        );
+        if ui.button("Replay").clicked() && !recorder.open_path.trim().is_empty() {
+            let path = PathBuf::from(recorder.open_path.trim());
+            recorder.open(ingest, &path, 1.0);
+        }
+    });
+    if let Some(message) = &recorder.message {
+        ui.small(message);
+    }
+}
