@@ -1,6 +1,11 @@
 //! Event throughput and snapshot cost on the benchmarks' synthetic stream (see
 //! `benches/aggregate.rs`), as the best and the median of several runs: on a shared machine
 //! the best run is the one least disturbed by other processes, the median what a user sees.
+//! Where Linux's `/proc/thread-self/schedstat` is readable it also gives the mean over the
+//! thread's on-CPU time for all 30 passes (the scheduler updates it about once a tick, too
+//! coarse for one pass), which is what an A/B comparison on a busy machine should use: it
+//! leaves out the time other processes held the core (though not what they do to the shared
+//! caches).
 //! `cargo run --release -p highrise-aggregate --example throughput -- 10000`.
 
 #[path = "../benches/support/stream.rs"]
@@ -25,19 +30,27 @@ fn main() {
         stream.shift();
     }
     let mut pass_s = Vec::with_capacity(30);
+    let passes_start_cpu_ns = on_cpu_ns();
     for _ in 0..30 {
         let start = Instant::now();
         stream.apply(&mut aggregator);
         pass_s.push(start.elapsed().as_secs_f64());
         stream.shift();
     }
+    let passes_cpu_ns = on_cpu_ns()
+        .zip(passes_start_cpu_ns)
+        .map(|(end, start)| end - start);
     let mut snapshot = Snapshot::default();
     let mut snapshot_s = Vec::with_capacity(30);
+    let snapshots_start_cpu_ns = on_cpu_ns();
     for _ in 0..30 {
         let start = Instant::now();
         aggregator.snapshot_into(&mut snapshot);
         snapshot_s.push(start.elapsed().as_secs_f64());
     }
+    let snapshots_cpu_ns = on_cpu_ns()
+        .zip(snapshots_start_cpu_ns)
+        .map(|(end, start)| end - start);
     let (median_pass_s, best_pass_s) = median_and_min(pass_s);
     let (median_snapshot_s, best_snapshot_s) = median_and_min(snapshot_s);
     let stats = aggregator.stats();
@@ -54,6 +67,24 @@ fn main() {
         stats.bucket_entries,
         stats.memory_bytes as f64 / f64::from(1 << 20)
     );
+    if let (Some(passes_ns), Some(snapshots_ns)) = (passes_cpu_ns, snapshots_cpu_ns) {
+        println!(
+            "methods={methods}: on-CPU means over the 30: {:.1} M events/s, snapshot_into {:.2} ms",
+            (30 * stream.events) as f64 / passes_ns.max(1) as f64 * 1e3,
+            snapshots_ns as f64 / 30.0 * 1e-6,
+        );
+    }
+}
+
+/// Time this thread has spent on a CPU, from Linux's scheduler statistics (first field of
+/// `/proc/thread-self/schedstat`, in ns); `None` where that is not available.
+fn on_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The median and the smallest of some durations.

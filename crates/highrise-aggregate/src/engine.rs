@@ -93,6 +93,9 @@ const SWEEP_EVERY_BUCKETS: u64 = 16;
 /// How many records ahead the passes over bucket records prefetch their pairs' cold halves.
 const RECORD_PREFETCH_DISTANCE: usize = 16;
 
+/// Free room the touched list is given when it grows.
+const TOUCHED_SLACK: usize = 2 * CHUNK_EVENTS;
+
 /// Events per chunk of [`Engine::apply_events`]: small enough that a chunk's pairs stay in
 /// cache between the lookup pass and the apply pass.
 const CHUNK_EVENTS: usize = 256;
@@ -174,7 +177,7 @@ impl Engine {
                         if charge != NO_PAIR {
                             // Within one bucket, so the difference is below 2^29.
                             let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
-                            self.add_exclusive_now(charge, thread.epoch, elapsed_ns);
+                            self.add_exclusive_now(thread, charge, elapsed_ns);
                         }
                     }
                     thread.last_ns = timestamp_ns;
@@ -197,14 +200,127 @@ impl Engine {
         self.advance_now(thread.last_ns);
     }
 
-    /// Adds exclusive time to `pair` in the thread's current bucket `epoch`.
+    /// Adds exclusive time to `pair` in the thread's current bucket.
     #[inline(always)]
-    fn add_exclusive_now(&mut self, pair_index: u32, epoch: u64, elapsed_ns: u32) {
+    fn add_exclusive_now(&mut self, thread: &mut ThreadState, pair_index: u32, elapsed_ns: u32) {
+        self.touch(thread, pair_index);
+        // Below 2^30: a pair's accumulator holds at most one bucket of its thread's time.
+        self.pairs[pair_index as usize].acc_excl_ns += elapsed_ns;
+    }
+
+    /// Makes `pair`'s accumulator the one of its thread's current bucket, noting the pair in
+    /// the thread's touched list on its first touch in the bucket. No branch on whether it is
+    /// the first touch (at 200k methods about half the touches are): the pair is always
+    /// written at the end of the list, and the list grows only if it was.
+    ///
+    /// Invariant: an accumulator is either empty (`acc_epoch` [`NO_EPOCH`], zero values) or
+    /// holds its thread's current bucket (or a bucket its thread has not left yet), and then
+    /// the pair is in its thread's touched list.
+    #[inline(always)]
+    fn touch(&mut self, thread: &mut ThreadState, pair_index: u32) {
+        let epoch = thread.epoch;
         let pair = &mut self.pairs[pair_index as usize];
-        if pair.acc_epoch == epoch {
-            pair.acc_excl_ns += elapsed_ns;
-        } else {
-            self.start_bucket(pair_index, epoch, elapsed_ns, 0, 0);
+        let fresh = pair.acc_epoch != epoch;
+        pair.acc_epoch = epoch;
+        let len = thread.touched_len;
+        if len < thread.touched.len() {
+            thread.touched[len] = pair_index;
+            thread.touched_len = len + usize::from(fresh);
+        } else if fresh {
+            self.touched_overflow(thread, pair_index);
+        }
+    }
+
+    /// The touched list is full: drops entries that are stale (pairs flushed, released or
+    /// now another thread's) or repeated, grows it if that is not enough, and appends.
+    #[cold]
+    #[inline(never)]
+    fn touched_overflow(&mut self, thread: &mut ThreadState, pair_index: u32) {
+        self.compact_touched(thread);
+        if thread.touched_len + TOUCHED_SLACK > thread.touched.len() {
+            let len = (2 * thread.touched_len + TOUCHED_SLACK).max(thread.touched.len());
+            thread.touched.resize(len, NO_PAIR);
+        }
+        thread.touched[thread.touched_len] = pair_index;
+        thread.touched_len += 1;
+    }
+
+    /// Keeps in the touched list only the thread's own pairs whose accumulator holds the
+    /// thread's current bucket, each once. Afterwards the list is no longer than the thread's
+    /// method → pair map.
+    fn compact_touched(&mut self, thread: &mut ThreadState) {
+        /// Temporarily marks a pair already kept.
+        const KEPT: u64 = NO_EPOCH - 1;
+        let epoch = thread.epoch;
+        let mut kept = 0;
+        for index in 0..thread.touched_len {
+            let pair_index = thread.touched[index];
+            let (Some(pair), Some(info)) = (
+                self.pairs.get_mut(pair_index as usize),
+                self.pair_info.get(pair_index as usize),
+            ) else {
+                continue;
+            };
+            if pair.acc_epoch == epoch
+                && !info.is_free()
+                && thread.map.get(info.method_id) == Some(pair_index)
+            {
+                pair.acc_epoch = KEPT;
+                thread.touched[kept] = pair_index;
+                kept += 1;
+            }
+        }
+        for &pair_index in &thread.touched[..kept] {
+            self.pairs[pair_index as usize].acc_epoch = epoch;
+        }
+        thread.touched_len = kept;
+    }
+
+    /// The thread leaves its current bucket: every accumulator it filled there becomes a
+    /// record of that bucket (one sequential pass; nothing on the per-event path). Stale
+    /// entries (see [`compact_touched`](Self::compact_touched)) are skipped. Accumulators of a
+    /// bucket that has already left the window are dropped (and counted).
+    fn flush_touched(&mut self, thread: &mut ThreadState) {
+        let epoch = thread.epoch;
+        let len = std::mem::take(&mut thread.touched_len);
+        let live = epoch >= self.ring.oldest_epoch && epoch <= self.ring.newest_epoch;
+        let Engine {
+            pairs,
+            ring,
+            counters,
+            ..
+        } = self;
+        let log = ring.log_mut(epoch);
+        let touched = &thread.touched[..len];
+        for (index, &pair_index) in touched.iter().enumerate() {
+            if let Some(&ahead) = touched.get(index + RECORD_PREFETCH_DISTANCE) {
+                if let Some(pair) = pairs.get(ahead as usize) {
+                    prefetch(pair);
+                }
+            }
+            let Some(pair) = pairs.get_mut(pair_index as usize) else {
+                continue;
+            };
+            if pair.acc_epoch != epoch {
+                continue;
+            }
+            if live {
+                log.push(Entry {
+                    pair: pair_index,
+                    excl_ns: pair.acc_excl_ns,
+                    incl_ns: pair.acc_incl_ns,
+                    calls: pair.acc_calls,
+                });
+            } else if pair.acc_excl_ns != 0 || pair.acc_incl_ns != 0 || pair.acc_calls != 0 {
+                counters.late_contributions += 1;
+            }
+            pair.clear_accumulator();
+        }
+        // Give memory back after a burst of activity.
+        let wanted = thread.map.len() + TOUCHED_SLACK;
+        if thread.touched.len() > 4 * wanted {
+            thread.touched.truncate(2 * wanted);
+            thread.touched.shrink_to_fit();
         }
     }
 
@@ -292,16 +408,13 @@ impl Engine {
             return;
         }
         let depth = thread.depth as usize;
-        let epoch = thread.epoch;
         let pair = &mut self.pairs[pair_index as usize];
         let outermost = pair.open_frames == 0;
         pair.open_frames += 1;
         if count_call {
-            if pair.acc_epoch == epoch {
-                pair.acc_calls = pair.acc_calls.saturating_add(1);
-            } else {
-                self.start_bucket(pair_index, epoch, 0, 0, 1);
-            }
+            self.touch(thread, pair_index);
+            let pair = &mut self.pairs[pair_index as usize];
+            pair.acc_calls = pair.acc_calls.saturating_add(1);
         }
         let charge = if !excluded {
             pair_index
@@ -380,18 +493,16 @@ impl Engine {
     pub(crate) fn pop_frame(&mut self, thread: &mut ThreadState, timestamp_ns: u64) {
         thread.depth -= 1;
         let frame = thread.frames[thread.depth as usize];
-        let pair = &mut self.pairs[frame.pair as usize];
-        pair.open_frames -= 1;
+        self.pairs[frame.pair as usize].open_frames -= 1;
         if frame.outermost && timestamp_ns > frame.enter_ns {
             if frame.enter_ns >= thread.epoch_start_ns {
+                // Within the bucket: below 2^30.
                 let elapsed_ns = (timestamp_ns - frame.enter_ns) as u32;
-                if pair.acc_epoch == thread.epoch {
-                    pair.acc_incl_ns += elapsed_ns;
-                } else {
-                    self.start_bucket(frame.pair, thread.epoch, 0, elapsed_ns, 0);
-                }
+                self.touch(thread, frame.pair);
+                self.pairs[frame.pair as usize].acc_incl_ns += elapsed_ns;
             } else {
                 self.charge_interval(
+                    thread,
                     frame.pair,
                     frame.enter_ns,
                     timestamp_ns,
@@ -411,10 +522,10 @@ impl Engine {
         if timestamp_ns >= thread.epoch_end_ns {
             self.advance_thread_across_buckets(thread, timestamp_ns);
         } else if timestamp_ns > thread.last_ns {
-            if let Some(top) = thread.stack().last() {
+            if let Some(&top) = thread.stack().last() {
                 if top.charge != NO_PAIR {
                     let elapsed_ns = (timestamp_ns - thread.last_ns) as u32;
-                    self.add_exclusive_now(top.charge, thread.epoch, elapsed_ns);
+                    self.add_exclusive_now(thread, top.charge, elapsed_ns);
                 }
             }
             thread.last_ns = timestamp_ns;
@@ -426,24 +537,29 @@ impl Engine {
     fn advance_thread_across_buckets(&mut self, thread: &mut ThreadState, timestamp_ns: u64) {
         // "now" first, so the ring holds the thread's new bucket.
         self.advance_now(timestamp_ns);
-        if let Some(top) = thread.stack().last() {
-            if top.charge != NO_PAIR && timestamp_ns > thread.last_ns {
+        self.flush_touched(thread);
+        let last_ns = thread.last_ns;
+        thread.last_ns = timestamp_ns;
+        thread.set_epoch(timestamp_ns, self.clock.bucket_shift);
+        if let Some(&top) = thread.stack().last() {
+            if top.charge != NO_PAIR && timestamp_ns > last_ns {
                 self.charge_interval(
+                    thread,
                     top.charge,
-                    thread.last_ns,
+                    last_ns,
                     timestamp_ns,
                     TimeKind::Exclusive,
                 );
             }
         }
-        thread.last_ns = timestamp_ns;
-        thread.set_epoch(timestamp_ns, self.clock.bucket_shift);
     }
 
-    /// Charges `[from_ns, to_ns)` to `pair`, split over the buckets it covers; the parts
-    /// before the window are dropped.
+    /// Charges `[from_ns, to_ns)` to `pair` (one of `thread`'s), split over the buckets it
+    /// covers: the thread's current bucket through the accumulator, earlier ones as records;
+    /// the parts before the window are dropped.
     pub(crate) fn charge_interval(
         &mut self,
+        thread: &mut ThreadState,
         pair_index: u32,
         from_ns: u64,
         to_ns: u64,
@@ -465,7 +581,17 @@ impl Engine {
                 .and_then(|next| next.checked_mul(self.clock.bucket_ns))
                 .unwrap_or(u64::MAX)
                 .min(to_ns);
+            // Within one bucket: below 2^30.
             let piece_ns = (end_ns - start_ns) as u32;
+            if epoch == thread.epoch {
+                self.touch(thread, pair_index);
+                let pair = &mut self.pairs[pair_index as usize];
+                match kind {
+                    TimeKind::Exclusive => pair.acc_excl_ns += piece_ns,
+                    TimeKind::Inclusive => pair.acc_incl_ns += piece_ns,
+                }
+                continue;
+            }
             let entry = match kind {
                 TimeKind::Exclusive => Entry {
                     pair: pair_index,
@@ -482,27 +608,14 @@ impl Engine {
         }
     }
 
-    /// Adds `entry`'s values to its pair in bucket `epoch`: through the accumulator when the
-    /// epoch is the accumulator's (or newer), else as a separate record of that bucket.
+    /// Adds `entry`'s values to its pair in bucket `epoch` as a record of that bucket (the
+    /// accumulators only ever take the hot paths' values, so that they need no bucket check).
     pub(crate) fn add_to_bucket(&mut self, epoch: u64, entry: Entry) {
         if epoch < self.ring.oldest_epoch {
             self.counters.late_contributions += 1;
             return;
         }
-        let pair_index = entry.pair;
-        let acc_epoch = self.pairs[pair_index as usize].acc_epoch;
-        if acc_epoch == NO_EPOCH || acc_epoch < epoch {
-            if !self.open_accumulator(pair_index, epoch) {
-                return;
-            }
-        } else if acc_epoch > epoch {
-            self.push_record(epoch, entry);
-            return;
-        }
-        let pair = &mut self.pairs[pair_index as usize];
-        pair.acc_excl_ns += entry.excl_ns;
-        pair.acc_incl_ns += entry.incl_ns;
-        pair.acc_calls = pair.acc_calls.saturating_add(entry.calls);
+        self.push_record(epoch, entry);
     }
 
     /// A record with values, straight into bucket `epoch` (live) and the pair's window sums.
@@ -536,57 +649,6 @@ impl Engine {
             }
             self.ring.summed[slot] = log.len();
         }
-    }
-
-    /// The hot paths' first touch of a pair in the thread's bucket `epoch` (not older than the
-    /// pair's accumulator): flushes the accumulator (if live) as a record of its bucket and
-    /// starts it over for `epoch` holding the given values. Like
-    /// [`open_accumulator`](Self::open_accumulator), drops (and counts) values for a bucket
-    /// that has already left the window.
-    #[inline(never)]
-    fn start_bucket(
-        &mut self,
-        pair_index: u32,
-        epoch: u64,
-        excl_ns: u32,
-        incl_ns: u32,
-        calls: u32,
-    ) {
-        let oldest_epoch = self.ring.oldest_epoch;
-        if epoch < oldest_epoch {
-            self.counters.late_contributions += 1;
-            return;
-        }
-        let pair = &mut self.pairs[pair_index as usize];
-        let previous_epoch = pair.acc_epoch;
-        let entry = Entry {
-            pair: pair_index,
-            excl_ns: pair.acc_excl_ns,
-            incl_ns: pair.acc_incl_ns,
-            calls: pair.acc_calls,
-        };
-        pair.acc_epoch = epoch;
-        pair.acc_excl_ns = excl_ns;
-        pair.acc_incl_ns = incl_ns;
-        pair.acc_calls = calls;
-        if previous_epoch != NO_EPOCH && previous_epoch >= oldest_epoch {
-            self.ring.log_mut(previous_epoch).push(entry);
-        }
-    }
-
-    /// Flushes the pair's accumulator (if any) and opens a new one for bucket `epoch`.
-    /// Returns false (and counts it) when `epoch` has already left the window, as happens for
-    /// a thread lagging more than a window behind.
-    #[cold]
-    #[inline(never)]
-    fn open_accumulator(&mut self, pair_index: u32, epoch: u64) -> bool {
-        if epoch < self.ring.oldest_epoch {
-            self.counters.late_contributions += 1;
-            return false;
-        }
-        self.flush_accumulator(pair_index);
-        self.pairs[pair_index as usize].acc_epoch = epoch;
-        true
     }
 
     /// Appends the accumulator to its bucket's records and adds it to the window sums; a dead
@@ -658,17 +720,17 @@ impl Engine {
         self.buckets_since_sweep += 1;
     }
 
-    /// Clears dead accumulators and queues pairs that hold nothing for release: a sequential
-    /// pass over the hot halves, run every [`SWEEP_EVERY_BUCKETS`] expired buckets.
+    /// Queues pairs that hold nothing for release: a sequential pass over the hot halves, run
+    /// every [`SWEEP_EVERY_BUCKETS`] expired buckets. (Dead accumulators, of buckets that left
+    /// the window before their thread moved on, stay until the thread's next bucket or the
+    /// pair's release: clearing them here would let a thread that never leaves its bucket
+    /// list the pair again and again.)
     fn sweep(&mut self) {
         self.sum_pending();
         self.buckets_since_sweep = 0;
         let oldest_epoch = self.ring.oldest_epoch;
-        for (pair_index, (pair, info)) in self.pairs.iter_mut().zip(&self.pair_info).enumerate() {
-            if pair.acc_epoch != NO_EPOCH && pair.acc_epoch < oldest_epoch {
-                pair.clear_accumulator();
-            }
-            if pair.acc_epoch == NO_EPOCH
+        for (pair_index, (pair, info)) in self.pairs.iter().zip(&self.pair_info).enumerate() {
+            if (pair.acc_epoch == NO_EPOCH || pair.acc_epoch < oldest_epoch)
                 && pair.open_frames == 0
                 && info.log_refs == 0
                 && !info.is_free()

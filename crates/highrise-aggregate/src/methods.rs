@@ -13,6 +13,9 @@ pub(crate) const EXCLUDED: u8 = 1;
 pub(crate) struct Methods {
     /// Per method id: [`EXCLUDED`] or 0. Its length is the number of method ids known.
     pub flags: Vec<u8>,
+    /// The same exclusion flags, one bit per method id (bit `id % 64` of word `id / 64`): the
+    /// event loop reads these, and at 200k methods 25 KiB stay in cache where 200 KiB do not.
+    excluded_bits: Vec<u64>,
     package_of: Vec<u32>,
     packages: Vec<String>,
     package_lookup: HashMap<String, u32>,
@@ -25,6 +28,7 @@ impl Default for Methods {
     fn default() -> Self {
         Self {
             flags: Vec::new(),
+            excluded_bits: Vec::new(),
             package_of: Vec::new(),
             packages: vec![String::new()],
             package_lookup: HashMap::from([(String::new(), 0)]),
@@ -62,6 +66,7 @@ impl Methods {
             let start = self.flags.len() as u32;
             self.package_of.resize(wanted, 0);
             self.flags.resize(wanted, 0);
+            self.excluded_bits.resize(wanted.div_ceil(64), 0);
             for id in start..=method_id {
                 self.refresh(id);
             }
@@ -103,15 +108,16 @@ impl Methods {
         self.refresh_all();
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_excluded(&self, method_id: u32) -> bool {
-        self.flags
-            .get(method_id as usize)
-            .is_some_and(|flags| flags & EXCLUDED != 0)
+        self.excluded_bits
+            .get(method_id as usize / 64)
+            .is_some_and(|word| word >> (method_id % 64) & 1 != 0)
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
         self.flags.capacity()
+            + self.excluded_bits.capacity() * 8
             + self.package_of.capacity() * 4
             + self.package_excluded.capacity()
             + self
@@ -139,6 +145,13 @@ impl Methods {
         let excluded = self.excluded_ids.contains(&method_id)
             || self.package_excluded[self.package_of[index] as usize];
         self.flags[index] = if excluded { EXCLUDED } else { 0 };
+        let bit = 1u64 << (method_id % 64);
+        let word = &mut self.excluded_bits[index / 64];
+        if excluded {
+            *word |= bit;
+        } else {
+            *word &= !bit;
+        }
     }
 }
 
@@ -174,5 +187,26 @@ mod tests {
         assert!(methods.is_excluded(10));
         assert!(!methods.is_excluded(0));
         assert!(!methods.ensure(MAX_METHOD_ID));
+        // The bitset the event loop reads follows ids across word bounds, and ids made known
+        // later take their package's flag.
+        methods.set_excluded_packages(&[]);
+        methods.set_excluded_ids(&[63, 64, 127, 130]);
+        for id in 0..200 {
+            assert!(methods.ensure(id));
+            assert_eq!(
+                methods.is_excluded(id),
+                [63, 64, 127, 130].contains(&id),
+                "{id}"
+            );
+            assert_eq!(
+                methods.is_excluded(id),
+                methods.flags[id as usize] & EXCLUDED != 0
+            );
+        }
+        methods.set_excluded_packages(&[String::new()]);
+        assert!(methods.ensure(1000));
+        assert!(methods.is_excluded(1000));
+        assert!(methods.is_excluded(199));
+        assert!(!methods.is_excluded(0));
     }
 }

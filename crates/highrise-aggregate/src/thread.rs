@@ -36,6 +36,11 @@ pub(crate) struct ThreadState {
     pub frames: Vec<Frame>,
     /// Method id → pair index for this thread's live pairs.
     pub map: PairMap,
+    /// `touched[..touched_len]`: the pairs whose accumulators hold the current bucket,
+    /// flushed as bucket records when the thread moves to a later bucket (may also hold stale
+    /// entries, skipped then). The rest of `touched` is free room for the hot path.
+    pub touched: Vec<u32>,
+    pub touched_len: usize,
     pub ended: bool,
     /// The slot is unused (thread released).
     pub free: bool,
@@ -64,6 +69,8 @@ impl ThreadState {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.frames.capacity() * size_of::<Frame>() + self.map.memory_bytes()
+        self.frames.capacity() * size_of::<Frame>()
+            + self.map.memory_bytes()
+            + self.touched.capacity() * size_of::<u32>()
     }
 }
