@@ -189,7 +189,15 @@ class Agent:
             sock.sendall(_wire.goodbye(self.now_ticks()))
             self._close_gracefully(sock)
         except OSError as error:
-            _warn("lost the viewer at %s (%s); profiling stopped" % (self.addr, error))
+            try:  # a viewer that rejected us has said why before closing
+                if self.answer is None:
+                    self._take_answer(sock.recv(4096, socket.MSG_DONTWAIT))
+            except OSError:
+                pass
+            if self.answer is not None and self.answer[0] == "reject":
+                _warn("the viewer rejected this agent: %s" % self.answer[2])
+            else:
+                _warn("lost the viewer at %s (%s); profiling stopped" % (self.addr, error))
             self._shutdown_after_failure()
 
     def _shutdown_after_failure(self):

@@ -124,6 +124,7 @@ def test_start_api(probe, backend):
     # sys.monitoring where the interpreter has it, the profile hook before.
     expected = "sys.monitoring" if sys.version_info >= (3, 12) else "profile"
     assert "mechanism %s\n" % expected in done.stderr
+    assert "answer welcome\n" in done.stderr  # the viewer's Welcome was read before closing
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -186,3 +187,38 @@ def test_generators_coroutines_and_restart(backend):
         assert calls["gen_async.catcher"] == 1 + 3 + 1  # next, three throws, close
         assert calls["gen_async.gather"] >= 1
         assert calls["gen_async.tick"] >= 10
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_heartbeats_while_idle(probe, backend):
+    _, session = run_with_agent(probe, ["idle.py"], backend=backend)
+    assert_clean(session)
+    assert session["calls"]["idle.work"] == 1
+    assert session["stats"]["heartbeats"] >= 2  # one per 250 ms without events
+    assert session["stats"]["last_timestamp_ns"] >= 900_000_000
+
+
+def test_rejecting_viewer_leaves_the_program_alone():
+    """A viewer that answers Reject (here a socket that sends the golden reject frame, since the
+    real listener accepts every valid agent): the program runs on, its exit code unchanged."""
+    import pathlib
+    import socket
+    import threading
+
+    reject = (pathlib.Path(__file__).resolve().parents[2] / "golden" / "reject.bin").read_bytes()
+    server = socket.create_server(("127.0.0.1", 0))
+    addr = "127.0.0.1:%d" % server.getsockname()[1]
+
+    def answer():
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(4096)
+            conn.sendall(reject)
+
+    thread = threading.Thread(target=answer)
+    thread.start()
+    done = run_python(["-m", "highrise_agent", "--addr", addr, "mt_workload.py", "6"])
+    thread.join()
+    server.close()
+    assert (done.returncode, done.stdout) == (6, "done\n")
+    assert "highrise-agent: the viewer rejected this agent: bad magic" in done.stderr, done.stderr

@@ -15,6 +15,9 @@ def run():
         sys.stderr.write("mechanism %s\n" % agent.recorder.mechanism)
     for i in range(50):
         ping(i)
+    if agent is not None:
+        highrise_agent.stop()  # flush, Goodbye, and read the viewer's answer
+        sys.stderr.write("answer %s\n" % (agent.answer[0],))
 
 
 if __name__ == "__main__":
