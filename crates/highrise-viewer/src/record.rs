@@ -75,7 +75,8 @@ pub struct ReportArgs {
     /// elevation by more than this many percentage points.
     #[arg(long, value_name = "PCT")]
     pub fail_if_slower: Option<f64>,
-    /// Render the city to a PNG (needs the viewer's offscreen renderer; not supported yet).
+    /// Also render the city to this PNG: the recording's city at its end, or with --vs the
+    /// diff city (B − A) of the two. Renders offscreen (any Vulkan device, software included).
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
 }
@@ -170,16 +171,23 @@ pub fn run_replay(args: ReplayArgs) -> anyhow::Result<()> {
 /// Runs `highrise report`. Exits the process with [`REGRESSION_EXIT_CODE`] when the
 /// `--fail-if-slower` gate fails.
 pub fn run_report(args: ReportArgs) -> anyhow::Result<()> {
-    if let Some(png) = &args.png {
-        anyhow::bail!(
-            "--png {}: rendering the city to a file is not supported yet (it needs the viewer's offscreen renderer)",
-            png.display()
-        );
-    }
     if args.fail_if_slower.is_some() && args.vs.is_none() {
         anyhow::bail!("--fail-if-slower needs --vs (two runs to compare)");
     }
     let a = highrise_report::summarize(&args.file)?;
+    if let Some(png) = &args.png {
+        crate::viewer::offscreen::render_png(crate::viewer::offscreen::OffscreenRender {
+            recordings: std::iter::once(args.file.clone())
+                .chain(args.vs.clone())
+                .collect(),
+            compare: crate::viewer::compare::CompareMode::Diff,
+            png: png.clone(),
+            width_px: 1280,
+            height_px: 800,
+            settle_s: 1.5,
+        })
+        .with_context(|| format!("rendering {}", png.display()))?;
+    }
     let Some(vs) = &args.vs else {
         if args.json {
             println!("{}", serde_json::to_string_pretty(&a)?);

@@ -1,5 +1,7 @@
-//! `highrise serve` as a user runs it: a real listener process, a real demo agent process
-//! connecting over a real socket, and the lines the user reads.
+//! The headless commands as a user runs them: `highrise serve` (a real listener process, a real
+//! demo agent process connecting over a real socket, and the lines the user reads), and
+//! `highrise record` + `highrise report` (two versions of a real program recorded through the
+//! listener, compared, gated, and drawn offscreen).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -104,4 +106,143 @@ fn serve_refuses_a_non_loopback_address_without_the_flag() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--allow-remote"), "{stderr}");
+}
+
+/// `highrise record` while both bookstore versions run (real processes, real socket), then
+/// `highrise report` on the two recordings: the structural diff, the regression gate's exit
+/// code, JSON, a bad file, and `--png` (the diff city rendered offscreen, no window).
+#[test]
+fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
+    let dir = std::env::temp_dir().join(format!("highrise-report-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut record = Command::new(HIGHRISE)
+        .args([
+            "record",
+            "--listen",
+            "127.0.0.1:0",
+            "--sessions",
+            "2",
+            "--out",
+        ])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("record starts");
+    let mut stdout = BufReader::new(record.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("address line");
+    let addr = first
+        .strip_prefix("LISTENING ")
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
+        .to_string();
+    let demos: Vec<_> = ["before", "after"]
+        .iter()
+        .map(|variant| {
+            Command::new(HIGHRISE)
+                .args(["demo", "--program", "bookstore", "--variant", variant])
+                .args(["--addr", &addr, "--duration-s", "4"])
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("demo starts")
+        })
+        .collect();
+    for mut demo in demos {
+        assert!(demo.wait().expect("demo ends").success());
+    }
+    let rest: Vec<String> = stdout.lines().map_while(Result::ok).collect();
+    assert!(record.wait().expect("record ends").success(), "{rest:?}");
+    let recording = |variant: &str| {
+        std::fs::read_dir(&dir)
+            .expect("recordings")
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .find(|path| {
+                path.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(&format!("-{variant}-")))
+            })
+            .unwrap_or_else(|| panic!("no {variant} recording in {rest:?}"))
+    };
+    let (before, after) = (recording("before"), recording("after"));
+
+    // One run: a table of its methods, exit 0.
+    let single = Command::new(HIGHRISE)
+        .arg("report")
+        .arg(&before)
+        .output()
+        .expect("report runs");
+    let text = String::from_utf8_lossy(&single.stdout);
+    assert!(single.status.success(), "{text}");
+    assert!(text.contains("Catalog.rank"), "{text}");
+
+    // Two runs with a 1-point gate: `PriceEngine.quote` (6× dearer in `after`) fails it.
+    let mut compare = Command::new(HIGHRISE);
+    compare
+        .arg("report")
+        .arg(&before)
+        .arg("--vs")
+        .arg(&after)
+        .args(["--json", "--fail-if-slower", "1"]);
+    let draw = std::env::var_os("HIGHRISE_SKIP_WINDOW_TEST").is_none();
+    let png = dir.join("diff.png");
+    if draw {
+        compare.arg("--png").arg(&png).env("WGPU_BACKEND", "vulkan");
+    }
+    let gated = compare.output().expect("report runs");
+    let json = String::from_utf8_lossy(&gated.stdout);
+    let stderr = String::from_utf8_lossy(&gated.stderr);
+    assert_eq!(gated.status.code(), Some(2), "{json}\n{stderr}");
+    assert!(stderr.contains("PriceEngine.quote"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("stdout is JSON");
+    let text = report.to_string();
+    for moved in [
+        "bookstore.after.checkout.pricing",
+        "bookstore.before.pricing",
+    ] {
+        assert!(text.contains(moved), "{moved} missing from {json}");
+    }
+    // The same two runs with a generous gate pass.
+    let relaxed = Command::new(HIGHRISE)
+        .arg("report")
+        .arg(&before)
+        .arg("--vs")
+        .arg(&after)
+        .args(["--fail-if-slower", "90"])
+        .output()
+        .expect("report runs");
+    assert!(relaxed.status.success());
+
+    // A file that is not a recording: a clear error, exit 1.
+    let bogus = dir.join("bogus.hrec");
+    std::fs::write(&bogus, b"definitely not a recording").expect("write");
+    let bad = Command::new(HIGHRISE)
+        .arg("report")
+        .arg(&bogus)
+        .output()
+        .expect("report runs");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("bogus.hrec"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+
+    if draw {
+        // The diff city: the slower method's red tower is in the picture.
+        let image = image::open(&png).expect("png").to_rgb8();
+        let red = image
+            .pixels()
+            .filter(|p| {
+                let [r, g, b] = p.0.map(i32::from);
+                r > 120 && r - g > 50 && r - b > 50
+            })
+            .count();
+        assert!(
+            red > 1_000,
+            "no red tower in {}: {red} red pixels",
+            png.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

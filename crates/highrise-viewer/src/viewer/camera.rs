@@ -54,8 +54,11 @@ struct CameraState {
     last_click_s: f64,
 }
 
+/// The camera; `interactive: false` (offscreen rendering) keeps only the framing.
 #[derive(Debug)]
-pub struct CameraPlugin;
+pub struct CameraPlugin {
+    pub interactive: bool,
+}
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
@@ -68,22 +71,35 @@ impl Plugin for CameraPlugin {
         .init_resource::<CameraState>()
         .add_event::<FocusOn>()
         .add_event::<FrameAll>()
-        .add_systems(Startup, spawn_camera)
-        .add_systems(
-            Update,
-            (
-                (orbit_input, fly_input, keys, double_click_focus),
-                (auto_frame, apply_frame_and_focus),
-            )
-                .chain()
-                .after(CitySet),
-        );
+        .add_systems(Startup, spawn_camera);
+        if self.interactive {
+            app.add_systems(
+                Update,
+                (
+                    (orbit_input, fly_input, keys, double_click_focus),
+                    (auto_frame, apply_frame_and_focus),
+                )
+                    .chain()
+                    .after(CitySet),
+            );
+        } else {
+            app.add_systems(
+                Update,
+                (auto_frame, apply_frame_and_focus).chain().after(CitySet),
+            );
+        }
     }
 }
 
-fn spawn_camera(mut commands: Commands) {
+fn spawn_camera(mut commands: Commands, offscreen: Option<Res<super::offscreen::OffscreenTarget>>) {
+    // Without a window (`report --png`) the camera renders into the offscreen image.
+    let camera = offscreen.map_or_else(Camera::default, |target| Camera {
+        target: bevy::render::camera::RenderTarget::Image(target.0.clone().into()),
+        ..default()
+    });
     commands.spawn((
         Camera3d::default(),
+        camera,
         MainCamera,
         OrbitCameraBundle::new(
             OrbitCameraController {

@@ -70,6 +70,7 @@ fn notice_first_live_frame(
     time: Res<Time>,
     sessions: Res<Sessions>,
     compare: Res<super::compare::Compare>,
+    offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
     start: Res<ProcessStart>,
     mut first: ResMut<FirstLiveFrame>,
 ) {
@@ -86,20 +87,38 @@ fn notice_first_live_frame(
     let live = built && running;
     if live {
         first.at_s = Some(time.elapsed_secs_f64());
-        println!(
+        let line = format!(
             "highrise: first frame with a live city {:.2} s after start",
             start.0.elapsed().as_secs_f64()
         );
+        if offscreen.is_some() {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
     }
 }
 
-fn request(commands: &mut Commands, path: PathBuf) {
+fn request(
+    commands: &mut Commands,
+    offscreen: Option<&super::offscreen::OffscreenTarget>,
+    path: PathBuf,
+) {
     let mut save = save_to_disk(path.clone());
-    commands.spawn(Screenshot::primary_window()).observe(
+    let screenshot = offscreen.map_or_else(Screenshot::primary_window, |target| {
+        Screenshot::image(target.0.clone())
+    });
+    let offscreen = offscreen.is_some();
+    commands.spawn(screenshot).observe(
         move |trigger: Trigger<ScreenshotCaptured>, mut saved: ResMut<ScreenshotsSaved>| {
             save(trigger);
             saved.0 += 1;
-            println!("highrise: screenshot saved to {}", path.display());
+            // Offscreen runs (`report --png`) keep stdout for the report.
+            if offscreen {
+                eprintln!("highrise: screenshot saved to {}", path.display());
+            } else {
+                println!("highrise: screenshot saved to {}", path.display());
+            }
         },
     );
 }
@@ -109,6 +128,7 @@ fn take_scheduled(
     time: Res<Time>,
     first: Res<FirstLiveFrame>,
     mut plan: ResMut<ScreenshotPlan>,
+    offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
 ) {
     let Some(live_at_s) = first.at_s else {
         return;
@@ -120,18 +140,23 @@ fn take_scheduled(
         .is_some_and(|(after_s, _)| since_s >= *after_s)
     {
         let (_, path) = plan.pending.remove(0);
-        request(&mut commands, path);
+        request(&mut commands, offscreen.as_deref(), path);
         plan.requested += 1;
     }
 }
 
-fn take_on_key(mut commands: Commands, keyboard: Res<ButtonInput<KeyCode>>) {
+fn take_on_key(
+    mut commands: Commands,
+    keyboard: Res<ButtonInput<KeyCode>>,
+    offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
+) {
     if keyboard.just_pressed(KeyCode::F12) {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         request(
             &mut commands,
+            offscreen.as_deref(),
             PathBuf::from(format!("highrise-{stamp}.png")),
         );
     }

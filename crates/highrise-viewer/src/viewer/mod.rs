@@ -19,6 +19,7 @@ pub mod capture;
 pub mod city;
 pub mod compare;
 pub mod hover;
+pub mod offscreen;
 pub mod recording;
 pub mod sessions;
 pub mod ui;
@@ -136,6 +137,7 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
             server: std::sync::Mutex::new(Some(server)),
             screenshots: shots,
             process_start,
+            interactive: true,
         })
         .run();
     match exit {
@@ -163,6 +165,8 @@ pub struct ViewerPlugin {
     pub screenshots: Vec<(f64, PathBuf)>,
     /// When the process started.
     pub process_start: std::time::Instant,
+    /// A window with input, panels and tooltips; false renders offscreen (no egui, no hover).
+    pub interactive: bool,
 }
 
 impl Plugin for ViewerPlugin {
@@ -180,13 +184,12 @@ impl Plugin for ViewerPlugin {
                 brightness: 350.0,
                 ..default()
             })
-            .add_plugins(bevy_egui::EguiPlugin::default())
             .add_plugins((
                 sessions::SessionsPlugin,
                 city::CityPlugin,
-                camera::CameraPlugin,
-                hover::HoverPlugin,
-                ui::UiPlugin,
+                camera::CameraPlugin {
+                    interactive: self.interactive,
+                },
                 capture::CapturePlugin {
                     screenshots: self.screenshots.clone(),
                     process_start: self.process_start,
@@ -195,6 +198,10 @@ impl Plugin for ViewerPlugin {
             .init_resource::<ReplaysAtStart>()
             .init_resource::<recording::Recorder>()
             .add_systems(Startup, (spawn_light, open_replays_at_start));
+        if self.interactive {
+            app.add_plugins(bevy_egui::EguiPlugin::default())
+                .add_plugins((hover::HoverPlugin, ui::UiPlugin));
+        }
     }
 }
 
