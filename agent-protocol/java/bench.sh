@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The Java agent's cost benchmark (BENCHMARKS.md, "Java agent"): CallBench without the agent,
-# with the agent but no viewer (the no-op path), and with the agent streaming to a real
-# highrise-probe (default mode and lossless). Prints each run's median ns per call and the
-# probe's event and drop counts. Usage: agent-protocol/java/bench.sh [CALLS_PER_REP] [REPS]
-# PROBE=path overrides the listener (default: the release build, else the debug build).
+# The Java agent's cost benchmark (BENCHMARKS.md, "Java agent"). CallBench (a tight loop of
+# small static calls) runs:
+#   1. without the agent;
+#   2. with the agent but no viewer listening (the instrumentation is then a no-op);
+#   3. streaming to a real highrise-probe, default mode (drops when the listener falls behind);
+#   4. the same, lossless (the program waits for the sender: the pipeline's throughput);
+#   5. streaming, in short reps of 4000 calls with 1 ms pauses (the sender always keeps up: what
+#      the calling thread pays per call).
+# Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
+# CPU seconds (all its threads, the sender included), and the probe's event and drop counts.
+# Usage: agent-protocol/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
+# PROBE=path overrides the listener (default: the release build if present, else debug).
 set -euo pipefail
 cd "$(dirname "$0")"
 CALLS="${1:-20000000}"
@@ -13,26 +20,41 @@ PROBE="${PROBE:-$TARGET/release/highrise-probe}"
 [[ -x "$PROBE" ]] || PROBE="$TARGET/debug/highrise-probe"
 [[ -f build/highrise-agent.jar ]] || ./build.sh >/dev/null
 JAR="$PWD/build/highrise-agent.jar"
-RUN=(java -cp build/test-classes io.highrise.bench.CallBench "$CALLS" "$REPS")
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
+
+# bench TITLE AGENT_OPTIONS(or "none"|"noviewer") CALLBENCH_ARGS...
+bench() {
+    local title="$1" opts="$2"
+    shift 2
+    local agent=() probe_pid=""
+    if [[ $opts == noviewer ]]; then
+        local port
+        port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+        agent=("-javaagent:$JAR=addr=127.0.0.1:$port,include=io.highrise.bench")
+    elif [[ $opts != none ]]; then
+        local out="$TMP/probe-$RANDOM.out"
+        "$PROBE" --listen 127.0.0.1:0 --sessions 1 --timeout-s 600 >"$out" &
+        probe_pid=$!
+        for _ in $(seq 200); do grep -q LISTENING "$out" 2>/dev/null && break; sleep 0.05; done
+        agent=("-javaagent:$JAR=addr=$(head -1 "$out" | cut -d' ' -f2),include=io.highrise.bench$opts")
+    fi
+    echo "== $title"
+    /usr/bin/time -f "   jvm cpu: %U s user + %S s sys, %e s wall" \
+        java "${agent[@]}" -cp build/test-classes io.highrise.bench.CallBench "$@" 2>&1 \
+        | grep -v '^highrise-agent:' | grep -v '^rep ' | sed 's/^median/   median/'
+    if [[ -n $probe_pid ]]; then
+        wait "$probe_pid" || true
+        tail -1 "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["stats"]; print("   probe: end=%s events=%d dropped=%d resyncs=%d bytes=%d" % (d["end"], s["events"], s["agent_events_dropped"], s["resyncs"], s["bytes"]))'
+    fi
+}
+
+echo "probe: $PROBE"
 uptime
-echo "== without the agent"
-"${RUN[@]}" | tail -1
-echo "== agent loaded, no viewer listening (instrumentation is a no-op)"
-FREE_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-java -javaagent:"$JAR"=addr=127.0.0.1:$FREE_PORT,include=io.highrise.bench -cp build/test-classes \
-    io.highrise.bench.CallBench "$CALLS" "$REPS" 2>/dev/null | tail -1
-for mode in default lossless; do
-    echo "== agent streaming to highrise-probe ($mode; probe: $PROBE)"
-    "$PROBE" --listen 127.0.0.1:0 --sessions 1 --timeout-s 300 >"$TMP/probe-$mode.out" &
-    PROBE_PID=$!
-    for _ in $(seq 100); do grep -q LISTENING "$TMP/probe-$mode.out" 2>/dev/null && break; sleep 0.05; done
-    ADDR=$(head -1 "$TMP/probe-$mode.out" | cut -d' ' -f2)
-    OPTS="addr=$ADDR,include=io.highrise.bench"
-    [[ $mode == lossless ]] && OPTS="$OPTS,lossless"
-    java -javaagent:"$JAR"="$OPTS" -cp build/test-classes io.highrise.bench.CallBench "$CALLS" "$REPS" | tail -1
-    wait "$PROBE_PID" || true
-    tail -1 "$TMP/probe-$mode.out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["stats"]; print("   probe: end=%s events=%d dropped=%d resyncs=%d bytes=%d" % (d["end"], s["events"], s["agent_events_dropped"], s["resyncs"], s["bytes"]))'
-done
+bench "1. without the agent" none "$CALLS" "$REPS"
+bench "2. agent loaded, no viewer (no-op hooks)" noviewer "$CALLS" "$REPS"
+bench "3. streaming to highrise-probe, default mode" "" "$CALLS" "$REPS"
+bench "4. streaming to highrise-probe, lossless" ",lossless" "$CALLS" "$REPS"
+bench "5a. short reps with pauses, without the agent" none 4000 2000 1 1
+bench "5b. short reps with pauses, streaming (sender keeps up)" "" 4000 2000 1 1
 uptime

@@ -117,6 +117,22 @@ public final class Ring {
 
     private void put(int code, long t) {
         long tl = tail;
+        if (tl - headCache < capacity && !inGap) {
+            int i = (int) tl & mask;
+            codes[i] = code;
+            times[i] = t;
+            TAIL.setRelease(this, tl + 1);
+            if (((int) tl & halfMask) == 0 && sender.sleeping) {
+                sender.wake();
+            }
+            return;
+        }
+        putSlow(code, t);
+    }
+
+    /** The ring looked full, or a loss must be marked first. */
+    private void putSlow(int code, long t) {
+        long tl = tail;
         int need = inGap ? 2 : 1;
         if (tl - headCache > capacity - need) {
             headCache = (long) HEAD.getAcquire(this);
@@ -124,7 +140,6 @@ public final class Ring {
                 if (!full()) {
                     return;
                 }
-                tl = tail;
             }
         }
         if (inGap) {
@@ -139,7 +154,7 @@ public final class Ring {
         codes[i] = code;
         times[i] = t;
         TAIL.setRelease(this, tl + 1);
-        if (((int) tl & halfMask) == 0 && sender.sleeping) {
+        if (sender.sleeping) {
             sender.wake();
         }
     }

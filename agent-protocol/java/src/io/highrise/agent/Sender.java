@@ -33,7 +33,7 @@ final class Sender implements Runnable {
         CLOCK_ZERO_UNIX_NS = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    static final int BATCH_EVENTS = 4096;
+    static final int BATCH_EVENTS = 16384;
     static final int FLUSH_BYTES = 256 * 1024;
     static final int DEFS_PER_FRAME = 1000;
     static final long HEARTBEAT_NS = 250_000_000L;

@@ -5,7 +5,10 @@ package io.highrise.bench;
  * Run it with and without the agent (agent-protocol/java/bench.sh does): the difference in ns per
  * call is what one instrumented call costs through the whole pipeline (enter + exit hooks, ring,
  * and, on the other core, the sender encoding and writing to the listener).
- * Usage: CallBench CALLS_PER_REP REPS [THREADS]
+ * With PAUSE_MS &gt; 0 the loop sleeps between reps: with reps of a few thousand calls (under the
+ * agent's 16384-event ring) this measures what the calling thread pays per call while the sender
+ * keeps up (no drops, no back-pressure), the sender's own work happening in the pauses.
+ * Usage: CallBench CALLS_PER_REP REPS [THREADS] [PAUSE_MS]
  */
 public class CallBench {
     static int leaf(int x) {
@@ -16,26 +19,40 @@ public class CallBench {
         long calls = Long.parseLong(args[0]);
         int reps = Integer.parseInt(args[1]);
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        long pauseMs = args.length > 3 ? Long.parseLong(args[3]) : 0;
+        boolean quiet = reps > 20;
         double[] perCall = new double[reps];
         long sink = 0;
         for (int r = 0; r < reps; r++) {
-            long[] sums = new long[threads];
-            Thread[] ts = new Thread[threads];
-            long t0 = System.nanoTime();
-            for (int t = 0; t < threads; t++) {
-                final int slot = t;
-                ts[t] = new Thread(() -> sums[slot] = loop(calls), "bench-" + t);
-                ts[t].start();
-            }
-            for (Thread t : ts) {
-                t.join();
-            }
-            long ns = System.nanoTime() - t0;
-            for (long s : sums) {
-                sink += s;
+            long ns;
+            if (threads == 1) {
+                long t0 = System.nanoTime();
+                sink += loop(calls);
+                ns = System.nanoTime() - t0;
+            } else {
+                long[] sums = new long[threads];
+                Thread[] ts = new Thread[threads];
+                long t0 = System.nanoTime();
+                for (int t = 0; t < threads; t++) {
+                    final int slot = t;
+                    ts[t] = new Thread(() -> sums[slot] = loop(calls), "bench-" + t);
+                    ts[t].start();
+                }
+                for (Thread t : ts) {
+                    t.join();
+                }
+                ns = System.nanoTime() - t0;
+                for (long s : sums) {
+                    sink += s;
+                }
             }
             perCall[r] = (double) ns / calls; // wall time per call of one thread
-            System.out.printf("rep %d: %.1f ns/call%n", r, perCall[r]);
+            if (!quiet) {
+                System.out.printf("rep %d: %.1f ns/call%n", r, perCall[r]);
+            }
+            if (pauseMs > 0) {
+                Thread.sleep(pauseMs);
+            }
         }
         double[] sorted = perCall.clone();
         java.util.Arrays.sort(sorted);
