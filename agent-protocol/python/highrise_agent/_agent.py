@@ -25,9 +25,11 @@ HEARTBEAT_INTERVAL_S = 0.25
 CONNECT_TIMEOUT_S = 1.0
 ANSWER_TIMEOUT_S = 2.0
 EXIT_FLUSH_TIMEOUT_S = 5.0
-# Per thread, grown on demand: a CPU-bound thread holds the GIL for up to the switch interval
-# (5 ms) before the sender can drain it, and a tight call loop makes ~10-20 M events/s.
-DEFAULT_BUFFER_EVENTS = 1 << 18
+# Per thread, grown on demand. A CPU-bound thread holds the GIL for up to the switch interval
+# (5 ms) before the sender can drain it, and a tight loop under the C recorder makes ~20 M
+# events/s: 512 Ki events (16 bytes each, 8 MiB) cover two switch intervals. The pure-Python
+# recorder is ~15x slower and its events are Python tuples (~90 bytes): 64 Ki.
+DEFAULT_BUFFER_EVENTS = {"native": 1 << 19, "python": 1 << 16}
 ANSWER_POLL_EVERY = 50  # flushes between non-blocking looks at the viewer's answer
 
 
@@ -48,6 +50,8 @@ def parse_addr(addr):
 
 def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
     backend = backend or os.environ.get("HIGHRISE_BACKEND", "auto")
+    if buffer_events is not None:
+        buffer_events = max(2, int(buffer_events))
     if backend in ("auto", "native"):
         try:
             from ._native_recorder import NativeRecorder
@@ -55,10 +59,10 @@ def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
             if backend == "native":
                 _warn("the C extension is not built (%s); using the pure-Python recorder" % error)
         else:
-            return NativeRecorder(methods, clock_zero_ns, buffer_events)
+            return NativeRecorder(methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["native"])
     from ._pyhook import PythonRecorder
 
-    return PythonRecorder(methods, clock_zero_ns, buffer_events)
+    return PythonRecorder(methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["python"])
 
 
 class Agent:
@@ -80,13 +84,13 @@ class Agent:
         self.version_label = (
             version_label if version_label is not None else os.environ.get("HIGHRISE_VERSION_LABEL", "")
         )
-        if buffer_events is None:
-            buffer_events = int(os.environ.get("HIGHRISE_BUFFER_EVENTS", DEFAULT_BUFFER_EVENTS))
-        self.buffer_events = max(2, int(buffer_events))
+        if buffer_events is None and os.environ.get("HIGHRISE_BUFFER_EVENTS"):
+            buffer_events = int(os.environ["HIGHRISE_BUFFER_EVENTS"])
         self.methods = Methods(include, exclude)
         self.clock_zero_ns = time.monotonic_ns()
         self.clock_zero_unix_ns = time.time_ns()
         self.recorder = _make_recorder(backend, self.methods, self.clock_zero_ns, buffer_events)
+        self.buffer_events = self.recorder.buffer_events
         self._sock = None
         self._stop = threading.Event()
         self._thread = None

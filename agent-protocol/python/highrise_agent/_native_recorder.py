@@ -16,7 +16,7 @@ class NativeRecorder:
     def __init__(self, methods, clock_zero_ns, buffer_events):
         self._methods = methods
         self._zero = clock_zero_ns
-        self._cap = max(2, int(buffer_events))
+        self._cap = self.buffer_events = max(2, int(buffer_events))
         self._installed = None
         self._tool_id = None
 

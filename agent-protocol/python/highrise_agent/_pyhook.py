@@ -53,7 +53,7 @@ class PythonRecorder:
     def __init__(self, methods, clock_zero_ns, buffer_events):
         self._methods = methods
         self._zero = clock_zero_ns
-        self._cap = max(2, int(buffer_events))
+        self._cap = self.buffer_events = max(2, int(buffer_events))
         self._local = threading.local()
         self._codes = {}
         self._buffers = []
