@@ -57,7 +57,7 @@ public final class AgentTests {
         tests.put("small_buffers_drop_and_resync_keep_stacks_right", AgentTests::dropsAndResync);
         tests.put("no_viewer_program_runs_normally", AgentTests::noViewer);
         tests.put("attach_to_running_jvm", AgentTests::attach);
-        tests.put("attached_jvm_survives_viewer_going_away", AgentTests::viewerGoesAway);
+        tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -383,10 +383,21 @@ public final class AgentTests {
             } // the probe is killed here, mid-session
             Thread.sleep(1000);
             check(target.process.isAlive(), "target died with the viewer");
-            Files.createFile(dir.resolve("stop"));
-            Run run = target.waitFor();
-            check(run.exit == 0 && run.output.contains("checksum-ok"), "target after the viewer went away:\n" + run.output);
-            check(run.output.contains("session ended"), "the agent noticed and stopped:\n" + run.output);
+            // Attach again to a new viewer: a fresh session with every definition and balanced streams.
+            try (Probe p2 = new Probe(1)) {
+                loadAgent(target.pid, p2.addr, "attach-again");
+                Thread.sleep(1000);
+                Files.createFile(dir.resolve("stop"));
+                Run run = target.waitFor();
+                check(run.exit == 0 && run.output.contains("checksum-ok"), "target after the viewer went away:\n" + run.output);
+                check(run.output.contains("session ended"), "the agent noticed and stopped:\n" + run.output);
+                Map<String, Object> s = p2.session(30);
+                check("attach-again".equals(s.get("program")) && "goodbye".equals(s.get("end"))
+                        && list(s.get("errors")).isEmpty(), "second session " + s.get("program") + " " + s.get("end") + " " + s.get("errors"));
+                check(num(map(s.get("calls")).get(APP + ".Work.step")) > 0, "steps in the second session");
+                check(num(map(s.get("stats")).get("skipped_records")) == 0, "every id defined again");
+                allThreadsBalanced(s, num(map(s.get("stats")).get("agent_events_dropped")) == 0);
+            }
         }
     }
 
