@@ -13,6 +13,7 @@ itself, so the stack the viewer gets is exactly the one the following events con
 import sys
 import threading
 import time
+from operator import sub as _sub
 
 from . import _wire
 
@@ -312,20 +313,24 @@ class PythonRecorder:
             taken = events[:n]
             del events[:n]
             segments = []
-            run = []
-            for item in taken:
-                if item[1] < 0:
-                    if run:
-                        segments.append(_pack(run, zero))
-                        run = []
-                    segments.append((max(0, item[0] - zero), list(item[2])))
-                else:
-                    run.append(item)
-                    if len(run) >= BATCH_EVENTS:
-                        segments.append(_pack(run, zero))
-                        run = []
-            if run:
-                segments.append(_pack(run, zero))
+            if taken and min([item[1] for item in taken]) >= 0:  # no resync marker: the fast way
+                for start in range(0, len(taken), BATCH_EVENTS):
+                    segments.append(_pack(taken[start : start + BATCH_EVENTS], zero))
+            else:
+                run = []
+                for item in taken:
+                    if item[1] < 0:
+                        if run:
+                            segments.append(_pack(run, zero))
+                            run = []
+                        segments.append((max(0, item[0] - zero), list(item[2])))
+                    else:
+                        run.append(item)
+                        if len(run) >= BATCH_EVENTS:
+                            segments.append(_pack(run, zero))
+                            run = []
+                if run:
+                    segments.append(_pack(run, zero))
             if (ended or final) and buffer.dropping:
                 # The thread is gone (or recording has stopped): its stack can no longer change,
                 # so it can be sent as is.
@@ -345,25 +350,41 @@ class PythonRecorder:
 BATCH_EVENTS = 8192
 
 
+_LEB128_SMALL = 1 << 14
+_LEB128 = [_wire.leb128(value) for value in range(_LEB128_SMALL)]  # 1- and 2-byte encodings
+
+
 def _pack(run, zero):
     """A run of one thread's events (raw monotonic_ns timestamps) -> (base_timestamp in ticks
-    since the clock zero, count, packed)."""
+    since the clock zero, count, packed). Vectorised with C-level list operations; per-event
+    Python code only for values of 2^14 and more."""
+    timestamps = [event[0] for event in run]
+    first = timestamps[0]
+    deltas = list(map(_sub, timestamps, [first] + timestamps[:-1]))
+    if min(deltas) < 0:
+        return _pack_clamped(run, zero)
+    flat = [0] * (2 * len(run))
+    flat[0::2] = [event[1] for event in run]
+    flat[1::2] = deltas
+    try:
+        packed = b"".join(map(_LEB128.__getitem__, flat))
+    except IndexError:
+        leb128 = _wire.leb128
+        packed = b"".join([_LEB128[v] if v < _LEB128_SMALL else leb128(v) for v in flat])
+    return (max(0, first - zero), len(run), packed)
+
+
+def _pack_clamped(run, zero):
+    """The slow way, for a clock that stepped back: such a delta is written as 0 (SPEC)."""
     previous = run[0][0]
     base = max(0, previous - zero)
     out = bytearray()
-    append = out.append
     for timestamp, code in run:
         delta = timestamp - previous
         if delta < 0:
             delta = 0
         else:
             previous = timestamp
-        if code < 128:
-            append(code)
-        else:
-            out += _wire.leb128(code)
-        if delta < 128:
-            append(delta)
-        else:
-            out += _wire.leb128(delta)
+        out += _wire.leb128(code)
+        out += _wire.leb128(delta)
     return (base, len(run), bytes(out))

@@ -86,3 +86,34 @@ def test_varint_examples_from_spec(value, encoded):
 )
 def test_leb128_examples_from_spec(value, encoded):
     assert w.leb128(value).hex() == encoded
+
+
+def _random_runs(seed, count=200):
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        timestamp = 10**6
+        run = []
+        for _ in range(rng.randint(1, 60)):
+            timestamp += rng.choice([0, 5, 127, 128, 300, 16383, 16384, 10**7, 2**40, -3])
+            run.append((timestamp, rng.choice([0, 1, 127, 128, 600, 601, 2**25 - 1])))
+        yield run
+
+
+def test_recorder_packers_match_the_reference_encoder():
+    """The pure recorder's vectorised packer and the C packer write what _wire.pack_events writes
+    (including a clock that steps back: delta 0)."""
+    from highrise_agent import _pyhook
+
+    try:
+        from highrise_agent import _native
+    except ImportError:
+        _native = None
+    for run in _random_runs(7):
+        zero = 10**6 - 7
+        base = run[0][0] - zero
+        count, expected = w.pack_events(base, [(t - zero, code >> 1, code & 1) for t, code in run])
+        assert _pyhook._pack(run, zero) == (base, count, expected)
+        if _native is not None:
+            assert _native.pack_events_for_test(base, [(t - zero, code) for t, code in run]) == expected
