@@ -5,6 +5,7 @@
 #   2. with the agent but no viewer listening (the instrumentation is then a no-op);
 #   3. streaming to a real highrise-probe, default mode (drops when the listener falls behind);
 #   4. the same, lossless (the program waits for the sender: the pipeline's throughput);
+#   0. reference: two System.nanoTime() reads per "call" (the floor for enter+exit timestamps);
 #   5. streaming, in short reps of 4000 calls with 1 ms pauses (the sender always keeps up: what
 #      the calling thread pays per call).
 # Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
@@ -51,6 +52,7 @@ bench() {
 
 echo "probe: $PROBE"
 uptime
+bench "0. reference: two System.nanoTime() per call, no agent" none "$CALLS" "$REPS" 1 0 clock
 bench "1. without the agent" none "$CALLS" "$REPS"
 bench "2. agent loaded, no viewer (no-op hooks)" noviewer "$CALLS" "$REPS"
 bench "3. streaming to highrise-probe, default mode" "" "$CALLS" "$REPS"

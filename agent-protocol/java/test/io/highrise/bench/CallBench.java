@@ -8,7 +8,9 @@ package io.highrise.bench;
  * With PAUSE_MS &gt; 0 the loop sleeps between reps: with reps of a few thousand calls (under the
  * agent's 16384-event ring) this measures what the calling thread pays per call while the sender
  * keeps up (no drops, no back-pressure), the sender's own work happening in the pauses.
- * Usage: CallBench CALLS_PER_REP REPS [THREADS] [PAUSE_MS]
+ * MODE "clock" replaces each call by two System.nanoTime() reads: the floor of any design that
+ * timestamps enter and exit.
+ * Usage: CallBench CALLS_PER_REP REPS [THREADS] [PAUSE_MS] [MODE]
  */
 public class CallBench {
     static int leaf(int x) {
@@ -21,6 +23,7 @@ public class CallBench {
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         long pauseMs = args.length > 3 ? Long.parseLong(args[3]) : 0;
         boolean quiet = reps > 20;
+        clockOnly = args.length > 4 && args[4].equals("clock");
         double[] perCall = new double[reps];
         long sink = 0;
         for (int r = 0; r < reps; r++) {
@@ -63,10 +66,23 @@ public class CallBench {
                 rest[rest.length / 2], sorted[0], sorted[sorted.length - 1], reps - 1, calls, threads, sink & 1);
     }
 
+    static boolean clockOnly;
+
     static long loop(long calls) {
+        if (clockOnly) {
+            return clockLoop(calls);
+        }
         long sum = 0;
         for (long i = 0; i < calls; i++) {
             sum += leaf((int) i);
+        }
+        return sum;
+    }
+
+    static long clockLoop(long calls) {
+        long sum = 0;
+        for (long i = 0; i < calls; i++) {
+            sum += System.nanoTime() ^ System.nanoTime();
         }
         return sum;
     }
