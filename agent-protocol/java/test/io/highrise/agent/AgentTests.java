@@ -361,9 +361,10 @@ public final class AgentTests {
             Map<String, Object> calls = map(s.get("calls"));
             check(calls.containsKey(APP + ".Work.step") && num(calls.get(APP + ".Work.step")) > 0,
                     "steps recorded after attach: " + calls);
-            check(num(calls.get(APP + ".Work.step")) == num(calls.get(APP + ".Work.inner")),
+            boolean lossFree = num(map(s.get("stats")).get("agent_events_dropped")) == 0;
+            check(!lossFree || num(calls.get(APP + ".Work.step")) == num(calls.get(APP + ".Work.inner")),
                     "step and inner called equally often: " + calls);
-            allThreadsBalanced(s, num(map(s.get("stats")).get("agent_events_dropped")) == 0);
+            allThreadsBalanced(s, lossFree);
             List<String> names = new ArrayList<>();
             for (Object t : list(s.get("threads"))) {
                 names.add(String.valueOf(map(t).get("name")));
