@@ -461,10 +461,39 @@ impl City {
         }
     }
 
-    /// Moves every height a step toward its target. Returns the buildings that moved.
+    /// Moves every height a step toward its target. Returns the buildings that moved, in
+    /// index order.
     pub fn ease(&mut self, dt_s: f32, moved: &mut Vec<usize>) {
         let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
         moved.clear();
+        let count = self.heights_wu.len();
+        if self.animating.len() > count / 8 {
+            // Most of the city is moving: one pass in index order over the flags gives the
+            // moved list already sorted (sorting a long list costs more than the pass).
+            self.animating.clear();
+            for index in 0..count {
+                if !self.animating_flags[index] {
+                    continue;
+                }
+                let (height, target) = (&mut self.heights_wu[index], self.target_heights_wu[index]);
+                let gap = target - *height;
+                *height = if gap.abs() < 0.005 {
+                    target
+                } else {
+                    *height + gap * blend
+                };
+                moved.push(index);
+                if *height == target {
+                    self.animating_flags[index] = false;
+                } else {
+                    self.animating.push(index);
+                }
+            }
+            if !moved.is_empty() {
+                self.heights_dirty = true;
+            }
+            return;
+        }
         let (heights, targets, flags) = (
             &mut self.heights_wu,
             &self.target_heights_wu,
@@ -483,6 +512,7 @@ impl City {
             flags[index] = still_moving;
             still_moving
         });
+        moved.sort_unstable();
         if !moved.is_empty() {
             self.heights_dirty = true;
         }
@@ -777,10 +807,9 @@ pub fn animate_buildings(
         if city.hidden || placed != Some(city.building_entities.len()) {
             continue; // no city yet, or its entities are being spawned this frame
         }
+        // In index order: entities and plots are laid out in that order, so the writes below
+        // stay cache-friendly.
         city.ease(dt_s, &mut scratch.0);
-        // Visit buildings in index order: entities and plots are laid out in that order, so
-        // this keeps the writes below cache-friendly.
-        scratch.0.sort_unstable();
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
@@ -804,9 +833,17 @@ pub fn animate_buildings(
             city.highlighted = highlight;
         }
         let mut recolour = std::mem::take(&mut city.recolour);
-        recolour.sort_unstable();
-        recolour.dedup();
-        for index in recolour {
+        let count = city.colours.len();
+        if recolour.len() > count / 8 {
+            // Most colours may have changed: one pass over all of them, in order, beats
+            // sorting and deduplicating a long list.
+            recolour.clear();
+            recolour.extend(0..count);
+        } else {
+            recolour.sort_unstable();
+            recolour.dedup();
+        }
+        for &index in &recolour {
             let wanted = if Some(index) == city.highlighted {
                 ColourKey::Highlight
             } else {
@@ -819,6 +856,8 @@ pub fn animate_buildings(
                 }
             }
         }
+        recolour.clear();
+        city.recolour = recolour;
         if city.heights_dirty {
             if let Err(error) = layout.set_heights(&city.heights_wu) {
                 warn!("hit-test heights out of date: {error}");
