@@ -3,11 +3,28 @@ functions as sys.monitoring callbacks (excluded code is switched off with DISABL
 when no monitoring tool id is free, it installs the C-level profile hook. Importing this module
 raises ImportError when the extension is not built; the agent then uses `_pyhook`."""
 
+import os
+import platform
 import sys
 import threading
 
 from . import _native
 from ._pyhook import _thread_name
+
+
+def tsc_is_trusted():
+    """True where reading the TSC is safe as the event clock: x86-64 and the kernel itself uses
+    the TSC as its clocksource (so it found it invariant and synchronised across CPUs).
+    HIGHRISE_CLOCK=monotonic turns it off."""
+    if os.environ.get("HIGHRISE_CLOCK", "").lower() == "monotonic":
+        return False
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as source:
+            return source.read().strip() == "tsc"
+    except OSError:
+        return False
 
 
 class NativeRecorder:
@@ -30,7 +47,13 @@ class NativeRecorder:
             tool_id = self._claim_tool_id(monitoring)
             if tool_id is not None:
                 _native.install(
-                    self._methods.resolve, _thread_name, self._zero, self._cap, False, monitoring.DISABLE
+                    self._methods.resolve,
+                    _thread_name,
+                    self._zero,
+                    self._cap,
+                    False,
+                    monitoring.DISABLE,
+                    tsc_is_trusted(),
                 )
                 events = monitoring.events
                 callbacks = self._callbacks(events)
@@ -42,7 +65,7 @@ class NativeRecorder:
                 self._tool_id = tool_id
                 self._installed = "sys.monitoring"
                 return
-        _native.install(self._methods.resolve, _thread_name, self._zero, self._cap)
+        _native.install(self._methods.resolve, _thread_name, self._zero, self._cap, True, None, tsc_is_trusted())
         threading.setprofile(_native.bootstrap)
         self._installed = "profile"
 

@@ -33,6 +33,11 @@ def assert_clean(session):
     for thread in session["threads"]:
         assert thread["balanced"], thread
         assert thread["backwards_timestamps"] == 0, thread
+        # Event times (TSC-converted or not) lie within the session's clock, which ends at the
+        # Goodbye (read from time.monotonic_ns by the sender).
+        if thread["events"]:
+            assert 0 < thread["first_timestamp_ns"] <= thread["last_timestamp_ns"], thread
+            assert thread["last_timestamp_ns"] <= session["stats"]["last_timestamp_ns"], thread
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -222,3 +227,21 @@ def test_rejecting_viewer_leaves_the_program_alone():
     server.close()
     assert (done.returncode, done.stdout) == (6, "done\n")
     assert "highrise-agent: the viewer rejected this agent: bad magic" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("clock", ["monotonic", "auto"])
+def test_native_event_clocks(probe, clock):
+    """The C recorder's two event clocks (RDTSC converted at drain time where the kernel trusts
+    the TSC, else CLOCK_MONOTONIC) give the same counts and clean, ordered timestamps."""
+    if "native" not in [b for b in backends() if isinstance(b, str)]:
+        pytest.skip("_native not built")
+    done, session = run_with_agent(
+        probe, ["idle.py"], backend="native", env_extra={"HIGHRISE_CLOCK": clock}
+    )
+    assert done.returncode == 0, done.stderr
+    assert_clean(session)
+    [thread] = [t for t in session["threads"] if t["events"]]
+    # The module body is entered at the start and left after its 1 s sleep: the converted
+    # event times must show that second.
+    span_ns = thread["last_timestamp_ns"] - thread["first_timestamp_ns"]
+    assert 1_000_000_000 <= span_ns < 1_500_000_000, span_ns
