@@ -746,3 +746,187 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
     assert!((live_snapshot.method(1).elevation - 0.4 / 3.0).abs() < 0.01);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The panel's package checkbox sends `ExcludePackages` as a `SessionCommand`; the sessions
+/// plugin forwards it to the live session's aggregator over the real ingest server, and the
+/// next reports give the excluded package's time to its caller.
+#[test]
+fn excluding_a_package_in_the_panel_gives_its_time_to_the_caller() {
+    use std::io::Write;
+
+    use highrise_ingest::{AggregateCommand, AggregateSink, IngestConfig, IngestServer};
+    use highrise_protocol::{
+        write_frame, AgentMessage, EventKind, Hello, PackedEventWriter, MAGIC, PROTOCOL_VERSION,
+    };
+    use highrise_viewer::viewer::sessions::{Ingest, SessionCommand, SessionsPlugin};
+
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: "127.0.0.1:0".parse().expect("addr"),
+            publish_interval: Duration::from_millis(10),
+            ..IngestConfig::default()
+        },
+        AggregateSink::factory,
+    )
+    .expect("server");
+    let addr = server.local_addr();
+    let mut app = app();
+    app.insert_resource(Ingest(server))
+        .add_plugins(SessionsPlugin);
+
+    let mut agent = std::net::TcpStream::connect(addr).expect("connect");
+    let mut send = |message: AgentMessage| {
+        write_frame(&mut agent, &message).expect("send");
+        agent.flush().expect("flush");
+    };
+    send(AgentMessage::Hello(Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent: "test".into(),
+        program: "tetris".into(),
+        version_label: "v1".into(),
+        pid: 42,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: 0,
+    }));
+    send(AgentMessage::DefineMethods(vec![
+        def(0, "main.game", "Game", "run"),
+        def(1, "main.util", "Helper", "work"),
+    ]));
+    // `run` calls `work`, which is on top of the stack 80 % of the time, for 3 s from `from_ns`.
+    let three_seconds = |from_ns: u64| {
+        let mut events = PackedEventWriter::new(1, from_ns);
+        if from_ns == 0 {
+            events.push(0, 0, EventKind::Enter);
+        }
+        for step in 0..10u64 {
+            events.push(
+                from_ns + step * 300_000_000 + 60_000_000,
+                1,
+                EventKind::Enter,
+            );
+            events.push(
+                from_ns + step * 300_000_000 + 300_000_000,
+                1,
+                EventKind::Exit,
+            );
+        }
+        AgentMessage::Events(events.finish())
+    };
+    send(three_seconds(0));
+    send(AgentMessage::Heartbeat {
+        timestamp: 3_000_000_000,
+    });
+
+    let stats_now = |app: &mut App, wanted: &dyn Fn(&Snapshot) -> bool| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            app.update();
+            let sessions = app.world().resource::<Sessions>();
+            if let Some((&id, snapshot)) = sessions
+                .by_id
+                .iter()
+                .find_map(|(id, view)| view.snapshot().map(|s| (id, s)))
+                .filter(|(_, s)| wanted(s))
+            {
+                return (id, snapshot.method(0), snapshot.method(1));
+            }
+            assert!(std::time::Instant::now() < deadline, "timed out");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    let (session_id, run, work) = stats_now(&mut app, &|s| s.method(1).calls == 10);
+    assert!((work.elevation - 0.8).abs() < 0.02, "{work:?}");
+    assert!((run.elevation - 0.2).abs() < 0.02, "{run:?}");
+
+    // What the checkbox does.
+    app.world_mut().send_event(SessionCommand {
+        session_id,
+        command: AggregateCommand::ExcludePackages(vec!["main.util".into()]),
+    });
+    app.update();
+    // The program goes on the same way; a whole window later, `work` is transparent.
+    send(three_seconds(3_000_000_000));
+    send(AgentMessage::Heartbeat {
+        timestamp: 6_000_000_000,
+    });
+    let (_, run, work) = stats_now(&mut app, &|s| s.now_ns >= 6_000_000_000);
+    assert!(
+        (run.elevation - 1.0).abs() < 0.02,
+        "run should get work's time: {run:?}"
+    );
+    // Within the aggregator's granularity (one bucket of the window) of zero.
+    assert!(work.elevation < 0.01, "{work:?}");
+}
+
+/// The camera frames the whole scene once a city appears, and frames again when the compare
+/// view changes what the scene shows (the non-interactive camera: framing only).
+#[test]
+fn the_camera_frames_the_city_and_reframes_for_the_compare_view() {
+    use highrise_viewer::viewer::camera::{CameraPlugin, MainCamera};
+    use highrise_viewer::viewer::compare::CompareMode;
+    use smooth_bevy_cameras::LookTransform;
+
+    let mut app = app();
+    app.add_plugins(bevy::input::InputPlugin)
+        .add_plugins(CameraPlugin { interactive: false });
+    {
+        let mut sessions = app.world_mut().resource_mut::<Sessions>();
+        accept_report(
+            &mut sessions,
+            session_report(1, "a", tetris(), vec![stats(0.5, 1, 1); 3]),
+        );
+        let mut wide = tetris();
+        wide.extend((3..60).map(|id| def(id, "main.extra", "Wide", &format!("m{id}"))));
+        accept_report(
+            &mut sessions,
+            session_report(2, "b", wide, vec![stats(0.5, 1, 1); 60]),
+        );
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    let target = |app: &mut App| {
+        let mut query = app
+            .world_mut()
+            .query_filtered::<&LookTransform, With<MainCamera>>();
+        query.single(app.world()).expect("one camera").target
+    };
+    let centre_of = |app: &App, keys: &[u64]| {
+        let sessions = app.world().resource::<Sessions>();
+        let (mut min_x, mut max_x) = (f32::MAX, f32::MIN);
+        for key in keys {
+            let bounds = sessions.by_id[key].city.world_bounds().expect("laid out");
+            min_x = min_x.min(bounds.min_x);
+            max_x = max_x.max(bounds.max_x);
+        }
+        (min_x + max_x) / 2.0
+    };
+    let both = centre_of(&app, &[1, 2]);
+    assert!(
+        (target(&mut app).x - both).abs() < 0.5,
+        "framed both cities"
+    );
+
+    // The diff view shows one city: the camera moves to it.
+    {
+        let mut compare = app.world_mut().resource_mut::<Compare>();
+        compare.mode = CompareMode::Diff;
+        compare.a = Some(1);
+        compare.b = Some(2);
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    let diff = app
+        .world()
+        .resource::<Compare>()
+        .diff
+        .world_bounds()
+        .expect("diff city");
+    let framed = target(&mut app);
+    assert!(
+        (framed.x - (diff.min_x + diff.max_x) / 2.0).abs() < 0.5,
+        "framed the diff city: {framed:?} vs {diff:?}"
+    );
+}
