@@ -35,7 +35,7 @@ public final class Agent {
             Options.Filter filter = options.filter();
             boolean firstLoad = transformer == null;
             if (firstLoad) {
-                transformer = new Transformer(filter, options.verbose);
+                transformer = new Transformer(filter, options.verbose, inst);
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
             } else {
                 transformer.filter = filter;

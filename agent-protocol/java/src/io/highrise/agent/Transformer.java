@@ -48,9 +48,37 @@ final class Transformer implements ClassFileTransformer {
     final AtomicLong classesFailed = new AtomicLong();
     private final Map<ClassLoader, Boolean> loaderSeesRecorder = new WeakHashMap<>();
 
-    Transformer(Options.Filter filter, boolean verbose) {
+    private final java.lang.instrument.Instrumentation inst;
+
+    Transformer(Options.Filter filter, boolean verbose, java.lang.instrument.Instrumentation inst) {
         this.filter = filter;
         this.verbose = verbose;
+        this.inst = inst;
+    }
+
+    /**
+     * Classes of a named module must read the agent's (unnamed) module to call Recorder; the
+     * module is given that read edge before its first class is rewritten.
+     */
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className,
+            Class<?> classBeingRedefined, ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        try {
+            if (module != null && module.isNamed() && className != null && loader != null
+                    && filter.accepts(className)) {
+                Module agent = Recorder.class.getModule();
+                if (!module.canRead(agent)) {
+                    inst.redefineModule(module, java.util.Set.of(agent), java.util.Map.of(),
+                            java.util.Map.of(), java.util.Set.of(), java.util.Map.of());
+                }
+            }
+        } catch (Throwable t) {
+            if (verbose) {
+                Sender.log("could not let module " + module + " read the agent: " + t);
+            }
+            return null;
+        }
+        return transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
     }
 
     @Override

@@ -56,6 +56,7 @@ public final class AgentTests {
         tests.put("workload_default_mode_balanced_and_filtered", AgentTests::workloadDefault);
         tests.put("small_buffers_drop_and_resync_keep_stacks_right", AgentTests::dropsAndResync);
         tests.put("no_viewer_program_runs_normally", AgentTests::noViewer);
+        tests.put("named_module_classes_are_profiled", AgentTests::namedModule);
         tests.put("attach_to_running_jvm", AgentTests::attach);
         tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
         int failed = 0;
@@ -341,6 +342,38 @@ public final class AgentTests {
                 APP + ".Workload", "2", "50");
         check(run.exit == 0 && run.output.contains("WORKLOAD DONE 3"), "workload without a viewer:\n" + run.output);
         check(run.output.contains("cannot connect"), "says it runs unprofiled:\n" + run.output);
+    }
+
+    /** A class in a named module must be given a read edge to the agent before it calls it. */
+    static void namedModule() throws Exception {
+        Path dir = Files.createTempDirectory("highrise-module");
+        Path src = dir.resolve("src/demo.mod/org/demo");
+        Files.createDirectories(src);
+        Files.writeString(dir.resolve("src/demo.mod/module-info.java"), "module demo.mod { }\n");
+        Files.writeString(src.resolve("ModMain.java"), "package org.demo;\n"
+                + "public class ModMain {\n"
+                + "  static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+                + "  public static void main(String[] a) { System.out.println(\"fib \" + fib(15)); }\n"
+                + "}\n");
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        check(javac != null, "no system Java compiler (a JRE instead of a JDK?)");
+        int rc = javac.run(null, null, null, "-d", dir.resolve("out/demo.mod").toString(),
+                dir.resolve("src/demo.mod/module-info.java").toString(), src.resolve("ModMain.java").toString());
+        check(rc == 0, "compiling the module");
+        try (Probe p = new Probe(1)) {
+            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + p.addr + ",include=org.demo",
+                    "-p", dir.resolve("out").toString(), "-m", "demo.mod/org.demo.ModMain");
+            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0 && out.contains("fib 610"),
+                    "modular program:\n" + out);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors");
+            Map<String, Object> calls = map(s.get("calls"));
+            check(num(calls.get("org.demo.ModMain.fib")) == io.highrise.testapp.Workload.fibCalls(15),
+                    "fib calls " + calls);
+            allThreadsBalanced(s, true);
+        }
     }
 
     static void attach() throws Exception {
