@@ -245,3 +245,23 @@ def test_native_event_clocks(probe, clock):
     # event times must show that second.
     span_ns = thread["last_timestamp_ns"] - thread["first_timestamp_ns"]
     assert 1_000_000_000 <= span_ns < 1_500_000_000, span_ns
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_many_threads_pool_and_deep_recursion(probe, backend):
+    # A Python-level hook cannot run at the recursion limit: CPython then removes the pure
+    # recorder's profile function on that thread (3.11) or raises from its callback (3.12+).
+    # The C recorder has no such limit.
+    args = ["stress.py"] if backend == "native" else ["stress.py", "--no-recursion-error"]
+    done, session = run_with_agent(probe, args, backend=backend)
+    assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr
+    assert_clean(session)
+    calls = session["calls"]
+    assert calls["stress.short_lived"] == 300
+    assert calls["stress.tiny"] == 900 + 200
+    assert calls["stress.deep"] == 3001
+    if backend == "native":
+        assert calls["stress.dive"] >= 900  # until the recursion limit (1000 minus frames below)
+    short = [t for t in session["threads"] if t["calls"].get("stress.short_lived")]
+    assert len(short) == 300 and all(t["ended"] for t in short)
+    assert max(t["max_depth"] for t in session["threads"]) >= 3000
