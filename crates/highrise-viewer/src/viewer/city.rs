@@ -19,6 +19,8 @@ pub const STUB_HEIGHT_WU: f32 = 0.06;
 pub const CITY_GAP_WU: f32 = 12.0;
 /// Easing rate: the fraction of the remaining distance covered per second is 1 − e^(−rate).
 pub const EASING_RATE_PER_S: f32 = 9.0;
+/// While buildings move, the hit-test bounds are refreshed at most this often, seconds.
+pub const HIT_TEST_REFRESH_S: f64 = 0.1;
 /// Number of steps of the heat ramp.
 pub const HEAT_STEPS: usize = 32;
 /// Number of distinct class colours.
@@ -272,6 +274,8 @@ pub struct City {
     pub structure_dirty: bool,
     /// Heights moved this frame: refresh the hit-test bounds.
     pub heights_dirty: bool,
+    /// When the hit-test bounds last followed the heights (app time, seconds).
+    pub hit_test_refreshed_s: f64,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
 }
@@ -858,11 +862,18 @@ pub fn animate_buildings(
         }
         recolour.clear();
         city.recolour = recolour;
-        if city.heights_dirty {
+        // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
+        // the whole hierarchy every frame while everything moves costs more than it is worth.
+        let now_s = time.elapsed_secs_f64();
+        let settled = city.animating.is_empty();
+        if city.heights_dirty
+            && (settled || now_s - city.hit_test_refreshed_s >= HIT_TEST_REFRESH_S)
+        {
             if let Err(error) = layout.set_heights(&city.heights_wu) {
                 warn!("hit-test heights out of date: {error}");
             }
             city.heights_dirty = false;
+            city.hit_test_refreshed_s = now_s;
         }
     }
 }
