@@ -37,21 +37,25 @@
 //! # Cost
 //!
 //! Per event: a few loads and adds on the thread's stack and one (method, thread) record. Events
-//! are applied in chunks of 256: first the (method, thread) pair of every enter is looked up
-//! and its record prefetched (independent lookups whose cache misses overlap), then the chunk
-//! is applied in order.
-//! A pair's time goes into an accumulator for the current bucket; the first touch in a new
-//! bucket appends the previous bucket's values as a 16-byte record to that bucket's list.
-//! Window sums are updated from those records in batches, and records are subtracted when
-//! their bucket leaves the window.
+//! are applied in chunks of 256: first every event's (method, thread) pair and exclusion flag
+//! are looked up and the pair's record prefetched (independent lookups whose cache misses
+//! overlap, and no branch on the event kind, which is as good as random), then the chunk is
+//! applied in order.
+//! A pair's time goes into an accumulator that always holds its thread's current bucket: the
+//! first touch in a bucket appends the pair to the thread's touched list (without a branch),
+//! and when the thread moves to a later bucket the list is flushed, each accumulator becoming
+//! a 16-byte record of that bucket's list. Window sums are updated from those records in
+//! batches, and records are subtracted when their bucket leaves the window.
 //!
 //! Memory, per (method, thread) pair that ran in the window: 60 B (24 B hot half, 32 B cold
-//! half, 4 B thread index) + 4–32 B in its thread's method → pair index + 16 B per bucket the pair was active
-//! in (at most ~130; in a busy program, about one per bucket: 1.5 KiB for a pair active in
-//! every bucket of a 3 s window) + 8 B of snapshot scratch. Per stack frame 24 B; per method id
-//! 5 B of tables plus 2 × 20 B for snapshots. Pairs and ended threads are released at most 16
-//! buckets after their last data left the window, so memory depends on the window's
-//! activity, never on the stream's length.
+//! half, 4 B thread index) + 4–32 B in its thread's method → pair index + up to 8 B in its
+//! thread's touched list (4 B entries, about twice the pairs touched in one bucket; never
+//! more than 4 × (the thread's pairs + 512)) + 16 B per bucket the pair was active in (at most ~130; in a busy program, about one per
+//! bucket: 1.5 KiB for a pair active in every bucket of a 3 s window) + 8 B of snapshot
+//! scratch. Per stack frame 24 B; per method id 5 B of tables and 1 bit of exclusion flags,
+//! plus 2 × 20 B for snapshots. Pairs and ended threads are released at most 16 buckets after
+//! their last data left the window, so memory depends on the window's activity, never on the
+//! stream's length. `BENCHMARKS.md` ("Aggregator") has measured totals.
 
 mod aggregator;
 mod config;

@@ -10,10 +10,12 @@ pub(crate) const NO_EPOCH: u64 = u64::MAX;
 /// The hot half of a (method, thread) pair: what the event loop touches. 24 bytes.
 ///
 /// Time is accumulated lazily into `acc_*`, the pair's values for bucket `acc_epoch` (the
-/// bucket its thread is in). When the pair is next touched in a later bucket the accumulator
-/// is flushed: appended as a record to its bucket's list and added to the window sums in
-/// [`PairInfo`]; expiring a bucket subtracts its records. An accumulator whose bucket has left
-/// the window is dead: ignored by snapshots and flushes, cleared by the periodic sweep.
+/// bucket its thread is in; the pair is then in its thread's touched list). When the thread
+/// moves to a later bucket the accumulator is flushed: appended as a record to its bucket's
+/// list, later added to the window sums in [`PairInfo`]; expiring a bucket subtracts its
+/// records. An accumulator whose bucket has left the window before its thread moved on is
+/// dead: ignored by snapshots, dropped at the thread's next bucket or when the pair is
+/// released.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pair {
     pub acc_epoch: u64,
