@@ -564,32 +564,58 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
     assert!(app.world().resource::<Compare>().aligned_a.hidden);
 }
 
+/// A real ingest server with the aggregator, publishing every 10 ms.
+fn live_ingest() -> highrise_viewer::viewer::sessions::Ingest {
+    let server = highrise_ingest::IngestServer::start(
+        highrise_ingest::IngestConfig {
+            listen_addr: "127.0.0.1:0".parse().expect("addr"),
+            publish_interval: Duration::from_millis(10),
+            ..highrise_ingest::IngestConfig::default()
+        },
+        highrise_ingest::AggregateSink::factory,
+    )
+    .expect("server");
+    highrise_viewer::viewer::sessions::Ingest(server)
+}
+
+/// A program's agent over a real socket, already introduced (Hello as `tetris` `v1`).
+struct TestAgent(std::net::TcpStream);
+
+impl TestAgent {
+    fn connect(addr: std::net::SocketAddr) -> Self {
+        let mut agent = Self(std::net::TcpStream::connect(addr).expect("connect"));
+        agent.send(highrise_protocol::AgentMessage::Hello(
+            highrise_protocol::Hello {
+                magic: highrise_protocol::MAGIC,
+                protocol_version: highrise_protocol::PROTOCOL_VERSION,
+                agent: "test".into(),
+                program: "tetris".into(),
+                version_label: "v1".into(),
+                pid: 42,
+                clock_unit_ns: 1,
+                clock_zero_unix_ns: 0,
+            },
+        ));
+        agent
+    }
+
+    fn send(&mut self, message: highrise_protocol::AgentMessage) {
+        use std::io::Write;
+        highrise_protocol::write_frame(&mut self.0, &message).expect("send");
+        self.0.flush().expect("flush");
+    }
+}
+
 /// What the panel's record button and "open recording" box do, against a real ingest server:
 /// a live session (a real socket) is recorded mid-session, then opened as a replayed session
 /// that reports the same methods through the same aggregator.
 #[test]
 fn the_record_button_records_a_live_session_and_the_recording_replays() {
-    use std::io::Write;
-
-    use highrise_ingest::{
-        AggregateSink, IngestConfig, IngestServer, RecordingState, SessionSource,
-    };
-    use highrise_protocol::{
-        write_frame, AgentMessage, EventKind, Hello, PackedEventWriter, MAGIC, PROTOCOL_VERSION,
-    };
+    use highrise_ingest::{RecordingState, SessionSource};
+    use highrise_protocol::{AgentMessage, EventKind, PackedEventWriter};
     use highrise_viewer::viewer::recording::Recorder;
-    use highrise_viewer::viewer::sessions::Ingest;
 
-    let server = IngestServer::start(
-        IngestConfig {
-            listen_addr: "127.0.0.1:0".parse().expect("addr"),
-            publish_interval: Duration::from_millis(10),
-            ..IngestConfig::default()
-        },
-        AggregateSink::factory,
-    )
-    .expect("server");
-    let ingest = Ingest(server);
+    let ingest = live_ingest();
     let dir = std::env::temp_dir().join(format!("highrise-record-button-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut recorder = Recorder::new(dir.clone());
@@ -599,34 +625,14 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         while !done(sessions) {
             assert!(std::time::Instant::now() < deadline, "timed out");
-            if let Ok(report) = ingest_updates(&ingest).recv_timeout(Duration::from_millis(50)) {
+            if let Ok(report) = ingest.0.updates().recv_timeout(Duration::from_millis(50)) {
                 accept_report(sessions, report);
             }
         }
     };
-    fn ingest_updates(ingest: &Ingest) -> &crossbeam_channel::Receiver<Report> {
-        ingest.0.updates()
-    }
 
-    let mut agent = std::net::TcpStream::connect(ingest.0.local_addr()).expect("connect");
-    let send = |agent: &mut std::net::TcpStream, message: AgentMessage| {
-        write_frame(agent, &message).expect("send");
-        agent.flush().expect("flush");
-    };
-    send(
-        &mut agent,
-        AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: "test".into(),
-            program: "tetris".into(),
-            version_label: "v1".into(),
-            pid: 42,
-            clock_unit_ns: 1,
-            clock_zero_unix_ns: 0,
-        }),
-    );
-    send(&mut agent, AgentMessage::DefineMethods(tetris()));
+    let mut agent = TestAgent::connect(ingest.0.local_addr());
+    agent.send(AgentMessage::DefineMethods(tetris()));
     // `Game.run` on thread 1 from t = 0, calling `Board.rotate` for the first half second.
     let batch = |from_ns: u64| {
         let mut events = PackedEventWriter::new(1, from_ns);
@@ -640,7 +646,7 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
         }
         AgentMessage::Events(events.finish())
     };
-    send(&mut agent, batch(0));
+    agent.send(batch(0));
     wait_for(&mut sessions, &|s| {
         s.by_id.values().any(|v| {
             v.definitions_seen == 3 && v.snapshot().is_some_and(|snap| snap.method(1).calls == 1)
@@ -660,13 +666,10 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
     );
     // A recording started mid-session holds no history before its start: compare a window
     // (3 s) that lies wholly after it.
-    send(&mut agent, batch(3_000_000_000));
-    send(
-        &mut agent,
-        AgentMessage::Heartbeat {
-            timestamp: 5_000_000_000,
-        },
-    );
+    agent.send(batch(3_000_000_000));
+    agent.send(AgentMessage::Heartbeat {
+        timestamp: 5_000_000_000,
+    });
     wait_for(&mut sessions, &|s| {
         s.by_id[&live_id]
             .report
@@ -752,44 +755,16 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
 /// next reports give the excluded package's time to its caller.
 #[test]
 fn excluding_a_package_in_the_panel_gives_its_time_to_the_caller() {
-    use std::io::Write;
+    use highrise_ingest::AggregateCommand;
+    use highrise_protocol::{AgentMessage, EventKind, PackedEventWriter};
+    use highrise_viewer::viewer::sessions::{SessionCommand, SessionsPlugin};
 
-    use highrise_ingest::{AggregateCommand, AggregateSink, IngestConfig, IngestServer};
-    use highrise_protocol::{
-        write_frame, AgentMessage, EventKind, Hello, PackedEventWriter, MAGIC, PROTOCOL_VERSION,
-    };
-    use highrise_viewer::viewer::sessions::{Ingest, SessionCommand, SessionsPlugin};
-
-    let server = IngestServer::start(
-        IngestConfig {
-            listen_addr: "127.0.0.1:0".parse().expect("addr"),
-            publish_interval: Duration::from_millis(10),
-            ..IngestConfig::default()
-        },
-        AggregateSink::factory,
-    )
-    .expect("server");
-    let addr = server.local_addr();
+    let ingest = live_ingest();
+    let mut agent = TestAgent::connect(ingest.0.local_addr());
     let mut app = app();
-    app.insert_resource(Ingest(server))
-        .add_plugins(SessionsPlugin);
+    app.insert_resource(ingest).add_plugins(SessionsPlugin);
 
-    let mut agent = std::net::TcpStream::connect(addr).expect("connect");
-    let mut send = |message: AgentMessage| {
-        write_frame(&mut agent, &message).expect("send");
-        agent.flush().expect("flush");
-    };
-    send(AgentMessage::Hello(Hello {
-        magic: MAGIC,
-        protocol_version: PROTOCOL_VERSION,
-        agent: "test".into(),
-        program: "tetris".into(),
-        version_label: "v1".into(),
-        pid: 42,
-        clock_unit_ns: 1,
-        clock_zero_unix_ns: 0,
-    }));
-    send(AgentMessage::DefineMethods(vec![
+    agent.send(AgentMessage::DefineMethods(vec![
         def(0, "main.game", "Game", "run"),
         def(1, "main.util", "Helper", "work"),
     ]));
@@ -813,8 +788,8 @@ fn excluding_a_package_in_the_panel_gives_its_time_to_the_caller() {
         }
         AgentMessage::Events(events.finish())
     };
-    send(three_seconds(0));
-    send(AgentMessage::Heartbeat {
+    agent.send(three_seconds(0));
+    agent.send(AgentMessage::Heartbeat {
         timestamp: 3_000_000_000,
     });
 
@@ -846,8 +821,8 @@ fn excluding_a_package_in_the_panel_gives_its_time_to_the_caller() {
     });
     app.update();
     // The program goes on the same way; a whole window later, `work` is transparent.
-    send(three_seconds(3_000_000_000));
-    send(AgentMessage::Heartbeat {
+    agent.send(three_seconds(3_000_000_000));
+    agent.send(AgentMessage::Heartbeat {
         timestamp: 6_000_000_000,
     });
     let (_, run, work) = stats_now(&mut app, &|s| s.now_ns >= 6_000_000_000);
