@@ -4,8 +4,10 @@
 //! Time accounting is lazy: a thread's exclusive time since its previous event is charged to
 //! the pair of its top frame (or the nearest non-excluded caller) when the next event arrives;
 //! inclusive time is charged when the outermost frame of a (method, thread) pair closes.
-//! Charges go into the pair's accumulator for the thread's current bucket; anything that
-//! crosses bucket boundaries takes the cold path ([`Engine::charge_interval`]).
+//! Charges go into the pair's accumulator for the thread's current bucket (the pair is noted
+//! in the thread's touched list, flushed into bucket records when the thread moves on, see
+//! [`Engine::touch`]); anything that crosses bucket boundaries takes the cold path
+//! ([`Engine::charge_interval`]).
 
 use highrise_protocol::{Event, EventKind};
 
