@@ -28,8 +28,9 @@ pub struct AggregatorStats {
     /// Enters beyond [`crate::AggregatorConfig::max_stack_depth`]; not tracked.
     pub stack_overflows: u64,
     /// Pieces of time or calls that arrived for buckets that had already left the window
-    /// (a thread lagging more than a window behind "now"); dropped, which is exact since they
-    /// are outside every future window.
+    /// (a thread lagging more than a window behind "now"), counting a thread's accumulator
+    /// whose bucket left the window before the thread moved on once; dropped, which is exact
+    /// since they are outside every future window.
     pub late_contributions: u64,
     /// Threads currently known and not yet released (running, or ended but still inside the
     /// window).
