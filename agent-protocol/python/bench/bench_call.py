@@ -3,7 +3,7 @@ without the agent and with it (native and pure-Python recorders) streaming to a 
 (highrise-probe). Cost per call = (time with agent - time without) / calls; each call is one
 enter and one exit event. Medians of --runs fresh processes per variant.
 
-    python bench/bench_call.py [--calls 1000000] [--runs 5] [--probe PATH]
+    python bench/bench_call.py [--calls 1000000] [--runs 5] [--workload empty|library] [--probe PATH]
 
 The probe defaults to $HIGHRISE_PROBE, else $CARGO_TARGET_DIR (or ~/.cache/highrise/target)
 /debug/highrise-probe. Prints one line per variant and the listener's drop counts.
@@ -25,8 +25,14 @@ if variant != "baseline":
     agent = highrise_agent.start(backend=variant, program="bench-" + variant)
     assert agent is not None, "no listener"
 
-def leaf():
-    pass
+if sys.argv[3] == "empty":
+    def leaf():
+        pass
+else:  # "library": each profiled call spends its time in excluded standard-library code
+    import posixpath
+    def leaf():
+        posixpath.join("a", "b")
+        posixpath.basename("/x/y")
 
 def loop(n):
     for _ in range(n):
@@ -53,6 +59,13 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--probe", default=default_probe())
     parser.add_argument("--variants", default="baseline,native,python")
+    parser.add_argument(
+        "--workload",
+        choices=("empty", "library"),
+        default="empty",
+        help="empty: calls of an empty function; library: each call also makes 2 calls into "
+        "the standard library (posixpath: ~6 Python-level calls, not recorded)",
+    )
     args = parser.parse_args()
     variants = args.variants.split(",")
     probe = subprocess.Popen(
@@ -69,7 +82,7 @@ def main():
         for _ in range(args.runs):
             for variant in variants:  # interleaved, so load changes hit every variant alike
                 out = subprocess.run(
-                    [sys.executable, "-c", WORKLOAD, str(args.calls), variant],
+                    [sys.executable, "-c", WORKLOAD, str(args.calls), variant, args.workload],
                     env=env,
                     cwd="/",  # import the installed agent, not a source tree next to cwd
                     check=True,
@@ -81,7 +94,10 @@ def main():
                 cpu[variant].append(int(cpu_ns))
                 if variant != "baseline":
                     sessions.append(json.loads(probe.stdout.readline()))
-        print("python %s, %d calls, median of %d runs" % (sys.version.split()[0], args.calls, args.runs))
+        print(
+            "python %s, %s workload, %d calls, median of %d runs"
+            % (sys.version.split()[0], args.workload, args.calls, args.runs)
+        )
         for label, table in (("wall", times), ("cpu (all threads)", cpu)):
             base = statistics.median(table["baseline"]) / args.calls if "baseline" in table else 0.0
             print(" %s:" % label)

@@ -104,23 +104,21 @@ class Methods:
         self._names = set()  # (package, class, method, signature) already used
         self._pending = []  # (id, package, class, method, signature, file, line)
         self.definitions = []  # all, in id order (tests, re-announce)
-        self._main_name = None
 
     # -- module names -----------------------------------------------------------------------
 
     def real_module_name(self, module):
-        """`__main__` becomes the module's real name (`-m pkg.mod`) or the script's file stem."""
+        """`__main__` becomes the module's real name (`-m pkg.mod`) or the script's file stem.
+        Looked up each time (once per code object): runpy swaps `sys.modules["__main__"]`."""
         if module != "__main__":
             return module
-        if self._main_name is None:
-            main = sys.modules.get("__main__")
-            spec = getattr(main, "__spec__", None)
-            name = getattr(spec, "name", None)
-            if not name:
-                path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv else "")
-                name = os.path.splitext(os.path.basename(path))[0] or "__main__"
-            self._main_name = name
-        return self._main_name
+        main = sys.modules.get("__main__")
+        spec = getattr(main, "__spec__", None)
+        name = getattr(spec, "name", None)
+        if not name:
+            path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv else "")
+            name = os.path.splitext(os.path.basename(path))[0] or "__main__"
+        return name
 
     def module_included(self, module, filename, is_main=False):
         key = (module, filename)
