@@ -265,3 +265,18 @@ def test_many_threads_pool_and_deep_recursion(probe, backend):
     short = [t for t in session["threads"] if t["calls"].get("stress.short_lived")]
     assert len(short) == 300 and all(t["ended"] for t in short)
     assert max(t["max_depth"] for t in session["threads"]) >= 3000
+
+
+def test_command_line_passes_the_program_its_arguments(probe):
+    import json
+
+    done, session = run_with_agent(
+        probe, ["show_argv.py", "-m", "x", "--addr", "y", "--", "z"], ["--include=json", "--program=argv-demo"]
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "argv": ["show_argv.py", "-m", "x", "--addr", "y", "--", "z"],
+        "name": "__main__",
+    }
+    assert session["program"] == "argv-demo"
+    assert session["calls"]["json.dumps"] == 1  # --include=json took effect
