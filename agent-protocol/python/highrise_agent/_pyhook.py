@@ -135,19 +135,18 @@ class PythonRecorder:
                 buffer.stack.append(method_id)
             elif event == "return":
                 try:
-                    stack = local.buffer.stack
+                    buffer = local.buffer
                 except AttributeError:
                     return
+                stack = buffer.stack
                 if not stack or stack[-1] != codes_get(frame.f_code):
                     return
-                buffer = local.buffer
-                method_id = stack[-1]
                 events = buffer.events
                 if len(events) < cap and not buffer.dropping:
-                    events.append((clock(), (method_id << 1) | 1))
+                    events.append((clock(), (stack.pop() << 1) | 1))
                 else:
-                    slow(buffer, (method_id << 1) | 1, clock())
-                stack.pop()
+                    slow(buffer, (stack[-1] << 1) | 1, clock())  # needs the stack before the pop
+                    stack.pop()
 
         threading.setprofile(profile)
         sys.setprofile(profile)
@@ -231,21 +230,21 @@ class PythonRecorder:
 
         def on_return(code, offset, value):
             try:
-                stack = local.buffer.stack
+                buffer = local.buffer
             except AttributeError:
-                stack = None
+                buffer = None
             method_id = codes_get(code)
-            if not stack or stack[-1] != method_id:
+            if buffer is None or not buffer.stack or buffer.stack[-1] != method_id:
                 if method_id is not None and method_id < 0:
                     return DISABLE
                 return
-            buffer = local.buffer
+            stack = buffer.stack
             events = buffer.events
             if len(events) < cap and not buffer.dropping:
-                events.append((clock(), (method_id << 1) | 1))
+                events.append((clock(), (stack.pop() << 1) | 1))
             else:
-                slow(buffer, (method_id << 1) | 1, clock())
-            stack.pop()
+                slow(buffer, (method_id << 1) | 1, clock())  # needs the stack before the pop
+                stack.pop()
 
         def on_unwind(code, offset, exception):
             on_return(code, offset, None)
