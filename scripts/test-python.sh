@@ -46,6 +46,11 @@ for entry in "${pythons[@]}"; do
     version="${entry#*=}"
     venv="$cache/python-venv-$version"
     echo "== Python agent tests on $python ($version)"
+    # The C recorder needs the interpreter's headers; Debian's system Python ships them apart.
+    if ! "$python" -c 'import os, sys, sysconfig; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")) else 1)'; then
+        echo "test-python: no Python.h for $python; installing python3-dev" >&2
+        apt-get update -qq && apt-get install -y -qq python3-dev || true
+    fi
     if [ ! -x "$venv/bin/python" ]; then
         if ! "$python" -m venv "$venv"; then
             # Debian's system Python ships venv separately.
