@@ -280,3 +280,19 @@ def test_command_line_passes_the_program_its_arguments(probe):
     }
     assert session["program"] == "argv-demo"
     assert session["calls"]["json.dumps"] == 1  # --include=json took effect
+
+
+def test_example_shop_demo(probe):
+    """examples/python/shop_demo.py, the documented example, under the agent for one second."""
+    import pathlib
+
+    example = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python" / "shop_demo.py"
+    done, session = run_with_agent(probe, [str(example), "--seconds", "1", "--customers", "2"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("orders placed: ")
+    assert_clean(session)
+    calls = session["calls"]
+    for name in ("shop.Catalog.search", "shop.Database.save", "shop.RoutePlanner.shortest", "shop.orders.discount"):
+        assert calls.get(name, 0) > 0, (name, calls)
+    names = {t["name"] for t in session["threads"]}
+    assert {"MainThread", "dispatcher", "customer-0", "customer-1"} <= names
