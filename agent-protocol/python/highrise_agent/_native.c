@@ -527,7 +527,16 @@ static PyObject *install(PyObject *module, PyObject *args)
     }
     all_threads = 1;
 #else
-    PyEval_SetProfile(profile_cb, NULL);
+    /* Every thread that already runs, not only the caller (what 3.12's
+     * PyEval_SetProfileAllThreads does). _PyEval_SetProfile is written for another thread's
+     * state; the thread list only changes with the GIL held, which we hold. */
+    PyThreadState *current = PyThreadState_Get();
+    PyInterpreterState *interp = PyThreadState_GetInterpreter(current);
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(interp); ts != NULL; ts = PyThreadState_Next(ts)) {
+        if (_PyEval_SetProfile(ts, profile_cb, NULL) < 0) {
+            PyErr_Clear();
+        }
+    }
     all_threads = 0;
 #endif
     Py_RETURN_NONE;

@@ -296,3 +296,15 @@ def test_example_shop_demo(probe):
         assert calls.get(name, 0) > 0, (name, calls)
     names = {t["name"] for t in session["threads"]}
     assert {"MainThread", "dispatcher", "customer-0", "customer-1"} <= names
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_thread_running_before_start(probe, backend):
+    done = run_python(["early_thread.py"], {"HIGHRISE_ADDR": probe.addr, "HIGHRISE_BACKEND": backend})
+    assert done.returncode == 0, done.stderr
+    [session] = probe.sessions()
+    assert_clean(session)
+    if backend == "python" and sys.version_info < (3, 12):
+        pytest.skip("the pure recorder on 3.11 sees only threads started after start()")
+    early = [t for t in session["threads"] if t["name"] == "early"]
+    assert len(early) == 1 and early[0]["calls"] == {"early_thread.early_work": 25}
