@@ -308,3 +308,17 @@ def test_thread_running_before_start(probe, backend):
         pytest.skip("the pure recorder on 3.11 sees only threads started after start()")
     early = [t for t in session["threads"] if t["name"] == "early"]
     assert len(early) == 1 and early[0]["calls"] == {"early_thread.early_work": 25}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is 3.12+")
+@pytest.mark.parametrize("backend", backends())
+def test_profile_hook_when_no_monitoring_tool_id_is_free(probe, backend):
+    done = run_python(["tools_taken.py"], {"HIGHRISE_ADDR": probe.addr, "HIGHRISE_BACKEND": backend})
+    assert done.returncode == 0, done.stderr
+    assert "mechanism profile\n" in done.stderr
+    [session] = probe.sessions()
+    assert_clean(session)
+    calls = session["calls"]
+    for name, count in EXPECTED_CALLS.items():
+        if name != "mt_workload.main":
+            assert calls.get(name) == count, (name, calls)
