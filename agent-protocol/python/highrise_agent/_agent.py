@@ -137,12 +137,21 @@ class Agent:
         except (OSError, ValueError) as error:
             _warn("no viewer at %s (%s); the program runs without profiling" % (self.addr, error))
             return False
+        try:
+            self.recorder.install()
+        except Exception as error:  # never let the agent break the program
+            _warn("could not install the hooks (%r); the program runs without profiling" % (error,))
+            try:
+                self.recorder.uninstall()
+            except Exception:
+                pass
+            sock.close()
+            return False
         self._sock = sock
         self._last_send = time.monotonic()
         self.running = True
         self._thread = threading.Thread(target=self._run, name="highrise-agent-sender", daemon=True)
         self._thread.start()
-        self.recorder.install()
         atexit.register(self.stop)
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._after_fork_in_child)
@@ -175,6 +184,7 @@ class Agent:
 
     def _run(self):
         sock = self._sock
+        sys.setprofile(None)  # this thread is the agent's own: no profile hook (3.11) at all
         try:
             wait_s = FLUSH_INTERVAL_S
             rounds = 0
@@ -192,7 +202,7 @@ class Agent:
             self._flush(sock, final=True)
             sock.sendall(_wire.goodbye(self.now_ticks()))
             self._close_gracefully(sock)
-        except OSError as error:
+        except Exception as error:  # the socket failed (OSError), or a bug: stop, never crash
             try:  # a viewer that rejected us has said why before closing
                 if self.answer is None:
                     self._take_answer(sock.recv(4096, socket.MSG_DONTWAIT))
