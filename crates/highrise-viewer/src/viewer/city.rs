@@ -619,9 +619,10 @@ impl Plugin for CityPlugin {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CitySet;
 
-/// Scratch space for [`animate_buildings`], reused every frame.
+/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved, and
+/// the same as a mask.
 #[derive(Resource, Default, Debug)]
-pub struct MovedScratch(Vec<usize>);
+pub struct MovedScratch(Vec<usize>, Vec<bool>);
 
 /// Places newly defined methods (incremental insertion: existing buildings never move).
 pub fn place_methods(mut sessions: ResMut<Sessions>) {
@@ -802,9 +803,11 @@ pub fn animate_buildings(
     palette: Res<Palette>,
     hovered: Option<Res<super::hover::Hovered>>,
     mut scratch: ResMut<MovedScratch>,
-    mut buildings: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), With<BuildingOf>>,
+    mut buildings: Query<(&BuildingOf, &mut Transform)>,
+    mut materials: Query<&mut MeshMaterial3d<StandardMaterial>, With<BuildingOf>>,
 ) {
     let dt_s = time.delta_secs().min(0.1);
+    let MovedScratch(moved, moved_mask) = &mut *scratch;
     let highlighted = hovered.as_deref().and_then(|h| h.building());
     for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
@@ -813,18 +816,42 @@ pub fn animate_buildings(
         }
         // In index order: entities and plots are laid out in that order, so the writes below
         // stay cache-friendly.
-        city.ease(dt_s, &mut scratch.0);
+        city.ease(dt_s, moved);
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
-        for &index in &scratch.0 {
-            let building = &layout.buildings()[index];
-            if let Ok((mut transform, _)) = buildings.get_mut(city.building_entities[index]) {
-                *transform = building_transform(
-                    &building.footprint,
-                    building.base_height_wu,
-                    city.heights_wu[index],
-                );
+        // A building only ever changes height: its footprint (x, z) stays as spawned.
+        let stand = |transform: &mut Transform, building: &highrise_layout::Building, h: f32| {
+            transform.translation.y = building.base_height_wu + h / 2.0;
+            transform.scale.y = h;
+        };
+        if moved.len() > city.building_entities.len() / 2 {
+            // Most of the city moved: one pass over the building entities in storage order
+            // costs less than looking each one up.
+            moved_mask.clear();
+            moved_mask.resize(city.building_entities.len(), false);
+            for &index in moved.iter() {
+                moved_mask[index] = true;
+            }
+            for (of, mut transform) in &mut buildings {
+                let index = of.building as usize;
+                if of.city == key && moved_mask.get(index).copied().unwrap_or(false) {
+                    stand(
+                        &mut transform,
+                        &layout.buildings()[index],
+                        city.heights_wu[index],
+                    );
+                }
+            }
+        } else {
+            for &index in moved.iter() {
+                if let Ok((_, mut transform)) = buildings.get_mut(city.building_entities[index]) {
+                    stand(
+                        &mut transform,
+                        &layout.buildings()[index],
+                        city.heights_wu[index],
+                    );
+                }
             }
         }
         let highlight = highlighted
@@ -855,7 +882,7 @@ pub fn animate_buildings(
             };
             if city.colours[index] != wanted {
                 city.colours[index] = wanted;
-                if let Ok((_, mut material)) = buildings.get_mut(city.building_entities[index]) {
+                if let Ok(mut material) = materials.get_mut(city.building_entities[index]) {
                     material.0 = palette.material(wanted);
                 }
             }
