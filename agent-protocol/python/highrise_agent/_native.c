@@ -89,7 +89,9 @@ static uint64_t zero_ns = 0;
 static uint32_t max_events = 65536;
 static uint64_t dropped_gone = 0; /* dropped events of records already removed */
 static int all_threads = 0;       /* installed with PyEval_SetProfileAllThreads */
-static int profiling = 0;         /* 3.12+: the profile hook (not sys.monitoring) is installed */
+#if PY_VERSION_HEX >= 0x030C0000
+static int profiling = 0; /* the profile hook (not sys.monitoring) is installed */
+#endif
 
 /* Nanoseconds since the agent's clock zero (CLOCK_MONOTONIC, what time.monotonic_ns reads). */
 static inline uint64_t mono_ticks(void)
