@@ -6,7 +6,7 @@
 //! coarse for one pass), which is what an A/B comparison on a busy machine should use: it
 //! leaves out the time other processes held the core (though not what they do to the shared
 //! caches).
-//! `cargo run --release -p highrise-aggregate --example throughput -- 10000`.
+//! `cargo run --release -p highrise-aggregate --example throughput -- 10000 [extra warm-up passes]`.
 
 #[path = "../benches/support/stream.rs"]
 mod stream;
@@ -21,11 +21,18 @@ fn main() {
         .nth(1)
         .and_then(|arg| arg.parse().ok())
         .unwrap_or(10_000);
+    // Extra warm-up passes beyond one window (second argument): the ring's 130 bucket lists
+    // are first filled during the first ~4.4 s of program time (33 passes), so the first
+    // measured passes after a one-window warm-up still pay for page faults.
+    let extra_warmup_passes: u64 = std::env::args()
+        .nth(2)
+        .and_then(|arg| arg.parse().ok())
+        .unwrap_or(0);
     let mut stream = Stream::new(methods, 128 * 1024, 1_000, 7);
     let mut aggregator = Aggregator::new(AggregatorConfig::default());
     define(&mut aggregator, methods);
     // A full window first, so expiry and pair release run in steady state.
-    for _ in 0..(3_000_000_000 / stream.span_ns + 2) {
+    for _ in 0..(3_000_000_000 / stream.span_ns + 2 + extra_warmup_passes) {
         stream.apply(&mut aggregator);
         stream.shift();
     }
