@@ -43,11 +43,25 @@ pub struct DemoArgs {
     /// Milliseconds between game ticks (smaller: a busier program).
     #[arg(long, default_value_t = 1)]
     pub tick_ms: u64,
+    /// Exit when standard input closes (how a parent process that started the demo, like
+    /// `highrise --compare-demo`, takes it down with it even if it is killed).
+    #[arg(long)]
+    pub exit_on_stdin_eof: bool,
 }
 
 /// Runs the demo in this process until its duration is over (forever without one). One agent
 /// per process: run it on its own thread next to a viewer, or as `highrise demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    if args.exit_on_stdin_eof {
+        std::thread::Builder::new()
+            .name("highrise-demo-parent-watch".into())
+            .spawn(|| {
+                // Nothing is ever written: read returns when the parent's end closes.
+                let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+                std::process::exit(0);
+            })
+            .context("cannot watch standard input")?;
+    }
     if args.program == DemoProgram::Bookstore {
         return run_bookstore(&args);
     }
@@ -88,7 +102,8 @@ fn run_bookstore(args: &DemoArgs) -> anyhow::Result<()> {
 }
 
 /// The two bookstore versions running as child processes of this binary (`highrise demo
-/// --program bookstore --variant …`); they are killed when this is dropped.
+/// --program bookstore --variant … --exit-on-stdin-eof`); they are killed when this is
+/// dropped, and exit by themselves when this process dies (their standard input closes).
 #[derive(Debug)]
 pub struct ComparePair {
     children: Vec<std::process::Child>,
@@ -113,11 +128,13 @@ pub fn spawn_compare_pair(addr: SocketAddr, duration_s: f64) -> anyhow::Result<C
     for variant in ["before", "after"] {
         let child = std::process::Command::new(&exe)
             .args(["demo", "--program", "bookstore", "--variant", variant])
+            .arg("--exit-on-stdin-eof")
             .arg("--addr")
             .arg(addr.to_string())
             .arg("--duration-s")
             .arg(duration_s.to_string())
-            .stdin(std::process::Stdio::null())
+            // Our end of this pipe closes when this process ends, however it ends.
+            .stdin(std::process::Stdio::piped())
             .spawn()
             .with_context(|| format!("cannot start the bookstore demo ({variant})"))?;
         pair.children.push(child);
@@ -138,6 +155,7 @@ pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
         restart_every_s: 5.0,
         version_label: "demo".into(),
         tick_ms: 1,
+        exit_on_stdin_eof: false,
     };
     std::thread::Builder::new()
         .name("highrise-demo".into())
