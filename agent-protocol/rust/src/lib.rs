@@ -30,7 +30,7 @@ pub use frame::{
     encode_frame, read_frame, write_frame, FrameHeader, ReadFrameError, FRAME_HEADER_BYTES,
     MAX_FRAME_BYTES,
 };
-pub use message::{AgentMessage, EventBatch, Hello, MethodDef, ViewerMessage};
+pub use message::{qualified_name, AgentMessage, EventBatch, Hello, MethodDef, ViewerMessage};
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 pub const PROTOCOL_VERSION: u32 = 1;

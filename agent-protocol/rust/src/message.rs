@@ -42,6 +42,23 @@ pub struct MethodDef {
     pub line: Option<u32>,
 }
 
+impl MethodDef {
+    /// How people read the method: `package.Class.method` (`Class.method` in the root package).
+    pub fn qualified_name(&self) -> String {
+        qualified_name(&self.package, &self.class, &self.method)
+    }
+}
+
+/// `package.Class.method`, or `Class.method` in the root package: the one spelling of a
+/// method's full name shared by the viewer, the report and the tools.
+pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
+    if package.is_empty() {
+        format!("{class}.{method}")
+    } else {
+        format!("{package}.{class}.{method}")
+    }
+}
+
 /// A run of events from one thread, in timestamp order.
 #[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
 pub struct EventBatch {

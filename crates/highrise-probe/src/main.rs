@@ -136,18 +136,6 @@ impl ProbeSink {
     }
 }
 
-/// `package.Class.method` (no leading dot for the root package).
-fn qualified_name(definition: &MethodDef) -> String {
-    if definition.package.is_empty() {
-        format!("{}.{}", definition.class, definition.method)
-    } else {
-        format!(
-            "{}.{}.{}",
-            definition.package, definition.class, definition.method
-        )
-    }
-}
-
 /// The JSON line for one ended session.
 ///
 /// Fields: `program`, `version_label`, `agent`, `pid`, `clock_unit_ns`, `end` (`goodbye`,
@@ -161,7 +149,7 @@ fn qualified_name(definition: &MethodDef) -> String {
 fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) -> Value {
     let names: HashMap<u32, String> = report
         .definitions()
-        .map(|definition| (definition.id, qualified_name(definition)))
+        .map(|definition| (definition.id, definition.qualified_name()))
         .collect();
     let name_of = |id: u32| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
     let methods: Vec<Value> = report
@@ -174,7 +162,7 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
                 "method": definition.method,
                 "signature": definition.signature,
                 "file": definition.file,
-                "name": qualified_name(definition),
+                "name": definition.qualified_name(),
             })
         })
         .collect();

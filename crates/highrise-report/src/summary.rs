@@ -246,7 +246,7 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
                 class: definition.class.clone(),
                 method: definition.method.clone(),
                 signature: definition.signature.clone(),
-                name: qualified_name(definition),
+                name: definition.qualified_name(),
                 mean_elevation_pct: round(100.0 * accumulated.elevation_sum / samples as f64),
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
@@ -284,18 +284,6 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         interrupted,
         methods,
     })
-}
-
-/// `package.Class.method`, or `Class.method` in the root package.
-pub(crate) fn qualified_name(definition: &MethodDef) -> String {
-    if definition.package.is_empty() {
-        format!("{}.{}", definition.class, definition.method)
-    } else {
-        format!(
-            "{}.{}.{}",
-            definition.package, definition.class, definition.method
-        )
-    }
 }
 
 /// Four decimals: stable output (JSON, snapshots) without float noise.

@@ -33,13 +33,7 @@ impl Plugin for UiPlugin {
 pub struct SearchBox(pub String);
 
 /// "package.Class.method" (the fully-qualified name users search and read).
-pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
-    if package.is_empty() {
-        format!("{class}.{method}")
-    } else {
-        format!("{package}.{class}.{method}")
-    }
-}
+pub use highrise_protocol::qualified_name;
 
 /// Names of a building: (qualified method name with signature, class, package).
 pub fn building_names(view: &SessionView, building: u32) -> Option<(String, String, String)> {
