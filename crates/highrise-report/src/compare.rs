@@ -17,6 +17,16 @@ pub struct MethodKey {
 }
 
 impl MethodKey {
+    /// The key of a method definition.
+    pub fn of_definition(definition: &highrise_protocol::MethodDef) -> Self {
+        Self {
+            package: definition.package.clone(),
+            class: definition.class.clone(),
+            method: definition.method.clone(),
+            signature: definition.signature.clone(),
+        }
+    }
+
     fn of(method: &MethodSummary) -> Self {
         Self {
             package: method.package.clone(),
@@ -117,24 +127,26 @@ impl Comparison {
     }
 }
 
-/// Compares run B with run A.
-pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
-    let in_a: BTreeMap<MethodKey, &MethodSummary> =
-        a.methods.iter().map(|m| (MethodKey::of(m), m)).collect();
-    let in_b: BTreeMap<MethodKey, &MethodSummary> =
-        b.methods.iter().map(|m| (MethodKey::of(m), m)).collect();
-    let mut methods = Vec::new();
-    let mut structure = Structure::default();
-
-    for (key, method_a) in &in_a {
-        if let Some(method_b) = in_b.get(key) {
-            methods.push(delta("same", Some(method_a), Some(method_b)));
+/// How the methods of two runs pair up, as indices into `a` and `b`, with the verdict:
+/// `same` (same key in both), `moved` (only in A and only in B with the same class, method and
+/// signature: its package changed), `removed` (only in A), `added` (only in B). Pairs come in
+/// key order: same and moved/removed by A's key, then added by B's.
+fn pair_up(a: &[MethodKey], b: &[MethodKey]) -> Vec<(Option<usize>, Option<usize>, &'static str)> {
+    let in_a: BTreeMap<&MethodKey, usize> = a.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let in_b: BTreeMap<&MethodKey, usize> = b.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let mut pairs = Vec::new();
+    for (key, &index_a) in &in_a {
+        if let Some(&index_b) = in_b.get(key) {
+            pairs.push((Some(index_a), Some(index_b), "same"));
         }
     }
-    // Moves: a method only in A and one only in B with the same class, name and signature.
-    let only_b: Vec<&MethodKey> = in_b.keys().filter(|key| !in_a.contains_key(*key)).collect();
+    let only_b: Vec<&MethodKey> = in_b
+        .keys()
+        .copied()
+        .filter(|key| !in_a.contains_key(key))
+        .collect();
     let mut matched_b: BTreeSet<&MethodKey> = BTreeSet::new();
-    for (key, method_a) in in_a.iter().filter(|(key, _)| !in_b.contains_key(*key)) {
+    for (key, &index_a) in in_a.iter().filter(|(key, _)| !in_b.contains_key(*key)) {
         let moved_to = only_b.iter().copied().find(|candidate| {
             !matched_b.contains(candidate)
                 && candidate.class == key.class
@@ -144,34 +156,50 @@ pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
         match moved_to {
             Some(to) => {
                 matched_b.insert(to);
-                let method_b = in_b[to];
-                methods.push(delta("moved", Some(method_a), Some(method_b)));
-                structure.methods_moved.push(MethodMove {
-                    class: key.class.clone(),
-                    method: key.method.clone(),
-                    from_package: key.package.clone(),
-                    to_package: to.package.clone(),
-                });
+                pairs.push((Some(index_a), Some(in_b[to]), "moved"));
             }
-            None => {
-                methods.push(delta("removed", Some(method_a), None));
-                structure.methods_removed.push(method_a.name.clone());
-            }
+            None => pairs.push((Some(index_a), None, "removed")),
         }
     }
     for key in only_b.iter().filter(|key| !matched_b.contains(**key)) {
-        let method_b = in_b[*key];
-        methods.push(delta("added", None, Some(method_b)));
-        structure.methods_added.push(method_b.name.clone());
+        pairs.push((None, Some(in_b[*key]), "added"));
     }
+    pairs
+}
 
-    let packages = |run: &RunSummary| -> BTreeSet<String> {
-        run.methods.iter().map(|m| m.package.clone()).collect()
+/// The structural diff of two method sets (packages, classes and methods added, removed and
+/// moved between packages). The viewer's compare panel and the report share it.
+pub fn structure(a: &[MethodKey], b: &[MethodKey]) -> Structure {
+    structure_of_pairs(a, b, &pair_up(a, b))
+}
+
+fn structure_of_pairs(
+    a: &[MethodKey],
+    b: &[MethodKey],
+    pairs: &[(Option<usize>, Option<usize>, &'static str)],
+) -> Structure {
+    let name =
+        |key: &MethodKey| highrise_protocol::qualified_name(&key.package, &key.class, &key.method);
+    let mut structure = Structure::default();
+    for &(index_a, index_b, change) in pairs {
+        match (index_a, index_b, change) {
+            (Some(from), Some(to), "moved") => structure.methods_moved.push(MethodMove {
+                class: a[from].class.clone(),
+                method: a[from].method.clone(),
+                from_package: a[from].package.clone(),
+                to_package: b[to].package.clone(),
+            }),
+            (Some(from), None, _) => structure.methods_removed.push(name(&a[from])),
+            (None, Some(to), _) => structure.methods_added.push(name(&b[to])),
+            _ => {}
+        }
+    }
+    let packages = |keys: &[MethodKey]| -> BTreeSet<String> {
+        keys.iter().map(|k| k.package.clone()).collect()
     };
-    let classes = |run: &RunSummary| -> BTreeSet<(String, String)> {
-        run.methods
-            .iter()
-            .map(|m| (m.package.clone(), m.class.clone()))
+    let classes = |keys: &[MethodKey]| -> BTreeSet<(String, String)> {
+        keys.iter()
+            .map(|k| (k.package.clone(), k.class.clone()))
             .collect()
     };
     let (packages_a, packages_b) = (packages(a), packages(b));
@@ -216,7 +244,25 @@ pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
     structure.methods_added.sort();
     structure.methods_removed.sort();
     structure.methods_moved.sort();
+    structure
+}
 
+/// Compares run B with run A.
+pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
+    let keys_a: Vec<MethodKey> = a.methods.iter().map(MethodKey::of).collect();
+    let keys_b: Vec<MethodKey> = b.methods.iter().map(MethodKey::of).collect();
+    let pairs = pair_up(&keys_a, &keys_b);
+    let mut methods: Vec<MethodDelta> = pairs
+        .iter()
+        .map(|&(index_a, index_b, change)| {
+            delta(
+                change,
+                index_a.map(|i| &a.methods[i]),
+                index_b.map(|i| &b.methods[i]),
+            )
+        })
+        .collect();
+    let structure = structure_of_pairs(&keys_a, &keys_b, &pairs);
     methods.sort_by(|x, y| {
         y.delta_mean_pct
             .abs()

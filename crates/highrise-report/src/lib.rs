@@ -21,7 +21,8 @@ mod send;
 mod summary;
 
 pub use compare::{
-    compare, ClassMove, Comparison, MethodDelta, MethodKey, MethodMove, RunLabel, Structure,
+    compare, structure, ClassMove, Comparison, MethodDelta, MethodKey, MethodMove, RunLabel,
+    Structure,
 };
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};

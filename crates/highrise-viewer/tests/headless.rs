@@ -464,16 +464,28 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         summary.packages_removed,
         vec!["main.io".to_string(), "main.ui".to_string()]
     );
-    assert_eq!((summary.methods_added, summary.methods_removed), (1, 1));
-    assert_eq!(summary.moved.len(), 1);
+    assert_eq!(
+        summary.methods_added,
+        vec!["main.game.Cache.get".to_string()]
+    );
+    assert_eq!(
+        summary.methods_removed,
+        vec!["main.io.Legacy.load".to_string()]
+    );
+    assert_eq!(summary.classes_added, vec!["main.game.Cache".to_string()]);
+    assert_eq!(summary.classes_removed, vec!["main.io.Legacy".to_string()]);
+    assert_eq!(summary.methods_moved.len(), 1);
+    let moved = &summary.methods_moved[0];
     assert_eq!(
         (
-            summary.moved[0].name.as_str(),
-            summary.moved[0].from_package.as_str(),
-            summary.moved[0].to_package.as_str()
+            moved.class.as_str(),
+            moved.method.as_str(),
+            moved.from_package.as_str(),
+            moved.to_package.as_str()
         ),
-        ("Renderer.draw", "main.ui", "main.render")
+        ("Renderer", "draw", "main.ui", "main.render")
     );
+    assert_eq!(summary.classes_moved.len(), 1, "Renderer moved as a whole");
 
     let pair = compare.pair.as_ref().expect("plan");
     let diff = &compare.diff;

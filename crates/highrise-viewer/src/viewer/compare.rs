@@ -12,16 +12,17 @@
 //!   changed. Hovering shows both values.
 //!
 //! The shared plan is rebuilt when either session defines new methods (at most once a second),
-//! and the [`StructuralSummary`] (packages, classes, methods added, removed, moved) comes from
-//! the same pairing. The rest of the city machinery (entities, easing, hover) treats the
+//! with the structural summary (packages, classes, methods added, removed, moved: the same
+//! diff as `highrise report --vs`). The rest of the city machinery (entities, easing, hover) treats the
 //! compare cities like any other, through [`CityKey`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::SessionId;
 use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, MethodSpec};
+use highrise_report::{structure, MethodKey, Structure};
 
 use super::city::{
     stats_target, City, CityKey, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
@@ -68,28 +69,6 @@ impl CompareMode {
     }
 }
 
-/// A method whose package changed between A and B.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MovedMethod {
-    /// `Class.method` (with signature when there is one).
-    pub name: String,
-    pub from_package: String,
-    pub to_package: String,
-}
-
-/// What changed in structure from A to B.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StructuralSummary {
-    pub packages_added: Vec<String>,
-    pub packages_removed: Vec<String>,
-    /// `package.Class`.
-    pub classes_added: Vec<String>,
-    pub classes_removed: Vec<String>,
-    pub methods_added: usize,
-    pub methods_removed: usize,
-    pub moved: Vec<MovedMethod>,
-}
-
 /// What the compare view shows, and its cities.
 #[derive(Resource, Default, Debug)]
 pub struct Compare {
@@ -98,7 +77,8 @@ pub struct Compare {
     pub b: Option<SessionId>,
     /// The shared plan of A and B (aligned and diff modes, and the summary).
     pub pair: Option<AlignedPair>,
-    pub summary: Option<StructuralSummary>,
+    /// What changed in structure (the same diff `highrise report --vs` prints).
+    pub summary: Option<Structure>,
     /// Per building of the plan: for a method that moved into this package in B, its id in A
     /// (under its old package), so the diff can still compare its cost.
     pub moved_from_a: Vec<Option<u32>>,
@@ -252,69 +232,6 @@ fn specs_of(sessions: &Sessions, session_id: SessionId) -> Vec<MethodSpec> {
         .unwrap_or_default()
 }
 
-/// The structural difference of two method sets, using the pairing's verdicts.
-pub fn structural_summary(
-    a: &[MethodSpec],
-    b: &[MethodSpec],
-    pair: &AlignedPair,
-) -> StructuralSummary {
-    let packages = |specs: &[MethodSpec]| -> BTreeSet<String> {
-        specs.iter().map(|spec| spec.package.clone()).collect()
-    };
-    let classes = |specs: &[MethodSpec]| -> BTreeSet<String> {
-        specs
-            .iter()
-            .map(|spec| super::ui::qualified_name_of_class(&spec.package, &spec.class))
-            .collect()
-    };
-    let (packages_a, packages_b) = (packages(a), packages(b));
-    let (classes_a, classes_b) = (classes(a), classes(b));
-    let short_name = |spec: &MethodSpec| {
-        format!(
-            "{}.{}{}",
-            spec.class,
-            spec.method,
-            spec.signature.as_deref().unwrap_or("")
-        )
-    };
-    let a_by_id: HashMap<u32, &MethodSpec> = a.iter().map(|spec| (spec.id, spec)).collect();
-    let b_by_id: HashMap<u32, &MethodSpec> = b.iter().map(|spec| (spec.id, spec)).collect();
-    let mut moved_from: HashMap<String, String> = HashMap::new();
-    for building in &pair.buildings {
-        if let (Change::MovedOut, Some(id)) = (building.change, building.method_id_a) {
-            if let Some(spec) = a_by_id.get(&id) {
-                moved_from.insert(short_name(spec), spec.package.clone());
-            }
-        }
-    }
-    let mut summary = StructuralSummary {
-        packages_added: packages_b.difference(&packages_a).cloned().collect(),
-        packages_removed: packages_a.difference(&packages_b).cloned().collect(),
-        classes_added: classes_b.difference(&classes_a).cloned().collect(),
-        classes_removed: classes_a.difference(&classes_b).cloned().collect(),
-        ..StructuralSummary::default()
-    };
-    for building in &pair.buildings {
-        match building.change {
-            Change::Added => summary.methods_added += 1,
-            Change::Removed => summary.methods_removed += 1,
-            Change::MovedIn => {
-                if let Some(spec) = building.method_id_b.and_then(|id| b_by_id.get(&id)) {
-                    let name = short_name(spec);
-                    summary.moved.push(MovedMethod {
-                        from_package: moved_from.get(&name).cloned().unwrap_or_default(),
-                        to_package: spec.package.clone(),
-                        name,
-                    });
-                }
-            }
-            Change::Unchanged | Change::MovedOut => {}
-        }
-    }
-    summary.moved.sort_by(|x, y| x.name.cmp(&y.name));
-    summary
-}
-
 /// For each building of the plan that moved into its package in B, the same method's id in A.
 pub fn moved_counterparts(
     a: &[MethodSpec],
@@ -379,7 +296,15 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
             return;
         }
     };
-    compare.summary = Some(structural_summary(&specs_a, &specs_b, &pair));
+    let keys = |id: SessionId| -> Vec<MethodKey> {
+        sessions.by_id.get(&id).map_or_else(Vec::new, |view| {
+            view.report
+                .definitions()
+                .map(MethodKey::of_definition)
+                .collect()
+        })
+    };
+    compare.summary = Some(structure(&keys(a), &keys(b)));
     compare.moved_from_a = moved_counterparts(&specs_a, &specs_b, &pair);
     let compare = &mut *compare;
     for city in [

@@ -625,9 +625,9 @@ fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare
     };
     ui.label(format!(
         "methods: +{} added, −{} removed, {} moved",
-        summary.methods_added,
-        summary.methods_removed,
-        summary.moved.len()
+        summary.methods_added.len(),
+        summary.methods_removed.len(),
+        summary.methods_moved.len()
     ));
     ui.label(format!("packages added: {}", list(&summary.packages_added)));
     ui.label(format!(
@@ -636,17 +636,35 @@ fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare
     ));
     ui.label(format!(
         "classes added: {} · removed: {}",
-        summary.classes_added.len(),
-        summary.classes_removed.len()
+        list(&summary.classes_added),
+        list(&summary.classes_removed)
     ));
-    for moved in summary.moved.iter().take(12) {
+    for moved in &summary.classes_moved {
         ui.small(format!(
-            "{}: {} -> {}",
-            moved.name, moved.from_package, moved.to_package
+            "class {}: {} -> {}",
+            moved.class, moved.from_package, moved.to_package
         ));
     }
-    if summary.moved.len() > 12 {
-        ui.small(format!("… and {} more moved", summary.moved.len() - 12));
+    let class_moved = |class: &str, from: &str| {
+        summary
+            .classes_moved
+            .iter()
+            .any(|m| m.class == class && m.from_package == from)
+    };
+    // Methods that moved without their whole class.
+    let lone_moves: Vec<_> = summary
+        .methods_moved
+        .iter()
+        .filter(|m| !class_moved(&m.class, &m.from_package))
+        .collect();
+    for moved in lone_moves.iter().take(12) {
+        ui.small(format!(
+            "{}.{}: {} -> {}",
+            moved.class, moved.method, moved.from_package, moved.to_package
+        ));
+    }
+    if lone_moves.len() > 12 {
+        ui.small(format!("… and {} more moved", lone_moves.len() - 12));
     }
     if compare.mode == CompareMode::Diff {
         ui.small("height |B − A| · blue faster · red slower · green added · purple removed · amber moved");
