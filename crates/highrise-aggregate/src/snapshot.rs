@@ -1,7 +1,6 @@
 //! Snapshots: what the viewer reads, and how they are computed from the engine's state.
 
 use crate::engine::{prefetch, Engine};
-use crate::pair::NO_EPOCH;
 use crate::pair::NO_PAIR;
 use crate::stats::AggregatorStats;
 use crate::thread::ThreadState;
@@ -224,14 +223,17 @@ impl SnapshotState {
             if info.is_free() {
                 continue;
             }
-            let (acc_weight, acc_live) = if pair.acc_epoch == NO_EPOCH {
-                (0.0, false)
-            } else if pair.acc_epoch == oldest_epoch {
-                (inside_fraction, true)
+            // Selects, not branches: an accumulator is empty or holds its thread's current
+            // bucket, in a mix no branch predictor learns. An empty one (`NO_EPOCH`, above
+            // every epoch) holds zeros; a dead one (bucket before the window) counts nothing.
+            let acc_live = pair.acc_epoch >= oldest_epoch;
+            let live_weight = if pair.acc_epoch == oldest_epoch {
+                inside_fraction
             } else {
-                (1.0, pair.acc_epoch > oldest_epoch)
+                1.0
             };
-            let acc_weight = if acc_live { acc_weight } else { 0.0 };
+            let acc_weight = if acc_live { live_weight } else { 0.0 };
+            let acc_mask = if acc_live { u32::MAX } else { 0 };
             // Window sums are far below 2^63 (at most ~130 buckets of u32 values); converting
             // through i64 is one instruction, u64 -> f64 is a longer sequence on x86-64.
             let excl_ns = (info.win_excl_ns as i64 as f64
@@ -242,13 +244,11 @@ impl SnapshotState {
                 + acc_weight * f64::from(pair.acc_incl_ns)
                 + f64::from(adjust[1]))
             .max(0.0) as f32;
-            let (acc_calls, acc_incl_ns) = if acc_live {
-                (u64::from(pair.acc_calls), u64::from(pair.acc_incl_ns))
-            } else {
-                (0, 0)
-            };
+            let acc_calls = u64::from(pair.acc_calls & acc_mask);
+            let acc_incl_ns = u64::from(pair.acc_incl_ns & acc_mask);
             let calls = info.win_calls + acc_calls;
-            let present = pair.open_frames > 0 || calls > 0 || info.win_incl_ns + acc_incl_ns > 0;
+            let present =
+                (pair.open_frames > 0) | (calls > 0) | (info.win_incl_ns + acc_incl_ns > 0);
             let record = PairRecord {
                 method_and_presence: info.method_id | if present { PRESENT } else { 0 },
                 excl_ns,
