@@ -10,11 +10,12 @@ use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::HitTarget;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{
-    headless_city_app, BuildingOf, CityKey, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS,
-    STUB_HEIGHT_WU,
+    headless_city_app, CityBuildings, CityKey, ColourKey, ColourMode, HeightMode, Palette,
+    HEAT_STEPS, STUB_HEIGHT_WU,
 };
 use highrise_viewer::viewer::compare::Compare;
 use highrise_viewer::viewer::hover::{pick, Hovered};
+use highrise_viewer::viewer::instancing::{instance_rgba, BuildingInstance, BuildingInstances};
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 use highrise_viewer::viewer::ui::{search, tooltip_lines};
 
@@ -71,16 +72,19 @@ fn app() -> App {
     headless_city_app(Some(Duration::from_millis(100)))
 }
 
-fn buildings(app: &mut App) -> Vec<(u32, Transform, Handle<StandardMaterial>)> {
+/// What the GPU is handed for session 1's city: one instance per building, in layout order
+/// (and one drawing entity per city).
+fn buildings(app: &mut App) -> Vec<BuildingInstance> {
     let mut query = app
         .world_mut()
-        .query::<(&BuildingOf, &Transform, &MeshMaterial3d<StandardMaterial>)>();
-    let mut found: Vec<_> = query
+        .query::<(&CityBuildings, &BuildingInstances)>();
+    let drawn: Vec<_> = query
         .iter(app.world())
-        .map(|(of, transform, material)| (of.building, *transform, material.0.clone()))
+        .filter(|(of, _)| of.city == CityKey::Session(1))
+        .map(|(_, draw)| draw.instances.to_vec())
         .collect();
-    found.sort_by_key(|b| b.0);
-    found
+    assert!(drawn.len() <= 1, "one drawing entity per city");
+    drawn.into_iter().next().unwrap_or_default()
 }
 
 fn tetris() -> Vec<MethodDef> {
@@ -118,16 +122,20 @@ fn snapshots_become_eased_heights_and_heat_colours() {
     assert_eq!(city.colours[run], ColourKey::Heat((HEAT_STEPS - 1) as u8));
     assert_eq!(city.colours[draw], ColourKey::Stub);
 
-    let palette_heat_max = app
-        .world()
-        .resource::<Palette>()
-        .material(ColourKey::Heat(31));
-    let palette_stub = app.world().resource::<Palette>().stub.clone();
-    let spawned = buildings(&mut app);
-    assert_eq!(spawned.len(), 3);
-    assert!((spawned[run].1.scale.y - max).abs() < 0.01);
-    assert_eq!(spawned[run].2, palette_heat_max);
-    assert_eq!(spawned[draw].2, palette_stub);
+    let palette = app.world().resource::<Palette>();
+    let (palette_heat_max, palette_stub) = (
+        palette.rgba(ColourKey::Heat(31)),
+        palette.rgba(ColourKey::Stub),
+    );
+    let drawn = buildings(&mut app);
+    assert_eq!(drawn.len(), 3);
+    assert!(
+        (drawn[run][3] - max).abs() < 0.01,
+        "drawn height {:?}",
+        drawn[run]
+    );
+    assert_eq!(instance_rgba(&drawn[run]), palette_heat_max);
+    assert_eq!(instance_rgba(&drawn[draw]), palette_stub);
 }
 
 #[test]
@@ -219,11 +227,12 @@ fn new_methods_join_without_moving_existing_buildings() {
     app.update();
     let after = buildings(&mut app);
     assert_eq!(after.len(), 6);
-    for (index, transform, _) in &before {
-        let moved = &after[*index as usize].1;
+    assert_eq!(before.len(), 3);
+    for (index, instance) in before.iter().enumerate() {
+        let now = &after[index];
         assert_eq!(
-            (moved.translation.x, moved.translation.z),
-            (transform.translation.x, transform.translation.z),
+            (now[0], now[2]),
+            (instance[0], instance[2]),
             "building {index} moved"
         );
     }

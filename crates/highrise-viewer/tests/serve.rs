@@ -235,7 +235,7 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
             .pixels()
             .filter(|p| {
                 let [r, g, b] = p.0.map(i32::from);
-                r > 120 && r - g > 50 && r - b > 50
+                r > 120 && r - g > 100 && r - b > 100
             })
             .count();
         assert!(

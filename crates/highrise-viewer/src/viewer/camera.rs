@@ -101,6 +101,8 @@ fn spawn_camera(mut commands: Commands, offscreen: Option<Res<super::offscreen::
         Camera3d::default(),
         camera,
         MainCamera,
+        // The buildings' instanced draw issues direct (not indirect) draw calls.
+        bevy::render::view::NoIndirectDrawing,
         OrbitCameraBundle::new(
             OrbitCameraController {
                 mouse_rotate_sensitivity: Vec2::splat(0.25),

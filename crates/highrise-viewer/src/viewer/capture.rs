@@ -79,7 +79,7 @@ fn notice_first_live_frame(
     }
     // Some city in the scene has its buildings, and some program's methods are running.
     let built = super::compare::scene_cities(&sessions, &compare)
-        .any(|(_, city)| !city.hidden && !city.building_entities.is_empty());
+        .any(|(_, city)| !city.hidden && !city.instances.is_empty());
     let running = sessions.shown().any(|(_, view)| {
         view.snapshot()
             .is_some_and(|s| s.methods.iter().any(|m| m.elevation > 0.0))

@@ -11,7 +11,9 @@ use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
 use super::compare::{scene_cities_mut, Compare};
+use super::instancing::{building_instance, BuildingInstance, BuildingInstances};
 use super::sessions::{SessionView, Sessions};
+use bevy::render::view::NoFrustumCulling;
 
 /// Height of a building whose method did not run in the window, world units.
 pub const STUB_HEIGHT_WU: f32 = 0.06;
@@ -100,48 +102,57 @@ pub enum ColourKey {
     Slower(u8),
 }
 
-/// Shared meshes and materials: a few dozen materials for any number of buildings.
+/// Colours and shared meshes. Buildings take their colour from a few small tables (linear-light
+/// RGBA bytes for the instanced draw); districts and blocks share a handful of materials.
 #[derive(Resource, Debug)]
 pub struct Palette {
     pub cube: Handle<Mesh>,
-    pub stub: Handle<StandardMaterial>,
-    pub heat: Vec<Handle<StandardMaterial>>,
-    pub class: Vec<Handle<StandardMaterial>>,
-    pub threads: Vec<Handle<StandardMaterial>>,
-    pub highlight: Handle<StandardMaterial>,
-    pub absent: Handle<StandardMaterial>,
-    pub added: Handle<StandardMaterial>,
-    pub removed: Handle<StandardMaterial>,
-    pub moved: Handle<StandardMaterial>,
-    pub faster: Vec<Handle<StandardMaterial>>,
-    pub slower: Vec<Handle<StandardMaterial>>,
+    stub: [u8; 4],
+    heat: Vec<[u8; 4]>,
+    class: Vec<[u8; 4]>,
+    threads: Vec<[u8; 4]>,
+    highlight: [u8; 4],
+    absent: [u8; 4],
+    added: [u8; 4],
+    removed: [u8; 4],
+    moved: [u8; 4],
+    faster: Vec<[u8; 4]>,
+    slower: Vec<[u8; 4]>,
     /// Districts by nesting depth (deeper is lighter).
     pub district: Vec<Handle<StandardMaterial>>,
     pub block: Handle<StandardMaterial>,
 }
 
 impl Palette {
-    pub fn material(&self, key: ColourKey) -> Handle<StandardMaterial> {
+    /// A building colour as linear-light RGBA bytes.
+    pub fn rgba(&self, key: ColourKey) -> [u8; 4] {
         match key {
-            ColourKey::Stub => self.stub.clone(),
-            ColourKey::Heat(step) => self.heat[usize::from(step).min(HEAT_STEPS - 1)].clone(),
-            ColourKey::Class(index) => self.class[usize::from(index) % CLASS_COLOURS].clone(),
+            ColourKey::Stub => self.stub,
+            ColourKey::Heat(step) => self.heat[usize::from(step).min(HEAT_STEPS - 1)],
+            ColourKey::Class(index) => self.class[usize::from(index) % CLASS_COLOURS],
             ColourKey::Threads(count) => {
-                self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1].clone()
+                self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1]
             }
-            ColourKey::Highlight => self.highlight.clone(),
-            ColourKey::Absent => self.absent.clone(),
-            ColourKey::Added => self.added.clone(),
-            ColourKey::Removed => self.removed.clone(),
-            ColourKey::Moved => self.moved.clone(),
-            ColourKey::Faster(step) => self.faster[usize::from(step).min(DIFF_STEPS - 1)].clone(),
-            ColourKey::Slower(step) => self.slower[usize::from(step).min(DIFF_STEPS - 1)].clone(),
+            ColourKey::Highlight => self.highlight,
+            ColourKey::Absent => self.absent,
+            ColourKey::Added => self.added,
+            ColourKey::Removed => self.removed,
+            ColourKey::Moved => self.moved,
+            ColourKey::Faster(step) => self.faster[usize::from(step).min(DIFF_STEPS - 1)],
+            ColourKey::Slower(step) => self.slower[usize::from(step).min(DIFF_STEPS - 1)],
         }
     }
 
     pub fn district_material(&self, depth: u16) -> Handle<StandardMaterial> {
         self.district[usize::from(depth).min(self.district.len() - 1)].clone()
     }
+}
+
+/// A colour as linear-light RGBA bytes.
+fn linear_bytes(colour: Color) -> [u8; 4] {
+    let linear = LinearRgba::from(colour);
+    [linear.red, linear.green, linear.blue, linear.alpha]
+        .map(|channel| (channel.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
 /// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
@@ -168,6 +179,38 @@ impl FromWorld for Palette {
         let cube = world
             .resource_mut::<Assets<Mesh>>()
             .add(Cuboid::new(1.0, 1.0, 1.0));
+        let heat = (0..HEAT_STEPS)
+            .map(|step| linear_bytes(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
+            .collect();
+        let class = (0..CLASS_COLOURS)
+            .map(|index| {
+                // Golden-angle hues, alternating lightness, so neighbours differ.
+                let hue = (index as f32 * 137.508) % 360.0;
+                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
+                linear_bytes(Color::hsl(hue, 0.65, lightness))
+            })
+            .collect();
+        let threads = (1..=THREAD_STEPS)
+            .map(|count| {
+                linear_bytes(Color::hsl(
+                    200.0 - 180.0 * count as f32 / THREAD_STEPS as f32,
+                    0.7,
+                    0.5,
+                ))
+            })
+            .collect();
+        // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
+        let neutral = Vec3::new(0.45, 0.46, 0.50);
+        let ramp = |end: Vec3, step: usize| {
+            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
+            linear_bytes(Color::srgb(mixed.x, mixed.y, mixed.z))
+        };
+        let faster = (0..DIFF_STEPS)
+            .map(|step| ramp(Vec3::new(0.12, 0.38, 0.95), step))
+            .collect();
+        let slower = (0..DIFF_STEPS)
+            .map(|step| ramp(Vec3::new(0.95, 0.12, 0.10), step))
+            .collect();
         let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
         let mut add = |colour: Color| {
             materials.add(StandardMaterial {
@@ -176,68 +219,30 @@ impl FromWorld for Palette {
                 ..default()
             })
         };
-        let heat = (0..HEAT_STEPS)
-            .map(|step| add(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
-            .collect();
-        let class = (0..CLASS_COLOURS)
-            .map(|index| {
-                // Golden-angle hues, alternating lightness, so neighbours differ.
-                let hue = (index as f32 * 137.508) % 360.0;
-                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
-                add(Color::hsl(hue, 0.65, lightness))
-            })
-            .collect();
-        let threads = (1..=THREAD_STEPS)
-            .map(|count| {
-                add(Color::hsl(
-                    200.0 - 180.0 * count as f32 / THREAD_STEPS as f32,
-                    0.7,
-                    0.5,
-                ))
-            })
-            .collect();
         let district = (0..8)
             .map(|depth| {
                 let level = 0.13 + 0.045 * depth as f32;
                 add(Color::srgb(level, level + 0.015, level + 0.035))
             })
             .collect();
-        // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
-        let neutral = Vec3::new(0.45, 0.46, 0.50);
-        let ramp = |end: Vec3, step: usize| {
-            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
-            Color::srgb(mixed.x, mixed.y, mixed.z)
-        };
-        let faster = (0..DIFF_STEPS)
-            .map(|step| add(ramp(Vec3::new(0.12, 0.38, 0.95), step)))
-            .collect();
-        let slower = (0..DIFF_STEPS)
-            .map(|step| add(ramp(Vec3::new(0.95, 0.12, 0.10), step)))
-            .collect();
+        let block = add(Color::srgb(0.38, 0.40, 0.44));
         Self {
             cube,
-            absent: add(Color::srgba(0.16, 0.17, 0.20, 1.0)),
-            added: add(Color::srgb(0.20, 0.85, 0.35)),
-            removed: add(Color::srgb(0.62, 0.30, 0.80)),
-            moved: add(Color::srgb(0.95, 0.75, 0.20)),
+            absent: linear_bytes(Color::srgb(0.16, 0.17, 0.20)),
+            added: linear_bytes(Color::srgb(0.20, 0.85, 0.35)),
+            removed: linear_bytes(Color::srgb(0.62, 0.30, 0.80)),
+            moved: linear_bytes(Color::srgb(0.95, 0.75, 0.20)),
             faster,
             slower,
-            stub: add(Color::srgb(0.22, 0.24, 0.28)),
+            stub: linear_bytes(Color::srgb(0.22, 0.24, 0.28)),
             heat,
             class,
             threads,
-            highlight: add(Color::srgb(0.35, 1.0, 0.95)),
+            highlight: linear_bytes(Color::srgb(0.35, 1.0, 0.95)),
             district,
-            block: add(Color::srgb(0.38, 0.40, 0.44)),
+            block,
         }
     }
-}
-
-/// Marks a building entity.
-#[derive(Component, Debug, Clone, Copy)]
-pub struct BuildingOf {
-    pub city: CityKey,
-    pub building: u32,
 }
 
 /// Marks a city's root entity (its transform places the city in the world).
@@ -251,8 +256,14 @@ pub struct CityRoot {
 pub struct City {
     pub layout: Option<CityLayout>,
     pub root: Option<Entity>,
-    /// Indexed like `layout.buildings()`.
-    pub building_entities: Vec<Entity>,
+    /// The entity that draws the buildings (one instanced draw), a child of the root.
+    pub instances_entity: Option<Entity>,
+    /// The buildings as drawn, indexed like `layout.buildings()`, in world coordinates.
+    pub instances: Vec<BuildingInstance>,
+    /// The origin the instances were placed for.
+    instances_origin: Vec3,
+    /// Instances changed since they were last handed to the draw.
+    instances_dirty: bool,
     pub district_entities: Vec<Entity>,
     pub block_entities: Vec<Entity>,
     pub heights_wu: Vec<f32>,
@@ -389,7 +400,9 @@ impl City {
         self.target_colours.resize(count, ColourKey::Stub);
         self.animating_flags.resize(count, false);
         self.layout = Some(layout);
-        self.building_entities.clear();
+        // The old draw entity goes with the root's other children (see `sync_structure`).
+        self.instances.clear();
+        self.instances_entity = None;
         self.district_entities.clear();
         self.block_entities.clear();
         // Entities are rebuilt wearing the stub colour; every target counts as new.
@@ -550,16 +563,6 @@ pub fn stats_target(
     (height_wu, colour)
 }
 
-/// The transform of a building: its footprint, standing on its block, `height_wu` tall.
-pub fn building_transform(footprint: &Rect, base_height_wu: f32, height_wu: f32) -> Transform {
-    let centre = footprint.center();
-    Transform::from_xyz(centre.x, base_height_wu + height_wu / 2.0, centre.z).with_scale(Vec3::new(
-        footprint.width_wu(),
-        height_wu,
-        footprint.depth_wu(),
-    ))
-}
-
 /// The transform of a slab covering `rect` from `base` to `top`.
 pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
     let centre = rect.center();
@@ -619,10 +622,40 @@ impl Plugin for CityPlugin {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CitySet;
 
-/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved, and
-/// the same as a mask.
+/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved.
 #[derive(Resource, Default, Debug)]
-pub struct MovedScratch(Vec<usize>, Vec<bool>);
+pub struct MovedScratch(Vec<usize>);
+
+/// Marks the entity that draws a city's buildings.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct CityBuildings {
+    pub city: CityKey,
+}
+
+/// A building's instance: its footprint in the world, standing on its block, `height_wu` tall.
+pub fn place_instance(
+    building: &highrise_layout::Building,
+    origin: Vec3,
+    height_wu: f32,
+    rgba: [u8; 4],
+) -> BuildingInstance {
+    let centre = building.footprint.center();
+    building_instance(
+        centre.x + origin.x,
+        building.base_height_wu,
+        centre.z + origin.z,
+        height_wu,
+        building.footprint.width_wu(),
+        building.footprint.depth_wu(),
+        rgba,
+    )
+}
+
+/// The same instance in another colour.
+pub fn set_instance_colour(mut instance: BuildingInstance, rgba: [u8; 4]) -> BuildingInstance {
+    instance[6] = f32::from_bits(u32::from_le_bytes(rgba));
+    instance
+}
 
 /// Places newly defined methods (incremental insertion: existing buildings never move).
 pub fn place_methods(mut sessions: ResMut<Sessions>) {
@@ -703,7 +736,7 @@ pub fn sync_structure(
         let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
             continue;
         };
-        if city.building_entities.is_empty() && city.district_entities.is_empty() {
+        if city.instances.is_empty() && city.district_entities.is_empty() {
             // After a tidy or a new compare plan: drop the old children of the root.
             commands.entity(root).despawn_related::<Children>();
         }
@@ -751,25 +784,32 @@ pub fn sync_structure(
                 ),
             }
         }
-        let existing = city.building_entities.len();
+        let existing = city.instances.len();
         for (index, building) in layout.buildings().iter().enumerate().skip(existing) {
-            let entity = commands
-                .spawn((
-                    Mesh3d(palette.cube.clone()),
-                    MeshMaterial3d(palette.material(city.colours[index])),
-                    building_transform(
-                        &building.footprint,
-                        building.base_height_wu,
-                        city.heights_wu[index],
-                    ),
-                    BuildingOf {
-                        city: key,
-                        building: index as u32,
-                    },
-                    ChildOf(root),
-                ))
-                .id();
-            city.building_entities.push(entity);
+            city.instances.push(place_instance(
+                building,
+                city.origin,
+                city.heights_wu[index],
+                palette.rgba(city.colours[index]),
+            ));
+        }
+        city.instances_origin = city.origin;
+        city.instances_dirty = true;
+        if city.instances_entity.is_none() {
+            city.instances_entity = Some(
+                commands
+                    .spawn((
+                        Mesh3d(palette.cube.clone()),
+                        BuildingInstances::default(),
+                        // The instances carry their own world positions: the cube's bounds
+                        // say nothing about where they stand.
+                        NoFrustumCulling,
+                        Transform::default(),
+                        ChildOf(root),
+                        CityBuildings { city: key },
+                    ))
+                    .id(),
+            );
         }
         city.structure_dirty = false;
         city.heights_dirty = true;
@@ -795,7 +835,8 @@ pub fn set_targets(
 
 /// Eases heights, writes the transforms and materials of the buildings that changed, and
 /// refreshes the hit-test bounds.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+/// Eases heights, writes the heights and colours that changed into the city's instances, hands
+/// them to the draw when anything changed, and refreshes the hit-test bounds.
 pub fn animate_buildings(
     time: Res<Time>,
     mut sessions: ResMut<Sessions>,
@@ -803,61 +844,42 @@ pub fn animate_buildings(
     palette: Res<Palette>,
     hovered: Option<Res<super::hover::Hovered>>,
     mut scratch: ResMut<MovedScratch>,
-    mut buildings: Query<(&BuildingOf, &mut Transform)>,
-    mut materials: Query<&mut MeshMaterial3d<StandardMaterial>, With<BuildingOf>>,
+    mut draws: Query<&mut BuildingInstances>,
 ) {
     let dt_s = time.delta_secs().min(0.1);
-    let MovedScratch(moved, moved_mask) = &mut *scratch;
     let highlighted = hovered.as_deref().and_then(|h| h.building());
     for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
-        if city.hidden || placed != Some(city.building_entities.len()) {
-            continue; // no city yet, or its entities are being spawned this frame
+        if city.hidden || placed != Some(city.instances.len()) {
+            continue; // no city yet, or its buildings are being placed this frame
         }
-        // In index order: entities and plots are laid out in that order, so the writes below
-        // stay cache-friendly.
-        city.ease(dt_s, moved);
+        city.ease(dt_s, &mut scratch.0);
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
-        // A building only ever changes height: its footprint (x, z) stays as spawned.
-        let stand = |transform: &mut Transform, building: &highrise_layout::Building, h: f32| {
-            transform.translation.y = building.base_height_wu + h / 2.0;
-            transform.scale.y = h;
-        };
-        if moved.len() > city.building_entities.len() / 2 {
-            // Most of the city moved: one pass over the building entities in storage order
-            // costs less than looking each one up.
-            moved_mask.clear();
-            moved_mask.resize(city.building_entities.len(), false);
-            for &index in moved.iter() {
-                moved_mask[index] = true;
+        if city.instances_origin != city.origin {
+            // The city moved (the scene was rearranged): place every building again.
+            for (index, building) in layout.buildings().iter().enumerate() {
+                city.instances[index] = place_instance(
+                    building,
+                    city.origin,
+                    city.heights_wu[index],
+                    palette.rgba(city.colours[index]),
+                );
             }
-            for (of, mut transform) in &mut buildings {
-                let index = of.building as usize;
-                if of.city == key && moved_mask.get(index).copied().unwrap_or(false) {
-                    stand(
-                        &mut transform,
-                        &layout.buildings()[index],
-                        city.heights_wu[index],
-                    );
-                }
-            }
-        } else {
-            for &index in moved.iter() {
-                if let Ok((_, mut transform)) = buildings.get_mut(city.building_entities[index]) {
-                    stand(
-                        &mut transform,
-                        &layout.buildings()[index],
-                        city.heights_wu[index],
-                    );
-                }
-            }
+            city.instances_origin = city.origin;
+            city.instances_dirty = true;
+        }
+        for &index in &scratch.0 {
+            city.instances[index][3] = city.heights_wu[index];
+        }
+        if !scratch.0.is_empty() {
+            city.instances_dirty = true;
         }
         let highlight = highlighted
             .filter(|(city_key, _)| *city_key == key)
             .map(|(_, building)| building as usize)
-            .filter(|&index| index < city.building_entities.len());
+            .filter(|&index| index < city.instances.len());
         if city.highlighted != highlight {
             city.recolour.extend(city.highlighted);
             city.recolour.extend(highlight);
@@ -882,13 +904,20 @@ pub fn animate_buildings(
             };
             if city.colours[index] != wanted {
                 city.colours[index] = wanted;
-                if let Ok(mut material) = materials.get_mut(city.building_entities[index]) {
-                    material.0 = palette.material(wanted);
-                }
+                city.instances[index] =
+                    set_instance_colour(city.instances[index], palette.rgba(wanted));
+                city.instances_dirty = true;
             }
         }
         recolour.clear();
         city.recolour = recolour;
+        if city.instances_dirty {
+            if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
+                draw.instances = std::sync::Arc::new(city.instances.clone());
+                draw.generation += 1;
+                city.instances_dirty = false;
+            }
+        }
         // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
         // the whole hierarchy every frame while everything moves costs more than it is worth.
         let now_s = time.elapsed_secs_f64();

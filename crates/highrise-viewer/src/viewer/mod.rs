@@ -19,6 +19,7 @@ pub mod capture;
 pub mod city;
 pub mod compare;
 pub mod hover;
+pub mod instancing;
 pub mod offscreen;
 pub mod recording;
 pub mod sessions;
@@ -185,6 +186,7 @@ impl Plugin for ViewerPlugin {
                 ..default()
             })
             .add_plugins((
+                instancing::InstancingPlugin,
                 sessions::SessionsPlugin,
                 city::CityPlugin,
                 camera::CameraPlugin {
