@@ -42,9 +42,9 @@
 //! overlap, and no branch on the event kind, which is as good as random), then the chunk is
 //! applied in order.
 //! A pair's time goes into an accumulator that always holds its thread's current bucket: the
-//! first touch in a bucket appends the pair to the thread's touched list (without a branch),
-//! and when the thread moves to a later bucket the list is flushed, each accumulator becoming
-//! a 16-byte record of that bucket's list. Window sums are updated from those records in
+//! first touch in a bucket appends the pair to the thread's touched list (for an enter without
+//! a branch), and when the thread moves to a later bucket the list is flushed, each
+//! accumulator becoming a 16-byte record of that bucket's list. Window sums are updated from those records in
 //! batches, and records are subtracted when their bucket leaves the window.
 //!
 //! Memory, per (method, thread) pair that ran in the window: 60 B (24 B hot half, 32 B cold
