@@ -264,6 +264,8 @@ pub struct City {
     instances_origin: Vec3,
     /// Instances changed since they were last handed to the draw.
     instances_dirty: bool,
+    /// The instance buffer handed to the draw before the current one, to be reused.
+    spare_instances: Option<std::sync::Arc<Vec<BuildingInstance>>>,
     pub district_entities: Vec<Entity>,
     pub block_entities: Vec<Entity>,
     pub heights_wu: Vec<f32>,
@@ -287,6 +289,9 @@ pub struct City {
     pub heights_dirty: bool,
     /// When the hit-test bounds last followed the heights (app time, seconds).
     pub hit_test_refreshed_s: f64,
+    /// Per building (layout order): its method id and block, for the per-snapshot pass.
+    method_ids: Vec<u32>,
+    blocks: Vec<u32>,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
 }
@@ -338,7 +343,18 @@ impl City {
         self.colours.resize(count, ColourKey::Stub);
         self.target_colours.resize(count, ColourKey::Stub);
         self.animating_flags.resize(count, false);
+        self.refresh_building_ids();
         self.targets_from = None;
+    }
+
+    /// Copies each building's method id and block out of the plan into flat arrays: the
+    /// per-snapshot pass reads those (8 bytes a building) instead of whole plan records.
+    fn refresh_building_ids(&mut self) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        self.method_ids = layout.buildings().iter().map(|b| b.method_id).collect();
+        self.blocks = layout.buildings().iter().map(|b| b.block).collect();
     }
 
     fn insert_each(&mut self, methods: &[MethodSpec]) {
@@ -415,6 +431,7 @@ impl City {
         for index in 0..self.heights_wu.len() {
             self.start_animating(index);
         }
+        self.refresh_building_ids();
         self.targets_from = None;
         self.structure_dirty = true;
     }
@@ -435,21 +452,23 @@ impl City {
         colour_mode: ColourMode,
     ) {
         let max_height_wu = self.max_height_wu();
-        self.set_targets_with(|_, building| {
+        let methods = snapshot.methods.as_slice();
+        let count = self.method_ids.len().min(self.target_heights_wu.len());
+        for index in 0..count {
             // Direct indexing (ids never seen read as zero), cheaper than a call per building.
-            let stats = snapshot
-                .methods
-                .get(building.method_id as usize)
+            let stats = methods
+                .get(self.method_ids[index] as usize)
                 .copied()
                 .unwrap_or_default();
-            stats_target(
+            let (height_wu, colour) = stats_target(
                 &stats,
-                building.block,
+                self.blocks[index],
                 height_mode,
                 colour_mode,
                 max_height_wu,
-            )
-        });
+            );
+            self.apply_target(index, height_wu, colour);
+        }
         self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
     }
 
@@ -462,19 +481,30 @@ impl City {
         let Some(layout) = self.layout.as_ref() else {
             return;
         };
-        for (index, building) in layout.buildings().iter().enumerate() {
-            let (target_height_wu, target_colour) = target(index, building);
-            if self.target_heights_wu[index] != target_height_wu {
-                self.target_heights_wu[index] = target_height_wu;
-                if !self.animating_flags[index] {
-                    self.animating_flags[index] = true;
-                    self.animating.push(index);
-                }
+        let targets: Vec<(f32, ColourKey)> = layout
+            .buildings()
+            .iter()
+            .enumerate()
+            .map(|(index, building)| target(index, building))
+            .collect();
+        for (index, (height_wu, colour)) in targets.into_iter().enumerate() {
+            self.apply_target(index, height_wu, colour);
+        }
+    }
+
+    /// Sets one building's target height and colour, listing it to move or recolour.
+    #[inline]
+    fn apply_target(&mut self, index: usize, target_height_wu: f32, target_colour: ColourKey) {
+        if self.target_heights_wu[index] != target_height_wu {
+            self.target_heights_wu[index] = target_height_wu;
+            if !self.animating_flags[index] {
+                self.animating_flags[index] = true;
+                self.animating.push(index);
             }
-            if self.target_colours[index] != target_colour {
-                self.target_colours[index] = target_colour;
-                self.recolour.push(index);
-            }
+        }
+        if self.target_colours[index] != target_colour {
+            self.target_colours[index] = target_colour;
+            self.recolour.push(index);
         }
     }
 
@@ -913,7 +943,21 @@ pub fn animate_buildings(
         city.recolour = recolour;
         if city.instances_dirty {
             if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
-                draw.instances = std::sync::Arc::new(city.instances.clone());
+                // Reuse a buffer the render world has let go of (no 200k-entry allocation and
+                // page faults every frame); keep the one just replaced for next time.
+                let mut next = city
+                    .spare_instances
+                    .take()
+                    .filter(|spare| std::sync::Arc::strong_count(spare) == 1)
+                    .unwrap_or_default();
+                match std::sync::Arc::get_mut(&mut next) {
+                    Some(buffer) => {
+                        buffer.clear();
+                        buffer.extend_from_slice(&city.instances);
+                    }
+                    None => next = std::sync::Arc::new(city.instances.clone()),
+                }
+                city.spare_instances = Some(std::mem::replace(&mut draw.instances, next));
                 draw.generation += 1;
                 city.instances_dirty = false;
             }
