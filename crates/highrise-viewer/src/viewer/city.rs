@@ -438,6 +438,25 @@ impl City {
         self.structure_dirty = true;
     }
 
+    /// (Re)places the instances of buildings `from..` for the city's current origin, heights
+    /// and colours.
+    fn place_instances(&mut self, from: usize, palette: &Palette) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        self.instances.truncate(from);
+        for (index, building) in layout.buildings().iter().enumerate().skip(from) {
+            self.instances.push(place_instance(
+                building,
+                self.origin,
+                self.heights_wu[index],
+                palette.rgba(self.colours[index]),
+            ));
+        }
+        self.instances_origin = self.origin;
+        self.instances_dirty = true;
+    }
+
     /// Lists a building as moving, once, if its height differs from its target.
     fn start_animating(&mut self, index: usize) {
         if !self.animating_flags[index] && self.heights_wu[index] != self.target_heights_wu[index] {
@@ -821,16 +840,7 @@ pub fn sync_structure(
             }
         }
         let existing = city.instances.len();
-        for (index, building) in layout.buildings().iter().enumerate().skip(existing) {
-            city.instances.push(place_instance(
-                building,
-                city.origin,
-                city.heights_wu[index],
-                palette.rgba(city.colours[index]),
-            ));
-        }
-        city.instances_origin = city.origin;
-        city.instances_dirty = true;
+        city.place_instances(existing, &palette);
         if city.instances_entity.is_none() {
             city.instances_entity = Some(
                 commands
@@ -890,22 +900,13 @@ pub fn animate_buildings(
             continue; // no city yet, or its buildings are being placed this frame
         }
         city.ease(dt_s, &mut scratch.0);
+        if city.instances_origin != city.origin {
+            // The city moved (the scene was rearranged): place every building again.
+            city.place_instances(0, &palette);
+        }
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
-        if city.instances_origin != city.origin {
-            // The city moved (the scene was rearranged): place every building again.
-            for (index, building) in layout.buildings().iter().enumerate() {
-                city.instances[index] = place_instance(
-                    building,
-                    city.origin,
-                    city.heights_wu[index],
-                    palette.rgba(city.colours[index]),
-                );
-            }
-            city.instances_origin = city.origin;
-            city.instances_dirty = true;
-        }
         for &index in &scratch.0 {
             city.instances[index][3] = city.heights_wu[index];
         }
