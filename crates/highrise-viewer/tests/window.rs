@@ -159,7 +159,7 @@ fn the_demo_city_renders_and_moves_in_a_real_window() {
 /// The diff city's red: B spends more (the ramp's slow end, lit or shaded).
 fn is_slower_red(pixel: &image::Rgb<u8>) -> bool {
     let [r, g, b] = pixel.0.map(i32::from);
-    r > 120 && r - g > 100 && r - b > 100
+    r > 100 && r > 2 * g && r > 2 * b
 }
 
 /// The diff city's amber: a method whose package moved.
