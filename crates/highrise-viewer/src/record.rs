@@ -37,8 +37,9 @@ pub struct RecordArgs {
     /// Address to listen on for agents.
     #[arg(long, default_value_t = default_addr())]
     pub listen: SocketAddr,
-    /// Exit after this many sessions have ended (default: run until killed; a killed
-    /// recorder leaves files that read as interrupted recordings, minus at most 50 ms).
+    /// Exit after this many sessions have ended (default: run until Ctrl-C, which finishes
+    /// every file; a recorder killed outright leaves files that read as interrupted
+    /// recordings, minus at most 50 ms).
     #[arg(long)]
     pub sessions: Option<usize>,
     /// Exit after this many seconds (sessions still open are finished properly).
@@ -92,6 +93,15 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
         NullSink::factory,
     )
     .context("starting the listener")?;
+    // Ctrl-C ends the recording like the end of --duration-s: files finished.
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let interrupted = std::sync::Arc::clone(&interrupted);
+        ctrlc::set_handler(move || {
+            interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
     println!("LISTENING {}", server.local_addr());
     println!("recording every session to {}", args.out.display());
     let deadline = args
@@ -102,6 +112,10 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
         if args.sessions.is_some_and(|wanted| ended >= wanted)
             || deadline.is_some_and(|deadline| Instant::now() >= deadline)
         {
+            break;
+        }
+        if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+            println!("interrupted: finishing the recordings");
             break;
         }
         let Ok(report) = server.updates().recv_timeout(Duration::from_millis(100)) else {

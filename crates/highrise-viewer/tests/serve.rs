@@ -247,3 +247,72 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C ends `highrise record` like the end of `--duration-s`: every file is finished (its
+/// footer index written), not left as an interrupted recording.
+#[test]
+fn ctrl_c_finishes_the_recordings() {
+    let dir = std::env::temp_dir().join(format!("highrise-record-ctrl-c-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut record = Command::new(HIGHRISE)
+        .args(["record", "--listen", "127.0.0.1:0", "--out"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("record starts");
+    let mut stdout = BufReader::new(record.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("address line");
+    let addr = first
+        .strip_prefix("LISTENING ")
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
+        .to_string();
+    let mut demo = Command::new(HIGHRISE)
+        .args(["demo", "--addr", &addr, "--duration-s", "60"])
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("demo starts");
+    let recording = || {
+        std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .find(|path| path.extension().is_some_and(|e| e == "hrec"))
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let path = loop {
+        if let Some(path) = recording().filter(|p| p.metadata().is_ok_and(|m| m.len() > 10_000)) {
+            break path;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no recording appeared"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let interrupt = Command::new("kill")
+        .args(["-INT", &record.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupt.success());
+    let status = record.wait().expect("record ends");
+    let _ = demo.kill();
+    let _ = demo.wait();
+    let rest: Vec<String> = stdout.lines().map_while(Result::ok).collect();
+    assert!(status.success(), "{status:?} {rest:?}");
+    assert!(
+        rest.iter().any(|line| line.starts_with("interrupted")),
+        "{rest:?}"
+    );
+    let reader = highrise_record::RecordingReader::open(&path).expect("readable");
+    assert_eq!(
+        *reader.completeness(),
+        highrise_record::Completeness::Complete,
+        "{}",
+        path.display()
+    );
+    assert!(reader.frame_count() > 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
