@@ -8,6 +8,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+mod support;
+
 const HIGHRISE: &str = env!("CARGO_BIN_EXE_highrise");
 
 #[test]
@@ -108,24 +110,28 @@ fn serve_refuses_a_non_loopback_address_without_the_flag() {
     assert!(stderr.contains("--allow-remote"), "{stderr}");
 }
 
-/// `highrise record` while both bookstore versions run (real processes, real socket), then
-/// `highrise report` on the two recordings: the structural diff, the regression gate's exit
-/// code, JSON, a bad file, and `--png` (the diff city rendered offscreen, no window).
-#[test]
-fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
-    let dir = std::env::temp_dir().join(format!("highrise-report-cli-{}", std::process::id()));
+/// An empty directory of this test process's own.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+/// `highrise record --listen 127.0.0.1:0 --out DIR EXTRA…`: the process, the rest of its
+/// stdout, and the address it listens on (its first line).
+fn start_recorder(
+    dir: &std::path::Path,
+    extra: &[&str],
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStdout>,
+    String,
+) {
     let mut record = Command::new(HIGHRISE)
-        .args([
-            "record",
-            "--listen",
-            "127.0.0.1:0",
-            "--sessions",
-            "2",
-            "--out",
-        ])
-        .arg(&dir)
+        .args(["record", "--listen", "127.0.0.1:0", "--out"])
+        .arg(dir)
+        .args(extra)
         .stdout(Stdio::piped())
         .spawn()
         .expect("record starts");
@@ -137,6 +143,16 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
         .map(str::trim)
         .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
         .to_string();
+    (record, stdout, addr)
+}
+
+/// `highrise record` while both bookstore versions run (real processes, real socket), then
+/// `highrise report` on the two recordings: the structural diff, the regression gate's exit
+/// code, JSON, a bad file, and `--png` (the diff city rendered offscreen, no window).
+#[test]
+fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
+    let dir = fresh_dir("highrise-report-cli");
+    let (mut record, stdout, addr) = start_recorder(&dir, &["--sessions", "2"]);
     let demos: Vec<_> = ["before", "after"]
         .iter()
         .map(|variant| {
@@ -231,13 +247,7 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
     if draw {
         // The diff city: the slower method's red tower is in the picture.
         let image = image::open(&png).expect("png").to_rgb8();
-        let red = image
-            .pixels()
-            .filter(|p| {
-                let [r, g, b] = p.0.map(i32::from);
-                r > 100 && r > 2 * g && r > 2 * b
-            })
-            .count();
+        let red = image.pixels().filter(|p| support::is_slower_red(p)).count();
         eprintln!("diff city PNG: {red} red pixels");
         assert!(
             red > 1_000,
@@ -252,23 +262,8 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
 /// footer index written), not left as an interrupted recording.
 #[test]
 fn ctrl_c_finishes_the_recordings() {
-    let dir = std::env::temp_dir().join(format!("highrise-record-ctrl-c-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    let mut record = Command::new(HIGHRISE)
-        .args(["record", "--listen", "127.0.0.1:0", "--out"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("record starts");
-    let mut stdout = BufReader::new(record.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("address line");
-    let addr = first
-        .strip_prefix("LISTENING ")
-        .map(str::trim)
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
-        .to_string();
+    let dir = fresh_dir("highrise-record-ctrl-c");
+    let (mut record, stdout, addr) = start_recorder(&dir, &[]);
     let mut demo = Command::new(HIGHRISE)
         .args(["demo", "--addr", &addr, "--duration-s", "60"])
         .stderr(Stdio::null())

@@ -12,6 +12,9 @@
 use std::path::Path;
 use std::process::Command;
 
+mod support;
+use support::is_slower_red;
+
 const HIGHRISE: &str = env!("CARGO_BIN_EXE_highrise");
 
 /// One window at a time.
@@ -154,12 +157,6 @@ fn the_demo_city_renders_and_moves_in_a_real_window() {
         "the city should have moved between the screenshots: {changed} pixels changed"
     );
     let _ = std::fs::copy(&first, dir.join("../highrise-window-test-latest.png"));
-}
-
-/// The diff city's red: B spends more (the ramp's slow end, lit or shaded).
-fn is_slower_red(pixel: &image::Rgb<u8>) -> bool {
-    let [r, g, b] = pixel.0.map(i32::from);
-    r > 100 && r > 2 * g && r > 2 * b
 }
 
 /// The diff city's amber: a method whose package moved.
