@@ -91,11 +91,17 @@ fn notice_first_live_frame(
             "highrise: first frame with a live city {:.2} s after start",
             start.0.elapsed().as_secs_f64()
         );
-        if offscreen.is_some() {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
+        announce(offscreen.is_some(), &line);
+    }
+}
+
+/// Prints a progress line on stdout, or on stderr in offscreen runs (`report --png` keeps
+/// stdout for the report).
+fn announce(offscreen: bool, line: &str) {
+    if offscreen {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
     }
 }
 
@@ -113,12 +119,10 @@ fn request(
         move |trigger: Trigger<ScreenshotCaptured>, mut saved: ResMut<ScreenshotsSaved>| {
             save(trigger);
             saved.0 += 1;
-            // Offscreen runs (`report --png`) keep stdout for the report.
-            if offscreen {
-                eprintln!("highrise: screenshot saved to {}", path.display());
-            } else {
-                println!("highrise: screenshot saved to {}", path.display());
-            }
+            announce(
+                offscreen,
+                &format!("highrise: screenshot saved to {}", path.display()),
+            );
         },
     );
 }

@@ -503,18 +503,15 @@ impl City {
         &mut self,
         mut target: impl FnMut(usize, &highrise_layout::Building) -> (f32, ColourKey),
     ) {
-        let Some(layout) = self.layout.as_ref() else {
+        // The plan is only read; lend it out so the targets can be written as we go.
+        let Some(layout) = self.layout.take() else {
             return;
         };
-        let targets: Vec<(f32, ColourKey)> = layout
-            .buildings()
-            .iter()
-            .enumerate()
-            .map(|(index, building)| target(index, building))
-            .collect();
-        for (index, (height_wu, colour)) in targets.into_iter().enumerate() {
+        for (index, building) in layout.buildings().iter().enumerate() {
+            let (height_wu, colour) = target(index, building);
             self.apply_target(index, height_wu, colour);
         }
+        self.layout = Some(layout);
     }
 
     /// Sets one building's target height and colour, listing it to move or recolour.

@@ -220,13 +220,7 @@ fn specs_of(sessions: &Sessions, session_id: SessionId) -> Vec<MethodSpec> {
         .map(|view| {
             view.report
                 .definitions()
-                .map(|definition| MethodSpec {
-                    id: definition.id,
-                    package: definition.package.clone(),
-                    class: definition.class.clone(),
-                    method: definition.method.clone(),
-                    signature: definition.signature.clone(),
-                })
+                .map(super::sessions::method_spec)
                 .collect()
         })
         .unwrap_or_default()

@@ -13,6 +13,7 @@ use highrise_ingest::{
     AggregateCommand, AggregateSink, IngestServer, SessionId, SessionReport, SessionStatus,
 };
 use highrise_layout::MethodSpec;
+use highrise_protocol::MethodDef;
 
 use super::city::City;
 
@@ -105,6 +106,17 @@ pub fn intake_reports(ingest: Option<Res<Ingest>>, mut sessions: ResMut<Sessions
     }
 }
 
+/// A method definition as the layout takes it.
+pub fn method_spec(definition: &MethodDef) -> MethodSpec {
+    MethodSpec {
+        id: definition.id,
+        package: definition.package.clone(),
+        class: definition.class.clone(),
+        method: definition.method.clone(),
+        signature: definition.signature.clone(),
+    }
+}
+
 /// Folds one report into the sessions (also used by tests without a server).
 pub fn accept_report(sessions: &mut Sessions, report: Report) {
     let session_id = report.session_id;
@@ -120,13 +132,7 @@ pub fn accept_report(sessions: &mut Sessions, report: Report) {
             window_s: 3.0,
         });
     for definition in report.definitions().skip(view.definitions_seen) {
-        view.pending_methods.push(MethodSpec {
-            id: definition.id,
-            package: definition.package.clone(),
-            class: definition.class.clone(),
-            method: definition.method.clone(),
-            signature: definition.signature.clone(),
-        });
+        view.pending_methods.push(method_spec(definition));
         view.definitions_seen += 1;
     }
     view.report = report;
