@@ -60,20 +60,15 @@ pub fn render_summary(run: &RunSummary) -> String {
 /// The comparison of two runs as tables.
 pub fn render_comparison(comparison: &Comparison) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "A: {} ({}) — {}",
-        comparison.a.program,
-        label(&comparison.a.version_label),
-        comparison.a.path.display()
-    );
-    let _ = writeln!(
-        out,
-        "B: {} ({}) — {}",
-        comparison.b.program,
-        label(&comparison.b.version_label),
-        comparison.b.path.display()
-    );
+    for (side, run) in [("A", &comparison.a), ("B", &comparison.b)] {
+        let _ = writeln!(
+            out,
+            "{side}: {} ({}) — {}",
+            run.program,
+            label(&run.version_label),
+            run.path.display()
+        );
+    }
     let _ = writeln!(
         out,
         "max threads: {} → {}",

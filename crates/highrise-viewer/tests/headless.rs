@@ -68,6 +68,11 @@ fn stats(elevation: f32, thread_count: u32, calls: u32) -> MethodStats {
     }
 }
 
+/// Folds a report into the app's sessions, as the intake system does.
+fn accept(app: &mut App, report: Report) {
+    accept_report(&mut app.world_mut().resource_mut::<Sessions>(), report);
+}
+
 fn app() -> App {
     headless_city_app(Some(Duration::from_millis(100)))
 }
@@ -99,10 +104,7 @@ fn tetris() -> Vec<MethodDef> {
 fn snapshots_become_eased_heights_and_heat_colours() {
     let mut app = app();
     let methods = vec![stats(1.0, 3, 1), stats(0.25, 1, 40), MethodStats::default()];
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(tetris(), methods, 1),
-    );
+    accept(&mut app, report(tetris(), methods, 1));
     for _ in 0..40 {
         app.update();
     }
@@ -141,10 +143,7 @@ fn snapshots_become_eased_heights_and_heat_colours() {
 #[test]
 fn heights_ease_instead_of_jumping() {
     let mut app = app();
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(tetris(), vec![stats(1.0, 1, 1)], 1),
-    );
+    accept(&mut app, report(tetris(), vec![stats(1.0, 1, 1)], 1));
     app.update();
     app.update();
     let first = app.world().resource::<Sessions>().by_id[&1]
@@ -183,10 +182,7 @@ fn modes_change_targets() {
         stats(0.5, 1, 1),
         stats(0.5, 1, 1),
     ];
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(tetris(), methods, 1),
-    );
+    accept(&mut app, report(tetris(), methods, 1));
     app.update();
     *app.world_mut().resource_mut::<HeightMode>() = HeightMode::Inclusive;
     *app.world_mut().resource_mut::<ColourMode>() = ColourMode::Threads;
@@ -207,10 +203,7 @@ fn modes_change_targets() {
 #[test]
 fn new_methods_join_without_moving_existing_buildings() {
     let mut app = app();
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(tetris(), vec![], 1),
-    );
+    accept(&mut app, report(tetris(), vec![], 1));
     app.update();
     let before = buildings(&mut app);
     let mut more = tetris();
@@ -219,10 +212,7 @@ fn new_methods_join_without_moving_existing_buildings() {
         def(4, "main.net", "Socket", "poll"),
         def(5, "main.game.ai", "Planner", "plan"),
     ]);
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(more, vec![], 2),
-    );
+    accept(&mut app, report(more, vec![], 2));
     app.update();
     app.update();
     let after = buildings(&mut app);
@@ -241,10 +231,7 @@ fn new_methods_join_without_moving_existing_buildings() {
 #[test]
 fn hovering_a_building_names_it_in_the_tooltip() {
     let mut app = app();
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(tetris(), vec![stats(0.873, 3, 120)], 1),
-    );
+    accept(&mut app, report(tetris(), vec![stats(0.873, 3, 120)], 1));
     for _ in 0..40 {
         app.update();
     }
@@ -290,8 +277,8 @@ fn hovering_a_building_names_it_in_the_tooltip() {
 #[test]
 fn hovering_ground_names_the_package_and_search_finds_methods() {
     let mut app = app();
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
+    accept(
+        &mut app,
         report(tetris(), vec![stats(0.5, 1, 10), stats(0.25, 1, 5)], 1),
     );
     for _ in 0..10 {
@@ -333,8 +320,8 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
     let mut app = app();
     let mut definitions = tetris();
     definitions.push(def(3, "main.game", "Board", "clear"));
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
+    accept(
+        &mut app,
         report(
             definitions,
             vec![stats(1.0, 2, 1), MethodStats::default(), stats(0.5, 1, 3)],
