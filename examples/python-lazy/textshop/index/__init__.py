@@ -1,0 +1,1 @@
+"""Full-text indexing and search. Imported by the index phase."""

@@ -1,0 +1,1 @@
+"""Where documents come from (a synthetic corpus) and where output goes."""

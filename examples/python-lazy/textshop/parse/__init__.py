@@ -1,0 +1,1 @@
+"""Lexing and parsing documents into trees. Only the lexer is loaded at start-up."""

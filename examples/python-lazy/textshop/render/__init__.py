@@ -1,0 +1,1 @@
+"""Rendering parse trees: HTML and terminal. Imported by the render phase."""

@@ -1,0 +1,1 @@
+"""Small helpers: a clock, an LRU cache, text utilities."""

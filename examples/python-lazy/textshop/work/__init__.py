@@ -1,0 +1,1 @@
+"""Threads: the worker pool, the processing pipeline, client sessions."""
