@@ -1,8 +1,11 @@
 """Which code is profiled, and under which name: code object -> method id (or excluded).
 
-Mapping (see README.md): package = the module's package (`a.b` for module `a.b.c`), class = the
-class part of the function's `__qualname__` (`<locals>` parts dropped; module-level functions get
-a class named after the module, `c`), method = the function name, signature = the parameter list,
+Mapping (see README.md): package = the module's full dotted name (`pygments.lexer` for
+`pygments/lexer.py`; a script run as `__main__` is named after its file, a `-m` module by its real
+name), class = the class part of the function's `__qualname__` with `<locals>` dropped
+(`Outer.Inner`; a class defined in function `make` is `make.Local`), or `<module>` for functions
+outside any class, method = the function's name (prefixed with its enclosing functions for nested
+functions: `timed.wrapper`), signature = the parameter list (`(self, text, *args, key, **kw)`),
 file = `co_filename`, line = `co_firstlineno`.
 
 Excluded by default: the standard library, site-packages (everything under the interpreter's
@@ -81,12 +84,39 @@ def signature_of(code):
     return "(" + ", ".join(params) + ")"
 
 
-def split_qualname(qualname, module_short):
-    """`Outer.Inner.method` -> ("Outer.Inner", "method"); `f` -> (module_short, "f")."""
-    parts = [part for part in qualname.split(".") if part != "<locals>"]
-    method = parts[-1] if parts else qualname
-    class_ = ".".join(parts[:-1]) or module_short
-    return class_, method
+MODULE_BLOCK = "<module>"  # the block of a module's functions outside any class (never a class name)
+
+
+def _innermost_class(parts):
+    """Index of the innermost class in qualname parts (-1: none). A part followed by `<locals>` is
+    a function; any other part but the last is a class."""
+    innermost = -1
+    for index in range(len(parts) - 1):
+        if parts[index] != "<locals>" and parts[index + 1] != "<locals>":
+            innermost = index
+    return innermost
+
+
+def _dotted(parts):
+    return ".".join(part for part in parts if part != "<locals>")
+
+
+def split_qualname(qualname):
+    """A function's `__qualname__` -> (class, method, the class's own qualname or "").
+
+    The class is the qualname up to its innermost class with `<locals>` parts dropped, or
+    `<module>` when the function is in no class; the method is the rest: the function's name after
+    the names of the functions it is nested in.
+
+    `Board.rotate` -> ("Board", "rotate"); `Outer.Inner.m` -> ("Outer.Inner", "m");
+    `run` -> ("<module>", "run"); `timed.<locals>.wrapper` -> ("<module>", "timed.wrapper");
+    `C.m.<locals>.helper` -> ("C", "m.helper"); `make.<locals>.Local.m` -> ("make.Local", "m").
+    """
+    parts = qualname.split(".")
+    innermost = _innermost_class(parts)
+    class_ = _dotted(parts[: innermost + 1]) or MODULE_BLOCK
+    method = _dotted(parts[innermost + 1 :]) or qualname
+    return class_, method, ".".join(parts[: innermost + 1])
 
 
 class Methods:
@@ -102,13 +132,16 @@ class Methods:
         self._module_included = {}
         self._ids = {}  # (package, class, method, file, line) -> id
         self._names = set()  # (package, class, method, signature) already used
+        self._blocks = {}  # (package, class qualname with <locals>) -> block name
+        self._block_owner = {}  # (package, block name) -> class qualname with <locals>
         self._pending = []  # (id, package, class, method, signature, file, line)
         self.definitions = []  # all, in id order (tests, re-announce)
 
     # -- module names -----------------------------------------------------------------------
 
     def real_module_name(self, module):
-        """`__main__` becomes the module's real name (`-m pkg.mod`) or the script's file stem.
+        """`__main__` becomes the module's real name (`-m pkg.mod`) or the script's file stem
+        (`shop_demo` for `shop_demo.py`; `__main__` itself for `-c`, stdin and the REPL).
         Looked up each time (once per code object): runpy swaps `sys.modules["__main__"]`."""
         if module != "__main__":
             return module
@@ -117,7 +150,9 @@ class Methods:
         name = getattr(spec, "name", None)
         if not name:
             path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv else "")
-            name = os.path.splitext(os.path.basename(path))[0] or "__main__"
+            name = os.path.splitext(os.path.basename(path))[0]
+            if name in ("", "-", "-c"):  # stdin, the REPL, `python -c`
+                name = "__main__"
         return name
 
     def module_included(self, module, filename, is_main=False):
@@ -159,18 +194,20 @@ class Methods:
             filename = code.co_filename
             if not self.module_included(module, filename, is_main):
                 return -1
-            package, _, module_short = module.rpartition(".")
+            package = module
             qualname = getattr(code, "co_qualname", code.co_name)
-            class_, method = split_qualname(qualname, module_short)
             if not code.co_flags & _CO_NEWLOCALS and code.co_name != "<module>":
                 # A class body: it belongs to the class it defines.
-                class_, method = ".".join(p for p in qualname.split(".") if p != "<locals>"), "<body>"
+                class_, method, owner = _dotted(qualname.split(".")), "<body>", qualname
+            else:
+                class_, method, owner = split_qualname(qualname)
             line = code.co_firstlineno
-            key = (package, class_, method, filename, line)
+            key = (package, owner, method, filename, line)
             with self._lock:
                 method_id = self._ids.get(key)
                 if method_id is not None:
                     return method_id
+                class_ = self._block(package, class_, owner)
                 signature = signature_of(code)
                 if (package, class_, method, signature) in self._names:
                     signature = "%s line %d" % (signature, line)
@@ -183,6 +220,21 @@ class Methods:
                 return method_id
         except Exception:
             return -1
+
+    def _block(self, package, name, owner):
+        """The block for class `owner` (its qualname with `<locals>`), named `name` unless another
+        class of this module already has that name (a class `make.Local` nested in a class and
+        one defined in a function `make`): then `owner` itself, or `name (2)`, `(3)`, …"""
+        block = self._blocks.get((package, owner))
+        if block is not None:
+            return block
+        candidates = [name, owner] if owner else [name]
+        candidates.extend("%s (%d)" % (name, n) for n in range(2, 1000))
+        for block in candidates:
+            if self._block_owner.setdefault((package, block), owner) == owner:
+                break
+        self._blocks[(package, owner)] = block
+        return block
 
     def take_pending(self):
         with self._lock:

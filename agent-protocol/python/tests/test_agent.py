@@ -11,16 +11,16 @@ from conftest import backends, run_python, run_with_agent
 WORKERS = 5  # four threads plus the main thread
 
 EXPECTED_CALLS = {
-    "mt_workload.main": 1,
-    "mt_workload.worker": WORKERS,
-    "mt_workload.fib": 177 * WORKERS,
-    "mt_workload.fail": 7 * WORKERS,
-    "mt_workload.outer": 2 * WORKERS,
-    "mt_workload.inner": 2 * WORKERS,
-    "citylib.Circle.__init__": 5 * WORKERS,
-    "citylib.Circle.area": 5 * WORKERS,
-    "citylib.geometry.scale": 3 * WORKERS,
-    "citylib.Circle.Unit.side": WORKERS,
+    "mt_workload.<module>.main": 1,
+    "mt_workload.<module>.worker": WORKERS,
+    "mt_workload.<module>.fib": 177 * WORKERS,
+    "mt_workload.<module>.fail": 7 * WORKERS,
+    "mt_workload.<module>.outer": 2 * WORKERS,
+    "mt_workload.<module>.inner": 2 * WORKERS,
+    "citylib.geometry.Circle.__init__": 5 * WORKERS,
+    "citylib.geometry.Circle.area": 5 * WORKERS,
+    "citylib.geometry.<module>.scale": 3 * WORKERS,
+    "citylib.geometry.Circle.Unit.side": WORKERS,
 }
 
 
@@ -56,11 +56,11 @@ def test_multithreaded_recursion_and_exceptions(probe, backend):
     assert sorted(workers) == ["worker-%d" % i for i in range(4)]
     for thread in workers.values():
         assert thread["started"] and thread["ended"]
-        assert thread["calls"]["mt_workload.fib"] == 177
-        assert thread["calls"]["mt_workload.worker"] == 1
+        assert thread["calls"]["mt_workload.<module>.fib"] == 177
+        assert thread["calls"]["mt_workload.<module>.worker"] == 1
         assert thread["max_depth"] >= 11  # worker -> fib(10) .. fib(1)
     main = [t for t in session["threads"] if t["name"] == "MainThread"]
-    assert len(main) == 1 and main[0]["calls"]["mt_workload.main"] == 1
+    assert len(main) == 1 and main[0]["calls"]["mt_workload.<module>.main"] == 1
     # The standard library is excluded by default; the agent never shows itself.
     assert not [name for name in calls if name.startswith(("json.", "threading.", "runpy."))], calls
     assert not [name for name in calls if "highrise_agent" in name], calls
@@ -70,28 +70,60 @@ def test_multithreaded_recursion_and_exceptions(probe, backend):
 def test_package_class_method_mapping(probe, backend):
     _, session = run_with_agent(probe, ["mt_workload.py"], backend=backend)
     by_name = {m["name"]: m for m in session["methods"]}
-    area = by_name["citylib.Circle.area"]
-    assert (area["package"], area["class"], area["method"]) == ("citylib", "Circle", "area")
+    area = by_name["citylib.geometry.Circle.area"]
+    assert (area["package"], area["class"], area["method"]) == ("citylib.geometry", "Circle", "area")
     assert area["signature"] == "(self)"
     assert area["file"].endswith("citylib/geometry.py")
-    scale = by_name["citylib.geometry.scale"]  # module-level function: class = module name
-    assert (scale["package"], scale["class"], scale["method"]) == ("citylib", "geometry", "scale")
+    scale = by_name["citylib.geometry.<module>.scale"]  # module-level function: the <module> block
+    assert (scale["package"], scale["class"], scale["method"]) == ("citylib.geometry", "<module>", "scale")
     assert scale["signature"] == "(value, factor)"
-    side = by_name["citylib.Circle.Unit.side"]
-    assert (side["package"], side["class"], side["method"]) == ("citylib", "Circle.Unit", "side")
-    fib = by_name["mt_workload.fib"]  # the script: module named after the file, root package
-    assert (fib["package"], fib["class"], fib["method"]) == ("", "mt_workload", "fib")
+    side = by_name["citylib.geometry.Circle.Unit.side"]
+    assert (side["package"], side["class"], side["method"]) == ("citylib.geometry", "Circle.Unit", "side")
+    fib = by_name["mt_workload.<module>.fib"]  # the script: a module named after its file
+    assert (fib["package"], fib["class"], fib["method"]) == ("mt_workload", "<module>", "fib")
     ids = sorted(m["id"] for m in session["methods"])
     assert ids == list(range(len(ids)))  # dense from 0
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_same_named_classes_nested_and_local_classes_get_their_own_blocks(probe, backend):
+    done, session = run_with_agent(probe, ["naming.py"], backend=backend)
+    assert done.returncode == 0, done.stderr
+    assert_clean(session)
+    calls = session["calls"]
+    # citylib.geometry.Circle and citylib.render.Circle: two modules of one package, two blocks.
+    assert calls["citylib.geometry.Circle.area"] == 3
+    assert calls["citylib.render.Circle.draw"] == 3
+    assert calls["citylib.render.Circle.Style.stroke"] == 3
+    # Module-level functions share the module's <module> block; nested ones carry their path.
+    assert calls["citylib.render.<module>.outline"] == 3
+    assert calls["citylib.render.<module>.traced.wrapper"] == 2
+    assert calls["citylib.render.<module>.shade"] == 2
+    # A class made by a function keeps the function's name.
+    assert calls["citylib.render.make_sprite.Sprite.__init__"] == 2
+    assert calls["citylib.render.make_sprite.Sprite.blit"] == 2
+    assert calls["naming.<module>.main"] == 1
+    methods = {m["name"]: m for m in session["methods"]}
+    draw = methods["citylib.render.Circle.draw"]
+    assert (draw["package"], draw["class"], draw["method"], draw["signature"]) == (
+        "citylib.render",
+        "Circle",
+        "draw",
+        "(self, canvas, *, color, **style)",
+    )
+    blocks = {(m["package"], m["class"]) for m in session["methods"]}
+    assert {("citylib.geometry", "Circle"), ("citylib.render", "Circle")} <= blocks
+    assert ("citylib.render", "make_sprite.Sprite") in blocks
+    assert ("citylib", "Circle") not in blocks
 
 
 @pytest.mark.parametrize("backend", backends())
 def test_include_adds_standard_library_back(probe, backend):
     _, session = run_with_agent(probe, ["mt_workload.py"], ["--include", "json"], backend=backend)
     assert_clean(session)
-    assert session["calls"]["json.dumps"] == WORKERS
-    assert session["calls"]["json.JSONEncoder.encode"] == WORKERS
-    assert session["calls"]["mt_workload.fib"] == 177 * WORKERS
+    assert session["calls"]["json.<module>.dumps"] == WORKERS
+    assert session["calls"]["json.encoder.JSONEncoder.encode"] == WORKERS
+    assert session["calls"]["mt_workload.<module>.fib"] == 177 * WORKERS
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -99,7 +131,7 @@ def test_exclude_removes_a_package(probe, backend):
     _, session = run_with_agent(probe, ["mt_workload.py"], ["--exclude", "citylib"], backend=backend)
     assert_clean(session)
     assert not [name for name in session["calls"] if name.startswith("citylib.")]
-    assert session["calls"]["mt_workload.fib"] == 177 * WORKERS
+    assert session["calls"]["mt_workload.<module>.fib"] == 177 * WORKERS
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -112,9 +144,9 @@ def test_module_mode(probe, backend):
     assert_clean(session)
     assert (session["program"], session["version_label"]) == ("cli-demo", "abc123")
     calls = session["calls"]
-    assert calls["citylib.cli.main"] == 1  # -m citylib.cli: package citylib, class cli
-    assert calls["citylib.geometry.scale"] == 4
-    assert calls["citylib.Circle.area"] == 4
+    assert calls["citylib.cli.<module>.main"] == 1  # -m citylib.cli: its real module name
+    assert calls["citylib.geometry.<module>.scale"] == 4
+    assert calls["citylib.geometry.Circle.area"] == 4
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -125,7 +157,7 @@ def test_start_api(probe, backend):
     [session] = probe.sessions()
     assert_clean(session)
     assert (session["program"], session["version_label"]) == ("start-api-demo", "v-test")
-    assert session["calls"] == {"start_api.ping": 50}  # run() began before the agent: not seen
+    assert session["calls"] == {"start_api.<module>.ping": 50}  # run() began before the agent: not seen
     # sys.monitoring where the interpreter has it, the profile hook before.
     expected = "sys.monitoring" if sys.version_info >= (3, 12) else "profile"
     assert "mechanism %s\n" % expected in done.stderr
@@ -138,7 +170,7 @@ def test_uncaught_exception_keeps_exit_code_and_session(probe, backend):
     assert done.returncode == 1
     assert "RuntimeError: boom" in done.stderr
     assert_clean(session)
-    assert session["calls"]["crash.explode"] == 1
+    assert session["calls"]["crash.<module>.explode"] == 1
 
 
 @pytest.mark.parametrize("backend", backends())
@@ -186,19 +218,19 @@ def test_generators_coroutines_and_restart(backend):
     for session in sessions:
         assert_clean(session)
         calls = session["calls"]
-        assert calls["gen_async.session"] == 1
+        assert calls["gen_async.<module>.session"] == 1
         # A generator frame is entered at each resume: 20 values + the final StopIteration.
-        assert calls["gen_async.counter"] == 21
-        assert calls["gen_async.catcher"] == 1 + 3 + 1  # next, three throws, close
-        assert calls["gen_async.gather"] >= 1
-        assert calls["gen_async.tick"] >= 10
+        assert calls["gen_async.<module>.counter"] == 21
+        assert calls["gen_async.<module>.catcher"] == 1 + 3 + 1  # next, three throws, close
+        assert calls["gen_async.<module>.gather"] >= 1
+        assert calls["gen_async.<module>.tick"] >= 10
 
 
 @pytest.mark.parametrize("backend", backends())
 def test_heartbeats_while_idle(probe, backend):
     _, session = run_with_agent(probe, ["idle.py"], backend=backend)
     assert_clean(session)
-    assert session["calls"]["idle.work"] == 1
+    assert session["calls"]["idle.<module>.work"] == 1
     assert session["stats"]["heartbeats"] >= 2  # one per 250 ms without events
     assert session["stats"]["last_timestamp_ns"] >= 900_000_000
 
@@ -257,12 +289,12 @@ def test_many_threads_pool_and_deep_recursion(probe, backend):
     assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr
     assert_clean(session)
     calls = session["calls"]
-    assert calls["stress.short_lived"] == 300
-    assert calls["stress.tiny"] == 900 + 200
-    assert calls["stress.deep"] == 3001
+    assert calls["stress.<module>.short_lived"] == 300
+    assert calls["stress.<module>.tiny"] == 900 + 200
+    assert calls["stress.<module>.deep"] == 3001
     if backend == "native":
-        assert calls["stress.dive"] >= 900  # until the recursion limit (1000 minus frames below)
-    short = [t for t in session["threads"] if t["calls"].get("stress.short_lived")]
+        assert calls["stress.<module>.dive"] >= 900  # until the recursion limit (1000 minus frames below)
+    short = [t for t in session["threads"] if t["calls"].get("stress.<module>.short_lived")]
     assert len(short) == 300 and all(t["ended"] for t in short)
     assert max(t["max_depth"] for t in session["threads"]) >= 3000
 
@@ -279,7 +311,7 @@ def test_command_line_passes_the_program_its_arguments(probe):
         "name": "__main__",
     }
     assert session["program"] == "argv-demo"
-    assert session["calls"]["json.dumps"] == 1  # --include=json took effect
+    assert session["calls"]["json.<module>.dumps"] == 1  # --include=json took effect
 
 
 def test_example_shop_demo(probe):
@@ -292,7 +324,12 @@ def test_example_shop_demo(probe):
     assert done.stdout.startswith("orders placed: ")
     assert_clean(session)
     calls = session["calls"]
-    for name in ("shop.Catalog.search", "shop.Database.save", "shop.RoutePlanner.shortest", "shop.orders.discount"):
+    for name in (
+        "shop.catalog.Catalog.search",
+        "shop.orders.Database.save",
+        "shop.shipping.RoutePlanner.shortest",
+        "shop.orders.<module>.discount",
+    ):
         assert calls.get(name, 0) > 0, (name, calls)
     names = {t["name"] for t in session["threads"]}
     assert {"MainThread", "dispatcher", "customer-0", "customer-1"} <= names
@@ -307,7 +344,7 @@ def test_thread_running_before_start(probe, backend):
     if backend == "python" and sys.version_info < (3, 12):
         pytest.skip("the pure recorder on 3.11 sees only threads started after start()")
     early = [t for t in session["threads"] if t["name"] == "early"]
-    assert len(early) == 1 and early[0]["calls"] == {"early_thread.early_work": 25}
+    assert len(early) == 1 and early[0]["calls"] == {"early_thread.<module>.early_work": 25}
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is 3.12+")
@@ -320,5 +357,5 @@ def test_profile_hook_when_no_monitoring_tool_id_is_free(probe, backend):
     assert_clean(session)
     calls = session["calls"]
     for name, count in EXPECTED_CALLS.items():
-        if name != "mt_workload.main":
+        if name != "mt_workload.<module>.main":
             assert calls.get(name) == count, (name, calls)

@@ -1,16 +1,26 @@
 """Naming and exclusion (highrise_agent._methods) on real code objects."""
 
 import json
+import sys
 
 from highrise_agent import _agent
 from highrise_agent._methods import Methods, signature_of, split_qualname
 
 
 def test_split_qualname():
-    assert split_qualname("Board.rotate", "game") == ("Board", "rotate")
-    assert split_qualname("Outer.Inner.m", "game") == ("Outer.Inner", "m")
-    assert split_qualname("run", "game") == ("game", "run")
-    assert split_qualname("f.<locals>.g", "game") == ("f", "g")
+    assert split_qualname("Board.rotate") == ("Board", "rotate", "Board")
+    assert split_qualname("Outer.Inner.m") == ("Outer.Inner", "m", "Outer.Inner")
+    assert split_qualname("run") == ("<module>", "run", "")
+    assert split_qualname("<module>") == ("<module>", "<module>", "")
+    assert split_qualname("<lambda>") == ("<module>", "<lambda>", "")
+    # Nested functions stay in the block of their class (or module), named after their path.
+    assert split_qualname("f.<locals>.g") == ("<module>", "f.g", "")
+    assert split_qualname("f.<locals>.g.<locals>.h") == ("<module>", "f.g.h", "")
+    assert split_qualname("C.m.<locals>.helper") == ("C", "m.helper", "C")
+    assert split_qualname("C.m.<locals>.<genexpr>") == ("C", "m.<genexpr>", "C")
+    # A class defined in a function keeps the function's name: its own block.
+    assert split_qualname("make.<locals>.Local.m") == ("make.Local", "m", "make.<locals>.Local")
+    assert split_qualname("C.m.<locals>.Local.Inner.n") == ("C.m.Local.Inner", "n", "C.m.<locals>.Local.Inner")
 
 
 def test_signatures():
@@ -25,6 +35,16 @@ def test_signatures():
 
     def pos_only(a, /, b):
         pass
+
+    def everything(self, a, /, b, *rest, key, flag=False, **options):
+        pass
+
+    def only_star(*args, **kwargs):
+        pass
+
+    assert signature_of(everything.__code__) == "(self, a, /, b, *rest, key, flag, **options)"
+    assert signature_of(only_star.__code__) == "(*args, **kwargs)"
+    assert signature_of((lambda: None).__code__) == "()"
 
     assert signature_of(plain.__code__) == "(a, b)"
     assert signature_of(star.__code__) == "(a, *args, key, **kwargs)"
@@ -41,7 +61,10 @@ def test_same_name_twice_gets_the_line_in_its_signature():
     assert (first, second) == (0, 1)
     assert methods.resolve(namespace["first"].__code__, "shop.util") == 0  # stable
     defs = methods.take_pending()
-    assert [d[1:5] for d in defs] == [("shop", "util", "f", "(x)"), ("shop", "util", "f", "(x) line 6")]
+    assert [d[1:5] for d in defs] == [
+        ("shop.util", "<module>", "f", "(x)"),
+        ("shop.util", "<module>", "f", "(x) line 6"),
+    ]
     assert methods.take_pending() == []
 
 
@@ -73,5 +96,150 @@ def test_user_code_is_included_with_its_package():
     assert methods.resolve(local_function.__code__, "app.core.engine") == 0
     [definition] = methods.take_pending()
     _, package, class_, method, signature, file, line = definition
-    assert (package, class_, method, signature) == ("app.core", "test_user_code_is_included_with_its_package", "local_function", "()")
+    assert (package, class_, method, signature) == (
+        "app.core.engine",
+        "<module>",
+        "test_user_code_is_included_with_its_package.local_function",
+        "()",
+    )
     assert file == __file__ and line == local_function.__code__.co_firstlineno
+
+
+def _load(methods, module, filename, source):
+    """Executes `source` as module `module` (file `filename`) and resolves every function and
+    class body it defines, recursively; returns {qualname: (package, class, method, signature)}."""
+    namespace = {"__name__": module}
+    code = compile(source, filename, "exec")
+    exec(code, namespace)
+    found = {}
+
+    def walk(code):
+        method_id = methods.resolve(code, module)
+        assert method_id >= 0, code
+        definition = methods.definitions[method_id]
+        found[getattr(code, "co_qualname", code.co_name)] = definition[1:5]
+        for const in code.co_consts:
+            if hasattr(const, "co_code"):
+                walk(const)
+
+    walk(code)
+    return found
+
+
+LEXER = """
+class Lexer:
+    def tokens(self, text, stack=('root',)):
+        pass
+
+
+class RegexLexer(Lexer):
+    class State:
+        class Rule:
+            def match(self, text, pos):
+                pass
+
+    def get_tokens_unprocessed(self, text, stack=('root',)):
+        def helper(m):
+            pass
+
+
+def bygroups(*args):
+    def callback(lexer, match, ctx=None):
+        pass
+    return callback
+
+
+def make_lexer(name):
+    class Lexer:
+        def tokens(self, text):
+            pass
+    return Lexer
+"""
+
+FORMATTER = """
+class Lexer:
+    def tokens(self, text, stack=('root',)):
+        pass
+
+
+def bygroups(*args):
+    pass
+"""
+
+
+def test_same_class_name_in_two_modules_of_one_package_gives_two_blocks():
+    methods = Methods()
+    lexer = _load(methods, "pyglike.lexer", "/src/pyglike/lexer.py", LEXER)
+    other = _load(methods, "pyglike.formatter", "/src/pyglike/formatter.py", FORMATTER)
+    assert lexer["Lexer.tokens"] == ("pyglike.lexer", "Lexer", "tokens", "(self, text, stack)")
+    assert other["Lexer.tokens"] == ("pyglike.formatter", "Lexer", "tokens", "(self, text, stack)")
+    assert other["bygroups"] == ("pyglike.formatter", "<module>", "bygroups", "(*args)")
+    blocks = {(d[1], d[2]) for d in methods.definitions}
+    assert ("pyglike.lexer", "Lexer") in blocks and ("pyglike.formatter", "Lexer") in blocks
+
+
+def test_nested_classes_module_functions_and_classes_in_functions():
+    found = _load(Methods(), "pyglike.lexer", "/src/pyglike/lexer.py", LEXER)
+    assert found["<module>"] == ("pyglike.lexer", "<module>", "<module>", "()")
+    assert found["RegexLexer"] == ("pyglike.lexer", "RegexLexer", "<body>", "()")
+    assert found["RegexLexer.get_tokens_unprocessed"] == (
+        "pyglike.lexer",
+        "RegexLexer",
+        "get_tokens_unprocessed",
+        "(self, text, stack)",
+    )
+    assert found["RegexLexer.get_tokens_unprocessed.<locals>.helper"] == (
+        "pyglike.lexer",
+        "RegexLexer",
+        "get_tokens_unprocessed.helper",
+        "(m)",
+    )
+    assert found["RegexLexer.State.Rule.match"] == ("pyglike.lexer", "RegexLexer.State.Rule", "match", "(self, text, pos)")
+    assert found["RegexLexer.State.Rule"] == ("pyglike.lexer", "RegexLexer.State.Rule", "<body>", "()")
+    # Module-level functions (and the functions nested in them) share the module's block.
+    assert found["bygroups"] == ("pyglike.lexer", "<module>", "bygroups", "(*args)")
+    assert found["bygroups.<locals>.callback"] == ("pyglike.lexer", "<module>", "bygroups.callback", "(lexer, match, ctx)")
+    assert found["make_lexer"] == ("pyglike.lexer", "<module>", "make_lexer", "(name)")
+    # A class defined in a function is not the module's class of the same name.
+    assert found["make_lexer.<locals>.Lexer.tokens"] == ("pyglike.lexer", "make_lexer.Lexer", "tokens", "(self, text)")
+    assert found["make_lexer.<locals>.Lexer"] == ("pyglike.lexer", "make_lexer.Lexer", "<body>", "()")
+    assert found["Lexer.tokens"] == ("pyglike.lexer", "Lexer", "tokens", "(self, text, stack)")
+
+
+def test_a_class_in_a_function_and_a_nested_class_of_one_dotted_name_get_two_blocks():
+    # Only possible when a module redefines a name (a function `make`, later a class `make`), but
+    # even then the two classes `make.Local` must not share a block.
+    source = """
+def make():
+    class Local:
+        def run(self):
+            pass
+    return Local
+
+
+class make:
+    class Local:
+        def run(self):
+            pass
+"""
+    found = _load(Methods(), "app.factory", "/src/app/factory.py", source)
+    assert found["make.<locals>.Local.run"] == ("app.factory", "make.Local", "run", "(self)")
+    assert found["make.Local.run"] == ("app.factory", "make.Local (2)", "run", "(self)")
+    assert found["make.Local"] == ("app.factory", "make.Local (2)", "<body>", "()")
+
+
+def test_script_modules_are_named_after_their_file(monkeypatch):
+    import types
+
+    main = types.ModuleType("__main__")
+    main.__file__ = "/home/me/tools/shop_demo.py"
+    main.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    methods = Methods()
+    assert methods.real_module_name("__main__") == "shop_demo"
+    main.__spec__ = types.SimpleNamespace(name="shop.cli")
+    assert methods.real_module_name("__main__") == "shop.cli"
+    main.__spec__ = None
+    del main.__file__
+    monkeypatch.setattr(sys, "argv", ["-c"])
+    assert methods.real_module_name("__main__") == "__main__"
