@@ -43,15 +43,28 @@ public final class Agent {
             int id = ++sessions;
             Sender s = new Sender(id, options);
             sender = s;
+            if (attached || !firstLoad) {
+                // Loaded classes are rewritten while no session records (their hooks do nothing
+                // yet), then every thread's profiled frames are captured: exactly the frames that
+                // began before the session. Each becomes its thread's first Resync, and the
+                // sender watches them until they return (PreSession).
+                retransformLoaded(inst, filter, options.verbose);
+                try {
+                    s.addPreSession(PreSession.capture());
+                } catch (Throwable t) {
+                    Sender.log("could not read the running threads' stacks (" + t + "); frames already "
+                            + "running are not shown");
+                }
+                if (options.verbose) {
+                    Sender.log("attach: " + s.preFramesAtStart + " profiled frame(s) already running");
+                }
+            }
             Recorder.current = s;
             Recorder.session = id;
             s.start();
             if (!hookInstalled) {
                 hookInstalled = true;
                 Runtime.getRuntime().addShutdownHook(new Thread(Agent::shutdown, "highrise-agent-shutdown"));
-            }
-            if (attached || !firstLoad) {
-                retransformLoaded(inst, filter, options.verbose);
             }
         } catch (Throwable t) {
             Sender.log("could not start (" + t + "); the program runs on without profiling");

@@ -50,9 +50,13 @@ public final class Recorder {
             if (sender == null || sender.sessionId != s) {
                 return null;
             }
-            Ring r = new Ring(sender, Thread.currentThread());
+            Thread self = Thread.currentThread();
+            Ring r = sender.takePremade(self);
+            if (r == null) {
+                r = new Ring(sender, self);
+                sender.register(r);
+            }
             RINGS.set(r);
-            sender.register(r);
             return r;
         } catch (Throwable t) {
             return null;

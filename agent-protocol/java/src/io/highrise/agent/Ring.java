@@ -19,27 +19,40 @@ public final class Ring {
 
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
+    private static final VarHandle PRE_BUSY;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TAIL = l.findVarHandle(Ring.class, "tail", long.class);
             HEAD = l.findVarHandle(Ring.class, "head", long.class);
+            PRE_BUSY = l.findVarHandle(Ring.class, "preBusy", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** A loss episode: the stack where recording resumed and the thread's drop totals then. */
+    /**
+     * What a {@link #MARKER} stands for: a loss episode (the shadow stack where recording resumed
+     * and the thread's drop totals then; {@code base} = -1), or a pre-session frame that returned
+     * ({@code base} = how many of {@link #preIds} are still running, {@code stack} = the shadow
+     * stack then). Either becomes a Resync of base frames + stack on the wire.
+     */
     static final class Gap {
         final int[] stack;
         final long droppedEvents;
         final long gaps;
+        final int base;
 
         Gap(int[] stack, long droppedEvents, long gaps) {
+            this(stack, droppedEvents, gaps, -1);
+        }
+
+        Gap(int[] stack, long droppedEvents, long gaps, int base) {
             this.stack = stack;
             this.droppedEvents = droppedEvents;
             this.gaps = gaps;
+            this.base = base;
         }
     }
 
@@ -70,6 +83,26 @@ public final class Ring {
     // Consumer side (the sender only writes it).
     private long head;
 
+    /**
+     * Pre-session frames (attach): the profiled frames this thread was already running when the
+     * session began, outermost first (their code records no exit in this session); null when none.
+     * {@link #preAlive} of them (a prefix) are still running. Either the thread itself (in a hook,
+     * when {@link #checkRequested}) or the sender (while the thread makes no events) lowers it,
+     * holding {@link #preBusy}; see {@link PreSession}.
+     */
+    final int[] preIds;
+    volatile int preAlive;
+    volatile boolean checkRequested;
+    private volatile int preBusy;
+
+    // Sender bookkeeping for pre-session frames: how many base frames the wire shows, and a copy
+    // of the shadow stack as of the drained position (only while some pre-session frame runs).
+    int wireAlive;
+    long lastLookTail = -1;
+    boolean tracking;
+    int[] replica;
+    int replicaDepth;
+
     /** Drop totals published for the sender (written by the owner, read by the sender). */
     volatile long droppedEventsPublished;
     volatile long gapsPublished;
@@ -82,6 +115,12 @@ public final class Ring {
     long gapsResynced;
 
     Ring(Sender sender, Thread thread) {
+        this(sender, thread, null);
+    }
+
+    Ring(Sender sender, Thread thread, int[] preIds) {
+        this.preIds = preIds;
+        this.preAlive = preIds == null ? 0 : preIds.length;
         this.sender = sender;
         this.session = sender.sessionId;
         this.thread = thread;
@@ -104,6 +143,9 @@ public final class Ring {
         stack[d] = id;
         put(id << 1, System.nanoTime());
         depth = d + 1;
+        if (preIds != null && checkRequested) {
+            selfCheck();
+        }
     }
 
     void exit(int id) {
@@ -111,8 +153,60 @@ public final class Ring {
         if (d == 0) {
             return; // a frame entered before recording began
         }
+        if (preIds != null && checkRequested) {
+            selfCheck();
+        }
         put((id << 1) | 1, System.nanoTime());
         depth = d - 1;
+    }
+
+    boolean tryLockPre() {
+        return PRE_BUSY.compareAndSet(this, 0, 1);
+    }
+
+    void unlockPre() {
+        preBusy = 0;
+    }
+
+    /**
+     * On the owning thread, in a hook, when the sender asked: walks this thread's own stack and,
+     * if pre-session frames have returned, writes a marker whose Resync (base + this shadow
+     * stack) lands exactly between this thread's events. Never throws; skips when busy or full.
+     */
+    private void selfCheck() {
+        checkRequested = false;
+        if (inGap || preAlive == 0 || !tryLockPre()) {
+            return;
+        }
+        try {
+            int k = preAlive;
+            int[] s = PreSession.currentStack();
+            int k2 = PreSession.alive(s, preIds, k, stack, depth);
+            if (k2 >= 0 && k2 < k && putMarker(new Gap(Arrays.copyOf(stack, depth), 0, 0, k2), System.nanoTime())) {
+                preAlive = k2;
+            }
+        } catch (Throwable t) {
+            // never disturb the program; the sender asks again
+        } finally {
+            unlockPre();
+        }
+    }
+
+    /** A marker alone (room for one slot); false when the ring is full. */
+    private boolean putMarker(Gap g, long t) {
+        long tl = tail;
+        if (tl - headCache >= capacity) {
+            headCache = (long) HEAD.getAcquire(this);
+            if (tl - headCache >= capacity) {
+                return false;
+            }
+        }
+        gapQueue.add(g);
+        int i = (int) tl & mask;
+        codes[i] = MARKER;
+        times[i] = t;
+        TAIL.setRelease(this, tl + 1);
+        return true;
     }
 
     private void put(int code, long t) {

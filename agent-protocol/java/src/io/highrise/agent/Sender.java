@@ -39,10 +39,22 @@ final class Sender implements Runnable {
     static final long HEARTBEAT_NS = 250_000_000L;
     static final long IDLE_PARK_NS = 1_000_000L;
     static final int CLOSE_READ_TIMEOUT_MS = 2000;
+    /** How often threads with pre-session frames are looked at (only while such frames remain). */
+    static final long RECONCILE_NS = 50_000_000L;
 
     final int sessionId;
     final Options options;
     private final ConcurrentLinkedQueue<Ring> newRings = new ConcurrentLinkedQueue<>();
+    /** Rings made at attach for threads running pre-session frames, until the thread adopts its own. */
+    private final java.util.concurrent.ConcurrentHashMap<Thread, Ring> premade =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Rings whose pre-session frames the sender still watches. */
+    private int reconciling;
+    private long lastReconcileNs;
+    /** Counters for the verbose log and tests: base frames sent at attach, and rebases. */
+    volatile long preFramesAtStart;
+    volatile long rebasesBySender;
+    volatile long rebasesByThreads;
     private final AtomicLong threadIds = new AtomicLong(1);
     private final ArrayList<Ring> rings = new ArrayList<>();
     private final Wire wire = new Wire(FLUSH_BYTES * 2);
@@ -80,6 +92,27 @@ final class Sender implements Runnable {
 
     void register(Ring r) {
         newRings.add(r);
+    }
+
+    /**
+     * Before the session starts: a ring for each thread running pre-session frames (its base,
+     * outermost first). The thread adopts it at its first hook ({@link #takePremade}); until then
+     * (perhaps forever: a thread stuck in a loop) the sender speaks for it.
+     */
+    void addPreSession(java.util.Map<Thread, int[]> bases) {
+        long frames = 0;
+        for (java.util.Map.Entry<Thread, int[]> e : bases.entrySet()) {
+            Ring r = new Ring(this, e.getKey(), e.getValue());
+            premade.put(e.getKey(), r);
+            register(r);
+            frames += e.getValue().length;
+        }
+        preFramesAtStart = frames;
+    }
+
+    /** The ring made at attach for the calling thread, if any (once). */
+    Ring takePremade(Thread t) {
+        return premade.isEmpty() ? null : premade.remove(t);
     }
 
     void wake() {
@@ -176,6 +209,10 @@ final class Sender implements Runnable {
                 wire.heartbeat(ticks(now));
                 lastEventsNs = now;
             }
+            if (reconciling > 0 && (last || now - lastReconcileNs >= RECONCILE_NS)) {
+                reconcile();
+                lastReconcileNs = now;
+            }
             if (now - lastDroppedCheckNs >= 1_000_000_000L) {
                 reportDrops();
                 lastDroppedCheckNs = now;
@@ -202,6 +239,17 @@ final class Sender implements Runnable {
         while ((r = newRings.poll()) != null) {
             rings.add(r);
             wire.threadStart(r.threadId, r.threadName, ticks(r.startNanos));
+            if (r.preIds != null) {
+                // The thread's first message: the frames it was already running (before any of its events).
+                for (int id : r.preIds) {
+                    ensureDefined(id);
+                }
+                wire.resync(r.threadId, ticks(r.startNanos), r.preIds, r.preIds.length);
+                r.wireAlive = r.preIds.length;
+                r.tracking = true;
+                r.replica = new int[16];
+                reconciling++;
+            }
         }
         for (Iterator<Ring> it = rings.iterator(); it.hasNext(); ) {
             Ring ring = it.next();
@@ -216,7 +264,13 @@ final class Sender implements Runnable {
                     droppedEventsSent = droppedEventsTotal;
                     gapsSent = gapsTotal;
                     wire.resync(ring.threadId, now, new int[0], 0);
+                } else if (ring.wireAlive > 0) {
+                    // Its pre-session frames returned with the thread (no exit of theirs is recorded).
+                    wire.resync(ring.threadId, now, new int[0], 0);
                 }
+                ring.wireAlive = 0;
+                stopTracking(ring);
+                premade.remove(ring.thread, ring);
                 wire.threadEnd(ring.threadId, now);
                 noteDrops(ring);
                 it.remove();
@@ -269,7 +323,10 @@ final class Sender implements Runnable {
                 }
                 packer.start(0);
                 Ring.Gap gap = ring.gapQueue.poll();
-                if (gap != null) {
+                if (gap != null && gap.base >= 0) {
+                    rebase(ring, gap.base, gap.stack, gap.stack.length, t);
+                    rebasesByThreads++;
+                } else if (gap != null) {
                     droppedEventsTotal += gap.droppedEvents - ring.droppedReported;
                     gapsTotal += gap.gaps - ring.gapsReported;
                     ring.droppedReported = gap.droppedEvents;
@@ -281,9 +338,20 @@ final class Sender implements Runnable {
                     wire.dropped(droppedEventsTotal, gapsTotal);
                     droppedEventsSent = droppedEventsTotal;
                     gapsSent = gapsTotal;
-                    wire.resync(ring.threadId, t, gap.stack, gap.stack.length);
+                    if (ring.wireAlive > 0) {
+                        int[] full = PreSession.join(ring.preIds, ring.wireAlive, gap.stack, gap.stack.length);
+                        wire.resync(ring.threadId, t, full, full.length);
+                    } else {
+                        wire.resync(ring.threadId, t, gap.stack, gap.stack.length);
+                    }
+                    if (ring.tracking) {
+                        setReplica(ring, gap.stack, gap.stack.length);
+                    }
                 }
                 continue;
+            }
+            if (ring.tracking) {
+                track(ring, code);
             }
             ensureDefined(code >>> 1);
             if (packer.count() == 0) {
@@ -308,6 +376,105 @@ final class Sender implements Runnable {
             flush();
         }
         return true;
+    }
+
+    /** The replica of a tracked ring's shadow stack follows each drained event. */
+    private static void track(Ring ring, int code) {
+        if ((code & 1) == 0) {
+            if (ring.replicaDepth == ring.replica.length) {
+                ring.replica = Arrays.copyOf(ring.replica, ring.replicaDepth * 2);
+            }
+            ring.replica[ring.replicaDepth++] = code >>> 1;
+        } else if (ring.replicaDepth > 0) {
+            ring.replicaDepth--;
+        }
+    }
+
+    private static void setReplica(Ring ring, int[] stack, int depth) {
+        if (ring.replica.length < depth) {
+            ring.replica = new int[Math.max(16, depth * 2)];
+        }
+        System.arraycopy(stack, 0, ring.replica, 0, depth);
+        ring.replicaDepth = depth;
+    }
+
+    private void stopTracking(Ring ring) {
+        if (ring.tracking) {
+            ring.tracking = false;
+            ring.replica = null;
+            ring.replicaDepth = 0;
+            reconciling--;
+        }
+    }
+
+    /** On the wire, in order: the thread now runs base[0..alive) + stack; then stop watching at 0. */
+    private void rebase(Ring ring, int alive, int[] stack, int depth, long t) {
+        ring.wireAlive = alive;
+        int[] full = PreSession.join(ring.preIds, alive, stack, depth);
+        wire.resync(ring.threadId, t, full, full.length);
+        if (ring.tracking) {
+            setReplica(ring, stack, depth);
+            if (alive == 0) {
+                stopTracking(ring);
+            }
+        }
+    }
+
+    /**
+     * Looks at each thread still running pre-session frames. A thread that made no event since the
+     * previous look nor while its stack was read (its ring's tail did not move, no loss pending)
+     * is settled here: its stack is the one the drained events describe, so a Resync now lands in
+     * order. A thread that made events is asked to look at its own stack in its next hook
+     * ({@link Ring#checkRequested}); if it makes none, it is idle at the next look.
+     */
+    private void reconcile() throws IOException {
+        for (Ring ring : rings) {
+            if (!ring.tracking || ring.preAlive == 0 || !ring.thread.isAlive()) {
+                if (ring.tracking && ring.preAlive == 0 && ring.wireAlive == 0) {
+                    stopTracking(ring);
+                }
+                continue;
+            }
+            try {
+                drain(ring);
+                long p0 = ring.consumedHead();
+                if (p0 != ring.lastLookTail) {
+                    // Events since the last look: the thread is active; it looks at its own stack.
+                    ring.lastLookTail = p0;
+                    ring.checkRequested = true;
+                    continue;
+                }
+                long gaps = ring.gapsPublished;
+                StackTraceElement[] trace = ring.thread.getStackTrace();
+                if (ring.publishedTail() != p0 || gaps != ring.gapsResynced) {
+                    ring.checkRequested = true;
+                    continue;
+                }
+                if (!ring.tryLockPre()) {
+                    continue;
+                }
+                try {
+                    if (ring.publishedTail() != p0 || ring.gapsPublished != ring.gapsResynced) {
+                        ring.checkRequested = true;
+                        continue;
+                    }
+                    int k = ring.preAlive;
+                    int k2 = PreSession.alive(PreSession.resolve(trace), ring.preIds, k, ring.replica,
+                            ring.replicaDepth);
+                    if (k2 >= 0 && k2 < k) {
+                        ring.preAlive = k2;
+                        rebase(ring, k2, ring.replica, ring.replicaDepth, ticks(System.nanoTime()));
+                        rebasesBySender++;
+                    }
+                } finally {
+                    ring.unlockPre();
+                }
+            } catch (IOException e) {
+                throw e;
+            } catch (Throwable t) {
+                // a thread that ended meanwhile, a stack we could not read: look again later
+            }
+        }
     }
 
     private void ensureDefined(int id) {
@@ -410,6 +577,10 @@ final class Sender implements Runnable {
 
     /** Goodbye, then the graceful close: shut down our side and read the viewer's side to its end. */
     private void close() throws IOException {
+        if (options.verbose && preFramesAtStart > 0) {
+            log("pre-session frames: " + preFramesAtStart + " at the start; returns settled by the threads: "
+                    + rebasesByThreads + ", by the sender: " + rebasesBySender);
+        }
         reportDrops();
         wire.goodbye(ticks(System.nanoTime()));
         flush();

@@ -138,8 +138,8 @@ final class Transformer implements ClassFileTransformer {
             return null;
         }
         byte[] out = writer.toByteArray();
-        for (MethodDef d : adapter.defs) {
-            Methods.define(d);
+        for (int i = 0; i < adapter.defs.size(); i++) {
+            Methods.define(adapter.defs.get(i), adapter.firstLines.get(i), adapter.lastLines.get(i));
         }
         return out;
     }
@@ -147,6 +147,8 @@ final class Transformer implements ClassFileTransformer {
     static final class ClassAdapter extends ClassVisitor {
         final String loaderKey;
         final List<MethodDef> defs = new ArrayList<>();
+        final List<Integer> firstLines = new ArrayList<>();
+        final List<Integer> lastLines = new ArrayList<>();
         String internalName;
         String packageName;
         String simpleName;
@@ -203,6 +205,7 @@ final class Transformer implements ClassFileTransformer {
         boolean rangeHasCode;
         boolean restartAfterReturn;
         int firstLine = -1;
+        int lastLine = -1;
         int ringLocal = -1;
 
         MethodAdapter(MethodVisitor mv, int access, String name, String descriptor, int id,
@@ -361,6 +364,9 @@ final class Transformer implements ClassFileTransformer {
             if (firstLine < 0 || line < firstLine) {
                 firstLine = line;
             }
+            if (line > lastLine) {
+                lastLine = line;
+            }
             super.visitLineNumber(line, start);
         }
 
@@ -386,6 +392,8 @@ final class Transformer implements ClassFileTransformer {
             if (entered) {
                 owner.defs.add(new MethodDef(id, owner.packageName, owner.simpleName, methodName,
                         descriptor, owner.sourceFile, firstLine));
+                owner.firstLines.add(firstLine);
+                owner.lastLines.add(lastLine);
             }
             super.visitEnd();
         }

@@ -59,6 +59,9 @@ public final class AgentTests {
         tests.put("named_module_classes_are_profiled", AgentTests::namedModule);
         tests.put("attach_to_running_jvm", AgentTests::attach);
         tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
+        tests.put("pre_session_rule", AgentTests::preSessionRule);
+        tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
+        tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", AgentTests::attachFramesReturn);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -435,17 +438,147 @@ public final class AgentTests {
         }
     }
 
+    /** PreSession.alive: how many pre-session frames a look at the stacks says still run. */
+    static void preSessionRule() {
+        List<Integer> none = PreSession.list();
+        // base [1,2]: still both running, with recorded frames above them.
+        check(PreSession.alive(PreSession.list(1, 2, 7), PreSession.list(1, 2), PreSession.list(7)) == 2, "both run");
+        // 2 returned, 1 called 7 (recorded).
+        check(PreSession.alive(PreSession.list(1, 7), PreSession.list(1, 2), PreSession.list(7)) == 1, "2 returned");
+        // 2 returned and 1 called 2 again: the new 2 is recorded, so only 1 is a base frame.
+        check(PreSession.alive(PreSession.list(1, 2), PreSession.list(1, 2), PreSession.list(2)) == 1, "2 called again");
+        // A frame just called (its enter not recorded yet) on top: no conclusion about 2 beyond the prefix.
+        check(PreSession.alive(PreSession.list(1, 2, 9), PreSession.list(1, 2), none) == 2, "unrecorded frame on top");
+        // Everything returned (thread in unprofiled code).
+        check(PreSession.alive(none, PreSession.list(1, 2), none) == 0, "all returned");
+        // A recorded frame that is not on the stack: a look that does not match.
+        check(PreSession.alive(PreSession.list(1, 2), PreSession.list(1, 2), PreSession.list(5)) == -1, "mismatch");
+        // Overloads: line ranges pick the method; ambiguity resolves to none (-1).
+        String cls = "io.highrise.test.Overloads";
+        int a = Methods.reserve("test:" + cls + ".f(I)V");
+        int b = Methods.reserve("test:" + cls + ".f(J)V");
+        int c = Methods.reserve("test:" + cls + ".g()V");
+        Methods.define(new MethodDef(a, "io.highrise.test", "Overloads", "f", "(I)V", null, 10), 10, 14);
+        Methods.define(new MethodDef(b, "io.highrise.test", "Overloads", "f", "(J)V", null, 16), 16, 20);
+        Methods.define(new MethodDef(c, "io.highrise.test", "Overloads", "g", "()V", null, -1), -1, -1);
+        check(Methods.resolve(cls, "f", 12) == a && Methods.resolve(cls, "f", 20) == b, "overloads by line");
+        check(Methods.resolve(cls, "f", 15) == -1 && Methods.resolve(cls, "f", -1) == -1, "ambiguous overloads");
+        check(Methods.resolve(cls, "g", -1) == c && Methods.resolve(cls, "h", 3) == -1, "single method / unknown");
+    }
+
+    /**
+     * Test (1) of issue 12 item 8: N threads stuck in a profiled method since before the attach.
+     * Each is announced at the attach with a Resync holding Stuck.run and makes no event after:
+     * the aggregator reads Stuck.run at 100 % with N threads from the attach on (a frame open
+     * from the Resync to the end, at every window).
+     */
+    static void attachStuckThreads() throws Exception {
+        int n = 4;
+        Path dir = Files.createTempDirectory("highrise-preattach");
+        try (Probe p = new Probe(1);
+                Target target = new Target(APP + ".PreAttachTarget", String.valueOf(n),
+                        dir.resolve("flag").toString(), dir.resolve("stop").toString())) {
+            loadAgent(target.pid, p.addr, "stuck", "verbose");
+            Thread.sleep(700);
+            Files.createFile(dir.resolve("stop"));
+            Run run = target.waitFor();
+            check(run.output.contains("BYE"), "target:\n" + run.output);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            check(num(map(s.get("stats")).get("skipped_records")) == 0, "every id defined before its Resync");
+            int stuck = 0;
+            for (Object t : list(s.get("threads"))) {
+                Map<String, Object> th = map(t);
+                if (String.valueOf(th.get("name")).startsWith("stuck-")) {
+                    check(list(th.get("open_frames")).equals(Arrays.asList(APP + ".Stuck.run")),
+                            th.get("name") + " open " + th.get("open_frames"));
+                    check(num(th.get("resyncs")) == 1 && num(th.get("enters")) == 0 && num(th.get("exits")) == 0,
+                            th.get("name") + ": one Resync at the attach and no events: " + th);
+                    stuck++;
+                }
+            }
+            check(stuck == n, "threads in Stuck.run: " + stuck);
+            check(run.output.contains(" profiled frame(s) already running"), "attach log:\n" + run.output);
+            System.out.println("     (" + stuck + " threads read in Stuck.run from the attach on)");
+        }
+    }
+
+    /**
+     * Test (2): frames that began before the attach and return later. {@code phased} returns from
+     * waitForFlag into run and goes on calling profiled methods (it settles its own stack in a
+     * hook); {@code quiet} returns into run and calls nothing profiled (the sender settles it
+     * while it is idle). At the end each stack must be exactly what runs: run, not waitForFlag.
+     */
+    static void attachFramesReturn() throws Exception {
+        Path dir = Files.createTempDirectory("highrise-preattach");
+        try (Probe p = new Probe(1);
+                Target target = new Target(APP + ".PreAttachTarget", "2",
+                        dir.resolve("flag").toString(), dir.resolve("stop").toString())) {
+            // lossless: phased's dense calls wait for the sender instead of dropping, and keep its
+            // buffer moving during every look from outside, so it settles its frame in a hook.
+            loadAgent(target.pid, p.addr, "returns", "verbose,lossless");
+            Thread.sleep(800);
+            Files.createFile(dir.resolve("flag"));
+            target.waitForLine("FLAG SEEN");
+            Thread.sleep(1200); // phased: 400 ms of busy(), then idle in run
+            Files.createFile(dir.resolve("stop"));
+            Run run = target.waitFor();
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            Map<String, Object> stats = map(s.get("stats"));
+            check(num(stats.get("skipped_records")) == 0, "stats " + stats);
+            Map<String, List<Object>> open = new LinkedHashMap<>();
+            for (Object t : list(s.get("threads"))) {
+                Map<String, Object> th = map(t);
+                String name = String.valueOf(th.get("name"));
+                open.put(name, list(th.get("open_frames")));
+                check(num(th.get("mismatched_exits")) == 0 && num(th.get("orphan_exits")) == 0
+                        && num(th.get("backwards_timestamps")) == 0, name + " drifted: " + th);
+                if (name.equals("phased")) {
+                    Map<String, Object> calls = map(th.get("calls"));
+                    check(num(calls.get(APP + ".Phased.busy")) > 0 && num(calls.get(APP + ".Phased.poll")) > 0,
+                            "phased calls " + calls);
+                    check(num(th.get("resyncs")) >= 2, "phased: the attach's Resync and one when waitForFlag returned: " + th);
+                }
+                if (name.equals("quiet")) {
+                    check(num(th.get("resyncs")) == 2 && num(th.get("enters")) == 0,
+                            "quiet: the attach's Resync and one when waitForFlag returned: " + th);
+                }
+            }
+            check(Arrays.asList(APP + ".Phased.run").equals(open.get("phased")), "phased open " + open.get("phased"));
+            check(Arrays.asList(APP + ".Quiet.run").equals(open.get("quiet")), "quiet open " + open.get("quiet"));
+            check(Arrays.asList(APP + ".PreAttachTarget.main").equals(open.get("main")),
+                    "main (calls System.exit) open " + open.get("main"));
+            for (String name : new String[] {"stuck-0", "stuck-1"}) {
+                check(Arrays.asList(APP + ".Stuck.run").equals(open.get(name)), name + " open " + open.get(name));
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern
+                    .compile("settled by the threads: (\\d+), by the sender: (\\d+)").matcher(run.output);
+            check(m.find(), "no summary line:\n" + run.output);
+            long byThreads = Long.parseLong(m.group(1));
+            long bySender = Long.parseLong(m.group(2));
+            check(byThreads >= 1 && bySender >= 1, "phased settles in a hook, quiet by the sender: " + m.group());
+            System.out.println("     (" + m.group() + ")");
+        }
+    }
+
     /** Loads the agent into pid: `highrise attach` when the binary is there, else jcmd directly. */
     static String loadAgent(long pid, String addr, String program) throws Exception {
+        return loadAgent(pid, addr, program, null);
+    }
+
+    /** As above; extra agent options (e.g. verbose) always go through jcmd. */
+    static String loadAgent(long pid, String addr, String program, String extra) throws Exception {
         List<String> cmd = new ArrayList<>();
         String how;
-        if (highrise != null && new File(highrise).canExecute()) {
+        if (extra == null && highrise != null && new File(highrise).canExecute()) {
             cmd.addAll(Arrays.asList(highrise, "attach", String.valueOf(pid), "--addr", addr, "--include", APP,
                     "--program", program, "--agent-jar", jar));
             how = "highrise attach";
         } else {
             cmd.addAll(Arrays.asList("jcmd", String.valueOf(pid), "JVMTI.agent_load", new File(jar).getAbsolutePath(),
-                    "\"addr=" + addr + ",include=" + APP + ",program=" + program + "\""));
+                    "\"addr=" + addr + ",include=" + APP + ",program=" + program
+                    + (extra == null ? "" : "," + extra) + "\""));
             how = "jcmd JVMTI.agent_load";
         }
         Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -486,16 +619,35 @@ public final class AgentTests {
         final BufferedReader out;
 
         Target(Path stop) throws Exception {
-            process = new ProcessBuilder(JAVA, "-cp", classes, APP + ".AttachTarget", stop.toString())
-                    .redirectErrorStream(true).start();
+            this(APP + ".AttachTarget", stop.toString());
+        }
+
+        Target(String main, String... args) throws Exception {
+            List<String> cmd = new ArrayList<>(Arrays.asList(JAVA, "-cp", classes, main));
+            cmd.addAll(Arrays.asList(args));
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             pid = process.pid();
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String first = out.readLine();
             check(first != null && first.equals("READY " + pid), "target said " + first);
         }
 
+        final StringBuilder seen = new StringBuilder();
+
+        /** Reads the output up to a line equal to {@code line} (kept for {@link #waitFor}). */
+        void waitForLine(String line) throws Exception {
+            String l;
+            while ((l = out.readLine()) != null) {
+                seen.append(l).append('\n');
+                if (l.equals(line)) {
+                    return;
+                }
+            }
+            throw new AssertionError("target ended without printing " + line + ":\n" + seen);
+        }
+
         Run waitFor() throws Exception {
-            StringBuilder sb = new StringBuilder();
+            StringBuilder sb = seen;
             String line;
             while ((line = out.readLine()) != null) {
                 sb.append(line).append('\n');
