@@ -94,7 +94,7 @@ public final class AppContext {
     }
 
     static String levelText(String name) {
-        return "[level]\nname = " + name + "\nentities = 60\n"
+        return "[level]\nname = " + name + "\nentities = 30\n"
                 + "assets = mesh/ship, mesh/rock, tex/sky, tex/ground, sfx/engine, mesh/tower\n";
     }
 

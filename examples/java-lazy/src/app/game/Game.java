@@ -25,7 +25,7 @@ public final class Game implements Runnable {
         this.generation = generation;
         this.ctx = ctx;
         this.ai = new Ai(generation);
-        this.actors = new Entity[24];
+        this.actors = new Entity[10];
         for (int i = 0; i < actors.length; i++) {
             Entity.Kind kind = i == 0 ? Entity.Kind.PLAYER : Entity.Kind.ENEMY;
             actors[i] = new Entity(1000 * generation + i, kind, new Vec3(i * 3, 0, generation));
@@ -61,7 +61,7 @@ public final class Game implements Runnable {
                 continue;
             }
             tick();
-            ctx.sleepMillis(10);
+            ctx.sleepMillis(20);
         }
     }
 

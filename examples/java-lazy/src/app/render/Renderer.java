@@ -44,13 +44,18 @@ public final class Renderer {
         camera.orbit(frames * 0.01);
         List<Entity> visible = scene.visible(camera.eye(), 60);
         rasterizer.clear();
+        int drawn = 0;
         for (Entity e : visible) {
-            Mesh mesh = meshes[e.id % meshes.length].transform(Mat4.translate(e.position()));
-            rasterizer.draw(mesh, camera);
-            shader.shade(mesh.vertex(0), materials[e.id % materials.length]);
+            if (drawn++ == 8) {
+                break; // a draw budget per frame
+            }
+            Mat4 model = Mat4.translate(e.position());
+            rasterizer.draw(meshes[e.id % meshes.length], model, camera);
+            shader.shade(e.velocity(), materials[e.id % materials.length]);
         }
         if (frames % 30 == 0) {
             rasterizer.draw(meshes, camera);
+            meshes[frames % 60 == 0 ? 0 : 1].transform(Mat4.rotationY(frames * 0.01));
         }
         present();
     }
