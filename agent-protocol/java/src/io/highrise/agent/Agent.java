@@ -50,6 +50,7 @@ public final class Agent {
                 // sender watches them until they return (PreSession).
                 retransformLoaded(inst, filter, options.verbose);
                 try {
+                    PreSession.currentStack(); // loads the stack walker's classes here, not in a hook
                     s.addPreSession(PreSession.capture());
                 } catch (Throwable t) {
                     Sender.log("could not read the running threads' stacks (" + t + "); frames already "
