@@ -64,7 +64,8 @@ def _library_dirs():
 
 
 def signature_of(code):
-    """`(a, b, *args, c, **kwargs)` from a code object."""
+    """`(a, b, *args, c, **kwargs)` from a code object: the parameter list as Python writes it,
+    without defaults and annotations (a code object has neither)."""
     names = code.co_varnames
     positional = code.co_argcount
     keyword_only = code.co_kwonlyargcount
@@ -81,7 +82,8 @@ def signature_of(code):
     if code.co_flags & _CO_VARKEYWORDS:
         extra = 1 if code.co_flags & _CO_VARARGS else 0
         params.append("**" + names[positional + keyword_only + extra])
-    return "(" + ", ".join(params) + ")"
+    # Comprehensions and generator expressions take their iterator as a hidden `.0`.
+    return "(" + ", ".join(param for param in params if not param.startswith(".")) + ")"
 
 
 MODULE_BLOCK = "<module>"  # the block of a module's functions outside any class (never a class name)

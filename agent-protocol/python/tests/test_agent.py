@@ -359,3 +359,47 @@ def test_profile_hook_when_no_monitoring_tool_id_is_free(probe, backend):
     for name, count in EXPECTED_CALLS.items():
         if name != "mt_workload.<module>.main":
             assert calls.get(name) == count, (name, calls)
+
+
+def test_example_textshop_lazy(probe):
+    """examples/python-lazy (textshop): phases import modules late, same-named classes in one
+    package are separate blocks, every restart leaks a thread in Session._await_ack."""
+    import pathlib
+
+    example = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python-lazy" / "textshop_demo.py"
+    args = [str(example), "--seconds", "3", "--phase-s", "0.5", "--restart-s", "0.4", "--quiet"]
+    done, session = run_with_agent(probe, args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("textshop: phase 1 start-up at 0.00 s"), lines
+    assert [line.split()[3] for line in lines if line.startswith("textshop: phase ")] == [
+        "start-up",
+        "render",
+        "index",
+        "sessions",
+    ]
+    assert lines[-1].startswith("textshop: done after "), lines
+    assert_clean(session)
+    calls = session["calls"]
+    for name in (
+        "textshop.parse.lexer.Lexer.tokens",
+        "textshop.parse.lexer.Lexer.State.advance_while",
+        "textshop.parse.tree.Parser.parse",
+        "textshop.parse.tree.Token.__init__",
+        "textshop.parse.lexer.Token.__init__",
+        "textshop.render.html.Renderer.render",
+        "textshop.render.term.Renderer.render",
+        "textshop.render.theme.make_style.Style.__init__",
+        "textshop.index.search.InvertedIndex.add",
+        "textshop.util.cache.<module>.memoize.decorate.cached",
+        "textshop.util.text.<module>.words",
+        "textshop.work.session.Session._await_ack",
+    ):
+        assert calls.get(name, 0) > 0, (name, sorted(calls))
+    blocks = {(m["package"], m["class"]) for m in session["methods"]}
+    assert {("textshop.render.html", "Renderer"), ("textshop.render.term", "Renderer")} <= blocks
+    # One leaked ack thread per restart, plus the current session's.
+    ack_threads = [t for t in session["threads"] if t["calls"].get("textshop.work.session.Session._await_ack")]
+    assert len(ack_threads) >= 3, [t["name"] for t in session["threads"]]
+    names = {t["name"] for t in session["threads"]}
+    assert {"MainThread", "worker-0", "worker-1", "worker-2", "indexer"} <= names

@@ -45,6 +45,8 @@ def test_signatures():
     assert signature_of(everything.__code__) == "(self, a, /, b, *rest, key, flag, **options)"
     assert signature_of(only_star.__code__) == "(*args, **kwargs)"
     assert signature_of((lambda: None).__code__) == "()"
+    genexpr = (x for x in ())
+    assert signature_of(genexpr.gi_code) == "()"  # not "(.0)": the hidden iterator argument
 
     assert signature_of(plain.__code__) == "(a, b)"
     assert signature_of(star.__code__) == "(a, *args, key, **kwargs)"
