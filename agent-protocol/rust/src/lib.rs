@@ -11,11 +11,14 @@
 //! - [`frame`]: length-prefixed framing ([`write_frame`], [`FrameHeader`], [`MAX_FRAME_BYTES`]).
 //! - [`PackedEventWriter`] / [`decode_events`]: the compact event encoding inside an
 //!   [`EventBatch`] (delta timestamps, enter/exit packed into the method-id varint).
+//! - [`display`]: how people read a method's name whatever agent sent it
+//!   ([`display_name`]: `main.game.Board.createOrientation(String, InputStream)`).
 //!
 //! All messages are bincode 2 with the standard configuration (little endian, variable-length
 //! integers); see [`encode_message`] and [`decode_agent_message`].
 
 mod codec;
+pub mod display;
 mod error;
 mod events;
 pub mod frame;
@@ -23,6 +26,10 @@ mod message;
 
 pub use codec::{
     decode_agent_message, decode_viewer_message, encode_message, peek_hello_header, HelloHeader,
+};
+pub use display::{
+    display_class, display_method, display_name, method_display, signature_form, JvmBase,
+    JvmDescriptor, JvmType, SignatureForm,
 };
 pub use error::ProtocolError;
 pub use events::{decode_events, Event, EventKind, PackedEventWriter};
