@@ -10,7 +10,7 @@ use glam::Vec3;
 use highrise_layout::synthetic::{
     synthetic_additions, synthetic_methods, SplitMix64, SyntheticShape,
 };
-use highrise_layout::CityLayout;
+use highrise_layout::{CityLayout, LayoutConfig, MethodSpec};
 
 fn bench_full(c: &mut Criterion) {
     let methods = synthetic_methods(&SyntheticShape::BENCH_200K);
@@ -35,6 +35,90 @@ fn bench_insert(c: &mut Criterion) {
                 let start = Instant::now();
                 for m in &extra[..n] {
                     black_box(city.insert(m).expect("insert"));
+                }
+                total += start.elapsed();
+                done += n as u64;
+            }
+            total
+        })
+    });
+}
+
+/// The 200k methods grouped by class, in load order (one group per class).
+fn classes_of(methods: &[MethodSpec]) -> Vec<&[MethodSpec]> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for i in 1..=methods.len() {
+        if i == methods.len()
+            || methods[i].class != methods[start].class
+            || methods[i].package != methods[start].package
+        {
+            groups.push(&methods[start..i]);
+            start = i;
+        }
+    }
+    groups
+}
+
+/// A whole 200k city built class by class from empty (every class loaded lazily), re-layouts
+/// included: one iteration is 10,000 classes, so the per-class cost is the time / 10,000.
+fn bench_lazy(c: &mut Criterion) {
+    let methods = synthetic_methods(&SyntheticShape::BENCH_200K);
+    let classes = classes_of(&methods);
+    let mut group = c.benchmark_group("lazy");
+    group.sample_size(10);
+    group.bench_function(
+        "build_200k_city_class_by_class_from_empty_10k_classes",
+        |b| {
+            b.iter_with_large_drop(|| {
+                let mut city = CityLayout::empty(&LayoutConfig::default());
+                for class in &classes {
+                    for m in *class {
+                        black_box(city.insert(m).expect("insert"));
+                    }
+                }
+                city
+            })
+        },
+    );
+    group.finish();
+}
+
+/// Whole new classes (about 20 methods each) arriving in a full 200k city, re-layouts
+/// included; a fresh copy every 100 classes (+1 %) keeps the city at ~200k.
+fn bench_insert_class(c: &mut Criterion) {
+    let methods = synthetic_methods(&SyntheticShape::BENCH_200K);
+    let base = CityLayout::full(&methods).expect("layout");
+    let mut rng = SplitMix64::new(21);
+    let first_id = methods.len() as u32;
+    let batch = 100;
+    let new_classes: Vec<Vec<MethodSpec>> = (0..batch)
+        .map(|k| {
+            let like = &methods[rng.below(methods.len() as u32) as usize];
+            (0..20)
+                .map(|m| {
+                    MethodSpec::new(
+                        first_id + (k * 20 + m) as u32,
+                        like.package.clone(),
+                        format!("Loaded{k}"),
+                        format!("m{m}"),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    c.bench_function("insert_20_method_class_into_200k_city", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut done = 0_u64;
+            while done < iters {
+                let mut city = base.clone();
+                let n = (iters - done).min(batch as u64) as usize;
+                let start = Instant::now();
+                for class in &new_classes[..n] {
+                    for m in class {
+                        black_box(city.insert(m).expect("insert"));
+                    }
                 }
                 total += start.elapsed();
                 done += n as u64;
@@ -95,5 +179,12 @@ fn bench_hit(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_full, bench_insert, bench_hit);
+criterion_group!(
+    benches,
+    bench_full,
+    bench_insert,
+    bench_insert_class,
+    bench_lazy,
+    bench_hit
+);
 criterion_main!(benches);

@@ -7,6 +7,7 @@ use crate::fxhash::{FxHashMap, FxHasher};
 use crate::geom::{GridRect, Rect};
 use crate::hit::HitIndex;
 use crate::idmap::IdMap;
+use crate::relayout::Tracker;
 use crate::spec::{LayoutConfig, LayoutError, MethodRef, MethodSpec};
 
 /// Marker for "no such index" in the crate's u32 links.
@@ -23,6 +24,7 @@ pub struct Package {
     pub depth: u16,
     /// Indices into [`CityLayout::districts`]: the first is the package's main district, any
     /// later ones are annexes added by incremental insertion when the main one was hemmed in.
+    /// A re-layout renumbers districts and drops annexes.
     pub districts: Vec<u32>,
     /// Methods in this package and all its sub-packages.
     pub method_count: u32,
@@ -195,6 +197,20 @@ impl BlockState {
             return Some(plot);
         }
         self.free_plots.pop()
+    }
+
+    /// A block whose first `list.len()` cells (row-major) hold `list`'s buildings and whose
+    /// other cells are free.
+    pub fn holding(rect: GridRect, list: &[u32]) -> Self {
+        let len = list.len() as u32;
+        let consecutive = list.windows(2).all(|w| w[1] == w[0].wrapping_add(1));
+        let mut state = Self::filled(rect, list.first().copied().unwrap_or(0), len);
+        if !consecutive {
+            let mut cells = vec![NONE; state.area() as usize];
+            cells[..list.len()].copy_from_slice(list);
+            state.plot_map = PlotMap::Cells(cells);
+        }
+        state
     }
 
     /// Records `building` on `plot` (ignored when the plot is outside the block).
@@ -416,10 +432,13 @@ impl NameArena {
 ///
 /// Build one with [`CityLayout::full`] (the paper's ordering, from scratch) or start from
 /// [`CityLayout::empty`], then add methods with [`CityLayout::insert`] as they are defined;
-/// insertion never moves an existing building. [`CityLayout::tidy`] lays the same methods out
-/// afresh. Building indices are stable across insertions (new buildings are appended), so a
-/// per-building height slice stays valid; after `full` or `tidy`, look indices up again with
-/// [`CityLayout::building_of`].
+/// insertion keeps the city within 1.3x the area of a full layout, re-laying it out when
+/// needed ([`InsertOutcome::relaid_out`](crate::InsertOutcome::relaid_out),
+/// [`CityLayout::generation`]). [`CityLayout::tidy`] lays the same methods out afresh.
+/// Building, class and package indices are stable across insertions and re-layouts (new ones
+/// are appended), so a per-building height slice stays valid; district and block indices are
+/// not (match them by [`District::package`] and [`Block::class`]). After `full` or `tidy`,
+/// look indices up again with [`CityLayout::building_of`].
 #[derive(Debug, Clone)]
 pub struct CityLayout {
     pub(crate) config: LayoutConfig,
@@ -437,6 +456,16 @@ pub struct CityLayout {
     pub(crate) building_by_method: IdMap,
     pub(crate) heights_wu: Vec<f32>,
     pub(crate) hit: HitIndex,
+    /// Bumped whenever existing districts, blocks or buildings change rectangle.
+    pub(crate) generation: u64,
+    /// Re-layouts done by inserts.
+    pub(crate) relayouts: u64,
+    /// Ideal footprint and anchored order; built on the first insert.
+    pub(crate) tracker: Option<Box<Tracker>>,
+    /// During an insert: districts that existed before it (growing one of them, or any
+    /// block, changes an existing rectangle).
+    pub(crate) existing_districts: u32,
+    pub(crate) grew_existing: bool,
 }
 
 impl CityLayout {
@@ -469,6 +498,21 @@ impl CityLayout {
         // harmless answer if it ever did.
         crate::full::build(&refs, &self.config)
             .unwrap_or_else(|_| crate::full::bare_root(&self.config))
+    }
+
+    /// Counts the changes of existing geometry: it increases every time an existing district,
+    /// block or building changes rectangle (a re-layout during [`CityLayout::insert`], or a
+    /// block or district grown in place), so a consumer that remembers it knows when to re-read
+    /// every rectangle. Starts at 0 for [`CityLayout::full`], [`CityLayout::empty`] and
+    /// [`CityLayout::tidy`] (a new city).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// How many times [`CityLayout::insert`] re-laid the whole city out to keep it compact (each
+    /// also counts in [`CityLayout::generation`]).
+    pub fn relayout_count(&self) -> u64 {
+        self.relayouts
     }
 
     /// The configuration this city was laid out with.

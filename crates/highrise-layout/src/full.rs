@@ -526,6 +526,11 @@ fn bare(config: &LayoutConfig, methods: usize, packages: usize, classes: usize) 
         building_by_method: IdMap::default(),
         heights_wu: Vec::new(),
         hit: HitIndex::default(),
+        generation: 0,
+        relayouts: 0,
+        tracker: None,
+        existing_districts: 0,
+        grew_existing: false,
     }
 }
 

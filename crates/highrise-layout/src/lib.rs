@@ -11,9 +11,14 @@
 //!   alphabetical; classes and sub-packages inside their package's district, most methods at
 //!   the origin corner (min X, min Z), ties by name; streets between blocks and districts;
 //!   near-square districts. The result is a pure function of the set of methods.
-//! - [`CityLayout::insert`] adds a method defined later **without moving any existing
-//!   building** (free plots, then growing the block, then growing districts, then annexes);
-//!   [`CityLayout::tidy`] restores the paper's ordering on request.
+//! - [`CityLayout::insert`] adds a method defined later, in place where it can (free plots,
+//!   then growing the block, then growing districts, then annexes). The city never gets larger
+//!   than 1.3x the footprint of a fresh [`CityLayout::full`] of the same methods, whatever the
+//!   arrival order: an insert that would break that re-lays the city out, keeping each
+//!   district's children and each block's buildings in their previous order (new ones
+//!   appended) and every building, class and package index. [`InsertOutcome::relaid_out`] and
+//!   [`CityLayout::generation`] tell a consumer when existing rectangles changed;
+//!   [`CityLayout::tidy`] restores the paper's ordering on request (never needed for size).
 //! - [`CityLayout::districts`], [`CityLayout::blocks`], [`CityLayout::buildings`] are what the
 //!   viewer draws: plain [`Rect`]s on the ground plane (X, Z; Y up; 1 plot = 1 world unit) with
 //!   depths and base heights.
@@ -34,8 +39,10 @@
 //! let mut city = CityLayout::full(&methods).unwrap();
 //! assert_eq!(city.buildings().len(), 3);
 //!
-//! // A method defined later lands without moving the others.
-//! city.insert(&MethodSpec::new(4, "main.game", "Board", "rotate")).unwrap();
+//! // A method defined later lands in place; had existing rectangles changed (a grown block,
+//! // a re-layout), `relaid_out` would say so and the generation would go up.
+//! let outcome = city.insert(&MethodSpec::new(4, "main.game", "Board", "rotate")).unwrap();
+//! assert_eq!(city.generation(), u64::from(outcome.relaid_out));
 //!
 //! // Hover: a ray straight down onto the first building.
 //! let target = city.buildings()[0].plot.center();
@@ -53,6 +60,7 @@ mod idmap;
 mod insert;
 mod pack;
 mod pairs;
+mod relayout;
 mod spec;
 mod stability;
 pub mod synthetic;

@@ -34,6 +34,20 @@ pub(crate) fn pack(sizes: &[(i32, i32)]) -> Packed {
     if sizes.is_empty() {
         return Packed::default();
     }
+    place(sizes, choose_shelf(sizes).0)
+}
+
+/// The content extent [`pack`] would produce, without recording positions.
+pub(crate) fn pack_extent(sizes: &[(i32, i32)]) -> (i32, i32) {
+    if sizes.is_empty() {
+        return (0, 0);
+    }
+    let (_, w, h) = choose_shelf(sizes);
+    (w, h)
+}
+
+/// The shelf width [`pack`] uses, with the extent it gives.
+fn choose_shelf(sizes: &[(i32, i32)]) -> (i32, i32, i32) {
     let total_area: f64 = sizes
         .iter()
         .map(|&(w, h)| f64::from(w) * f64::from(h))
@@ -42,24 +56,26 @@ pub(crate) fn pack(sizes: &[(i32, i32)]) -> Packed {
     let side = total_area.sqrt();
     // Score = area, penalised once the aspect ratio passes MAX_ASPECT: dense first, square
     // enough second.
-    let mut best: Option<(f64, i32)> = None;
-    let mut tried: Vec<i32> = Vec::with_capacity(12);
-    for factor in [0.8, 0.9, 1.0, 1.05, 1.1, 1.2, 1.3, 1.45, 1.6, 1.8] {
+    let mut best: Option<(f64, i32, i32, i32)> = None;
+    let mut tried = [0_i32; 10];
+    for (k, factor) in [0.8, 0.9, 1.0, 1.05, 1.1, 1.2, 1.3, 1.45, 1.6, 1.8]
+        .into_iter()
+        .enumerate()
+    {
         let shelf_width = ((side * factor).ceil() as i32).max(widest);
-        if tried.contains(&shelf_width) {
+        if tried[..k].contains(&shelf_width) {
             continue;
         }
-        tried.push(shelf_width);
+        tried[k] = shelf_width;
         let (w, h) = extent(sizes, shelf_width);
         let area = f64::from(w) * f64::from(h);
         let aspect = f64::from(w.max(h)) / f64::from(w.min(h).max(1));
         let score = area * (aspect / MAX_ASPECT).max(1.0).powi(2);
-        if best.is_none_or(|(s, _)| score < s) {
-            best = Some((score, shelf_width));
+        if best.is_none_or(|(s, ..)| score < s) {
+            best = Some((score, shelf_width, w, h));
         }
     }
-    let shelf_width = best.map_or(widest, |(_, w)| w);
-    place(sizes, shelf_width)
+    best.map_or((widest, 0, 0), |(_, s, w, h)| (s, w, h))
 }
 
 /// Content extent of packing with the given shelf width, without recording positions.

@@ -1,5 +1,6 @@
 //! Stability of incremental insertion at a realistic scale, and aspect ratios: the figures the
-//! issue asks for (moved fraction 0, area overhead <= 25 % after +1 % methods).
+//! issues ask for (nothing moves unless an insert reports a re-layout, area overhead <= 25 %
+//! after +1 % methods, a lazily loaded city within 1.3x a full layout).
 
 mod common;
 
@@ -18,7 +19,7 @@ fn shape(methods: u32) -> SyntheticShape {
 }
 
 #[test]
-fn one_percent_more_methods_moves_nothing_and_costs_little_area() {
+fn one_percent_more_methods_moves_little_and_costs_little_area() {
     let base = synthetic_methods(&shape(20_000));
     let full = CityLayout::full(&base).expect("layout");
     let extra = synthetic_additions(&base, base.len() / 100, 1);
@@ -29,9 +30,16 @@ fn one_percent_more_methods_moves_nothing_and_costs_little_area() {
     check_geometry(&grown);
     let drift = measure_drift(&full, &grown);
     assert_eq!(drift.common_buildings, base.len());
-    assert_eq!(
-        drift.moved_buildings, 0,
-        "incremental insertion moved buildings"
+    if grown.relayout_count() == 0 {
+        assert_eq!(
+            drift.moved_buildings, 0,
+            "buildings moved without a re-layout"
+        );
+    }
+    assert!(
+        drift.moved_fraction() <= 0.5,
+        "+1 % moved {:.3} of the buildings",
+        drift.moved_fraction()
     );
     let mut all = base.clone();
     all.extend(extra);
@@ -43,18 +51,22 @@ fn one_percent_more_methods_moves_nothing_and_costs_little_area() {
 }
 
 #[test]
-fn lazily_loaded_city_is_well_formed_and_never_moves() {
+fn lazily_loaded_city_stays_compact_and_moves_only_in_relayouts() {
     // Every method inserted one by one from an empty city, as a program that loads all its
-    // classes lazily would. The area this costs over a full layout is recorded (not asserted)
-    // in BENCHMARKS.md: it is the weak spot of insertion without moves, which `tidy` fixes.
+    // classes lazily would: the city stays within 1.3x a full layout, and buildings move only
+    // in the re-layouts that keep it so.
     let base = synthetic_methods(&shape(4_000));
     let mut lazy = CityLayout::empty(&Default::default());
-    for chunk in base.chunks(500) {
+    for (k, chunk) in base.chunks(500).enumerate() {
         let before = lazy.clone();
         for m in chunk {
             lazy.insert(m).expect("insert");
         }
-        assert_eq!(measure_drift(&before, &lazy).moved_buildings, 0);
+        if lazy.relayout_count() == before.relayout_count() {
+            assert_eq!(measure_drift(&before, &lazy).moved_buildings, 0);
+        }
+        let fresh = CityLayout::full(&base[..(k + 1) * 500]).expect("layout");
+        assert!(area_overhead(&lazy, &fresh) <= 0.3 + 1e-9);
     }
     check_geometry(&lazy);
     let tidy = lazy.tidy();

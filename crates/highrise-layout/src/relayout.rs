@@ -1,0 +1,364 @@
+//! Keeping a lazily grown city tidy: the ideal footprint, tracked per insert, and the
+//! anchored re-layout that runs when the city outgrows it.
+//!
+//! [`Tracker`] keeps, per package, its children in [`CityLayout::full`]'s order (most methods
+//! first, ties by name, classes before packages) and the district size `full` would give it,
+//! so the area of a fresh full layout of the city's methods is known exactly after every
+//! insert. Only the packages on the inserted method's path are re-sorted (a stable sort of an
+//! almost sorted list) and re-packed (only when their sequence of child footprints changed).
+//!
+//! When an insert leaves the city larger than [`MAX_AREA_RATIO`] times that ideal area, the
+//! whole city is re-laid out with anchors: every district packs its children in the order of
+//! the previous layout with later arrivals appended, and every block holds its buildings in
+//! their previous reading order with new ones after them. A district falls back to `full`'s
+//! order where the anchored order packs more than [`ANCHOR_SLACK`] worse, and the whole city
+//! falls back to `full`'s geometry exactly when the anchored result is still more than
+//! [`ANCHORED_MAX_RATIO`] times the ideal area. Building, class and package indices never
+//! change; district and block rectangles are rebuilt (one per package and class: annexes go).
+
+use crate::city::{BlockState, CityLayout, District, DistrictState, NONE};
+use crate::full::block_dims;
+use crate::geom::GridRect;
+use crate::hit::HitIndex;
+use crate::pack::{pack, pack_extent, Packed};
+
+/// An insert that leaves the city's area above this multiple of a fresh full layout's area
+/// triggers a re-layout (as a fraction num / den, compared exactly on integer areas).
+pub(crate) const MAX_AREA_RATIO: (i64, i64) = (13, 10);
+/// An anchored re-layout is kept only while its area is at most this multiple of the ideal.
+const ANCHORED_MAX_RATIO: (i64, i64) = (11, 10);
+/// A district packs its children in anchored order only while that is at most this much
+/// larger (area) than packing them in full's order.
+const ANCHOR_SLACK: (i64, i64) = (21, 20);
+
+/// A child of a package: a sub-package or a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Item {
+    Package(u32),
+    Class(u32),
+}
+
+/// Per-package bookkeeping for the ideal footprint and the anchored order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tracker {
+    /// Per package: children in full's order.
+    sorted: Vec<Vec<Item>>,
+    /// Per package: the footprints of `sorted` when its ideal size was last packed.
+    packed_seq: Vec<Vec<(i32, i32)>>,
+    /// Per package: the district size (plots) a full layout would give it.
+    ideal: Vec<(i32, i32)>,
+    /// Per package: children in the order of the last layout, later arrivals appended.
+    anchor: Vec<Vec<Item>>,
+}
+
+impl CityLayout {
+    /// The child order key of full: most methods first, then name, classes before packages.
+    fn item_key(&self, item: Item) -> (std::cmp::Reverse<u32>, &str, u8) {
+        match item {
+            Item::Package(p) => {
+                let pkg = &self.packages[p as usize];
+                (std::cmp::Reverse(pkg.method_count), pkg.name(), 1)
+            }
+            Item::Class(c) => {
+                let class = &self.classes[c as usize];
+                (std::cmp::Reverse(class.method_count), &class.name, 0)
+            }
+        }
+    }
+
+    /// Builds the tracker from the city as it stands (a full layout or an empty city, whose
+    /// children already stand in full's order).
+    fn new_tracker(&self) -> Tracker {
+        let n = self.packages.len();
+        let mut sorted: Vec<Vec<Item>> = vec![Vec::new(); n];
+        for (c, class) in self.classes.iter().enumerate() {
+            sorted[class.package as usize].push(Item::Class(c as u32));
+        }
+        for (p, pkg) in self.packages.iter().enumerate().skip(1) {
+            if let Some(parent) = pkg.parent {
+                sorted[parent as usize].push(Item::Package(p as u32));
+            }
+        }
+        for items in &mut sorted {
+            items.sort_by(|a, b| self.item_key(*a).cmp(&self.item_key(*b)));
+        }
+        let mut tracker = Tracker {
+            anchor: sorted.clone(),
+            sorted,
+            packed_seq: vec![Vec::new(); n],
+            ideal: vec![(0, 0); n],
+        };
+        // Parents are created before their children, so children have larger indices.
+        for p in (0..n).rev() {
+            self.repack_ideal(&mut tracker, p as u32, true);
+        }
+        tracker
+    }
+
+    /// Footprint (plots, street included) of a child in the ideal layout.
+    fn ideal_footprint(&self, tracker: &Tracker, item: Item) -> (i32, i32) {
+        let street = self.config.street();
+        let (w, h) = match item {
+            Item::Package(p) => tracker.ideal[p as usize],
+            Item::Class(c) => block_dims(
+                self.classes[c as usize].method_count,
+                self.config.block_reserve_fraction,
+            ),
+        };
+        (w + street, h + street)
+    }
+
+    /// Recomputes package `p`'s ideal size if its children's footprints changed (or `force`).
+    fn repack_ideal(&self, tracker: &mut Tracker, p: u32, force: bool) {
+        let seq: Vec<(i32, i32)> = tracker.sorted[p as usize]
+            .iter()
+            .map(|&item| self.ideal_footprint(tracker, item))
+            .collect();
+        if !force && seq == tracker.packed_seq[p as usize] {
+            return;
+        }
+        let (w, h) = pack_extent(&seq);
+        tracker.ideal[p as usize] = self.district_size(w, h);
+        tracker.packed_seq[p as usize] = seq;
+    }
+
+    fn district_size(&self, content_w: i32, content_h: i32) -> (i32, i32) {
+        let edge = 2 * self.config.pad() - self.config.street();
+        (content_w + edge, content_h + edge)
+    }
+
+    /// Brings the tracker up to date after an insert into `class` of `package` that created
+    /// packages `new_packages_from..` and classes `new_classes_from..`.
+    pub(crate) fn track_insert(
+        &mut self,
+        package: u32,
+        new_packages_from: usize,
+        new_classes_from: usize,
+    ) {
+        let Some(mut tracker) = self.tracker.take() else {
+            self.tracker = Some(Box::new(self.new_tracker()));
+            return;
+        };
+        for p in new_packages_from..self.packages.len() {
+            tracker.sorted.push(Vec::new());
+            tracker.anchor.push(Vec::new());
+            tracker.packed_seq.push(Vec::new());
+            tracker.ideal.push(self.district_size(0, 0));
+            if let Some(parent) = self.packages[p].parent {
+                tracker.sorted[parent as usize].push(Item::Package(p as u32));
+                tracker.anchor[parent as usize].push(Item::Package(p as u32));
+            }
+        }
+        for c in new_classes_from..self.classes.len() {
+            let owner = self.classes[c].package as usize;
+            tracker.sorted[owner].push(Item::Class(c as u32));
+            tracker.anchor[owner].push(Item::Class(c as u32));
+        }
+        let mut p = Some(package);
+        while let Some(q) = p {
+            let mut items = std::mem::take(&mut tracker.sorted[q as usize]);
+            // Stable and run-aware: an almost sorted list costs about one pass.
+            items.sort_by(|a, b| self.item_key(*a).cmp(&self.item_key(*b)));
+            tracker.sorted[q as usize] = items;
+            self.repack_ideal(&mut tracker, q, false);
+            p = self.packages[q as usize].parent;
+        }
+        self.tracker = Some(tracker);
+    }
+
+    /// Area (plots) of a fresh full layout of the city's methods, as tracked.
+    pub(crate) fn ideal_area(&self) -> i64 {
+        let (w, h) = match &self.tracker {
+            Some(t) => t.ideal[0],
+            None => return self.district_state[0].rect.area(),
+        };
+        i64::from(w) * i64::from(h)
+    }
+
+    /// Whether the city is larger than [`MAX_AREA_RATIO`] times the ideal.
+    pub(crate) fn needs_relayout(&self) -> bool {
+        let (num, den) = MAX_AREA_RATIO;
+        self.district_state[0].rect.area() * den > self.ideal_area() * num
+    }
+
+    /// Re-lays the city out (see the module docs); bumps the generation.
+    pub(crate) fn relayout(&mut self) {
+        if self.tracker.is_none() {
+            self.tracker = Some(Box::new(self.new_tracker()));
+        }
+        let Some(mut tracker) = self.tracker.take() else {
+            return;
+        };
+        let mut plan = self.plan(&tracker, true);
+        let (num, den) = ANCHORED_MAX_RATIO;
+        let (w, h) = plan.size[0];
+        if i64::from(w) * i64::from(h) * den > self.ideal_area_of(&tracker) * num {
+            plan = self.plan(&tracker, false);
+        }
+        self.apply(&plan);
+        tracker.anchor = plan.order;
+        self.tracker = Some(tracker);
+    }
+
+    fn ideal_area_of(&self, tracker: &Tracker) -> i64 {
+        let (w, h) = tracker.ideal[0];
+        i64::from(w) * i64::from(h)
+    }
+
+    /// Sizes and packings of every package, children in anchored order (falling back per
+    /// district) or in full's order.
+    fn plan(&self, tracker: &Tracker, anchored: bool) -> Plan {
+        let n = self.packages.len();
+        let street = self.config.street();
+        let mut plan = Plan {
+            order: vec![Vec::new(); n],
+            size: vec![(0, 0); n],
+            packed: vec![Packed::default(); n],
+        };
+        let footprints = |plan: &Plan, items: &[Item]| -> Vec<(i32, i32)> {
+            items
+                .iter()
+                .map(|&item| {
+                    let (w, h) = match item {
+                        Item::Package(p) => plan.size[p as usize],
+                        Item::Class(c) => block_dims(
+                            self.classes[c as usize].method_count,
+                            self.config.block_reserve_fraction,
+                        ),
+                    };
+                    (w + street, h + street)
+                })
+                .collect()
+        };
+        for p in (0..n).rev() {
+            let sorted = &tracker.sorted[p];
+            let mut order = if anchored {
+                tracker.anchor[p].clone()
+            } else {
+                sorted.clone()
+            };
+            let mut sizes = footprints(&plan, &order);
+            if anchored && order != *sorted {
+                let (aw, ah) = pack_extent(&sizes);
+                let sorted_sizes = footprints(&plan, sorted);
+                let (sw, sh) = pack_extent(&sorted_sizes);
+                let (num, den) = ANCHOR_SLACK;
+                if i64::from(aw) * i64::from(ah) * den > i64::from(sw) * i64::from(sh) * num {
+                    order = sorted.clone();
+                    sizes = sorted_sizes;
+                }
+            }
+            let packed = pack(&sizes);
+            plan.size[p] = self.district_size(packed.width, packed.height);
+            plan.packed[p] = packed;
+            plan.order[p] = order;
+        }
+        plan
+    }
+
+    /// Moves every district, block and building to its place in `plan`.
+    fn apply(&mut self, plan: &Plan) {
+        let pad = self.config.pad();
+        // Buildings of each class in their current reading order: main block first, then
+        // annexes, row-major within each.
+        let mut class_start = Vec::with_capacity(self.classes.len() + 1);
+        let mut members: Vec<u32> = Vec::with_capacity(self.buildings.len());
+        for class in &self.classes {
+            class_start.push(members.len());
+            for &b in &class.blocks {
+                let state = &self.block_state[b as usize];
+                let area = state.rect.area().max(0) as u32;
+                members.extend(
+                    (0..area)
+                        .map(|cell| state.building_at(cell))
+                        .filter(|&i| i != NONE),
+                );
+            }
+        }
+        class_start.push(members.len());
+
+        let mut districts = Vec::with_capacity(self.packages.len());
+        let mut district_state = Vec::with_capacity(self.packages.len());
+        let mut blocks = Vec::with_capacity(self.classes.len());
+        let mut block_state = Vec::with_capacity(self.classes.len());
+        // Pre-order walk: (package, origin corner, parent district).
+        let mut stack: Vec<(u32, (i32, i32), u32)> = vec![(0, (0, 0), NONE)];
+        while let Some((p, (x0, z0), parent_part)) = stack.pop() {
+            let (w, h) = plan.size[p as usize];
+            let rect = GridRect::at(x0, z0, w, h);
+            let part = districts.len() as u32;
+            let depth = self.packages[p as usize].depth;
+            districts.push(District {
+                package: p,
+                parent: (parent_part != NONE).then_some(parent_part),
+                depth,
+                rect: rect.to_world(),
+                base_height_wu: self.config.district_base_wu(depth),
+                top_height_wu: self.config.district_base_wu(depth) + self.config.district_slab_wu,
+                is_annex: false,
+            });
+            let (cx, cz) = (x0 + pad, z0 + pad);
+            let packed = &plan.packed[p as usize];
+            district_state.push(DistrictState {
+                rect,
+                parent_part,
+                free: packed.free.iter().map(|f| f.translated(cx, cz)).collect(),
+            });
+            self.packages[p as usize].districts = vec![part];
+            let order = &plan.order[p as usize];
+            for (&item, &(x, z)) in order.iter().zip(&packed.positions) {
+                let Item::Class(c) = item else { continue };
+                let class = &mut self.classes[c as usize];
+                let (bw, bh) = block_dims(class.method_count, self.config.block_reserve_fraction);
+                let block_rect = GridRect::at(cx + x, cz + z, bw, bh);
+                let block = blocks.len() as u32;
+                class.blocks = vec![block];
+                let list = &members[class_start[c as usize]..class_start[c as usize + 1]];
+                blocks.push(crate::city::Block {
+                    class: c,
+                    district: part,
+                    rect: block_rect.to_world(),
+                    base_height_wu: self.config.block_base_wu(depth),
+                    top_height_wu: self.config.building_base_wu(depth),
+                    is_annex: false,
+                });
+                let mut state = BlockState::holding(block_rect, list);
+                let top = self.config.building_base_wu(depth);
+                for (k, &i) in list.iter().enumerate() {
+                    let (px, pz) = (
+                        block_rect.min_x + k as i32 % bw,
+                        block_rect.min_z + k as i32 / bw,
+                    );
+                    let plot = GridRect::at(px, pz, 1, 1).to_world();
+                    let building = &mut self.buildings[i as usize];
+                    building.block = block;
+                    building.plot = plot;
+                    building.footprint = plot.shrunk(self.config.building_inset_wu);
+                    building.base_height_wu = top;
+                    state.max_height_wu = state.max_height_wu.max(self.heights_wu[i as usize]);
+                }
+                block_state.push(state);
+            }
+            // Sub-districts, pushed in reverse so they are visited in order.
+            for (&item, &(x, z)) in order.iter().zip(&packed.positions).rev() {
+                if let Item::Package(s) = item {
+                    stack.push((s, (cx + x, cz + z), part));
+                }
+            }
+        }
+        self.districts = districts;
+        self.district_state = district_state;
+        self.blocks = blocks;
+        self.block_state = block_state;
+        self.hit = HitIndex::build(self);
+        self.generation += 1;
+        self.relayouts += 1;
+    }
+}
+
+/// A re-layout's geometry: per package its children's order, district size and packing.
+struct Plan {
+    order: Vec<Vec<Item>>,
+    size: Vec<(i32, i32)>,
+    packed: Vec<Packed>,
+}
