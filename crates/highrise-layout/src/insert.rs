@@ -142,7 +142,7 @@ impl CityLayout {
         }
         self.refresh_block_bounds(block);
         let new_districts = (self.districts.len() - districts_before) as u32;
-        self.track_insert(package, packages_before, classes_before);
+        self.track_insert(class, package, packages_before, classes_before);
         let relaid_out = if self.needs_relayout() {
             self.relayout();
             true

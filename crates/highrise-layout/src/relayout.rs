@@ -131,6 +131,7 @@ impl CityLayout {
     /// packages `new_packages_from..` and classes `new_classes_from..`.
     pub(crate) fn track_insert(
         &mut self,
+        class: u32,
         package: u32,
         new_packages_from: usize,
         new_classes_from: usize,
@@ -154,13 +155,31 @@ impl CityLayout {
             tracker.sorted[owner].push(Item::Class(c as u32));
             tracker.anchor[owner].push(Item::Class(c as u32));
         }
+        // Only the child on the inserted method's path changed at each level: its count went
+        // up (it can only move forward in full's order) and its footprint may have grown.
+        let mut child = Item::Class(class);
         let mut p = Some(package);
         while let Some(q) = p {
-            let mut items = std::mem::take(&mut tracker.sorted[q as usize]);
-            // Stable and run-aware: an almost sorted list costs about one pass.
-            items.sort_by(|a, b| self.item_key(*a).cmp(&self.item_key(*b)));
-            tracker.sorted[q as usize] = items;
-            self.repack_ideal(&mut tracker, q, false);
+            let items = &mut tracker.sorted[q as usize];
+            let Some(mut at) = items.iter().position(|&i| i == child) else {
+                // Not expected; fall back to a full re-sort.
+                items.sort_by(|a, b| self.item_key(*a).cmp(&self.item_key(*b)));
+                self.repack_ideal(&mut tracker, q, true);
+                child = Item::Package(q);
+                p = self.packages[q as usize].parent;
+                continue;
+            };
+            let moved = at > 0 && self.item_key(items[at - 1]) > self.item_key(child);
+            while at > 0 && self.item_key(items[at - 1]) > self.item_key(child) {
+                items.swap(at - 1, at);
+                at -= 1;
+            }
+            let footprint = self.ideal_footprint(&tracker, child);
+            let same = !moved && tracker.packed_seq[q as usize].get(at) == Some(&footprint);
+            if !same {
+                self.repack_ideal(&mut tracker, q, false);
+            }
+            child = Item::Package(q);
             p = self.packages[q as usize].parent;
         }
         self.tracker = Some(tracker);
@@ -361,4 +380,46 @@ struct Plan {
     order: Vec<Vec<Item>>,
     size: Vec<(i32, i32)>,
     packed: Vec<Packed>,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::LayoutConfig;
+    use crate::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
+    use crate::CityLayout;
+
+    #[test]
+    fn tracked_ideal_area_is_the_area_of_a_fresh_full_layout() {
+        let mut methods = synthetic_methods(&SyntheticShape {
+            methods: 1_500,
+            classes: 90,
+            packages: 12,
+            max_depth: 4,
+            seed: 9,
+        });
+        let mut rng = SplitMix64::new(4);
+        for i in (1..methods.len()).rev() {
+            methods.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        // From empty and from a full layout of a prefix.
+        for cut in [0, 700] {
+            let mut city = if cut == 0 {
+                CityLayout::empty(&LayoutConfig::default())
+            } else {
+                CityLayout::full(&methods[..cut]).expect("layout")
+            };
+            for k in cut..methods.len() {
+                city.insert(&methods[k]).expect("insert");
+                if k % 7 == 0 || k + 1 == methods.len() {
+                    let fresh = CityLayout::full(&methods[..=k]).expect("layout");
+                    assert_eq!(
+                        city.ideal_area(),
+                        fresh.district_state[0].rect.area(),
+                        "after {} methods",
+                        k + 1
+                    );
+                }
+            }
+        }
+    }
 }
