@@ -20,6 +20,7 @@ use crate::geom::GridRect;
 use crate::hit::HitIndex;
 use crate::idmap::IdMap;
 use crate::pack::{pack, Packed};
+use crate::relayout::{Item as TrackedItem, Tracker};
 use crate::spec::{LayoutConfig, LayoutError, MethodLike, MethodRef};
 
 struct TmpPackage<'a> {
@@ -365,6 +366,7 @@ pub(crate) fn build<M: MethodLike>(
     names.starts = Vec::with_capacity(methods.len());
     // Building index of each class's first method.
     let mut class_base = vec![0_u32; classes.len()];
+    let mut canon_class = vec![NONE; classes.len()];
     for &p in &order {
         let tmp = &packages[p as usize];
         let k = canon_package[p as usize];
@@ -411,6 +413,7 @@ pub(crate) fn build<M: MethodLike>(
             city.block_state[block as usize] =
                 BlockState::filled(rect, city.buildings.len() as u32, class.count);
             class_base[c as usize] = city.buildings.len() as u32;
+            canon_class[c as usize] = class_index;
             // Each class's methods are sorted here, just before they are emitted, so that
             // the class's entries are read from memory once.
             let from = class_start[c as usize] as usize;
@@ -457,6 +460,21 @@ pub(crate) fn build<M: MethodLike>(
     city.heights_wu = vec![0.0; city.buildings.len()];
     city.names = names;
     city.hit = HitIndex::build(&city);
+    // What insertion needs to track the ideal footprint: children in this order, sizes.
+    let mut sorted = vec![Vec::new(); order.len()];
+    let mut ideal = vec![(0, 0); order.len()];
+    for (p, list) in items.iter().enumerate() {
+        let k = canon_package[p] as usize;
+        ideal[k] = district_sizes[p];
+        sorted[k] = list
+            .iter()
+            .map(|item| match *item {
+                Item::Package(s) => TrackedItem::Package(canon_package[s as usize]),
+                Item::Class(c) => TrackedItem::Class(canon_class[c as usize]),
+            })
+            .collect();
+    }
+    city.tracker = Some(Box::new(Tracker::new(sorted, ideal)));
     Ok(city)
 }
 

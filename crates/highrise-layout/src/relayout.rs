@@ -51,6 +51,21 @@ pub(crate) struct Tracker {
     anchor: Vec<Vec<Item>>,
 }
 
+impl Tracker {
+    /// A tracker for a city whose packages' children stand in full's order `sorted` with
+    /// ideal district sizes `ideal` (what the full layout computed, so nothing is sorted or
+    /// packed here).
+    /// Their footprints are not known yet, so each package is re-packed on its first change.
+    pub(crate) fn new(sorted: Vec<Vec<Item>>, ideal: Vec<(i32, i32)>) -> Self {
+        Tracker {
+            anchor: sorted.clone(),
+            packed_seq: vec![Vec::new(); sorted.len()],
+            sorted,
+            ideal,
+        }
+    }
+}
+
 impl CityLayout {
     /// The child order key of full: most methods first, then name, classes before packages.
     fn item_key(&self, item: Item) -> (std::cmp::Reverse<u32>, &str, u8) {
