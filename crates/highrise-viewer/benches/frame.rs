@@ -3,6 +3,9 @@
 //! and one hover pick — in a headless app (no rendering, which a software renderer could not
 //! time meaningfully anyway).
 //!
+//! `viewer_frame_200k_buildings_labels_moving_camera` adds the camera and the scene labels
+//! (level of detail chosen again as the camera moves).
+//!
 //! Run: `cargo bench -p highrise-viewer --bench frame`
 
 use std::sync::Arc;
@@ -155,9 +158,67 @@ fn steady(c: &mut Criterion) {
     });
 }
 
+/// The worst case again with the scene's names: the camera (framing) and the labels, with
+/// the camera moving every frame, so the level of detail is chosen again whenever its interval
+/// has passed (every ~6 frames at 16 ms), close enough to the city that class names show.
+fn labels(c: &mut Criterion) {
+    use highrise_viewer::viewer::camera::{CameraPlugin, CameraState, MainCamera};
+    use highrise_viewer::viewer::labels::{LabelsPlugin, SceneLabels};
+    use smooth_bevy_cameras::LookTransform;
+
+    let definitions = definitions_200k();
+    let count = definitions.len();
+    let snapshots: Vec<Arc<Snapshot>> = (0..8).map(|f| snapshot(count, f)).collect();
+    let mut app = headless_city_app(Some(Duration::from_millis(16)));
+    app.add_plugins(bevy::input::InputPlugin)
+        .add_plugins((CameraPlugin { interactive: false }, LabelsPlugin));
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(&definitions, Arc::clone(&snapshots[0])),
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    app.world_mut().resource_mut::<CameraState>().user_moved = true;
+    let bounds = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .world_bounds()
+        .expect("laid out");
+    let centre = Vec3::new(
+        (bounds.min_x + bounds.max_x) / 2.0,
+        0.0,
+        (bounds.min_z + bounds.max_z) / 2.0,
+    );
+    let mut frame_index = 0usize;
+    let mut most_labels = 0;
+    c.bench_function("viewer_frame_200k_buildings_labels_moving_camera", |b| {
+        b.iter(|| {
+            frame_index += 1;
+            let angle = frame_index as f32 * 0.01;
+            {
+                let mut query = app
+                    .world_mut()
+                    .query_filtered::<&mut LookTransform, With<MainCamera>>();
+                if let Ok(mut look) = query.single_mut(app.world_mut()) {
+                    look.target = centre;
+                    look.eye = centre + Vec3::new(angle.cos() * 40.0, 30.0, angle.sin() * 40.0);
+                }
+            }
+            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
+            accept_report(
+                &mut app.world_mut().resource_mut::<Sessions>(),
+                report(&definitions, next),
+            );
+            app.update();
+            most_labels = most_labels.max(app.world().resource::<SceneLabels>().shown.len());
+        })
+    });
+    eprintln!("labels shown (most at once): {most_labels}");
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(8));
-    targets = frame, steady
+    targets = frame, steady, labels
 }
 criterion_main!(benches);

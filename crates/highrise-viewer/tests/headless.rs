@@ -200,8 +200,10 @@ fn modes_change_targets() {
     assert_eq!(city.colours[run], ColourKey::Threads(5));
 }
 
+/// Methods defined later join the city; existing buildings never jump: they start where they
+/// stood and, when the plan moved them, glide to their new plots and settle exactly there.
 #[test]
-fn new_methods_join_without_moving_existing_buildings() {
+fn new_methods_join_and_existing_buildings_glide_instead_of_jumping() {
     let mut app = app();
     accept(&mut app, report(tetris(), vec![], 1));
     app.update();
@@ -214,17 +216,27 @@ fn new_methods_join_without_moving_existing_buildings() {
     ]);
     accept(&mut app, report(more, vec![], 2));
     app.update();
-    app.update();
-    let after = buildings(&mut app);
-    assert_eq!(after.len(), 6);
+    let first = buildings(&mut app);
+    assert_eq!(first.len(), 6);
     assert_eq!(before.len(), 3);
     for (index, instance) in before.iter().enumerate() {
-        let now = &after[index];
-        assert_eq!(
-            (now[0], now[2]),
-            (instance[0], instance[2]),
-            "building {index} moved"
+        let now = &first[index];
+        assert!(
+            (now[0] - instance[0]).abs() < 1e-4 && (now[2] - instance[2]).abs() < 1e-4,
+            "building {index} jumped: {now:?} from {instance:?}"
         );
+    }
+    for _ in 0..8 {
+        app.update();
+    }
+    let settled = buildings(&mut app);
+    let sessions = app.world().resource::<Sessions>();
+    let city = &sessions.by_id[&1].city;
+    assert!(city.glide.is_none(), "the glide ended");
+    let layout = city.layout.as_ref().expect("plan");
+    for (instance, building) in settled.iter().zip(layout.buildings()) {
+        let centre = building.footprint.center() + city.origin;
+        assert_eq!((instance[0], instance[2]), (centre.x, centre.z));
     }
 }
 
@@ -912,4 +924,244 @@ fn the_camera_frames_the_city_and_reframes_for_the_compare_view() {
         (framed.x - (diff.min_x + diff.max_x) / 2.0).abs() < 0.5,
         "framed the diff city: {framed:?} vs {diff:?}"
     );
+}
+
+/// A headless app with the camera (framing only) and the scene labels.
+fn app_with_camera_and_labels() -> App {
+    use highrise_viewer::viewer::camera::CameraPlugin;
+    use highrise_viewer::viewer::labels::LabelsPlugin;
+    let mut app = app();
+    app.add_plugins(bevy::input::InputPlugin)
+        .add_plugins((CameraPlugin { interactive: false }, LabelsPlugin));
+    app
+}
+
+/// Six packages of a few classes each, `main.gameN.ClassM.methodK`.
+fn six_packages() -> Vec<MethodDef> {
+    let mut defs = Vec::new();
+    for package in 0..6 {
+        for class in 0..3 {
+            for method in 0..4 {
+                let id = defs.len() as u32;
+                defs.push(def(
+                    id,
+                    &format!("main.game{package}"),
+                    &format!("Class{package}x{class}"),
+                    &format!("method{method}"),
+                ));
+            }
+        }
+    }
+    defs
+}
+
+/// Puts the camera at `eye` looking at `target` and lets the smoother arrive.
+fn place_camera(app: &mut App, eye: Vec3, target: Vec3) {
+    use highrise_viewer::viewer::camera::{CameraState, MainCamera};
+    use smooth_bevy_cameras::LookTransform;
+    app.world_mut().resource_mut::<CameraState>().user_moved = true;
+    for _ in 0..60 {
+        let mut query = app
+            .world_mut()
+            .query_filtered::<&mut LookTransform, With<MainCamera>>();
+        let mut look = query.single_mut(app.world_mut()).expect("one camera");
+        look.eye = eye;
+        look.target = target;
+        app.update();
+    }
+}
+
+/// Package names lie on their districts and class names in front of their blocks when the
+/// camera is close; from far away the small class names give way (level of detail); hovering a
+/// building floats its name above it.
+#[test]
+fn labels_name_packages_and_classes_with_level_of_detail() {
+    use highrise_viewer::viewer::labels::{LabelKind, SceneLabels};
+    let mut app = app_with_camera_and_labels();
+    let defs = six_packages();
+    let count = defs.len();
+    accept(&mut app, report(defs, vec![stats(0.2, 1, 1); count], 1));
+    for _ in 0..5 {
+        app.update();
+    }
+    let bounds = app.world().resource::<Sessions>().by_id[&1]
+        .city
+        .world_bounds()
+        .expect("laid out");
+    let centre = Vec3::new(
+        (bounds.min_x + bounds.max_x) / 2.0,
+        0.0,
+        (bounds.min_z + bounds.max_z) / 2.0,
+    );
+    let extent = bounds.width_wu().max(bounds.depth_wu());
+
+    // Close: every package and several classes are named, none covering another.
+    place_camera(&mut app, centre + Vec3::new(0.0, 0.9, 0.8) * extent, centre);
+    let near = app.world().resource::<SceneLabels>().shown.clone();
+    let packages: Vec<&str> = near
+        .iter()
+        .filter(|l| l.kind == LabelKind::Package)
+        .map(|l| l.text.as_str())
+        .collect();
+    // Labels never cover each other on screen, so a package name may give way to a larger
+    // package's; nearly all are named.
+    let named = (0..6)
+        .filter(|package| {
+            let name = format!("main.game{package}");
+            packages
+                .iter()
+                .any(|p| *p == name || name.ends_with(&format!(".{p}")))
+        })
+        .count();
+    assert!(named >= 5, "packages are named: {packages:?}");
+    let classes = near.iter().filter(|l| l.kind == LabelKind::Class).count();
+    assert!(classes >= 6, "classes are named up close: {near:#?}");
+    assert!(near.iter().all(|l| l.text_px >= 9.0));
+    // Each package label lies inside its district, on the slab.
+    let sessions = app.world().resource::<Sessions>();
+    let layout = sessions.by_id[&1].city.layout.as_ref().expect("plan");
+    for label in near.iter().filter(|l| l.kind == LabelKind::Package) {
+        let package = layout
+            .packages()
+            .iter()
+            .find(|p| p.path == label.text || p.path.ends_with(&format!(".{}", label.text)))
+            .expect("a package of that name");
+        let rect = layout.districts()[package.districts[0] as usize].rect;
+        assert!(
+            label.centre.x - label.size_wu.x / 2.0 >= rect.min_x - 1e-3
+                && label.centre.x + label.size_wu.x / 2.0 <= rect.max_x + 1e-3
+                && label.centre.z <= rect.max_z
+                && label.centre.z >= rect.min_z,
+            "{label:?} lies on {rect:?}"
+        );
+    }
+
+    // Farther away (60 wu): the class names are too small to read and give way; the larger
+    // package names still read (about 11 px at 1280 x 800).
+    place_camera(&mut app, centre + Vec3::new(0.0, 0.78, 0.62) * 60.0, centre);
+    let far = app.world().resource::<SceneLabels>().shown.clone();
+    assert!(
+        far.iter().all(|l| l.kind != LabelKind::Class),
+        "no class names from far away: {far:#?}"
+    );
+    assert!(
+        far.iter().any(|l| l.kind == LabelKind::Package),
+        "package names still read from there: {far:#?}"
+    );
+
+    // Hover: the building's name floats above it.
+    let building = {
+        let sessions = app.world().resource::<Sessions>();
+        let layout = sessions.by_id[&1].city.layout.as_ref().expect("plan");
+        layout.building_of(5).expect("method 5 placed")
+    };
+    *app.world_mut().resource_mut::<Hovered>() = Hovered {
+        city: Some(CityKey::Session(1)),
+        target: Some(HitTarget::Building {
+            building,
+            method_id: 5,
+        }),
+        point: Vec3::ZERO,
+    };
+    app.update();
+    let hovered = app
+        .world()
+        .resource::<SceneLabels>()
+        .hovered
+        .clone()
+        .expect("hovered label");
+    assert_eq!(hovered.text, "Class0x1.method1");
+    assert!(hovered.centre.y > 0.2, "above the building: {hovered:?}");
+}
+
+/// The camera frames the whole city including its tallest tower: every corner of the tower
+/// lands inside the view.
+#[test]
+fn framing_keeps_the_tallest_tower_in_view() {
+    use bevy::render::camera::CameraProjection;
+    use highrise_viewer::viewer::camera::MainCamera;
+    let mut app = app_with_camera_and_labels();
+    let defs = six_packages();
+    let count = defs.len();
+    let mut methods = vec![stats(0.05, 1, 1); count];
+    methods[count - 1] = stats(1.0, 1, 1);
+    accept(&mut app, report(defs, methods, 1));
+    for _ in 0..80 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let city = &sessions.by_id[&1].city;
+    let layout = city.layout.as_ref().expect("plan");
+    let tower = layout.building_of(count as u32 - 1).expect("placed") as usize;
+    let height_wu = city.target_heights_wu[tower];
+    assert!(height_wu >= city.max_height_wu() * 0.99, "a 100 % tower");
+    let footprint = layout.buildings()[tower].footprint;
+    let base = layout.buildings()[tower].base_height_wu;
+    let origin = city.origin;
+    let mut query = app
+        .world_mut()
+        .query_filtered::<(&Transform, &Projection), With<MainCamera>>();
+    let (transform, projection) = query.single(app.world()).expect("camera");
+    let clip_from_world = projection.get_clip_from_view() * transform.compute_matrix().inverse();
+    for x in [footprint.min_x, footprint.max_x] {
+        for z in [footprint.min_z, footprint.max_z] {
+            for y in [base, base + height_wu] {
+                let clip = clip_from_world * (origin + Vec3::new(x, y, z)).extend(1.0);
+                let ndc = clip.truncate() / clip.w;
+                assert!(
+                    clip.w > 0.0 && ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0,
+                    "tower corner ({x}, {y}, {z}) is in view: ndc {ndc:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Classes arriving one after another (as a JVM loads them) keep the city compact; when the
+/// plan moves buildings they glide, and once settled every building stands exactly on its
+/// plot.
+#[test]
+fn lazily_arriving_classes_stay_compact_and_glide_into_place() {
+    let mut app = app();
+    let defs = six_packages();
+    let mut sent = Vec::new();
+    let mut glided = false;
+    for chunk in defs.chunks(4) {
+        sent.extend(chunk.iter().cloned());
+        let count = sent.len();
+        accept(
+            &mut app,
+            report(sent.clone(), vec![stats(0.1, 1, 1); count], count as u64),
+        );
+        app.update();
+        let sessions = app.world().resource::<Sessions>();
+        let city = &sessions.by_id[&1].city;
+        glided |= city.glide.is_some();
+        let layout = city.layout.as_ref().expect("plan");
+        let ratio = layout.area_wu2() / layout.tidy().area_wu2();
+        assert!(
+            ratio <= 1.3,
+            "footprint {ratio:.2}x a fresh layout after {count} methods"
+        );
+    }
+    // Let every glide finish (100 ms a frame).
+    for _ in 0..10 {
+        app.update();
+    }
+    let drawn = buildings(&mut app);
+    let sessions = app.world().resource::<Sessions>();
+    let city = &sessions.by_id[&1].city;
+    assert!(city.glide.is_none(), "settled");
+    let layout = city.layout.as_ref().expect("plan");
+    assert_eq!(drawn.len(), layout.buildings().len());
+    for (instance, building) in drawn.iter().zip(layout.buildings()) {
+        let centre = building.footprint.center();
+        assert_eq!(
+            (instance[0], instance[2]),
+            (centre.x + city.origin.x, centre.z + city.origin.z),
+            "building {} on its plot",
+            building.method_id
+        );
+    }
+    eprintln!("a glide happened: {glided}");
 }

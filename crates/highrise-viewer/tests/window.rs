@@ -215,3 +215,176 @@ fn the_compare_view_shows_the_slower_method_as_a_red_tower() {
     assert!(amber > 1_000, "no amber (moved) plots: {amber} pixels");
     let _ = std::fs::copy(&shot, dir.join("../highrise-compare-test-latest.png"));
 }
+
+/// A free loopback port for a viewer the test starts (bound and released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The checks the viewer prints from its own state with each scheduled screenshot.
+#[derive(Debug)]
+struct ViewCheck {
+    footprint_ratio: f32,
+    tallest_inside: bool,
+}
+
+fn view_checks(stdout: &str) -> Vec<ViewCheck> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let rest = line.split_once("view check")?.1;
+            let ratio = rest.split_once("footprint ")?.1.split_once('x')?.0;
+            Some(ViewCheck {
+                footprint_ratio: ratio.trim().parse().ok()?,
+                tallest_inside: rest.trim_end().ends_with("inside the frame: yes"),
+            })
+        })
+        .collect()
+}
+
+/// Starts the viewer (no demo) in a window with screenshots at `shots_s` after the first live
+/// frame, then `program(addr)` once it listens; returns the viewer's stdout and the images.
+/// Nothing is pressed: what a user sees without touching anything.
+fn lazy_program_in_window(
+    name: &str,
+    shots_s: &[f64],
+    program: impl FnOnce(&str) -> Command,
+) -> (String, Vec<image::RgbImage>) {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("highrise-{name}-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let paths: Vec<_> = (0..shots_s.len())
+        .map(|i| dir.join(format!("{name}-{i}.png")))
+        .collect();
+    let mut viewer = Command::new("timeout");
+    viewer
+        .arg("300")
+        .args(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
+        .arg(HIGHRISE)
+        .args(["--listen", &addr, "--no-demo", "--window-size", "1280x800"])
+        .env("WGPU_BACKEND", "vulkan")
+        .stdout(std::process::Stdio::piped());
+    for (after_s, path) in shots_s.iter().zip(&paths) {
+        viewer
+            .arg("--screenshot-after")
+            .arg(after_s.to_string())
+            .arg("--screenshot")
+            .arg(path);
+    }
+    let mut viewer = viewer.spawn().expect("xvfb-run starts");
+    let stdout = viewer.stdout.take().expect("piped");
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines_tx.send(line);
+        }
+    });
+    let mut out = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !out.contains("listening on") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match lines_rx.recv_timeout(left) {
+            Ok(line) => {
+                out.push_str(&line);
+                out.push('\n');
+            }
+            Err(_) => panic!("the viewer never listened:\n{out}"),
+        }
+    }
+    let mut program = program(&addr)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the program starts");
+    let status = viewer.wait().expect("viewer ends");
+    let _ = program.kill();
+    let _ = program.wait();
+    let _ = reader.join();
+    out.extend(lines_rx.try_iter().map(|line| line + "\n"));
+    assert!(status.success(), "highrise failed ({status:?}):\n{out}");
+    let images = paths
+        .iter()
+        .map(|path| {
+            let _ = std::fs::copy(
+                path,
+                std::env::temp_dir().join(format!(
+                    "highrise-{}-latest.png",
+                    path.file_stem().and_then(|s| s.to_str()).unwrap_or(name)
+                )),
+            );
+            load(path)
+        })
+        .collect();
+    (out, images)
+}
+
+/// Asserts what a user must see at every screenshot: a compact city (at most 1.3 times the
+/// footprint of a fresh layout), its tallest building inside the frame, buildings drawn.
+fn assert_compact_framed_city(name: &str, stdout: &str, images: &[image::RgbImage]) {
+    let checks = view_checks(stdout);
+    assert!(
+        checks.len() >= images.len(),
+        "{name}: a view check per screenshot:\n{stdout}"
+    );
+    for check in &checks {
+        assert!(
+            check.footprint_ratio <= 1.3,
+            "{name}: the city is {:.2}x a fresh layout:\n{stdout}",
+            check.footprint_ratio
+        );
+        assert!(
+            check.tallest_inside,
+            "{name}: the tallest building leaves the frame:\n{stdout}"
+        );
+    }
+    for image in images {
+        let columns = building_column_heights(image, 330);
+        let with_buildings = columns.iter().filter(|&&h| h > 0).count();
+        assert!(
+            with_buildings > 40,
+            "{name}: buildings visible in every screenshot ({with_buildings} columns)"
+        );
+    }
+}
+
+#[test]
+fn a_lazily_loading_java_program_is_compact_and_framed_without_a_button() {
+    let _one = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !can_open_windows() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (stdout, images) = lazy_program_in_window("java-lazy", &[2.0, 6.0, 12.0], |addr| {
+        let mut command = Command::new(root.join("examples/java-lazy/run.sh"));
+        command.args(["--addr", addr, "--seconds", "90"]);
+        command
+    });
+    eprintln!("{stdout}");
+    assert_compact_framed_city("java-lazy", &stdout, &images);
+}
+
+#[test]
+fn a_lazily_importing_python_program_is_compact_and_framed_without_a_button() {
+    let _one = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !can_open_windows() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (stdout, images) = lazy_program_in_window("python-lazy", &[2.0, 6.0, 12.0], |addr| {
+        let mut command = Command::new(root.join("examples/python-lazy/run.sh"));
+        command.args(["--addr", addr, "--seconds", "90"]);
+        command
+    });
+    eprintln!("{stdout}");
+    assert_compact_framed_city("python-lazy", &stdout, &images);
+}

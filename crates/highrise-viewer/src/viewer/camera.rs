@@ -4,6 +4,11 @@
 //! Orbit: left-drag rotates, right- or middle-drag pans, the wheel zooms. Fly (Tab toggles):
 //! WASD moves, Space/Shift rise and sink, right-drag looks around. F (or Home) frames every
 //! city; double-clicking a building focuses it.
+//!
+//! Framing ([`frame_box`]) fits the box of every shown city, from the ground to its tallest
+//! building, into the part of the window the panel leaves, with a margin, and follows the
+//! scene as it grows and its towers rise until the user takes the camera (F resumes). When a
+//! city's plan moves buildings, a user-placed camera moves with what it looked at.
 
 use bevy::input::mouse::{MouseMotion, MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
@@ -42,13 +47,20 @@ pub struct FocusOn {
 #[derive(Event, Debug, Clone, Copy, Default)]
 pub struct FrameAll;
 
+/// The share of the window's width, from the left, that the side panel covers: framing
+/// centres the scene in the rest.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct PanelCover {
+    pub left_fraction: f32,
+}
+
 /// Camera bookkeeping.
 #[derive(Resource, Default, Debug)]
-struct CameraState {
+pub struct CameraState {
     /// The user moved the camera: stop re-framing as the city grows.
-    user_moved: bool,
-    /// The world bounds framed last, to re-frame when they change.
-    framed_extent_wu: f32,
+    pub user_moved: bool,
+    /// The world box framed last (ground and tallest building), to re-frame when it changes.
+    framed_box: Option<(Vec3, Vec3)>,
     /// The cities the scene showed when it was framed last.
     framed_scene: Vec<CityKey>,
     last_click_s: f64,
@@ -69,6 +81,7 @@ impl Plugin for CameraPlugin {
         ))
         .init_resource::<CameraMode>()
         .init_resource::<CameraState>()
+        .init_resource::<PanelCover>()
         .add_event::<FocusOn>()
         .add_event::<FrameAll>()
         .add_systems(Startup, spawn_camera);
@@ -77,7 +90,7 @@ impl Plugin for CameraPlugin {
                 Update,
                 (
                     (orbit_input, fly_input, keys, double_click_focus),
-                    (auto_frame, apply_frame_and_focus),
+                    (keep_point_of_interest, auto_frame, apply_frame_and_focus),
                 )
                     .chain()
                     .after(CitySet),
@@ -85,7 +98,9 @@ impl Plugin for CameraPlugin {
         } else {
             app.add_systems(
                 Update,
-                (auto_frame, apply_frame_and_focus).chain().after(CitySet),
+                (keep_point_of_interest, auto_frame, apply_frame_and_focus)
+                    .chain()
+                    .after(CitySet),
             );
         }
     }
@@ -229,6 +244,7 @@ fn fly_input(
 fn keys(
     keyboard: Res<ButtonInput<KeyCode>>,
     mut contexts: EguiContexts,
+    mut state: ResMut<CameraState>,
     mut mode: ResMut<CameraMode>,
     mut commands: Commands,
     cameras: Query<(Entity, Option<&OrbitCameraController>), With<MainCamera>>,
@@ -241,6 +257,9 @@ fn keys(
         return;
     }
     if keyboard.just_pressed(KeyCode::KeyF) || keyboard.just_pressed(KeyCode::Home) {
+        // Frame now, and keep framing as the city grows until the user moves the camera.
+        state.user_moved = false;
+        state.framed_box = None;
         frame.write(FrameAll);
     }
     if keyboard.just_pressed(KeyCode::Tab) {
@@ -301,21 +320,111 @@ fn world_extent(sessions: &Sessions, compare: &Compare) -> f32 {
     world_bounds(sessions, compare).map_or(0.0, |(min, max)| (max - min).max_element())
 }
 
-fn world_bounds(sessions: &Sessions, compare: &Compare) -> Option<(Vec3, Vec3)> {
+/// The box around every shown city: its ground, up to its tallest building (the target
+/// heights, so a tower still rising is framed already), world coordinates.
+pub fn world_bounds(sessions: &Sessions, compare: &Compare) -> Option<(Vec3, Vec3)> {
     scene_cities(sessions, compare)
         .filter(|(_, city)| !city.hidden)
         .filter_map(|(_, city)| {
             let bounds = city.world_bounds()?;
             Some((
                 Vec3::new(bounds.min_x, 0.0, bounds.min_z),
-                Vec3::new(bounds.max_x, city.max_height_wu() * 0.5, bounds.max_z),
+                Vec3::new(bounds.max_x, city.top_wu(), bounds.max_z),
             ))
         })
         .reduce(|(a_min, a_max), (b_min, b_max)| (a_min.min(b_min), a_max.max(b_max)))
 }
 
-/// Until the user takes the camera, keep the whole world in view as cities appear and grow;
-/// when the compare view changes what the scene shows, frame the new scene once.
+/// Where the eye goes, seen from: above and in front (+Z), a little to the left.
+const VIEW_FROM: Vec3 = Vec3::new(-0.45, 0.7, 0.95);
+/// Free space kept around the framed box, as a fraction of the view.
+const FRAME_MARGIN: f32 = 0.08;
+
+/// The look target and eye that show the whole box `min..max` from direction `from` (target
+/// to eye) through a perspective of vertical field of view `fov_y` and `aspect` (width /
+/// height), centred in the part of the view right of `left_fraction` of its width, with a
+/// margin. Each of the box's corners lands inside the view.
+pub fn frame_box(
+    min: Vec3,
+    max: Vec3,
+    from: Vec3,
+    fov_y: f32,
+    aspect: f32,
+    left_fraction: f32,
+) -> (Vec3, Vec3) {
+    let back = from.normalize();
+    let forward = -back;
+    let right = forward.cross(Vec3::Y).normalize();
+    let up = right.cross(forward);
+    let centre = (min + max) / 2.0;
+    let tan_y = (fov_y / 2.0).tan() * (1.0 - FRAME_MARGIN);
+    let visible = (1.0 - left_fraction.clamp(0.0, 0.8)).max(0.2);
+    // The visible part of the view is `visible` of its width: fit into that width.
+    let tan_x = (fov_y / 2.0).tan() * aspect * visible * (1.0 - FRAME_MARGIN);
+    let mut distance = 1.0f32;
+    for corner in 0..8 {
+        let p = Vec3::new(
+            if corner & 1 == 0 { min.x } else { max.x },
+            if corner & 2 == 0 { min.y } else { max.y },
+            if corner & 4 == 0 { min.z } else { max.z },
+        );
+        let d = p - centre;
+        let needed = (d.dot(right).abs() / tan_x).max(d.dot(up).abs() / tan_y) - d.dot(forward);
+        distance = distance.max(needed);
+    }
+    // Shift the view so the box's centre sits in the middle of the visible part: the middle
+    // of [-1 + 2 * left, 1] in normalised device coordinates.
+    let mid_ndc = left_fraction.clamp(0.0, 0.8);
+    let shift = -right * (mid_ndc * distance * (fov_y / 2.0).tan() * aspect);
+    let target = centre + shift;
+    (target, target + back * distance)
+}
+
+/// When a city's plan moves its buildings while the user looks at part of it, the camera
+/// moves with the building nearest to what it looks at (it glides there with the city).
+fn keep_point_of_interest(
+    sessions: Res<Sessions>,
+    compare: Res<Compare>,
+    state: Res<CameraState>,
+    mut cameras: Query<&mut LookTransform, With<MainCamera>>,
+) {
+    if !state.user_moved {
+        return; // framing follows the whole city anyway
+    }
+    let Ok(mut look) = cameras.single_mut() else {
+        return;
+    };
+    for (_, city) in scene_cities(&sessions, &compare) {
+        let (Some(glide), Some(layout)) = (city.glide.as_ref(), city.layout.as_ref()) else {
+            continue;
+        };
+        if !glide.just_started || city.hidden {
+            continue;
+        }
+        let local = Vec2::new(look.target.x - city.origin.x, look.target.z - city.origin.z);
+        let nearest = glide
+            .from_buildings
+            .iter()
+            .enumerate()
+            .map(|(index, from)| (index, from.distance_squared(local)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((index, _)) = nearest else {
+            continue;
+        };
+        let Some(building) = layout.buildings().get(index) else {
+            continue;
+        };
+        let to = building.footprint.center();
+        let from = glide.from_buildings[index];
+        let shift = Vec3::new(to.x - from.x, 0.0, to.z - from.y);
+        look.target += shift;
+        look.eye += shift;
+    }
+}
+
+/// Until the user takes the camera, keep the whole world in view as cities appear, grow and
+/// their towers rise; when the compare view changes what the scene shows, frame the new scene
+/// once.
 fn auto_frame(
     sessions: Res<Sessions>,
     compare: Res<Compare>,
@@ -326,14 +435,26 @@ fn auto_frame(
     if scene != state.framed_scene {
         state.framed_scene = scene;
         state.user_moved = false;
-        state.framed_extent_wu = 0.0;
+        state.framed_box = None;
     }
     if state.user_moved {
         return;
     }
-    let extent = world_extent(&sessions, &compare);
-    if extent > 0.0 && (extent - state.framed_extent_wu).abs() > 0.5 {
-        state.framed_extent_wu = extent;
+    let Some((min, max)) = world_bounds(&sessions, &compare) else {
+        return;
+    };
+    // Re-frame when the box changed by more than a few percent of its size (heights move
+    // all the time; the smoother makes each re-frame a glide).
+    let size = (max - min).max_element().max(1.0);
+    let changed = state.framed_box.is_none_or(|(old_min, old_max)| {
+        (old_min - min)
+            .abs()
+            .max_element()
+            .max((old_max - max).abs().max_element())
+            > 0.04 * size
+    });
+    if changed {
+        state.framed_box = Some((min, max));
         frame.write(FrameAll);
     }
 }
@@ -341,20 +462,23 @@ fn auto_frame(
 fn apply_frame_and_focus(
     sessions: Res<Sessions>,
     compare: Res<Compare>,
+    cover: Res<PanelCover>,
     mut frames: EventReader<FrameAll>,
     mut focus: EventReader<FocusOn>,
-    mut cameras: Query<&mut LookTransform, With<MainCamera>>,
+    mut cameras: Query<(&mut LookTransform, Option<&Projection>), With<MainCamera>>,
 ) {
-    let Ok(mut look) = cameras.single_mut() else {
+    let Ok((mut look, projection)) = cameras.single_mut() else {
         return;
     };
     if frames.read().count() > 0 {
         if let Some((min, max)) = world_bounds(&sessions, &compare) {
-            let centre = (min + max) / 2.0;
-            // Room for the ground and for the tallest towers (max.y is half the 100 % height).
-            let extent = (max - min).max_element().max(max.y * 2.4).max(10.0);
-            look.target = Vec3::new(centre.x, max.y * 0.5, centre.z);
-            look.eye = look.target + Vec3::new(-0.45, 0.7, 0.95).normalize() * extent * 1.35;
+            let (fov_y, aspect) = match projection {
+                Some(Projection::Perspective(p)) => (p.fov, p.aspect_ratio),
+                _ => (std::f32::consts::FRAC_PI_4, 1.6),
+            };
+            let (target, eye) = frame_box(min, max, VIEW_FROM, fov_y, aspect, cover.left_fraction);
+            look.target = target;
+            look.eye = eye;
         }
     }
     if let Some(request) = focus.read().last() {
@@ -364,4 +488,71 @@ fn apply_frame_and_focus(
         look.target = request.point;
         look.eye = request.point - direction * request.distance_wu;
     }
+}
+
+/// What a user would judge of one city in the current view: how compact its plan is, and
+/// whether its tallest building is entirely in the part of the window the panel leaves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CityCheck {
+    pub city: CityKey,
+    /// The plan's footprint over that of a fresh full layout of the same methods.
+    pub footprint_ratio: f32,
+    /// The tallest building's box lies inside the visible view.
+    pub tallest_inside: bool,
+    /// Its height, world units.
+    pub tallest_wu: f32,
+}
+
+/// [`CityCheck`] for every shown city, from the viewer's own state (printed with each
+/// scheduled screenshot).
+pub fn view_check(
+    sessions: &Sessions,
+    compare: &Compare,
+    camera: &Camera,
+    camera_transform: &GlobalTransform,
+    cover: &PanelCover,
+) -> Vec<CityCheck> {
+    let mut checks = Vec::new();
+    for key in compare.scene_order(sessions) {
+        let Some(city) = compare.city(sessions, key) else {
+            continue;
+        };
+        let Some(layout) = city.layout.as_ref() else {
+            continue;
+        };
+        let fresh_wu2 = layout.tidy().area_wu2().max(1.0);
+        let tallest = city
+            .target_heights_wu
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1));
+        let (tallest_inside, tallest_wu) = match tallest {
+            Some((index, &height_wu)) => {
+                let building = &layout.buildings()[index];
+                let f = building.footprint;
+                let (base, top) = (building.base_height_wu, building.base_height_wu + height_wu);
+                let left_ndc = -1.0 + 2.0 * cover.left_fraction;
+                let inside = [f.min_x, f.max_x].iter().all(|&x| {
+                    [f.min_z, f.max_z].iter().all(|&z| {
+                        [base, top].iter().all(|&y| {
+                            camera
+                                .world_to_ndc(camera_transform, city.origin + Vec3::new(x, y, z))
+                                .is_some_and(|ndc| {
+                                    ndc.x >= left_ndc && ndc.x <= 1.0 && ndc.y.abs() <= 1.0
+                                })
+                        })
+                    })
+                });
+                (inside, height_wu)
+            }
+            None => (true, 0.0),
+        };
+        checks.push(CityCheck {
+            city: key,
+            footprint_ratio: layout.area_wu2() / fresh_wu2,
+            tallest_inside,
+            tallest_wu,
+        });
+    }
+    checks
 }

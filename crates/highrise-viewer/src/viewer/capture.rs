@@ -127,12 +127,17 @@ fn request(
     );
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn take_scheduled(
     mut commands: Commands,
     time: Res<Time>,
     first: Res<FirstLiveFrame>,
     mut plan: ResMut<ScreenshotPlan>,
     offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
+    sessions: Res<Sessions>,
+    compare: Res<super::compare::Compare>,
+    cover: Option<Res<super::camera::PanelCover>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<super::camera::MainCamera>>,
 ) {
     let Some(live_at_s) = first.at_s else {
         return;
@@ -144,6 +149,22 @@ fn take_scheduled(
         .is_some_and(|(after_s, _)| since_s >= *after_s)
     {
         let (_, path) = plan.pending.remove(0);
+        // What the picture shows, from the viewer's own state: compactness and framing.
+        if let Ok((camera, transform)) = cameras.single() {
+            let cover = cover.as_deref().copied().unwrap_or_default();
+            for check in super::camera::view_check(&sessions, &compare, camera, transform, &cover) {
+                announce(
+                    offscreen.is_some(),
+                    &format!(
+                        "highrise: view check {}: footprint {:.2}x a fresh layout, tallest building ({:.1} wu) inside the frame: {}",
+                        compare.label(&sessions, check.city),
+                        check.footprint_ratio,
+                        check.tallest_wu,
+                        if check.tallest_inside { "yes" } else { "no" }
+                    ),
+                );
+            }
+        }
         request(&mut commands, offscreen.as_deref(), path);
         plan.requested += 1;
     }

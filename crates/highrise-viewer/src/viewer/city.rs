@@ -31,6 +31,8 @@ pub const CLASS_COLOURS: usize = 24;
 pub const THREAD_STEPS: usize = 8;
 /// Steps of each side (faster, slower) of the diff city's blue/red ramp.
 pub const DIFF_STEPS: usize = 16;
+/// How long districts, blocks and buildings take to glide to new places, seconds.
+pub const GLIDE_S: f32 = 0.5;
 
 /// Which city of the scene: a session's own, or one of the compare view's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -296,6 +298,50 @@ pub struct City {
     gathered: Vec<MethodStats>,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
+    /// The tallest target height of any building, world units (framing keeps it in view).
+    pub tallest_target_wu: f32,
+    /// Counts changes of the plan (new methods, moves): labels gather their places again.
+    plan_generation: u64,
+    /// Items gliding from where they were drawn to the places the plan moved them to.
+    pub glide: Option<Glide>,
+    /// District and block rectangles as drawn now (city coordinates), indexed like the plan's.
+    shown_districts: Vec<(u32, Rect)>,
+    shown_blocks: Vec<(u32, Rect)>,
+}
+
+/// Where moved items come from: each is drawn at `lerp(from, to, eased t)` until
+/// [`GLIDE_S`] has passed, then exactly at its plan's place.
+#[derive(Debug, Default)]
+pub struct Glide {
+    /// App time the glide started, seconds (set on its first frame).
+    pub started_s: Option<f64>,
+    /// Set on the frame the glide began (the camera keeps what it looked at in view).
+    pub just_started: bool,
+    /// Per building index: its footprint centre as drawn when the glide began (city XZ).
+    pub from_buildings: Vec<Vec2>,
+    /// Per district / block index of the new plan: its rectangle as drawn before, if it had one.
+    from_districts: Vec<Option<Rect>>,
+    from_blocks: Vec<Option<Rect>>,
+}
+
+impl Glide {
+    /// How far along the glide is at `now_s`, eased (0 → 1).
+    fn eased(&self, now_s: f64) -> f32 {
+        let t = self.started_s.map_or(0.0, |start| {
+            ((now_s - start) as f32 / GLIDE_S).clamp(0.0, 1.0)
+        });
+        t * t * (3.0 - 2.0 * t)
+    }
+}
+
+fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
+    let l = |a: f32, b: f32| a + (b - a) * t;
+    Rect {
+        min_x: l(from.min_x, to.min_x),
+        min_z: l(from.min_z, to.min_z),
+        max_x: l(from.max_x, to.max_x),
+        max_z: l(from.max_z, to.max_z),
+    }
 }
 
 impl City {
@@ -305,6 +351,27 @@ impl City {
             let bounds = layout.bounds();
             (0.6 * bounds.width_wu().max(bounds.depth_wu())).clamp(8.0, 200.0)
         })
+    }
+
+    /// Changes whenever the plan changes (methods placed, buildings moved).
+    pub fn plan_generation(&self) -> u64 {
+        self.plan_generation
+    }
+
+    /// The highest point of the city once its buildings reach their targets: the tallest
+    /// building (at least a 100 % one) standing on the highest slab, world units.
+    pub fn top_wu(&self) -> f32 {
+        let slabs_wu = self.layout.as_ref().map_or(0.0, |layout| {
+            let district_top = layout
+                .districts()
+                .iter()
+                .map(|d| d.top_height_wu)
+                .fold(0.0f32, f32::max);
+            district_top + layout.config().block_slab_wu
+        });
+        // Room for a 100 % tower whether or not one stands now: the view does not pump as
+        // heights come and go, and a tower that rises is in view already.
+        slabs_wu + self.tallest_target_wu.max(self.max_height_wu())
     }
 
     /// The city's footprint in world coordinates.
@@ -326,6 +393,7 @@ impl City {
         if methods.is_empty() {
             return;
         }
+        let generation_before = self.layout.as_ref().map(CityLayout::generation);
         match self.layout.as_mut() {
             None => match CityLayout::full(methods) {
                 Ok(layout) => self.layout = Some(layout),
@@ -339,6 +407,11 @@ impl City {
         }
         methods.clear();
         self.structure_dirty = true;
+        self.plan_generation += 1;
+        let generation = self.layout.as_ref().map(CityLayout::generation);
+        if generation_before.is_some() && generation != generation_before {
+            self.begin_glide();
+        }
         let count = self.layout.as_ref().map_or(0, |l| l.buildings().len());
         self.heights_wu.resize(count, STUB_HEIGHT_WU);
         self.target_heights_wu.resize(count, STUB_HEIGHT_WU);
@@ -347,6 +420,66 @@ impl City {
         self.animating_flags.resize(count, false);
         self.refresh_building_ids();
         self.targets_from = None;
+    }
+
+    /// The plan moved existing items: each starts gliding from where it is drawn now.
+    fn begin_glide(&mut self) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        let origin = self.instances_origin;
+        let from_buildings = self
+            .instances
+            .iter()
+            .map(|i| Vec2::new(i[0] - origin.x, i[2] - origin.z))
+            .collect();
+        // Districts and blocks are matched by package and class (the plan may renumber them):
+        // a package's or class's first rectangle glides from its first rectangle as drawn.
+        let mut first_district = std::collections::HashMap::new();
+        for &(package, rect) in &self.shown_districts {
+            first_district.entry(package).or_insert(rect);
+        }
+        let mut first_block = std::collections::HashMap::new();
+        for &(class, rect) in &self.shown_blocks {
+            first_block.entry(class).or_insert(rect);
+        }
+        let from_districts = layout
+            .districts()
+            .iter()
+            .enumerate()
+            .map(|(index, d)| {
+                let main = layout.packages()[d.package as usize].districts.first()
+                    == Some(&(index as u32));
+                main.then(|| first_district.get(&d.package).copied())
+                    .flatten()
+            })
+            .collect();
+        let from_blocks = layout
+            .blocks()
+            .iter()
+            .enumerate()
+            .map(|(index, b)| {
+                let main =
+                    layout.classes()[b.class as usize].blocks.first() == Some(&(index as u32));
+                main.then(|| first_block.get(&b.class).copied()).flatten()
+            })
+            .collect();
+        self.glide = Some(Glide {
+            started_s: None,
+            just_started: true,
+            from_buildings,
+            from_districts,
+            from_blocks,
+        });
+    }
+
+    /// Where building `index` is drawn now (city XZ): gliding, or at its plan's place.
+    pub fn shown_building_xz(&self, index: usize) -> Option<Vec2> {
+        let instance = self.instances.get(index)?;
+        Some(Vec2::new(
+            instance[0] - self.instances_origin.x,
+            instance[2] - self.instances_origin.z,
+        ))
     }
 
     /// Copies each building's method id and block out of the plan into flat arrays: the
@@ -418,6 +551,9 @@ impl City {
         self.target_colours.resize(count, ColourKey::Stub);
         self.animating_flags.resize(count, false);
         self.layout = Some(layout);
+        self.glide = None;
+        self.shown_districts.clear();
+        self.shown_blocks.clear();
         // The old draw entity goes with the root's other children (see `sync_structure`).
         self.instances.clear();
         self.instances_entity = None;
@@ -436,6 +572,7 @@ impl City {
         self.refresh_building_ids();
         self.targets_from = None;
         self.structure_dirty = true;
+        self.plan_generation += 1;
     }
 
     /// (Re)places the instances of buildings `from..` for the city's current origin, heights
@@ -483,6 +620,7 @@ impl City {
             // Direct indexing (ids never seen read as zero), cheaper than a call per building.
             methods.get(id as usize).copied().unwrap_or_default()
         }));
+        let mut tallest_wu = 0.0f32;
         for (index, stats) in gathered.iter().enumerate() {
             let (height_wu, colour) = stats_target(
                 stats,
@@ -491,8 +629,10 @@ impl City {
                 colour_mode,
                 max_height_wu,
             );
+            tallest_wu = tallest_wu.max(height_wu);
             self.apply_target(index, height_wu, colour);
         }
+        self.tallest_target_wu = tallest_wu;
         self.gathered = gathered;
         self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
     }
@@ -507,10 +647,13 @@ impl City {
         let Some(layout) = self.layout.take() else {
             return;
         };
+        let mut tallest_wu = 0.0f32;
         for (index, building) in layout.buildings().iter().enumerate() {
             let (height_wu, colour) = target(index, building);
+            tallest_wu = tallest_wu.max(height_wu);
             self.apply_target(index, height_wu, colour);
         }
+        self.tallest_target_wu = tallest_wu;
         self.layout = Some(layout);
     }
 
@@ -660,6 +803,7 @@ impl Plugin for CityPlugin {
                     super::compare::update_compare_plan,
                     arrange_cities,
                     sync_structure,
+                    glide_cities,
                     set_targets,
                     super::compare::compare_targets,
                     animate_buildings,
@@ -773,13 +917,15 @@ pub fn arrange_cities(
     }
 }
 
-/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes.
+/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes
+/// (and shades: a re-laid-out plan may renumber its districts); drops slabs the plan no longer
+/// has.
 pub fn sync_structure(
     mut commands: Commands,
     mut sessions: ResMut<Sessions>,
     mut compare: ResMut<Compare>,
     palette: Res<Palette>,
-    mut transforms: Query<&mut Transform, Without<CityRoot>>,
+    mut slabs: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), Without<CityRoot>>,
 ) {
     for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
         if !city.structure_dirty || city.hidden {
@@ -792,50 +938,68 @@ pub fn sync_structure(
             // After a tidy or a new compare plan: drop the old children of the root.
             commands.entity(root).despawn_related::<Children>();
         }
-        for (index, district) in layout.districts().iter().enumerate() {
-            let transform = slab_transform(
-                &district.rect,
-                district.base_height_wu,
-                district.top_height_wu,
-            );
-            match city.district_entities.get(index) {
-                Some(&entity) => {
-                    if let Ok(mut current) = transforms.get_mut(entity) {
-                        *current = transform;
+        let mut sync = |entities: &mut Vec<Entity>,
+                        shown: &mut Vec<(u32, Rect)>,
+                        items: &mut dyn Iterator<
+            Item = (u32, Rect, f32, f32, Handle<StandardMaterial>),
+        >| {
+            shown.clear();
+            let mut count = 0;
+            for (index, (owner, rect, base_wu, top_wu, material)) in items.enumerate() {
+                count = index + 1;
+                shown.push((owner, rect));
+                let transform = slab_transform(&rect, base_wu, top_wu);
+                match entities.get(index) {
+                    Some(&entity) => {
+                        if let Ok((mut current, mut current_material)) = slabs.get_mut(entity) {
+                            *current = transform;
+                            if current_material.0 != material {
+                                current_material.0 = material;
+                            }
+                        }
                     }
+                    None => entities.push(
+                        commands
+                            .spawn((
+                                Mesh3d(palette.cube.clone()),
+                                MeshMaterial3d(material),
+                                transform,
+                                ChildOf(root),
+                            ))
+                            .id(),
+                    ),
                 }
-                None => city.district_entities.push(
-                    commands
-                        .spawn((
-                            Mesh3d(palette.cube.clone()),
-                            MeshMaterial3d(palette.district_material(district.depth)),
-                            transform,
-                            ChildOf(root),
-                        ))
-                        .id(),
-                ),
             }
-        }
-        for (index, block) in layout.blocks().iter().enumerate() {
-            let transform = slab_transform(&block.rect, block.base_height_wu, block.top_height_wu);
-            match city.block_entities.get(index) {
-                Some(&entity) => {
-                    if let Ok(mut current) = transforms.get_mut(entity) {
-                        *current = transform;
-                    }
-                }
-                None => city.block_entities.push(
-                    commands
-                        .spawn((
-                            Mesh3d(palette.cube.clone()),
-                            MeshMaterial3d(palette.block.clone()),
-                            transform,
-                            ChildOf(root),
-                        ))
-                        .id(),
-                ),
+            for entity in entities.drain(count.min(entities.len())..) {
+                commands.entity(entity).despawn();
             }
-        }
+        };
+        sync(
+            &mut city.district_entities,
+            &mut city.shown_districts,
+            &mut layout.districts().iter().map(|d| {
+                (
+                    d.package,
+                    d.rect,
+                    d.base_height_wu,
+                    d.top_height_wu,
+                    palette.district_material(d.depth),
+                )
+            }),
+        );
+        sync(
+            &mut city.block_entities,
+            &mut city.shown_blocks,
+            &mut layout.blocks().iter().map(|b| {
+                (
+                    b.class,
+                    b.rect,
+                    b.base_height_wu,
+                    b.top_height_wu,
+                    palette.block.clone(),
+                )
+            }),
+        );
         let existing = city.instances.len();
         city.place_instances(existing, &palette);
         if city.instances_entity.is_none() {
@@ -856,6 +1020,92 @@ pub fn sync_structure(
         }
         city.structure_dirty = false;
         city.heights_dirty = true;
+    }
+}
+
+/// Moves gliding districts, blocks and buildings a step toward their plan's places; on the
+/// last step they stand exactly there.
+pub fn glide_cities(
+    time: Res<Time>,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    mut slabs: Query<&mut Transform, Without<CityRoot>>,
+) {
+    let now_s = time.elapsed_secs_f64();
+    for (_, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        let Some(glide) = city.glide.as_mut() else {
+            continue;
+        };
+        if glide.started_s.is_some() {
+            glide.just_started = false;
+        }
+        let Some(layout) = city.layout.as_ref() else {
+            continue;
+        };
+        if city.hidden || city.structure_dirty {
+            continue; // not drawn, or its entities are made this frame: start next frame
+        }
+        let started_s = *glide.started_s.get_or_insert(now_s);
+        let t = glide.eased(now_s);
+        let origin = city.origin;
+        for (index, building) in layout.buildings().iter().enumerate() {
+            let Some(instance) = city.instances.get_mut(index) else {
+                break;
+            };
+            let centre = building.footprint.center();
+            let to = Vec2::new(centre.x, centre.z);
+            let from = glide.from_buildings.get(index).copied().unwrap_or(to);
+            // Exactly on the plot once there (and for buildings that do not move at all).
+            let at = if t >= 1.0 || from.distance_squared(to) < 1e-6 {
+                to
+            } else {
+                from.lerp(to, t)
+            };
+            instance[0] = at.x + origin.x;
+            instance[1] = building.base_height_wu;
+            instance[2] = at.y + origin.z;
+        }
+        city.instances_dirty = true;
+        let mut slide = |entities: &[Entity],
+                         shown: &mut [(u32, Rect)],
+                         from: &[Option<Rect>],
+                         plan: &mut dyn Iterator<Item = (Rect, f32, f32)>| {
+            for (index, (to, base_wu, top_wu)) in plan.enumerate() {
+                let rect = match from.get(index).copied().flatten() {
+                    Some(from) => lerp_rect(&from, &to, t),
+                    None => to,
+                };
+                if let Some(entry) = shown.get_mut(index) {
+                    entry.1 = rect;
+                }
+                if let Some(mut transform) =
+                    entities.get(index).and_then(|&e| slabs.get_mut(e).ok())
+                {
+                    *transform = slab_transform(&rect, base_wu, top_wu);
+                }
+            }
+        };
+        slide(
+            &city.district_entities,
+            &mut city.shown_districts,
+            &glide.from_districts,
+            &mut layout
+                .districts()
+                .iter()
+                .map(|d| (d.rect, d.base_height_wu, d.top_height_wu)),
+        );
+        slide(
+            &city.block_entities,
+            &mut city.shown_blocks,
+            &glide.from_blocks,
+            &mut layout
+                .blocks()
+                .iter()
+                .map(|b| (b.rect, b.base_height_wu, b.top_height_wu)),
+        );
+        if now_s - started_s >= f64::from(GLIDE_S) {
+            city.glide = None;
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`compare`]: two sessions side by side (independent or aligned plans) or as one diff
 //!   city, with a structural summary.
 //! - [`camera`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a building.
+//! - [`labels`]: package and class names in the scene (level of detail), the hovered
+//!   building's name above it.
 //! - [`hover`]: cursor ray → layout hit test → [`hover::Hovered`]; highlight.
 //! - [`ui`]: egui panels (sessions, modes, window, search, packages, top methods) and the
 //!   tooltip.
@@ -20,6 +22,7 @@ pub mod city;
 pub mod compare;
 pub mod hover;
 pub mod instancing;
+pub mod labels;
 pub mod offscreen;
 pub mod recording;
 pub mod sessions;
@@ -98,6 +101,7 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
     )
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
+    println!("highrise: listening on {listen_addr}");
     let mut compare_mode = args.compare.unwrap_or_default();
     // Kept alive while the viewer runs; dropping it stops the two programs.
     let _compare_pair = if args.compare_demo {
@@ -192,6 +196,7 @@ impl Plugin for ViewerPlugin {
                 camera::CameraPlugin {
                     interactive: self.interactive,
                 },
+                labels::LabelsPlugin,
                 capture::CapturePlugin {
                     screenshots: self.screenshots.clone(),
                     process_start: self.process_start,
