@@ -1,10 +1,10 @@
 //! Two runs → what changed: per-method elevation and structure.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::pairing::{pair_up_with_classes, ClassMethods, FxSet, Paired};
 use crate::summary::{round, MethodSummary, RunSummary};
 
 /// What identifies a method across runs.
@@ -43,10 +43,16 @@ pub struct MethodDelta {
     /// `same` (same package, class, method), `moved` (same class and method, another
     /// package), `added` (only in B), `removed` (only in A).
     pub change: &'static str,
-    /// The name in B (in A for removed methods).
+    /// The name in B (in A for removed methods), `package.Class.method`.
     pub name: String,
+    /// The same as people read it, with the parameters:
+    /// `main.game.Board.createOrientation(String, InputStream)` (see
+    /// [`highrise_protocol::display_name`]).
+    pub display_name: String,
     pub class: String,
     pub method: String,
+    /// The signature as the agent sent it (B's; A's for removed methods).
+    pub signature: Option<String>,
     pub package_a: Option<String>,
     pub package_b: Option<String>,
     /// Mean elevation in A and B, percent (0 where the method does not exist).
@@ -77,18 +83,21 @@ pub struct Structure {
     pub classes_added: Vec<String>,
     pub classes_removed: Vec<String>,
     pub classes_moved: Vec<ClassMove>,
-    /// `package.Class.method`
+    /// `package.Class.method(args)` as people read it ([`highrise_protocol::display_name`]).
     pub methods_added: Vec<String>,
     pub methods_removed: Vec<String>,
     /// `Class.method: from → to` as data.
     pub methods_moved: Vec<MethodMove>,
 }
 
-/// One method that moved between packages (same class and method name).
+/// One method that moved between packages: the same class, method name and signature (its
+/// signature read in B's terms where it names classes that moved too).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct MethodMove {
     pub class: String,
     pub method: String,
+    /// The signature as B's agent sent it.
+    pub signature: Option<String>,
     pub from_package: String,
     pub to_package: String,
 }
@@ -127,65 +136,31 @@ impl Comparison {
     }
 }
 
-/// How the methods of two runs pair up, as indices into `a` and `b`, with the verdict:
-/// `same` (same key in both), `moved` (only in A and only in B with the same class, method and
-/// signature: its package changed), `removed` (only in A), `added` (only in B). Pairs come in
-/// key order: same and moved/removed by A's key, then added by B's.
-fn pair_up(a: &[MethodKey], b: &[MethodKey]) -> Vec<(Option<usize>, Option<usize>, &'static str)> {
-    let in_a: BTreeMap<&MethodKey, usize> = a.iter().enumerate().map(|(i, k)| (k, i)).collect();
-    let in_b: BTreeMap<&MethodKey, usize> = b.iter().enumerate().map(|(i, k)| (k, i)).collect();
-    let mut pairs = Vec::new();
-    for (key, &index_a) in &in_a {
-        if let Some(&index_b) = in_b.get(key) {
-            pairs.push((Some(index_a), Some(index_b), "same"));
-        }
-    }
-    let only_b: Vec<&MethodKey> = in_b
-        .keys()
-        .copied()
-        .filter(|key| !in_a.contains_key(key))
-        .collect();
-    let mut matched_b: BTreeSet<&MethodKey> = BTreeSet::new();
-    for (key, &index_a) in in_a.iter().filter(|(key, _)| !in_b.contains_key(*key)) {
-        let moved_to = only_b.iter().copied().find(|candidate| {
-            !matched_b.contains(candidate)
-                && candidate.class == key.class
-                && candidate.method == key.method
-                && candidate.signature == key.signature
-        });
-        match moved_to {
-            Some(to) => {
-                matched_b.insert(to);
-                pairs.push((Some(index_a), Some(in_b[to]), "moved"));
-            }
-            None => pairs.push((Some(index_a), None, "removed")),
-        }
-    }
-    for key in only_b.iter().filter(|key| !matched_b.contains(**key)) {
-        pairs.push((None, Some(in_b[*key]), "added"));
-    }
-    pairs
-}
-
 /// The structural diff of two method sets (packages, classes and methods added, removed and
-/// moved between packages). The viewer's compare panel and the report share it.
+/// moved between packages). The viewer's compare panel and the report share it; how methods
+/// pair (robust to whole packages moving, signatures naming moved classes included) is
+/// described in [`crate::pairing`] and [`a_signatures_as_in_b`](crate::a_signatures_as_in_b).
 pub fn structure(a: &[MethodKey], b: &[MethodKey]) -> Structure {
-    structure_of_pairs(a, b, &pair_up(a, b))
+    structure_of_pairs(a, b, &pair_up_with_classes(a, b))
 }
 
-fn structure_of_pairs(
-    a: &[MethodKey],
-    b: &[MethodKey],
-    pairs: &[(Option<usize>, Option<usize>, &'static str)],
-) -> Structure {
-    let name =
-        |key: &MethodKey| highrise_protocol::qualified_name(&key.package, &key.class, &key.method);
+fn structure_of_pairs(a: &[MethodKey], b: &[MethodKey], paired: &Paired<'_>) -> Structure {
+    let pairs = &paired.pairs;
+    let name = |key: &MethodKey| {
+        highrise_protocol::display_name(
+            &key.package,
+            &key.class,
+            &key.method,
+            key.signature.as_deref(),
+        )
+    };
     let mut structure = Structure::default();
     for &(index_a, index_b, change) in pairs {
         match (index_a, index_b, change) {
             (Some(from), Some(to), "moved") => structure.methods_moved.push(MethodMove {
                 class: a[from].class.clone(),
                 method: a[from].method.clone(),
+                signature: b[to].signature.clone(),
                 from_package: a[from].package.clone(),
                 to_package: b[to].package.clone(),
             }),
@@ -194,64 +169,81 @@ fn structure_of_pairs(
             _ => {}
         }
     }
-    let packages = |keys: &[MethodKey]| -> BTreeSet<String> {
-        keys.iter().map(|k| k.package.clone()).collect()
-    };
-    let classes = |keys: &[MethodKey]| -> BTreeSet<(String, String)> {
-        keys.iter()
-            .map(|k| (k.package.clone(), k.class.clone()))
-            .collect()
-    };
-    let (packages_a, packages_b) = (packages(a), packages(b));
-    structure.packages_added = packages_b.difference(&packages_a).cloned().collect();
-    structure.packages_removed = packages_a.difference(&packages_b).cloned().collect();
-    let class_moves: BTreeSet<ClassMove> = structure
-        .methods_moved
+    let (classes_a, classes_b) = (&paired.classes_a, &paired.classes_b);
+    let (packages_a, packages_b) = (packages(classes_a), packages(classes_b));
+    structure.packages_added = sorted(packages_b.difference(&packages_a).map(|p| p.to_string()));
+    structure.packages_removed = sorted(packages_a.difference(&packages_b).map(|p| p.to_string()));
+    // (class, from, to) of every moved method, once each (a class's methods mostly come
+    // one after another: skip repeats before hashing).
+    let mut class_moves: FxSet<(&str, &str, &str)> = FxSet::default();
+    let mut last = None;
+    for &(index_a, index_b, change) in pairs.iter() {
+        if let (Some(from), Some(to), "moved") = (index_a, index_b, change) {
+            let moved = (
+                a[from].class.as_str(),
+                a[from].package.as_str(),
+                b[to].package.as_str(),
+            );
+            if last != Some(moved) {
+                class_moves.insert(moved);
+                last = Some(moved);
+            }
+        }
+    }
+    let moved_from: FxSet<(&str, &str)> = class_moves
         .iter()
-        .map(|moved| ClassMove {
-            class: moved.class.clone(),
-            from_package: moved.from_package.clone(),
-            to_package: moved.to_package.clone(),
-        })
+        .map(|&(class, from, _)| (from, class))
         .collect();
-    let (classes_a, classes_b) = (classes(a), classes(b));
-    let class_name = |(package, class): &(String, String)| {
+    let moved_to: FxSet<(&str, &str)> = class_moves
+        .iter()
+        .map(|&(class, _, to)| (to, class))
+        .collect();
+    let class_name = |&(package, class): &(&str, &str)| {
         if package.is_empty() {
-            class.clone()
+            class.to_string()
         } else {
             format!("{package}.{class}")
         }
     };
-    structure.classes_added = classes_b
-        .difference(&classes_a)
-        .filter(|(package, class)| {
-            !class_moves
-                .iter()
-                .any(|m| &m.to_package == package && &m.class == class)
-        })
-        .map(class_name)
-        .collect();
-    structure.classes_removed = classes_a
-        .difference(&classes_b)
-        .filter(|(package, class)| {
-            !class_moves
-                .iter()
-                .any(|m| &m.from_package == package && &m.class == class)
-        })
-        .map(class_name)
-        .collect();
-    structure.classes_moved = class_moves.into_iter().collect();
-    structure.methods_added.sort();
-    structure.methods_removed.sort();
-    structure.methods_moved.sort();
+    structure.classes_added = sorted(
+        classes_b
+            .keys()
+            .filter(|class| !classes_a.contains_key(*class) && !moved_to.contains(*class))
+            .map(class_name),
+    );
+    structure.classes_removed = sorted(
+        classes_a
+            .keys()
+            .filter(|class| !classes_b.contains_key(*class) && !moved_from.contains(*class))
+            .map(class_name),
+    );
+    structure.classes_moved = sorted(class_moves.into_iter().map(|(class, from, to)| ClassMove {
+        class: class.to_string(),
+        from_package: from.to_string(),
+        to_package: to.to_string(),
+    }));
+    structure.methods_added.sort_unstable();
+    structure.methods_removed.sort_unstable();
+    structure.methods_moved.sort_unstable();
     structure
+}
+
+fn packages<'a>(classes: &ClassMethods<'a>) -> FxSet<&'a str> {
+    classes.keys().map(|&(package, _)| package).collect()
+}
+
+fn sorted<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut items: Vec<T> = items.collect();
+    items.sort_unstable();
+    items
 }
 
 /// Compares run B with run A.
 pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
     let keys_a: Vec<MethodKey> = a.methods.iter().map(MethodKey::of).collect();
     let keys_b: Vec<MethodKey> = b.methods.iter().map(MethodKey::of).collect();
-    let pairs = pair_up(&keys_a, &keys_b);
+    let paired = pair_up_with_classes(&keys_a, &keys_b);
+    let pairs = &paired.pairs;
     let mut methods: Vec<MethodDelta> = pairs
         .iter()
         .map(|&(index_a, index_b, change)| {
@@ -262,12 +254,13 @@ pub fn compare(a: &RunSummary, b: &RunSummary) -> Comparison {
             )
         })
         .collect();
-    let structure = structure_of_pairs(&keys_a, &keys_b, &pairs);
+    let structure = structure_of_pairs(&keys_a, &keys_b, &paired);
     methods.sort_by(|x, y| {
         y.delta_mean_pct
             .abs()
             .total_cmp(&x.delta_mean_pct.abs())
-            .then_with(|| x.name.cmp(&y.name))
+            .then_with(|| x.display_name.cmp(&y.display_name))
+            .then_with(|| x.change.cmp(y.change))
     });
     let label = |run: &RunSummary| RunLabel {
         path: run.path.clone(),
@@ -295,8 +288,10 @@ fn delta(
     MethodDelta {
         change,
         name: either.map(|m| m.name.clone()).unwrap_or_default(),
+        display_name: either.map(|m| m.display_name.clone()).unwrap_or_default(),
         class: either.map(|m| m.class.clone()).unwrap_or_default(),
         method: either.map(|m| m.method.clone()).unwrap_or_default(),
+        signature: either.and_then(|m| m.signature.clone()),
         package_a: a.map(|m| m.package.clone()),
         package_b: b.map(|m| m.package.clone()),
         mean_a_pct: mean(a),

@@ -9,13 +9,16 @@
 //! - [`compare`]: two summaries → a [`Comparison`]: per-method elevation differences (B − A,
 //!   in percentage points) and the structural diff (packages, classes, methods added,
 //!   removed, moved between packages), sorted by magnitude; [`Comparison::regressions`] is the
-//!   CI gate.
-//! - [`render_summary`] / [`render_comparison`]: the readable tables; the types serialize to
-//!   JSON with serde.
+//!   CI gate. Methods pair up by [`pairing`]'s rule, robust to whole packages moving (as in
+//!   the paper's second case study), in linear expected time.
+//! - [`render_summary`] / [`render_comparison`]: the readable tables, methods named as people
+//!   read them per language ([`highrise_protocol::display_name`]); the types serialize to
+//!   JSON with serde (the raw `signature` and the `display_name` side by side).
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
 //!   recorded pacing × speed.
 
 mod compare;
+pub mod pairing;
 mod render;
 mod send;
 mod summary;
@@ -24,6 +27,7 @@ pub use compare::{
     compare, structure, ClassMove, Comparison, MethodDelta, MethodKey, MethodMove, RunLabel,
     Structure,
 };
+pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{summarize, MethodSummary, ReportError, RunSummary, SAMPLE_INTERVAL_NS};

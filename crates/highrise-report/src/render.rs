@@ -48,7 +48,7 @@ pub fn render_summary(run: &RunSummary) -> String {
             method.max_elevation_pct,
             method.max_thread_count,
             method.calls,
-            method.name
+            method.display_name
         );
     }
     if run.methods.len() > MAX_ROWS {
@@ -107,7 +107,11 @@ pub fn render_comparison(comparison: &Comparison) -> String {
         let _ = writeln!(
             out,
             "{:>+8.2} {:>8.2} {:>8.2} {:>8}  {}",
-            delta.delta_mean_pct, delta.mean_a_pct, delta.mean_b_pct, delta.change, delta.name
+            delta.delta_mean_pct,
+            delta.mean_a_pct,
+            delta.mean_b_pct,
+            delta.change,
+            delta.display_name
         );
     }
     if comparison.methods.len() > MAX_ROWS {

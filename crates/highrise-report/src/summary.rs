@@ -32,6 +32,11 @@ pub struct MethodSummary {
     pub signature: Option<String>,
     /// `package.Class.method` (`Class.method` in the root package).
     pub name: String,
+    /// The name as people read it, with the parameters and per language:
+    /// `main.game.Board.createOrientation(String, InputStream)`,
+    /// `pygments.lexer.RegexLexer.get_tokens_unprocessed(self, text, stack)` (see
+    /// [`highrise_protocol::display_name`]); `signature` keeps what the agent sent.
+    pub display_name: String,
     /// Mean elevation over the run's samples, in percent of the window (0–100).
     pub mean_elevation_pct: f64,
     /// Highest elevation of any sample, in percent.
@@ -247,6 +252,7 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
                 method: definition.method.clone(),
                 signature: definition.signature.clone(),
                 name: definition.qualified_name(),
+                display_name: definition.display_name(),
                 mean_elevation_pct: round(100.0 * accumulated.elevation_sum / samples as f64),
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
@@ -258,6 +264,7 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         b.mean_elevation_pct
             .total_cmp(&a.mean_elevation_pct)
             .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.display_name.cmp(&b.display_name))
     });
     let end = match &report.status {
         SessionStatus::Ended(SessionEnd::Goodbye) => "goodbye".to_string(),
