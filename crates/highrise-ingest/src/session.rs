@@ -392,9 +392,12 @@ impl<T> Publisher<T> {
         }
     }
 
-    /// The last report must arrive: wait a while for room.
+    /// The last report must arrive: wait a while for room. It reads 0 events/s: nothing flows
+    /// after it, and a rate over the last moments (a replay reads its tail in a burst, tens of
+    /// millions of events per second) would otherwise stay on screen for good.
     pub(crate) fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         self.update_rate(session);
+        session.stats.events_per_s = 0.0;
         let report = session.report();
         if self
             .reports

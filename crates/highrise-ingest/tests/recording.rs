@@ -262,6 +262,10 @@ fn a_recorded_session_replays_to_identical_snapshots() {
     }
     agent.goodbye(40 * SLICE_NS);
     let last = wait_for(&server, |report| report.is_ended());
+    assert_eq!(
+        last.stats.events_per_s, 0.0,
+        "an ended session reads 0 events/s"
+    );
     assert_eq!(last.status, SessionStatus::Ended(SessionEnd::Goodbye));
     assert!(last.errors.is_empty(), "{:?}", last.errors);
     let recording = last.stats.recording.clone().expect("recorded");
@@ -344,6 +348,11 @@ fn a_recorded_session_replays_to_identical_snapshots() {
     handle.resume();
     let end = wait_for(&viewer, |r| r.is_ended());
     assert_eq!(end.status, SessionStatus::Ended(SessionEnd::Goodbye));
+    // The tail read at full speed is no rate to show once the replay has ended.
+    assert_eq!(
+        end.stats.events_per_s, 0.0,
+        "an ended replay reads 0 events/s"
+    );
     assert_eq!(end.stats.events, last.stats.events);
     let end_snapshot = end.sink.as_ref().expect("aggregated");
     assert_eq!(end_snapshot.methods, live.last().expect("checkpoint").1);
