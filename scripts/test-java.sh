@@ -8,14 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 
-missing=()
-command -v javac >/dev/null 2>&1 && command -v jcmd >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
-[[ -f /usr/share/java/asm.jar && -f /usr/share/java/asm-commons.jar ]] || missing+=(libasm-java)
-if ((${#missing[@]})); then
-    echo "test-java.sh: installing ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/install-java-deps.sh
 
 agent-protocol/java/build.sh
 cargo build --locked -p highrise-probe

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the pure-crate dependency check and all Rust tests (unit,
 # integration against real sockets and real processes, property tests, golden files, headless
-# Bevy app tests, and the real-window screenshot test under Xvfb + lavapipe).
+# Bevy app tests, and the real-window screenshot tests under Xvfb + lavapipe, with the demo and
+# the lazily loading Java and Python examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One target directory that survives between runs (and between CI runs on the same machine).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 scripts/install-render-deps.sh
+# The window tests run the lazily loading Java example (examples/java-lazy) too.
+scripts/install-java-deps.sh
 scripts/check-pure-crates.sh
 cargo test --workspace --locked
 scripts/test-java.sh

@@ -1016,7 +1016,7 @@ fn labels_name_packages_and_classes_with_level_of_detail() {
     assert!(named >= 5, "packages are named: {packages:?}");
     let classes = near.iter().filter(|l| l.kind == LabelKind::Class).count();
     assert!(classes >= 6, "classes are named up close: {near:#?}");
-    assert!(near.iter().all(|l| l.text_px >= 9.0));
+    assert!(near.iter().all(|l| l.text_px >= 11.0));
     // Each package label lies inside its district, on the slab.
     let sessions = app.world().resource::<Sessions>();
     let layout = sessions.by_id[&1].city.layout.as_ref().expect("plan");

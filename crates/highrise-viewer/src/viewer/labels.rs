@@ -25,14 +25,14 @@ use super::hover::Hovered;
 use super::sessions::Sessions;
 
 /// A label shorter than this on screen is not shown, pixels of text height.
-pub const MIN_TEXT_PX: f32 = 9.0;
+pub const MIN_TEXT_PX: f32 = 11.0;
 /// At most this many package and class labels at once.
 pub const MAX_LABELS: usize = 240;
 /// The level of detail is chosen again at most this often while the view moves, seconds.
 pub const LOD_INTERVAL_S: f64 = 0.1;
 /// Text height of a package name: this fraction of its district's larger side, at least the
 /// district's margin times [`PACKAGE_MIN_FRACTION`], at most [`PACKAGE_MAX_TEXT_WU`].
-const PACKAGE_TEXT_FRACTION: f32 = 0.1;
+const PACKAGE_TEXT_FRACTION: f32 = 0.14;
 const PACKAGE_MIN_FRACTION: f32 = 0.7;
 const PACKAGE_MAX_TEXT_WU: f32 = 6.0;
 /// Package names float this far above their district's slab: over the blocks and the stubs of
@@ -289,19 +289,6 @@ fn package_texts(path: &str) -> [&str; 2] {
     [path, path.rsplit('.').next().unwrap_or(path)]
 }
 
-/// A class as people read it (`Outer$Inner` → `Outer.Inner`).
-pub fn class_text(class: &str) -> String {
-    class.replace('$', ".")
-}
-
-/// A method as people read it: its name and, when the signature is a parameter list, that.
-pub fn method_text(method: &str, signature: Option<&str>) -> String {
-    match signature {
-        Some(signature) if signature.starts_with('(') => format!("{method}{signature}"),
-        _ => method.to_owned(),
-    }
-}
-
 /// The label candidates of one city's plan.
 fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
     let Some(layout) = city.layout.as_ref() else {
@@ -355,7 +342,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         else {
             continue;
         };
-        let text = class_text(&class.name);
+        let text = highrise_protocol::display_class(&class.name);
         let room_wu = block.rect.width_wu() + street_wu * 0.8;
         let mut height_wu = CLASS_TEXT_WU.min(street_wu * 0.6);
         let mut width_wu = assets.aspect(&text) * height_wu;
@@ -777,8 +764,8 @@ fn hovered_label(
             let (method, signature) = layout.method_name(building)?;
             let text = format!(
                 "{}.{}",
-                class_text(&class.name),
-                method_text(method, signature)
+                highrise_protocol::display_class(&class.name),
+                highrise_protocol::method_display(&class.name, method, signature)
             );
             let height_wu = city
                 .heights_wu
