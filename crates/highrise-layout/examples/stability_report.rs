@@ -56,8 +56,9 @@ fn main() {
         let fresh = CityLayout::full(&all).expect("layout");
         let drift = measure_drift(&full, &grown);
         println!(
-            "+{percent} % ({} methods): moved {} of {} ({:.3} %), area overhead vs fresh full layout {:+.1} %, annexes {}, mean insert {:.1} us (slowest {:.0} us), placements {:?}",
+            "+{percent} % ({} methods): {} re-layouts, moved {} of {} ({:.3} %), area overhead vs fresh full layout {:+.1} %, annexes {}, mean insert {:.1} us (slowest {:.0} us), placements {:?}",
             extra.len(),
+            grown.relayout_count(),
             drift.moved_buildings,
             drift.common_buildings,
             100.0 * drift.moved_fraction(),
@@ -88,10 +89,11 @@ fn main() {
         lazy.insert(m).expect("insert");
     }
     println!(
-        "lazy load of all {} methods from an empty city: area overhead vs full layout {:+.1} %, annexes {}, mean insert {:.1} us",
+        "lazy load of all {} methods from an empty city: area overhead vs full layout {:+.1} %, annexes {}, {} re-layouts, mean insert {:.1} us",
         order.len(),
         100.0 * area_overhead(&lazy, &full),
         lazy.annex_count(),
+        lazy.relayout_count(),
         start.elapsed().as_secs_f64() * 1e6 / order.len() as f64,
     );
 }
