@@ -14,8 +14,6 @@ use highrise_ingest::{
 };
 use highrise_protocol::{DEFAULT_PORT, PROTOCOL_VERSION};
 
-use crate::viewer::ui::qualified_name;
-
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on. Only loopback unless --allow-remote is given.
@@ -175,8 +173,7 @@ impl Printer {
             if names.len() <= slot {
                 names.resize(slot + 1, String::new());
             }
-            names[slot] =
-                qualified_name(&definition.package, &definition.class, &definition.method);
+            names[slot] = definition.display_name();
         }
     }
 

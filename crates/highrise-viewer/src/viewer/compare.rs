@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::SessionId;
 use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, MethodSpec};
-use highrise_report::{structure, MethodKey, Structure};
+use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
 
 use super::city::{
     stats_target, City, CityKey, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
@@ -226,6 +226,30 @@ fn specs_of(sessions: &Sessions, session_id: SessionId) -> Vec<MethodSpec> {
         .unwrap_or_default()
 }
 
+/// The structural diff's keys of layout specs.
+fn method_keys(specs: &[MethodSpec]) -> Vec<MethodKey> {
+    specs
+        .iter()
+        .map(|spec| MethodKey {
+            package: spec.package.clone(),
+            class: spec.class.clone(),
+            method: spec.method.clone(),
+            signature: spec.signature.clone(),
+        })
+        .collect()
+}
+
+/// A's signatures spelled in B's terms (a JVM descriptor naming a class that moved names it
+/// where B has it; see `highrise_report::pairing`): with them, `aligned_pair` and
+/// [`moved_counterparts`] pair methods by the report's rule, so the methods of a restructured
+/// package are moved in the plan, not removed and added. Shown names do not change (they
+/// name parameter classes by their simple names).
+pub fn spell_in_b_terms(specs_a: &mut [MethodSpec], keys_a: &[MethodKey], keys_b: &[MethodKey]) {
+    for (spec, signature) in specs_a.iter_mut().zip(a_signatures_as_in_b(keys_a, keys_b)) {
+        spec.signature = signature;
+    }
+}
+
 /// For each building of the plan that moved into its package in B, the same method's id in A.
 pub fn moved_counterparts(
     a: &[MethodSpec],
@@ -281,7 +305,9 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
     if same_sessions && now_s - compare.plan_built_at_s < PLAN_REBUILD_INTERVAL_S {
         return;
     }
-    let (specs_a, specs_b) = (specs_of(&sessions, a), specs_of(&sessions, b));
+    let (mut specs_a, specs_b) = (specs_of(&sessions, a), specs_of(&sessions, b));
+    let (keys_a, keys_b) = (method_keys(&specs_a), method_keys(&specs_b));
+    spell_in_b_terms(&mut specs_a, &keys_a, &keys_b);
     let pair = match aligned_pair(&specs_a, &specs_b) {
         Ok(pair) => pair,
         Err(error) => {
@@ -290,15 +316,7 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
             return;
         }
     };
-    let keys = |id: SessionId| -> Vec<MethodKey> {
-        sessions.by_id.get(&id).map_or_else(Vec::new, |view| {
-            view.report
-                .definitions()
-                .map(MethodKey::of_definition)
-                .collect()
-        })
-    };
-    compare.summary = Some(structure(&keys(a), &keys(b)));
+    compare.summary = Some(structure(&keys_a, &keys_b));
     compare.moved_from_a = moved_counterparts(&specs_a, &specs_b, &pair);
     let compare = &mut *compare;
     for city in [
@@ -463,5 +481,65 @@ pub fn compare_targets(
             });
         }
         CompareMode::Off | CompareMode::Independent => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn java(id: u32, package: &str, class: &str, method: &str, descriptor: &str) -> MethodSpec {
+        MethodSpec {
+            id,
+            package: package.into(),
+            class: class.into(),
+            method: method.into(),
+            signature: Some(descriptor.into()),
+        }
+    }
+
+    #[test]
+    fn every_package_moved_under_a_new_root_is_moved_in_the_plan() {
+        let mut a = vec![
+            java(0, "game", "Board", "rotate", "(I)V"),
+            java(1, "game", "Board", "attach", "(Lgui/GameGUI;)V"),
+            java(2, "gui", "GameGUI", "paint", "(Lgame/Board;[Lgame/Piece;)V"),
+            java(3, "gui", "GameGUI", "<init>", "(Lgame/Game;)V"),
+        ];
+        let b = vec![
+            java(10, "main.game", "Board", "rotate", "(I)V"),
+            java(11, "main.game", "Board", "attach", "(Lmain/gui/GameGUI;)V"),
+            java(
+                12,
+                "main.gui",
+                "GameGUI",
+                "paint",
+                "(Lmain/game/Board;[Lmain/game/Piece;)V",
+            ),
+            java(13, "main.gui", "GameGUI", "<init>", "(Lmain/game/Game;)V"),
+        ];
+        let (keys_a, keys_b) = (method_keys(&a), method_keys(&b));
+        spell_in_b_terms(&mut a, &keys_a, &keys_b);
+        let pair = aligned_pair(&a, &b).expect("lays out");
+        let changes: Vec<Change> = pair.buildings.iter().map(|b| b.change).collect();
+        assert_eq!(changes.len(), 8, "{changes:?}");
+        assert!(
+            changes
+                .iter()
+                .all(|c| matches!(c, Change::MovedIn | Change::MovedOut)),
+            "{changes:?}"
+        );
+        let moved_from = moved_counterparts(&a, &b, &pair);
+        let mut counterparts: Vec<(u32, u32)> = pair
+            .buildings
+            .iter()
+            .zip(&moved_from)
+            .filter_map(|(building, from)| Some(((*from)?, building.method_id_b?)))
+            .collect();
+        counterparts.sort_unstable();
+        assert_eq!(counterparts, vec![(0, 10), (1, 11), (2, 12), (3, 13)]);
+        let summary = structure(&keys_a, &keys_b);
+        assert!(summary.methods_added.is_empty() && summary.methods_removed.is_empty());
+        assert_eq!(summary.methods_moved.len(), 4);
     }
 }

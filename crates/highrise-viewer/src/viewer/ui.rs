@@ -35,26 +35,44 @@ pub struct SearchBox(pub String);
 /// "package.Class.method" (the fully-qualified name users search and read).
 pub use highrise_protocol::qualified_name;
 
-/// Names of a building: (qualified method name with signature, class, package).
+/// Names of a building: (display name, class as people read it, package); see
+/// [`layout_building_names`].
 pub fn building_names(view: &SessionView, building: u32) -> Option<(String, String, String)> {
     layout_building_names(view.city.layout.as_ref()?, building)
 }
 
-/// Names of a building of any plan: (qualified method name with signature, class, package).
+/// Names of a building of any plan: (the method's display name,
+/// `main.game.Board.createOrientation(String, InputStream)` per language as
+/// [`highrise_protocol::display_name`] spells it; the class, `Outer.Inner`; the package).
 pub fn layout_building_names(
     layout: &CityLayout,
     building: u32,
 ) -> Option<(String, String, String)> {
+    let (package, class, method, signature) = building_parts(layout, building)?;
+    Some((
+        highrise_protocol::display_name(package, class, method, signature),
+        highrise_protocol::display_class(class),
+        package.to_string(),
+    ))
+}
+
+/// The name of a building as the agent sent it: `package.Class.method` and the raw signature
+/// (`main.game.Board.rotate(I)V`), what search matches besides the display name.
+pub fn raw_building_name(layout: &CityLayout, building: u32) -> Option<String> {
+    let (package, class, method, signature) = building_parts(layout, building)?;
+    let mut name = qualified_name(package, class, method);
+    name.push_str(signature.unwrap_or_default());
+    Some(name)
+}
+
+/// (package, class, method, signature) of a building, as sent.
+fn building_parts(layout: &CityLayout, building: u32) -> Option<(&str, &str, &str, Option<&str>)> {
     let placed = layout.buildings().get(building as usize)?;
     let block = layout.blocks().get(placed.block as usize)?;
     let class = layout.classes().get(block.class as usize)?;
     let package = layout.packages().get(class.package as usize)?;
     let (method, signature) = layout.method_name(building)?;
-    let mut name = qualified_name(&package.path, &class.name, method);
-    if let Some(signature) = signature {
-        name.push_str(signature);
-    }
-    Some((name, class.name.clone(), package.path.clone()))
+    Some((&package.path, &class.name, method, signature))
 }
 
 fn percent(fraction: f32) -> String {
@@ -266,10 +284,12 @@ fn compare_tooltip_lines(
     }
 }
 
-/// "package.Class" (just the class in the root package).
+/// "package.Class" (just the class in the root package), nested classes as people read them
+/// (`game.Outer.Inner`).
 pub fn qualified_name_of_class(package: &str, class: &str) -> String {
+    let class = highrise_protocol::display_class(class);
     if package.is_empty() {
-        class.to_string()
+        class
     } else {
         format!("{package}.{class}")
     }
@@ -313,7 +333,9 @@ pub fn method_focus_point(view: &SessionView, method_id: u32) -> Option<Vec3> {
     Some(Vec3::new(centre.x, building.base_height_wu + height, centre.z) + view.city.origin)
 }
 
-/// Methods of all cities whose qualified name contains `query` (case-insensitive).
+/// Methods of all cities whose display name (`Board.createOrientation(String, InputStream)`)
+/// or name as sent (`Board.createOrientation(Ljava/lang/String;…`) contains `query`
+/// (case-insensitive); each with its display name.
 pub fn search(sessions: &Sessions, query: &str, limit: usize) -> Vec<(u64, u32, String)> {
     let query = query.trim().to_lowercase();
     if query.is_empty() {
@@ -326,7 +348,7 @@ pub fn search(sessions: &Sessions, query: &str, limit: usize) -> Vec<(u64, u32, 
         };
         for (index, building) in layout.buildings().iter().enumerate() {
             if let Some((name, _, _)) = building_names(view, index as u32) {
-                if name.to_lowercase().contains(&query) {
+                if building_matches(layout, index as u32, &name, &query) {
                     found.push((session_id, building.method_id, name));
                     if found.len() >= limit {
                         return found;
@@ -336,6 +358,14 @@ pub fn search(sessions: &Sessions, query: &str, limit: usize) -> Vec<(u64, u32, 
         }
     }
     found
+}
+
+/// Whether a building's display name `name` or its name as sent contains `query` (already
+/// lower-case): `createorientation(string` and `ljava/lang/string;` both find
+/// `Board.createOrientation(Ljava/lang/String;Ljava/io/InputStream;)[[Z`.
+pub fn building_matches(layout: &CityLayout, building: u32, name: &str, query: &str) -> bool {
+    name.to_lowercase().contains(query)
+        || raw_building_name(layout, building).is_some_and(|raw| raw.to_lowercase().contains(query))
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
@@ -642,7 +672,9 @@ fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare
     for moved in &summary.classes_moved {
         ui.small(format!(
             "class {}: {} -> {}",
-            moved.class, moved.from_package, moved.to_package
+            highrise_protocol::display_class(&moved.class),
+            moved.from_package,
+            moved.to_package
         ));
     }
     let class_moved = |class: &str, from: &str| {
@@ -659,8 +691,15 @@ fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare
         .collect();
     for moved in lone_moves.iter().take(12) {
         ui.small(format!(
-            "{}.{}: {} -> {}",
-            moved.class, moved.method, moved.from_package, moved.to_package
+            "{}: {} -> {}",
+            highrise_protocol::display_name(
+                "",
+                &moved.class,
+                &moved.method,
+                moved.signature.as_deref()
+            ),
+            moved.from_package,
+            moved.to_package
         ));
     }
     if lone_moves.len() > 12 {
@@ -736,4 +775,77 @@ fn tooltip(
             });
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use highrise_layout::MethodSpec;
+
+    use super::*;
+
+    fn spec(id: u32, package: &str, class: &str, method: &str, signature: &str) -> MethodSpec {
+        MethodSpec {
+            id,
+            package: package.into(),
+            class: class.into(),
+            method: method.into(),
+            signature: Some(signature.into()),
+        }
+    }
+
+    #[test]
+    fn buildings_are_named_per_language_and_found_by_either_name() {
+        let specs = [
+            spec(
+                0,
+                "main.game",
+                "Board",
+                "createOrientation",
+                "(Ljava/lang/String;Ljava/io/InputStream;)[[Z",
+            ),
+            spec(1, "main.game", "Board$Cell", "<init>", "(II)V"),
+            spec(
+                2,
+                "pygments.lexer",
+                "RegexLexer",
+                "get_tokens_unprocessed",
+                "(self, text, stack)",
+            ),
+        ];
+        let layout = CityLayout::full(&specs).expect("lays out");
+        let names = |id: u32| {
+            let building = layout.building_of(id).expect("placed");
+            let names = layout_building_names(&layout, building).expect("named");
+            (building, names)
+        };
+        let (orientation, (name, class, package)) = names(0);
+        assert_eq!(
+            name,
+            "main.game.Board.createOrientation(String, InputStream)"
+        );
+        assert_eq!((class.as_str(), package.as_str()), ("Board", "main.game"));
+        let (_, (name, class, _)) = names(1);
+        assert_eq!(name, "main.game.Board.Cell.Cell(int, int)");
+        assert_eq!(class, "Board.Cell");
+        let (_, (name, _, _)) = names(2);
+        assert_eq!(
+            name,
+            "pygments.lexer.RegexLexer.get_tokens_unprocessed(self, text, stack)"
+        );
+        let (_, (shown, _, _)) = names(0);
+        for query in [
+            "createorientation(string, inputstream",
+            "ljava/io/inputstream;",
+        ] {
+            assert!(
+                building_matches(&layout, orientation, &shown, query),
+                "{query}"
+            );
+        }
+        assert!(!building_matches(&layout, orientation, &shown, "rotate"));
+        assert_eq!(
+            qualified_name_of_class("main.game", "Board$Cell"),
+            "main.game.Board.Cell"
+        );
+    }
 }
