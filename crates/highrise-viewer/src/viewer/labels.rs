@@ -32,14 +32,16 @@ pub const MAX_LABELS: usize = 240;
 pub const LOD_INTERVAL_S: f64 = 0.1;
 /// Text height of a package name: this fraction of its district's larger side, at least the
 /// district's margin times [`PACKAGE_MIN_FRACTION`], at most [`PACKAGE_MAX_TEXT_WU`].
-const PACKAGE_TEXT_FRACTION: f32 = 0.14;
+const PACKAGE_TEXT_FRACTION: f32 = 0.16;
 const PACKAGE_MIN_FRACTION: f32 = 0.7;
-const PACKAGE_MAX_TEXT_WU: f32 = 6.0;
-/// Package names float this far above their district's slab: over the blocks and the stubs of
-/// idle buildings, under any building that ran.
-const PACKAGE_LIFT_WU: f32 = 0.28;
+const PACKAGE_MAX_TEXT_WU: f32 = 3.0;
+/// Package names lie this far above their district's slab when they fit its front margin.
+const PACKAGE_LIFT_WU: f32 = 0.02;
+/// A larger name floats this far over the highest slab of its district, above the stubs of
+/// idle buildings and under any building that ran.
+const STUB_CLEARANCE_WU: f32 = 0.1;
 /// Text height of a class name, world units (it lies in the one-plot street).
-const CLASS_TEXT_WU: f32 = 0.42;
+const CLASS_TEXT_WU: f32 = 0.6;
 /// The hovered building's name, pixels of text height on screen.
 const HOVER_TEXT_PX: f32 = 20.0;
 /// Rasterised text height, pixels (textures are this tall plus padding).
@@ -298,14 +300,32 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
     let margin_wu = config.district_padding_plots.max(1) as f32;
     let street_wu = config.street_plots.max(1) as f32;
     let mut out = Vec::new();
+    // Per district: the top of the highest slab inside it (its sub-districts' and blocks'), so
+    // a name lying over its front row floats just above them.
+    let block_slab_wu = config.block_slab_wu;
+    let mut inner_top_wu: Vec<f32> = layout
+        .districts()
+        .iter()
+        .map(|d| d.top_height_wu + block_slab_wu)
+        .collect();
+    // Children come after their parents in the plan: one backward pass carries tops up.
+    for index in (0..layout.districts().len()).rev() {
+        let district = &layout.districts()[index];
+        let top = inner_top_wu[index];
+        if let Some(parent) = district.parent {
+            if let Some(t) = inner_top_wu.get_mut(parent as usize) {
+                *t = t.max(top);
+            }
+        }
+    }
     for package in layout.packages() {
         if package.path.is_empty() {
             continue;
         }
-        let Some(district) = package
+        let Some((index, district)) = package
             .districts
             .first()
-            .and_then(|&d| layout.districts().get(d as usize))
+            .and_then(|&d| Some((d as usize, layout.districts().get(d as usize)?)))
         else {
             continue;
         };
@@ -313,6 +333,12 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         let height_wu = (side_wu * PACKAGE_TEXT_FRACTION)
             .clamp(margin_wu * PACKAGE_MIN_FRACTION, PACKAGE_MAX_TEXT_WU)
             .min(district.rect.depth_wu() * 0.3);
+        // Within the front margin it lies on the slab; larger, it floats over the front row.
+        let lift_wu = if height_wu <= margin_wu {
+            district.top_height_wu + PACKAGE_LIFT_WU
+        } else {
+            inner_top_wu[index] + STUB_CLEARANCE_WU
+        };
         let room_wu = district.rect.width_wu() - 0.4;
         let Some((text, width_wu)) = package_texts(&package.path)
             .into_iter()
@@ -324,11 +350,12 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         out.push(Candidate {
             kind: LabelKind::Package,
             text: text.to_owned(),
-            // Along the district's front edge (toward the default view), reading left to right.
+            // In the band along the district's front edge (toward the default view), over
+            // nothing of its contents, reading left to right.
             centre: Vec3::new(
                 district.rect.min_x + 0.2 + width_wu / 2.0,
-                district.top_height_wu + PACKAGE_LIFT_WU,
-                district.rect.max_z - 0.1 - height_wu / 2.0,
+                lift_wu,
+                district.rect.max_z - 0.05 - height_wu / 2.0,
             ),
             size_wu: Vec2::new(width_wu, height_wu),
             weight: package.method_count.saturating_mul(4),
@@ -344,7 +371,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         };
         let text = highrise_protocol::display_class(&class.name);
         let room_wu = block.rect.width_wu() + street_wu * 0.8;
-        let mut height_wu = CLASS_TEXT_WU.min(street_wu * 0.6);
+        let mut height_wu = CLASS_TEXT_WU.min(street_wu * 0.7);
         let mut width_wu = assets.aspect(&text) * height_wu;
         if width_wu > room_wu {
             // Smaller text for a long name on a narrow block, down to 60 %.
@@ -453,8 +480,13 @@ impl View {
         ))
     }
 
+    /// How tall text `height_wu` tall lying flat at `centre` stands on screen: smaller with
+    /// distance and as the view grazes the ground.
     fn text_px(&self, centre: Vec3, height_wu: f32) -> f32 {
-        height_wu * self.px_per_wu_at_1 / self.eye.distance(centre).max(1e-3)
+        let to_eye = self.eye - centre;
+        let distance = to_eye.length().max(1e-3);
+        let facing = (to_eye.y / distance).abs().max(0.05);
+        height_wu * facing.sqrt() * self.px_per_wu_at_1 / distance
     }
 }
 

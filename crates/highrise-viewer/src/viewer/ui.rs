@@ -381,9 +381,10 @@ fn panel(
     mut commands: EventWriter<SessionCommand>,
     ingest: Option<Res<Ingest>>,
     mut recorder: ResMut<Recorder>,
+    mut cover: ResMut<super::camera::PanelCover>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::SidePanel::left("highrise-panel")
+    let panel_width = egui::SidePanel::left("highrise-panel")
         .default_width(300.0)
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -406,7 +407,15 @@ fn panel(
                     selected_section(ui, selected, view, &mut focus, &mut commands);
                 }
             });
-        });
+        })
+        .response
+        .rect
+        .width();
+    // Framing centres the scene in what the panel leaves visible.
+    let fraction = (panel_width / ctx.screen_rect().width().max(1.0)).clamp(0.0, 0.8);
+    if (cover.left_fraction - fraction).abs() > 0.01 {
+        cover.left_fraction = fraction;
+    }
     Ok(())
 }
 
