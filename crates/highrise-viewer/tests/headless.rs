@@ -1165,3 +1165,73 @@ fn lazily_arriving_classes_stay_compact_and_glide_into_place() {
     }
     eprintln!("a glide happened: {glided}");
 }
+
+/// When the plan moves buildings while the user looks at one, the camera moves with it.
+#[test]
+fn a_re_layout_keeps_what_the_user_looks_at_in_view() {
+    use highrise_viewer::viewer::camera::{CameraState, MainCamera};
+    use smooth_bevy_cameras::LookTransform;
+    let mut app = app_with_camera_and_labels();
+    let mut sent = six_packages();
+    let count = sent.len();
+    accept(
+        &mut app,
+        report(sent.clone(), vec![stats(0.1, 1, 1); count], 1),
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    let watched = 61u32; // a method of main.game5, packed after main.game0
+    let plot = |app: &App| {
+        let sessions = app.world().resource::<Sessions>();
+        let city = &sessions.by_id[&1].city;
+        let layout = city.layout.as_ref().expect("plan");
+        let building = layout.building_of(watched).expect("placed") as usize;
+        layout.buildings()[building].footprint.center() + city.origin
+    };
+    let before = plot(&app);
+    let offset = Vec3::new(0.0, 12.0, 10.0);
+    place_camera(&mut app, before + offset, before);
+    // Classes of main.game0 arrive one at a time until the plan moves the watched building.
+    let mut moved = false;
+    for round in 0..60u32 {
+        let id = sent.len() as u32;
+        sent.extend((0..6).map(|m| {
+            def(
+                id + m,
+                "main.game0",
+                &format!("Extra{round}"),
+                &format!("m{m}"),
+            )
+        }));
+        let count = sent.len();
+        accept(
+            &mut app,
+            report(
+                sent.clone(),
+                vec![stats(0.1, 1, 1); count],
+                2 + u64::from(round),
+            ),
+        );
+        app.update();
+        if plot(&app).distance(before) > 3.0 {
+            moved = true;
+            break;
+        }
+    }
+    assert!(moved, "some arrival re-laid the city out");
+    assert!(app.world().resource::<CameraState>().user_moved);
+    for _ in 0..20 {
+        app.update();
+    }
+    let after = plot(&app);
+    let mut query = app
+        .world_mut()
+        .query_filtered::<&LookTransform, With<MainCamera>>();
+    let look = query.single(app.world()).expect("camera");
+    assert!(
+        look.target.distance(after) < 1.5,
+        "the camera followed the building from {before} to {after}: target {}",
+        look.target
+    );
+}

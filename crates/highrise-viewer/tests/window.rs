@@ -353,38 +353,36 @@ fn assert_compact_framed_city(name: &str, stdout: &str, images: &[image::RgbImag
     }
 }
 
-#[test]
-fn a_lazily_loading_java_program_is_compact_and_framed_without_a_button() {
+/// Runs `examples/EXAMPLE/run.sh` against a viewer in a real window and checks every
+/// screenshot: nothing is pressed.
+fn lazy_example_is_compact_and_framed(example: &str) {
     let _one = ONE_WINDOW
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if !can_open_windows() {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (stdout, images) = lazy_program_in_window("java-lazy", &[2.0, 6.0, 12.0], |addr| {
-        let mut command = Command::new(root.join("examples/java-lazy/run.sh"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(example)
+        .join("run.sh");
+    let (stdout, images) = lazy_program_in_window(example, &[2.0, 6.0, 12.0], |addr| {
+        let mut command = Command::new(&script);
         command.args(["--addr", addr, "--seconds", "90"]);
         command
     });
     eprintln!("{stdout}");
-    assert_compact_framed_city("java-lazy", &stdout, &images);
+    assert_compact_framed_city(example, &stdout, &images);
 }
 
+/// A multi-package Java program whose classes load in phases (examples/java-lazy).
+#[test]
+fn a_lazily_loading_java_program_is_compact_and_framed_without_a_button() {
+    lazy_example_is_compact_and_framed("java-lazy");
+}
+
+/// A Python package whose modules are imported in phases (examples/python-lazy).
 #[test]
 fn a_lazily_importing_python_program_is_compact_and_framed_without_a_button() {
-    let _one = ONE_WINDOW
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !can_open_windows() {
-        return;
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (stdout, images) = lazy_program_in_window("python-lazy", &[2.0, 6.0, 12.0], |addr| {
-        let mut command = Command::new(root.join("examples/python-lazy/run.sh"));
-        command.args(["--addr", addr, "--seconds", "90"]);
-        command
-    });
-    eprintln!("{stdout}");
-    assert_compact_framed_city("python-lazy", &stdout, &images);
+    lazy_example_is_compact_and_framed("python-lazy");
 }

@@ -529,6 +529,21 @@ impl Occupancy {
     }
 }
 
+/// The camera as labels read it.
+type LabelCamera<'w, 's> =
+    Query<'w, 's, (&'static Camera, &'static Transform, &'static Projection), With<MainCamera>>;
+/// Label entities (and, unread, other meshes): where each stands, whether shown, its text.
+type PlacedLabels<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Transform,
+        &'static mut Visibility,
+        &'static mut MeshMaterial3d<StandardMaterial>,
+    ),
+    Without<MainCamera>,
+>;
+
 /// Chooses which labels to show for the current view and places them.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn choose_labels(
@@ -540,15 +555,8 @@ fn choose_labels(
     mut labels: ResMut<SceneLabels>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    cameras: Query<(&Camera, &Transform, &Projection), With<MainCamera>>,
-    mut placed: Query<
-        (
-            &mut Transform,
-            &mut Visibility,
-            &mut MeshMaterial3d<StandardMaterial>,
-        ),
-        Without<MainCamera>,
-    >,
+    cameras: LabelCamera,
+    mut placed: PlacedLabels,
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {
         return;
@@ -773,15 +781,8 @@ fn hovered_label(
     mut labels: ResMut<SceneLabels>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    cameras: Query<(&Camera, &Transform, &Projection), With<MainCamera>>,
-    mut placed: Query<
-        (
-            &mut Transform,
-            &mut Visibility,
-            &mut MeshMaterial3d<StandardMaterial>,
-        ),
-        Without<MainCamera>,
-    >,
+    cameras: LabelCamera,
+    mut placed: PlacedLabels,
 ) {
     let target = hovered
         .as_deref()
