@@ -1,6 +1,7 @@
-//! Names in the scene: each package's name lies flat on its district's front margin, each
-//! class's name in the street in front of its block once the camera is close enough to read
-//! it, and the hovered building's name floats above it, facing the camera.
+//! Names in the scene: each package's name lies flat along its district's front edge (sized
+//! with the district: on the front margin when it fits there, else just above the district's
+//! highest slab), each class's name in the street in front of its block once the camera is close
+//! enough to read it, and the hovered building's name floats above it, facing the camera.
 //!
 //! Level of detail: a label is shown only when its text would stand at least
 //! [`MIN_TEXT_PX`] tall on screen, it is in view, and it does not cover a label that matters
