@@ -296,6 +296,17 @@ pub struct City {
     blocks: Vec<u32>,
     /// Scratch: this snapshot's statistics in plot order.
     gathered: Vec<MethodStats>,
+    /// Per method id: its building and block (`u32::MAX`: no building); `None` when ids are
+    /// too sparse or shared, so every pass is a full one.
+    building_of_id: Option<Vec<(u32, u32)>>,
+    /// Scratch: the targets of the buildings whose statistics changed (incremental pass).
+    changed_targets: Vec<(u32, f32, ColourKey)>,
+    /// Scratch: a bit per building, to put a long recolour list in order.
+    recolour_bits: Vec<u64>,
+    /// What the current targets were computed from, when every target and colour is still
+    /// exactly as that pass left it: the next snapshot only revisits methods whose statistics
+    /// differ from this one's.
+    targets_base: Option<TargetsBase>,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
     /// The tallest target height of any building, world units (framing keeps it in view).
@@ -307,6 +318,27 @@ pub struct City {
     /// District and block rectangles as drawn now (city coordinates), indexed like the plan's.
     shown_districts: Vec<(u32, Rect)>,
     shown_blocks: Vec<(u32, Rect)>,
+}
+
+/// The inputs of the last full or incremental target pass (see `City::set_targets_from`).
+#[derive(Debug)]
+struct TargetsBase {
+    snapshot: std::sync::Arc<Snapshot>,
+    height_mode: HeightMode,
+    colour_mode: ColourMode,
+    max_height_wu: f32,
+    count: usize,
+}
+
+/// Whether two statistics are bit for bit the same (so they give the same targets).
+#[inline]
+fn same_stats(a: &MethodStats, b: &MethodStats) -> bool {
+    (a.elevation.to_bits() ^ b.elevation.to_bits())
+        | (a.inclusive_elevation.to_bits() ^ b.inclusive_elevation.to_bits())
+        | (a.summed_elevation.to_bits() ^ b.summed_elevation.to_bits())
+        | (a.thread_count ^ b.thread_count)
+        | (a.calls ^ b.calls)
+        == 0
 }
 
 /// Where moved items come from: each is drawn at `lerp(from, to, eased t)` until
@@ -490,6 +522,26 @@ impl City {
         };
         self.method_ids = layout.buildings().iter().map(|b| b.method_id).collect();
         self.blocks = layout.buildings().iter().map(|b| b.block).collect();
+        self.targets_base = None;
+        let ids = self.method_ids.len();
+        let top = self
+            .method_ids
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |id| id as usize + 1);
+        self.building_of_id = None;
+        if top <= ids.saturating_mul(4).max(1024) {
+            let mut building_of_id = vec![(u32::MAX, 0); top];
+            for (index, (&id, &block)) in self.method_ids.iter().zip(&self.blocks).enumerate() {
+                let slot = &mut building_of_id[id as usize];
+                if slot.0 != u32::MAX {
+                    return; // a method drawn twice: no incremental passes
+                }
+                *slot = (index as u32, block);
+            }
+            self.building_of_id = Some(building_of_id);
+        }
     }
 
     fn insert_each(&mut self, methods: &[MethodSpec]) {
@@ -635,6 +687,82 @@ impl City {
         self.tallest_target_wu = tallest_wu;
         self.gathered = gathered;
         self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
+        self.targets_base = None;
+    }
+
+    /// Like [`City::set_targets`], with the same result, but when the targets still stand as
+    /// the previous snapshot's pass left them (same modes, scale and buildings), only the
+    /// methods whose statistics changed since that snapshot are revisited (most are idle).
+    pub fn set_targets_from(
+        &mut self,
+        snapshot: &std::sync::Arc<Snapshot>,
+        height_mode: HeightMode,
+        colour_mode: ColourMode,
+    ) {
+        let max_height_wu = self.max_height_wu();
+        let count = self.method_ids.len().min(self.target_heights_wu.len());
+        let base = self.targets_base.take();
+        let incremental = base.as_ref().is_some_and(|base| {
+            base.height_mode == height_mode
+                && base.colour_mode == colour_mode
+                && base.max_height_wu.to_bits() == max_height_wu.to_bits()
+                && base.count == count
+                && count == self.method_ids.len()
+                && base.snapshot.methods.len() == snapshot.methods.len()
+        });
+        match (incremental, base, self.building_of_id.take()) {
+            (true, Some(base), Some(building_of_id)) => {
+                // First a pass in method-id order, sequential in both snapshots and the id
+                // map, listing the changed buildings' targets; then the targets are written
+                // (scattered over the buildings, in a tight loop).
+                let new = snapshot.methods.as_slice();
+                let old = base.snapshot.methods.as_slice();
+                let ids = new.len().min(building_of_id.len());
+                let mut changed = std::mem::take(&mut self.changed_targets);
+                changed.clear();
+                for ((stats, before), &(index, block)) in new[..ids]
+                    .iter()
+                    .zip(&old[..ids])
+                    .zip(&building_of_id[..ids])
+                {
+                    if same_stats(stats, before) || index == u32::MAX {
+                        continue;
+                    }
+                    let (height_wu, colour) =
+                        stats_target(stats, block, height_mode, colour_mode, max_height_wu);
+                    changed.push((index, height_wu, colour));
+                }
+                let mut lowered = false;
+                let mut raised_wu = 0.0f32;
+                for &(index, height_wu, colour) in &changed {
+                    let index = index as usize;
+                    lowered |= height_wu < self.target_heights_wu[index];
+                    raised_wu = raised_wu.max(height_wu);
+                    self.apply_target(index, height_wu, colour);
+                }
+                self.changed_targets = changed;
+                self.building_of_id = Some(building_of_id);
+                self.tallest_target_wu = if lowered {
+                    tallest(&self.target_heights_wu[..count])
+                } else {
+                    self.tallest_target_wu.max(raised_wu)
+                };
+                self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
+            }
+            (_, _, building_of_id) => {
+                self.building_of_id = building_of_id;
+                self.set_targets(snapshot, height_mode, colour_mode);
+            }
+        }
+        if self.building_of_id.is_some() {
+            self.targets_base = Some(TargetsBase {
+                snapshot: std::sync::Arc::clone(snapshot),
+                height_mode,
+                colour_mode,
+                max_height_wu,
+                count,
+            });
+        }
     }
 
     /// Sets every building's target height and colour from `target(index, building)`, listing
@@ -647,6 +775,7 @@ impl City {
         let Some(layout) = self.layout.take() else {
             return;
         };
+        self.targets_base = None;
         let mut tallest_wu = 0.0f32;
         for (index, building) in layout.buildings().iter().enumerate() {
             let (height_wu, colour) = target(index, building);
@@ -729,6 +858,21 @@ impl City {
             self.heights_dirty = true;
         }
     }
+}
+
+/// The largest of `heights_wu` (and 0), as `fold(0.0, f32::max)` gives it, in eight lanes.
+fn tallest(heights_wu: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let chunks = heights_wu.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &height) in lanes.iter_mut().zip(chunk) {
+            *lane = lane.max(height);
+        }
+    }
+    rest.iter()
+        .chain(&lanes)
+        .fold(0.0f32, |tallest, &height| tallest.max(height))
 }
 
 /// A building's target height and colour from its method's statistics (`block` picks the
@@ -1121,7 +1265,8 @@ pub fn set_targets(
         };
         let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
         if view.city.targets_from != wanted {
-            view.city.set_targets(&snapshot, *height_mode, *colour_mode);
+            view.city
+                .set_targets_from(&snapshot, *height_mode, *colour_mode);
         }
     }
 }
@@ -1154,10 +1299,8 @@ pub fn animate_buildings(
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
-        for &index in &scratch.0 {
-            city.instances[index][3] = city.heights_wu[index];
-        }
-        if !scratch.0.is_empty() {
+        let moved = &scratch.0;
+        if !moved.is_empty() {
             city.instances_dirty = true;
         }
         let highlight = highlighted
@@ -1176,21 +1319,53 @@ pub fn animate_buildings(
             // sorting and deduplicating a long list.
             recolour.clear();
             recolour.extend(0..count);
+        } else if recolour.len() > 256 {
+            // Many: a bit per building puts them in order, once each, cheaper than a sort.
+            let bits = &mut city.recolour_bits;
+            bits.clear();
+            bits.resize(count.div_ceil(64), 0);
+            for &index in &recolour {
+                bits[index / 64] |= 1 << (index % 64);
+            }
+            recolour.clear();
+            for (word_index, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    recolour.push(word_index * 64 + word.trailing_zeros() as usize);
+                    word &= word - 1;
+                }
+            }
         } else {
             recolour.sort_unstable();
             recolour.dedup();
         }
-        for &index in &recolour {
-            let wanted = if Some(index) == city.highlighted {
-                ColourKey::Highlight
-            } else {
-                city.target_colours[index]
-            };
-            if city.colours[index] != wanted {
-                city.colours[index] = wanted;
-                city.instances[index] =
-                    set_instance_colour(city.instances[index], palette.rgba(wanted));
-                city.instances_dirty = true;
+        // One pass in index order over both lists (each sorted, each index once), so an
+        // instance that moves and changes colour is fetched once.
+        let (mut next_moved, mut next_recolour) = (0, 0);
+        loop {
+            let moved_index = moved.get(next_moved).copied().unwrap_or(usize::MAX);
+            let recolour_index = recolour.get(next_recolour).copied().unwrap_or(usize::MAX);
+            let index = moved_index.min(recolour_index);
+            if index == usize::MAX {
+                break;
+            }
+            if moved_index == index {
+                city.instances[index][3] = city.heights_wu[index];
+                next_moved += 1;
+            }
+            if recolour_index == index {
+                next_recolour += 1;
+                let wanted = if Some(index) == city.highlighted {
+                    ColourKey::Highlight
+                } else {
+                    city.target_colours[index]
+                };
+                if city.colours[index] != wanted {
+                    city.colours[index] = wanted;
+                    city.instances[index] =
+                        set_instance_colour(city.instances[index], palette.rgba(wanted));
+                    city.instances_dirty = true;
+                }
             }
         }
         recolour.clear();
@@ -1229,5 +1404,129 @@ pub fn animate_buildings(
             city.heights_dirty = false;
             city.hit_test_refreshed_s = now_s;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use highrise_layout::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
+
+    fn city(methods: &[MethodSpec]) -> City {
+        let mut city = City::default();
+        city.place(&mut methods.to_vec());
+        city
+    }
+
+    fn sorted(list: &[usize]) -> Vec<usize> {
+        let mut list = list.to_vec();
+        list.sort_unstable();
+        list.dedup();
+        list
+    }
+
+    /// Revisiting only the changed methods leaves exactly what a full pass leaves: targets,
+    /// colours, the tallest target, and the buildings listed to move or recolour.
+    #[test]
+    fn incremental_targets_match_a_full_pass() {
+        let shape = SyntheticShape {
+            methods: 3_000,
+            classes: 300,
+            packages: 30,
+            max_depth: 3,
+            seed: 7,
+        };
+        let methods = synthetic_methods(&shape);
+        let (mut full, mut incremental) = (city(&methods), city(&methods));
+        let mut random = SplitMix64::new(11);
+        let mut stats = vec![MethodStats::default(); methods.len() + 5];
+        let modes = [
+            (HeightMode::Exclusive, ColourMode::Heat),
+            (HeightMode::Summed, ColourMode::Threads),
+            (HeightMode::Inclusive, ColourMode::Class),
+        ];
+        let mut busy_steps = 0;
+        for step in 0..60u64 {
+            for entry in stats.iter_mut() {
+                match random.next_u64() % 10 {
+                    0 => *entry = MethodStats::default(),
+                    1 => {
+                        let value = (random.next_u64() % 1000) as f32 / 700.0;
+                        *entry = MethodStats {
+                            elevation: value,
+                            inclusive_elevation: value * 0.5,
+                            summed_elevation: value * 1.5,
+                            thread_count: (random.next_u64() % 9) as u32,
+                            calls: (random.next_u64() % 3) as u32,
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            let snapshot = std::sync::Arc::new(Snapshot {
+                now_ns: step,
+                methods: stats.clone(),
+                ..Snapshot::default()
+            });
+            let (height_mode, colour_mode) = modes[(step / 20) as usize];
+            full.set_targets(&snapshot, height_mode, colour_mode);
+            incremental.set_targets_from(&snapshot, height_mode, colour_mode);
+            assert!(incremental.targets_base.is_some());
+            let bits = |city: &City| -> Vec<u32> {
+                city.target_heights_wu.iter().map(|h| h.to_bits()).collect()
+            };
+            assert_eq!(bits(&full), bits(&incremental), "step {step}");
+            assert_eq!(full.target_colours, incremental.target_colours);
+            assert_eq!(
+                full.tallest_target_wu.to_bits(),
+                incremental.tallest_target_wu.to_bits()
+            );
+            assert_eq!(sorted(&full.animating), sorted(&incremental.animating));
+            assert_eq!(sorted(&full.recolour), sorted(&incremental.recolour));
+            assert_eq!(full.animating_flags, incremental.animating_flags);
+            assert_eq!(full.targets_from, incremental.targets_from);
+            let (mut moved_full, mut moved_incremental) = (Vec::new(), Vec::new());
+            let mut heights = full.heights_wu.clone();
+            let mut flags = full.animating_flags.clone();
+            let busy = full.animating.len() > heights.len() / 8;
+            let expected = reference_ease(&mut heights, &full.target_heights_wu, &mut flags);
+            full.ease(0.016, &mut moved_full);
+            if busy {
+                let bits = |h: &[f32]| -> Vec<u32> { h.iter().map(|h| h.to_bits()).collect() };
+                assert_eq!(bits(&heights), bits(&full.heights_wu));
+                assert_eq!(flags, full.animating_flags);
+                assert_eq!(expected, moved_full);
+                assert_eq!(sorted(&full.animating), full.animating);
+                busy_steps += 1;
+            }
+            incremental.ease(0.016, &mut moved_incremental);
+            assert_eq!(moved_full, moved_incremental);
+            full.recolour.clear();
+            incremental.recolour.clear();
+        }
+        assert!(busy_steps > 10);
+    }
+
+    /// The city-wide easing pass as it was written with branches: the moved list.
+    fn reference_ease(heights: &mut [f32], targets: &[f32], flags: &mut [bool]) -> Vec<usize> {
+        let blend = 1.0 - (-EASING_RATE_PER_S * 0.016f32).exp();
+        let mut moved = Vec::new();
+        for index in 0..heights.len() {
+            if !flags[index] {
+                continue;
+            }
+            let (height, target) = (&mut heights[index], targets[index]);
+            let gap = target - *height;
+            *height = if gap.abs() < 0.005 {
+                target
+            } else {
+                *height + gap * blend
+            };
+            moved.push(index);
+            if *height == target {
+                flags[index] = false;
+            }
+        }
+        moved
     }
 }
