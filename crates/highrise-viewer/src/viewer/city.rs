@@ -366,6 +366,22 @@ impl Glide {
     }
 }
 
+/// Where each rectangle of a new plan glides from: given the rectangles as drawn (owner
+/// package or class, rectangle) and, per new rectangle, its owner and whether it is the owner's
+/// first, the rectangle the owner's first one was drawn at — for first rectangles only (annexes
+/// and newcomers appear in place).
+fn glide_sources(
+    shown: &[(u32, Rect)],
+    plan: impl Iterator<Item = (u32, bool)>,
+) -> Vec<Option<Rect>> {
+    let mut first_shown = std::collections::HashMap::new();
+    for &(owner, rect) in shown {
+        first_shown.entry(owner).or_insert(rect);
+    }
+    plan.map(|(owner, first)| first.then(|| first_shown.get(&owner).copied()).flatten())
+        .collect()
+}
+
 fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
     let l = |a: f32, b: f32| a + (b - a) * t;
     Rect {
@@ -465,37 +481,21 @@ impl City {
             .iter()
             .map(|i| Vec2::new(i[0] - origin.x, i[2] - origin.z))
             .collect();
-        // Districts and blocks are matched by package and class (the plan may renumber them):
-        // a package's or class's first rectangle glides from its first rectangle as drawn.
-        let mut first_district = std::collections::HashMap::new();
-        for &(package, rect) in &self.shown_districts {
-            first_district.entry(package).or_insert(rect);
-        }
-        let mut first_block = std::collections::HashMap::new();
-        for &(class, rect) in &self.shown_blocks {
-            first_block.entry(class).or_insert(rect);
-        }
-        let from_districts = layout
-            .districts()
-            .iter()
-            .enumerate()
-            .map(|(index, d)| {
-                let main = layout.packages()[d.package as usize].districts.first()
-                    == Some(&(index as u32));
-                main.then(|| first_district.get(&d.package).copied())
-                    .flatten()
-            })
-            .collect();
-        let from_blocks = layout
-            .blocks()
-            .iter()
-            .enumerate()
-            .map(|(index, b)| {
-                let main =
-                    layout.classes()[b.class as usize].blocks.first() == Some(&(index as u32));
-                main.then(|| first_block.get(&b.class).copied()).flatten()
-            })
-            .collect();
+        // Districts and blocks are matched by package and class (the plan may renumber them).
+        let from_districts = glide_sources(
+            &self.shown_districts,
+            layout.districts().iter().enumerate().map(|(index, d)| {
+                let first = layout.packages()[d.package as usize].districts.first();
+                (d.package, first == Some(&(index as u32)))
+            }),
+        );
+        let from_blocks = glide_sources(
+            &self.shown_blocks,
+            layout.blocks().iter().enumerate().map(|(index, b)| {
+                let first = layout.classes()[b.class as usize].blocks.first();
+                (b.class, first == Some(&(index as u32)))
+            }),
+        );
         self.glide = Some(Glide {
             started_s: None,
             just_started: true,
@@ -503,15 +503,6 @@ impl City {
             from_districts,
             from_blocks,
         });
-    }
-
-    /// Where building `index` is drawn now (city XZ): gliding, or at its plan's place.
-    pub fn shown_building_xz(&self, index: usize) -> Option<Vec2> {
-        let instance = self.instances.get(index)?;
-        Some(Vec2::new(
-            instance[0] - self.instances_origin.x,
-            instance[2] - self.instances_origin.z,
-        ))
     }
 
     /// Copies each building's method id and block out of the plan into flat arrays: the

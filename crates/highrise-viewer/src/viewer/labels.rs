@@ -351,8 +351,8 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         out.push(Candidate {
             kind: LabelKind::Package,
             text: text.to_owned(),
-            // In the band along the district's front edge (toward the default view), over
-            // nothing of its contents, reading left to right.
+            // Along the district's front edge (toward the default view), reading left to
+            // right: on the margin, or floating over the front row when larger.
             centre: Vec3::new(
                 district.rect.min_x + 0.2 + width_wu / 2.0,
                 lift_wu,
@@ -395,7 +395,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             weight: class.method_count,
         });
     }
-    // Most important first: packages before classes, larger before smaller.
+    // Larger before smaller (the level of detail takes packages before classes).
     out.sort_by(|a, b| b.weight.cmp(&a.weight).then_with(|| a.text.cmp(&b.text)));
     out
 }
@@ -432,7 +432,9 @@ fn gather_candidates(
     }
 }
 
-/// The camera as the level of detail sees it: eye, rotation, view-projection, viewport.
+/// The camera as the level of detail sees it: eye, view-projection, viewport. Computed from the
+/// projection itself rather than `Camera::world_to_viewport`, which needs the render world's
+/// camera values (absent in headless apps and before the first frame).
 struct View {
     eye: Vec3,
     clip_from_world: Mat4,
