@@ -112,9 +112,15 @@ impl CityLayout {
 
     /// Footprint (plots, street included) of a child in the ideal layout.
     fn ideal_footprint(&self, tracker: &Tracker, item: Item) -> (i32, i32) {
+        self.child_footprint(item, |p| tracker.ideal[p as usize])
+    }
+
+    /// Footprint (plots, street included) of a child: a sub-package's district of
+    /// `package_size`, or a class's block as `full` sizes it.
+    fn child_footprint(&self, item: Item, package_size: impl Fn(u32) -> (i32, i32)) -> (i32, i32) {
         let street = self.config.street();
         let (w, h) = match item {
-            Item::Package(p) => tracker.ideal[p as usize],
+            Item::Package(p) => package_size(p),
             Item::Class(c) => block_dims(
                 self.classes[c as usize].method_count,
                 self.config.block_reserve_fraction,
@@ -243,7 +249,6 @@ impl CityLayout {
     /// district) or in full's order.
     fn plan(&self, tracker: &Tracker, anchored: bool) -> Plan {
         let n = self.packages.len();
-        let street = self.config.street();
         let mut plan = Plan {
             order: vec![Vec::new(); n],
             size: vec![(0, 0); n],
@@ -252,16 +257,7 @@ impl CityLayout {
         let footprints = |plan: &Plan, items: &[Item]| -> Vec<(i32, i32)> {
             items
                 .iter()
-                .map(|&item| {
-                    let (w, h) = match item {
-                        Item::Package(p) => plan.size[p as usize],
-                        Item::Class(c) => block_dims(
-                            self.classes[c as usize].method_count,
-                            self.config.block_reserve_fraction,
-                        ),
-                    };
-                    (w + street, h + street)
-                })
+                .map(|&item| self.child_footprint(item, |p| plan.size[p as usize]))
                 .collect()
         };
         for p in (0..n).rev() {
