@@ -1,0 +1,402 @@
+//! One session's state: validation of each message, the bookkeeping (definitions, threads,
+//! counters, errors), feeding the sink, the whole-state report and the frames that bring a
+//! fresh recording up to the current state.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use highrise_protocol::{
+    decode_events, encode_message, AgentMessage, Event, Hello, MethodDef, MAGIC, MAX_METHOD_ID,
+    PROTOCOL_VERSION,
+};
+
+use crate::report::{
+    SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats, SessionStatus,
+    ThreadInfo, MAX_KEPT_ERRORS,
+};
+use crate::sink::SessionSink;
+
+/// Definitions per synthesized `DefineMethods` frame (keeps each frame far below the 4 MiB
+/// frame limit).
+const SYNTHESIZED_DEFINITIONS_PER_FRAME: usize = 4096;
+
+/// One session's state on its worker thread.
+pub(crate) struct Session<S: SessionSink> {
+    pub(super) session_id: SessionId,
+    /// The accepted Hello, kept for recordings started mid-session.
+    pub(super) hello: Option<Hello>,
+    peer: SocketAddr,
+    info: Option<SessionInfo>,
+    pub(super) status: SessionStatus,
+    pub(super) stats: SessionStats,
+    errors: Vec<SessionError>,
+    definition_chunks: Vec<Arc<[MethodDef]>>,
+    /// Indexed by method id: the definition's position (chunk, index), for duplicate checks
+    /// and the per-event "is it defined" test.
+    defined: Vec<Option<(u32, u32)>>,
+    threads: Arc<Vec<ThreadInfo>>,
+    thread_index: HashMap<u64, usize>,
+    pub(super) sink: Option<S>,
+    early_commands: Vec<S::Command>,
+    clock_unit_ns: u32,
+    event_buffer: Vec<Event>,
+    /// Something changed since the last report was sent.
+    pub(super) dirty: bool,
+}
+
+impl<S: SessionSink> Session<S> {
+    pub(super) fn new(session_id: SessionId, peer: SocketAddr) -> Self {
+        Self {
+            session_id,
+            hello: None,
+            peer,
+            info: None,
+            status: SessionStatus::Handshaking,
+            stats: SessionStats::default(),
+            errors: Vec::new(),
+            definition_chunks: Vec::new(),
+            defined: Vec::new(),
+            threads: Arc::new(Vec::new()),
+            thread_index: HashMap::new(),
+            sink: None,
+            early_commands: Vec::new(),
+            clock_unit_ns: 1,
+            event_buffer: Vec::new(),
+            dirty: true,
+        }
+    }
+
+    pub(super) fn open(&mut self, hello: &Hello, sink: S) {
+        self.hello = Some(hello.clone());
+        self.info = Some(SessionInfo {
+            agent: hello.agent.clone(),
+            program: hello.program.clone(),
+            version_label: hello.version_label.clone(),
+            pid: hello.pid,
+            clock_unit_ns: hello.clock_unit_ns,
+            clock_zero_unix_ns: hello.clock_zero_unix_ns,
+        });
+        // A zero unit would flatten every timestamp; treat it as nanoseconds and say so.
+        self.clock_unit_ns = if hello.clock_unit_ns == 0 {
+            self.record_error(SessionError::Unexpected(
+                "Hello declares clock_unit_ns 0; using 1 ns".into(),
+            ));
+            1
+        } else {
+            hello.clock_unit_ns
+        };
+        self.status = SessionStatus::Connected;
+        let mut sink = sink;
+        for command in self.early_commands.drain(..) {
+            sink.command(command);
+        }
+        self.sink = Some(sink);
+        self.dirty = true;
+    }
+
+    /// Hands a consumer command to the sink; commands that arrive before the Hello wait for it
+    /// (at most the command queue's capacity of them).
+    pub(super) fn command(&mut self, command: S::Command) {
+        match self.sink.as_mut() {
+            Some(sink) => sink.command(command),
+            None => self.early_commands.push(command),
+        }
+        self.dirty = true;
+    }
+
+    pub(crate) fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    pub(super) fn count_frame(&mut self, frame_bytes: u64) {
+        self.stats.frames += 1;
+        self.stats.bytes += frame_bytes;
+    }
+
+    pub(super) fn record_error(&mut self, error: SessionError) {
+        tracing::debug!(session_id = self.session_id, %error, "session error");
+        self.stats.errors_total += 1;
+        if self.errors.len() < MAX_KEPT_ERRORS {
+            self.errors.push(error);
+        }
+        self.dirty = true;
+    }
+
+    pub(super) fn end(&mut self, end: SessionEnd) {
+        self.status = SessionStatus::Ended(end);
+        self.dirty = true;
+    }
+
+    fn ticks_to_ns(&self, ticks: u64) -> u64 {
+        ticks.saturating_mul(u64::from(self.clock_unit_ns))
+    }
+
+    fn note_timestamp(&mut self, timestamp_ns: u64) {
+        self.stats.last_timestamp_ns = self.stats.last_timestamp_ns.max(timestamp_ns);
+    }
+
+    /// Applies one message. Returns true when the message was a Goodbye.
+    pub(super) fn apply(&mut self, message: AgentMessage) -> bool {
+        self.dirty = true;
+        if self.sink.is_none() {
+            // The reader only sends messages after Opened; nothing to feed otherwise.
+            return false;
+        }
+        match message {
+            AgentMessage::Hello(_) => {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::Unexpected(
+                    "a second Hello was ignored".into(),
+                ));
+            }
+            AgentMessage::DefineMethods(definitions) => self.define_methods(definitions),
+            AgentMessage::ThreadStart {
+                thread_id,
+                name,
+                timestamp,
+            } => {
+                let timestamp_ns = self.ticks_to_ns(timestamp);
+                self.with_sink(|sink| sink.thread_started(thread_id, &name, timestamp_ns));
+                let thread = self.thread_mut(thread_id, false);
+                thread.name = name;
+                thread.started_ns = Some(timestamp_ns);
+                self.note_timestamp(timestamp_ns);
+            }
+            AgentMessage::ThreadEnd {
+                thread_id,
+                timestamp,
+            } => {
+                let timestamp_ns = self.ticks_to_ns(timestamp);
+                self.with_sink(|sink| sink.thread_ended(thread_id, timestamp_ns));
+                self.thread_mut(thread_id, true).ended_ns = Some(timestamp_ns);
+                self.note_timestamp(timestamp_ns);
+            }
+            AgentMessage::Events(batch) => {
+                let mut events = std::mem::take(&mut self.event_buffer);
+                events.clear();
+                match decode_events(&batch, self.clock_unit_ns, &mut events) {
+                    Ok(()) => self.accept_events(batch.thread_id, &mut events),
+                    Err(error) => {
+                        self.stats.skipped_records += 1;
+                        self.record_error(error.into());
+                    }
+                }
+                self.event_buffer = events;
+            }
+            AgentMessage::Heartbeat { timestamp } => {
+                let timestamp_ns = self.ticks_to_ns(timestamp);
+                self.with_sink(|sink| sink.heartbeat(timestamp_ns));
+                self.stats.heartbeats += 1;
+                self.note_timestamp(timestamp_ns);
+            }
+            AgentMessage::Resync {
+                thread_id,
+                timestamp,
+                stack,
+            } => {
+                if let Some(&method_id) = stack.iter().find(|id| !self.is_defined(**id)) {
+                    self.stats.skipped_records += 1;
+                    self.record_error(SessionError::UndefinedMethod {
+                        method_id,
+                        events: 0,
+                    });
+                } else {
+                    let timestamp_ns = self.ticks_to_ns(timestamp);
+                    self.with_sink(|sink| sink.resync(thread_id, timestamp_ns, &stack));
+                    self.thread_mut(thread_id, true);
+                    self.stats.resyncs += 1;
+                    self.note_timestamp(timestamp_ns);
+                }
+            }
+            AgentMessage::Dropped {
+                events_dropped,
+                batches_dropped,
+            } => {
+                self.stats.agent_events_dropped =
+                    self.stats.agent_events_dropped.max(events_dropped);
+                self.stats.agent_batches_dropped =
+                    self.stats.agent_batches_dropped.max(batches_dropped);
+            }
+            AgentMessage::Goodbye { timestamp } => {
+                let timestamp_ns = self.ticks_to_ns(timestamp);
+                self.with_sink(|sink| sink.heartbeat(timestamp_ns));
+                self.note_timestamp(timestamp_ns);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn with_sink(&mut self, feed: impl FnOnce(&mut S)) {
+        if let Some(sink) = self.sink.as_mut() {
+            feed(sink);
+        }
+    }
+
+    fn is_defined(&self, method_id: u32) -> bool {
+        matches!(self.defined.get(method_id as usize), Some(Some(_)))
+    }
+
+    fn define_methods(&mut self, definitions: Vec<MethodDef>) {
+        let chunk_index = self.definition_chunks.len() as u32;
+        let mut accepted: Vec<MethodDef> = Vec::with_capacity(definitions.len());
+        for definition in definitions {
+            let id = definition.id;
+            if id >= MAX_METHOD_ID {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::MethodIdTooLarge {
+                    method_id: id,
+                    max_method_id: MAX_METHOD_ID,
+                });
+                continue;
+            }
+            let slot = id as usize;
+            if self.defined.len() <= slot {
+                self.defined.resize(slot + 1, None);
+            }
+            if let Some((chunk, index)) = self.defined[slot] {
+                let existing = if chunk == chunk_index {
+                    &accepted[index as usize]
+                } else {
+                    &self.definition_chunks[chunk as usize][index as usize]
+                };
+                if *existing == definition {
+                    self.stats.duplicate_definitions += 1;
+                } else {
+                    self.stats.skipped_records += 1;
+                    self.record_error(SessionError::ConflictingDefinition { method_id: id });
+                }
+                continue;
+            }
+            self.defined[slot] = Some((chunk_index, accepted.len() as u32));
+            accepted.push(definition);
+        }
+        if accepted.is_empty() {
+            return;
+        }
+        self.stats.definitions += accepted.len() as u64;
+        self.with_sink(|sink| sink.define_methods(&accepted));
+        self.definition_chunks.push(accepted.into());
+    }
+
+    fn accept_events(&mut self, thread_id: u64, events: &mut Vec<Event>) {
+        let all_defined = events.iter().all(|event| self.is_defined(event.method_id));
+        if !all_defined {
+            let mut undefined: Vec<(u32, u64)> = Vec::new();
+            events.retain(|event| {
+                if self.is_defined(event.method_id) {
+                    return true;
+                }
+                match undefined.iter_mut().find(|(id, _)| *id == event.method_id) {
+                    Some((_, count)) => *count += 1,
+                    None => undefined.push((event.method_id, 1)),
+                }
+                false
+            });
+            for (method_id, count) in undefined {
+                self.stats.skipped_records += count;
+                self.record_error(SessionError::UndefinedMethod {
+                    method_id,
+                    events: count,
+                });
+            }
+        }
+        self.stats.batches += 1;
+        self.stats.events += events.len() as u64;
+        if let Some(last) = events.last() {
+            self.note_timestamp(last.timestamp_ns);
+        }
+        self.thread_mut(thread_id, true).events += events.len() as u64;
+        self.with_sink(|sink| sink.events(thread_id, events));
+    }
+
+    /// The thread's bookkeeping, created on first sight (`implicit`: seen without ThreadStart).
+    fn thread_mut(&mut self, thread_id: u64, implicit: bool) -> &mut ThreadInfo {
+        let threads = Arc::make_mut(&mut self.threads);
+        let index = *self.thread_index.entry(thread_id).or_insert_with(|| {
+            if implicit {
+                self.stats.threads_implicit += 1;
+            }
+            threads.push(ThreadInfo {
+                thread_id,
+                name: String::new(),
+                events: 0,
+                started_ns: None,
+                ended_ns: None,
+            });
+            threads.len() - 1
+        });
+        &mut threads[index]
+    }
+
+    /// Frames (payloads) that bring a fresh reader to this session's current state: Hello,
+    /// definitions, live threads, the agent's drop totals, each open stack (from the sink) and
+    /// a heartbeat at the latest timestamp. See RECORDING.md for what this approximates.
+    pub(super) fn synthesize_prefix(&self) -> Vec<Vec<u8>> {
+        let Some(hello) = self.hello.clone() else {
+            return Vec::new();
+        };
+        let unit = u64::from(self.clock_unit_ns.max(1));
+        let ticks = |ns: u64| ns / unit;
+        let now = ticks(self.stats.last_timestamp_ns);
+        let mut frames = vec![encode_message(&AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            ..hello
+        }))];
+        let definitions: Vec<MethodDef> = self
+            .definition_chunks
+            .iter()
+            .flat_map(|chunk| chunk.iter().cloned())
+            .collect();
+        for chunk in definitions.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
+            frames.push(encode_message(&AgentMessage::DefineMethods(chunk.to_vec())));
+        }
+        for thread in self
+            .threads
+            .iter()
+            .filter(|thread| thread.ended_ns.is_none())
+        {
+            frames.push(encode_message(&AgentMessage::ThreadStart {
+                thread_id: thread.thread_id,
+                name: thread.name.clone(),
+                timestamp: ticks(thread.started_ns.unwrap_or(self.stats.last_timestamp_ns)),
+            }));
+        }
+        if self.stats.agent_events_dropped > 0 || self.stats.agent_batches_dropped > 0 {
+            frames.push(encode_message(&AgentMessage::Dropped {
+                events_dropped: self.stats.agent_events_dropped,
+                batches_dropped: self.stats.agent_batches_dropped,
+            }));
+        }
+        if let Some(sink) = self.sink.as_ref() {
+            for (thread_id, stack) in sink.open_stacks() {
+                if stack.is_empty() {
+                    continue;
+                }
+                frames.push(encode_message(&AgentMessage::Resync {
+                    thread_id,
+                    timestamp: now,
+                    stack,
+                }));
+            }
+        }
+        frames.push(encode_message(&AgentMessage::Heartbeat { timestamp: now }));
+        frames
+    }
+
+    pub(super) fn report(&mut self) -> SessionReport<S::Snapshot> {
+        SessionReport {
+            session_id: self.session_id,
+            peer: self.peer,
+            info: self.info.clone(),
+            status: self.status.clone(),
+            stats: self.stats.clone(),
+            errors: self.errors.clone(),
+            definition_chunks: self.definition_chunks.clone(),
+            threads: Arc::clone(&self.threads),
+            sink: self.sink.as_mut().map(|sink| sink.snapshot()),
+        }
+    }
+}
