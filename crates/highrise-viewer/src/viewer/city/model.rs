@@ -1,36 +1,17 @@
-//! Cities: each session's methods laid out by `highrise-layout` and drawn as districts (flat
-//! slabs shaded by nesting depth), blocks (raised bases) and buildings (boxes).
-//!
-//! Building heights follow the snapshot's elevation (0–100 % → 0–max height) with exponential
-//! easing, so fluctuations read as motion; colours come from a small shared palette (every
-//! building uses one of a few dozen materials), and only buildings whose height or colour
-//! changed are touched each frame.
+//! The city model: one city's plan, the animated state of its buildings and the instances the
+//! GPU draws, as plain data with its methods (no systems; see `systems`).
 
 use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
-use super::compare::{scene_cities_mut, Compare};
-use super::instancing::{building_instance, BuildingInstance, BuildingInstances};
-use super::sessions::{SessionView, Sessions};
-use bevy::render::view::NoFrustumCulling;
+use super::palette::{stats_target, ColourKey, ColourMode, HeightMode, Palette};
+use crate::viewer::instancing::{building_instance, BuildingInstance};
 
 /// Height of a building whose method did not run in the window, world units.
 pub const STUB_HEIGHT_WU: f32 = 0.06;
-/// Gap between neighbouring cities, world units.
-pub const CITY_GAP_WU: f32 = 12.0;
 /// Easing rate: the fraction of the remaining distance covered per second is 1 − e^(−rate).
 pub const EASING_RATE_PER_S: f32 = 9.0;
-/// While buildings move, the hit-test bounds are refreshed at most this often, seconds.
-pub const HIT_TEST_REFRESH_S: f64 = 0.1;
-/// Number of steps of the heat ramp.
-pub const HEAT_STEPS: usize = 32;
-/// Number of distinct class colours.
-pub const CLASS_COLOURS: usize = 24;
-/// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
-pub const THREAD_STEPS: usize = 8;
-/// Steps of each side (faster, slower) of the diff city's blue/red ramp.
-pub const DIFF_STEPS: usize = 16;
 /// How long districts, blocks and buildings take to glide to new places, seconds.
 pub const GLIDE_S: f32 = 0.5;
 
@@ -47,212 +28,6 @@ pub enum CityKey {
     Diff,
 }
 
-/// What building height shows.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum HeightMode {
-    /// The paper's elevation: exclusive (self) time, max over threads.
-    #[default]
-    Exclusive,
-    /// Time anywhere on the stack, max over threads.
-    Inclusive,
-    /// Exclusive time summed over threads (may exceed 100 %).
-    Summed,
-}
-
-impl HeightMode {
-    /// The value (a fraction of the window) this mode reads from a method's statistics.
-    pub fn value(self, stats: &MethodStats) -> f32 {
-        match self {
-            HeightMode::Exclusive => stats.elevation,
-            HeightMode::Inclusive => stats.inclusive_elevation,
-            HeightMode::Summed => stats.summed_elevation,
-        }
-    }
-}
-
-/// What building colour shows.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ColourMode {
-    /// Heat ramp of the height value.
-    #[default]
-    Heat,
-    /// One colour per class.
-    Class,
-    /// Thread count.
-    Threads,
-}
-
-/// Which palette material a building wears.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColourKey {
-    Stub,
-    Heat(u8),
-    Class(u8),
-    Threads(u8),
-    Highlight,
-    /// Aligned compare view: the method does not exist in this version.
-    Absent,
-    /// Diff city: only in B.
-    Added,
-    /// Diff city: only in A.
-    Removed,
-    /// Diff city: in both versions, under different packages.
-    Moved,
-    /// Diff city: B spends less (step 1..DIFF_STEPS, larger is more).
-    Faster(u8),
-    /// Diff city: B spends more.
-    Slower(u8),
-}
-
-/// Colours and shared meshes. Buildings take their colour from a few small tables (linear-light
-/// RGBA bytes for the instanced draw); districts and blocks share a handful of materials.
-#[derive(Resource, Debug)]
-pub struct Palette {
-    pub cube: Handle<Mesh>,
-    stub: [u8; 4],
-    heat: Vec<[u8; 4]>,
-    class: Vec<[u8; 4]>,
-    threads: Vec<[u8; 4]>,
-    highlight: [u8; 4],
-    absent: [u8; 4],
-    added: [u8; 4],
-    removed: [u8; 4],
-    moved: [u8; 4],
-    faster: Vec<[u8; 4]>,
-    slower: Vec<[u8; 4]>,
-    /// Districts by nesting depth (deeper is lighter).
-    pub district: Vec<Handle<StandardMaterial>>,
-    pub block: Handle<StandardMaterial>,
-}
-
-impl Palette {
-    /// A building colour as linear-light RGBA bytes.
-    pub fn rgba(&self, key: ColourKey) -> [u8; 4] {
-        match key {
-            ColourKey::Stub => self.stub,
-            ColourKey::Heat(step) => self.heat[usize::from(step).min(HEAT_STEPS - 1)],
-            ColourKey::Class(index) => self.class[usize::from(index) % CLASS_COLOURS],
-            ColourKey::Threads(count) => {
-                self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1]
-            }
-            ColourKey::Highlight => self.highlight,
-            ColourKey::Absent => self.absent,
-            ColourKey::Added => self.added,
-            ColourKey::Removed => self.removed,
-            ColourKey::Moved => self.moved,
-            ColourKey::Faster(step) => self.faster[usize::from(step).min(DIFF_STEPS - 1)],
-            ColourKey::Slower(step) => self.slower[usize::from(step).min(DIFF_STEPS - 1)],
-        }
-    }
-
-    pub fn district_material(&self, depth: u16) -> Handle<StandardMaterial> {
-        self.district[usize::from(depth).min(self.district.len() - 1)].clone()
-    }
-}
-
-/// A colour as linear-light RGBA bytes.
-fn linear_bytes(colour: Color) -> [u8; 4] {
-    let linear = LinearRgba::from(colour);
-    [linear.red, linear.green, linear.blue, linear.alpha]
-        .map(|channel| (channel.clamp(0.0, 1.0) * 255.0).round() as u8)
-}
-
-/// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
-pub fn heat_colour(t: f32) -> Color {
-    let stops = [
-        (0.0, Vec3::new(0.30, 0.42, 0.62)),
-        (0.35, Vec3::new(0.95, 0.85, 0.25)),
-        (0.7, Vec3::new(0.98, 0.50, 0.12)),
-        (1.0, Vec3::new(0.90, 0.12, 0.10)),
-    ];
-    let t = t.clamp(0.0, 1.0);
-    let mut colour = stops[0].1;
-    for pair in stops.windows(2) {
-        let ((t0, c0), (t1, c1)) = (pair[0], pair[1]);
-        if t >= t0 && t <= t1 {
-            colour = c0.lerp(c1, (t - t0) / (t1 - t0));
-        }
-    }
-    Color::srgb(colour.x, colour.y, colour.z)
-}
-
-impl FromWorld for Palette {
-    fn from_world(world: &mut World) -> Self {
-        let cube = world
-            .resource_mut::<Assets<Mesh>>()
-            .add(Cuboid::new(1.0, 1.0, 1.0));
-        let heat = (0..HEAT_STEPS)
-            .map(|step| linear_bytes(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
-            .collect();
-        let class = (0..CLASS_COLOURS)
-            .map(|index| {
-                // Golden-angle hues, alternating lightness, so neighbours differ.
-                let hue = (index as f32 * 137.508) % 360.0;
-                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
-                linear_bytes(Color::hsl(hue, 0.65, lightness))
-            })
-            .collect();
-        let threads = (1..=THREAD_STEPS)
-            .map(|count| {
-                linear_bytes(Color::hsl(
-                    200.0 - 180.0 * count as f32 / THREAD_STEPS as f32,
-                    0.7,
-                    0.5,
-                ))
-            })
-            .collect();
-        // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
-        let neutral = Vec3::new(0.45, 0.46, 0.50);
-        let ramp = |end: Vec3, step: usize| {
-            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
-            linear_bytes(Color::srgb(mixed.x, mixed.y, mixed.z))
-        };
-        let faster = (0..DIFF_STEPS)
-            .map(|step| ramp(Vec3::new(0.12, 0.38, 0.95), step))
-            .collect();
-        let slower = (0..DIFF_STEPS)
-            .map(|step| ramp(Vec3::new(0.95, 0.12, 0.10), step))
-            .collect();
-        let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
-        let mut add = |colour: Color| {
-            materials.add(StandardMaterial {
-                base_color: colour,
-                perceptual_roughness: 0.8,
-                ..default()
-            })
-        };
-        let district = (0..8)
-            .map(|depth| {
-                let level = 0.13 + 0.045 * depth as f32;
-                add(Color::srgb(level, level + 0.015, level + 0.035))
-            })
-            .collect();
-        let block = add(Color::srgb(0.38, 0.40, 0.44));
-        Self {
-            cube,
-            absent: linear_bytes(Color::srgb(0.16, 0.17, 0.20)),
-            added: linear_bytes(Color::srgb(0.20, 0.85, 0.35)),
-            removed: linear_bytes(Color::srgb(0.62, 0.30, 0.80)),
-            moved: linear_bytes(Color::srgb(0.95, 0.75, 0.20)),
-            faster,
-            slower,
-            stub: linear_bytes(Color::srgb(0.22, 0.24, 0.28)),
-            heat,
-            class,
-            threads,
-            highlight: linear_bytes(Color::srgb(0.35, 1.0, 0.95)),
-            district,
-            block,
-        }
-    }
-}
-
-/// Marks a city's root entity (its transform places the city in the world).
-#[derive(Component, Debug, Clone, Copy)]
-pub struct CityRoot {
-    pub city: CityKey,
-}
-
 /// One session's city: the plan, its entities and the animated state of its buildings.
 #[derive(Default, Debug)]
 pub struct City {
@@ -263,11 +38,11 @@ pub struct City {
     /// The buildings as drawn, indexed like `layout.buildings()`, in world coordinates.
     pub instances: Vec<BuildingInstance>,
     /// The origin the instances were placed for.
-    instances_origin: Vec3,
+    pub(super) instances_origin: Vec3,
     /// Instances changed since they were last handed to the draw.
-    instances_dirty: bool,
+    pub(super) instances_dirty: bool,
     /// The instance buffer handed to the draw before the current one, to be reused.
-    spare_instances: Option<std::sync::Arc<Vec<BuildingInstance>>>,
+    pub(super) spare_instances: Option<std::sync::Arc<Vec<BuildingInstance>>>,
     pub district_entities: Vec<Entity>,
     pub block_entities: Vec<Entity>,
     pub heights_wu: Vec<f32>,
@@ -302,7 +77,7 @@ pub struct City {
     /// Scratch: the targets of the buildings whose statistics changed (incremental pass).
     changed_targets: Vec<(u32, f32, ColourKey)>,
     /// Scratch: a bit per building, to put a long recolour list in order.
-    recolour_bits: Vec<u64>,
+    pub(super) recolour_bits: Vec<u64>,
     /// What the current targets were computed from, when every target and colour is still
     /// exactly as that pass left it: the next snapshot only revisits methods whose statistics
     /// differ from this one's.
@@ -316,8 +91,8 @@ pub struct City {
     /// Items gliding from where they were drawn to the places the plan moved them to.
     pub glide: Option<Glide>,
     /// District and block rectangles as drawn now (city coordinates), indexed like the plan's.
-    shown_districts: Vec<(u32, Rect)>,
-    shown_blocks: Vec<(u32, Rect)>,
+    pub(super) shown_districts: Vec<(u32, Rect)>,
+    pub(super) shown_blocks: Vec<(u32, Rect)>,
 }
 
 /// The inputs of the last full or incremental target pass (see `City::set_targets_from`).
@@ -352,13 +127,13 @@ pub struct Glide {
     /// Per building index: its footprint centre as drawn when the glide began (city XZ).
     pub from_buildings: Vec<Vec2>,
     /// Per district / block index of the new plan: its rectangle as drawn before, if it had one.
-    from_districts: Vec<Option<Rect>>,
-    from_blocks: Vec<Option<Rect>>,
+    pub(super) from_districts: Vec<Option<Rect>>,
+    pub(super) from_blocks: Vec<Option<Rect>>,
 }
 
 impl Glide {
     /// How far along the glide is at `now_s`, eased (0 → 1).
-    fn eased(&self, now_s: f64) -> f32 {
+    pub(super) fn eased(&self, now_s: f64) -> f32 {
         let t = self.started_s.map_or(0.0, |start| {
             ((now_s - start) as f32 / GLIDE_S).clamp(0.0, 1.0)
         });
@@ -382,7 +157,7 @@ fn glide_sources(
         .collect()
 }
 
-fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
+pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
     let l = |a: f32, b: f32| a + (b - a) * t;
     Rect {
         min_x: l(from.min_x, to.min_x),
@@ -620,7 +395,7 @@ impl City {
 
     /// (Re)places the instances of buildings `from..` for the city's current origin, heights
     /// and colours.
-    fn place_instances(&mut self, from: usize, palette: &Palette) {
+    pub(super) fn place_instances(&mut self, from: usize, palette: &Palette) {
         let Some(layout) = self.layout.as_ref() else {
             return;
         };
@@ -866,103 +641,6 @@ fn tallest(heights_wu: &[f32]) -> f32 {
         .fold(0.0f32, |tallest, &height| tallest.max(height))
 }
 
-/// A building's target height and colour from its method's statistics (`block` picks the
-/// class colour).
-pub fn stats_target(
-    stats: &MethodStats,
-    block: u32,
-    height_mode: HeightMode,
-    colour_mode: ColourMode,
-    max_height_wu: f32,
-) -> (f32, ColourKey) {
-    let value = height_mode.value(stats);
-    let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
-    if !ran {
-        return (STUB_HEIGHT_WU, ColourKey::Stub);
-    }
-    let height_wu = (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
-    let colour = match colour_mode {
-        ColourMode::Heat => {
-            ColourKey::Heat((value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8)
-        }
-        ColourMode::Class => ColourKey::Class((block % 251) as u8),
-        ColourMode::Threads => {
-            ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
-        }
-    };
-    (height_wu, colour)
-}
-
-/// The transform of a slab covering `rect` from `base` to `top`.
-pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
-    let centre = rect.center();
-    let thickness = (top_wu - base_wu).max(0.01);
-    Transform::from_xyz(centre.x, base_wu + thickness / 2.0, centre.z).with_scale(Vec3::new(
-        rect.width_wu(),
-        thickness,
-        rect.depth_wu(),
-    ))
-}
-
-#[derive(Debug)]
-pub struct CityPlugin;
-
-/// A windowless app with only the city systems (no rendering): for tests and benchmarks of the
-/// viewer's own per-frame work. With `frame`, every update advances time by exactly that much;
-/// without, time is real.
-pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-        .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
-        .init_resource::<Sessions>()
-        .init_resource::<super::hover::Hovered>()
-        .add_plugins(CityPlugin);
-    if let Some(frame) = frame {
-        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(frame));
-    }
-    app
-}
-
-impl Plugin for CityPlugin {
-    fn build(&self, app: &mut App) {
-        app.init_resource::<HeightMode>()
-            .init_resource::<ColourMode>()
-            .init_resource::<Compare>()
-            .init_resource::<Palette>()
-            .init_resource::<MovedScratch>()
-            .add_systems(
-                Update,
-                (
-                    place_methods,
-                    super::compare::update_compare_plan,
-                    arrange_cities,
-                    sync_structure,
-                    glide_cities,
-                    set_targets,
-                    super::compare::compare_targets,
-                    animate_buildings,
-                )
-                    .chain()
-                    .in_set(CitySet),
-            );
-    }
-}
-
-/// The city systems, in order; hover and camera run after them.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct CitySet;
-
-/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved.
-#[derive(Resource, Default, Debug)]
-pub struct MovedScratch(Vec<usize>);
-
-/// Marks the entity that draws a city's buildings.
-#[derive(Component, Debug, Clone, Copy)]
-pub struct CityBuildings {
-    pub city: CityKey,
-}
-
 /// A building's instance: its footprint in the world, standing on its block, `height_wu` tall.
 pub fn place_instance(
     building: &highrise_layout::Building,
@@ -986,416 +664,6 @@ pub fn place_instance(
 pub fn set_instance_colour(mut instance: BuildingInstance, rgba: [u8; 4]) -> BuildingInstance {
     instance[6] = f32::from_bits(u32::from_le_bytes(rgba));
     instance
-}
-
-/// Places newly defined methods (incremental insertion: existing buildings never move).
-pub fn place_methods(mut sessions: ResMut<Sessions>) {
-    for view in sessions.by_id.values_mut() {
-        let SessionView {
-            pending_methods,
-            city,
-            ..
-        } = view;
-        city.place(pending_methods);
-    }
-}
-
-/// Lines the shown cities up along X (connection order, or A then B in the compare view),
-/// spawns a root per city, and hides the cities the compare view does not show.
-pub fn arrange_cities(
-    mut commands: Commands,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
-    mut roots: Query<(&mut Transform, &mut Visibility), With<CityRoot>>,
-) {
-    let order = compare.scene_order(&sessions);
-    let mut next_x = 0.0f32;
-    let mut origins = Vec::with_capacity(order.len());
-    for &key in &order {
-        let Some(city) = compare.city(&sessions, key) else {
-            continue;
-        };
-        let Some(layout) = city.layout.as_ref() else {
-            continue;
-        };
-        let bounds = layout.bounds();
-        origins.push((key, Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z)));
-        next_x += bounds.width_wu() + CITY_GAP_WU;
-    }
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
-        let placed = origins.iter().find(|(shown, _)| *shown == key).map(|o| o.1);
-        city.hidden = placed.is_none();
-        let Some(origin) = placed else {
-            if let Some(root) = city.root {
-                if let Ok((_, mut visibility)) = roots.get_mut(root) {
-                    visibility.set_if_neq(Visibility::Hidden);
-                }
-            }
-            continue;
-        };
-        let root = *city.root.get_or_insert_with(|| {
-            commands
-                .spawn((
-                    CityRoot { city: key },
-                    Transform::from_translation(origin),
-                    Visibility::default(),
-                ))
-                .id()
-        });
-        if let Ok((mut transform, mut visibility)) = roots.get_mut(root) {
-            visibility.set_if_neq(Visibility::Inherited);
-            if city.origin != origin {
-                transform.translation = origin;
-            }
-        }
-        city.origin = origin;
-    }
-}
-
-/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes
-/// (and shades: a re-laid-out plan may renumber its districts); drops slabs the plan no longer
-/// has.
-pub fn sync_structure(
-    mut commands: Commands,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
-    palette: Res<Palette>,
-    mut slabs: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), Without<CityRoot>>,
-) {
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
-        if !city.structure_dirty || city.hidden {
-            continue;
-        }
-        let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
-            continue;
-        };
-        if city.instances.is_empty() && city.district_entities.is_empty() {
-            // After a tidy or a new compare plan: drop the old children of the root.
-            commands.entity(root).despawn_related::<Children>();
-        }
-        let mut sync = |entities: &mut Vec<Entity>,
-                        shown: &mut Vec<(u32, Rect)>,
-                        items: &mut dyn Iterator<
-            Item = (u32, Rect, f32, f32, Handle<StandardMaterial>),
-        >| {
-            shown.clear();
-            let mut count = 0;
-            for (index, (owner, rect, base_wu, top_wu, material)) in items.enumerate() {
-                count = index + 1;
-                shown.push((owner, rect));
-                let transform = slab_transform(&rect, base_wu, top_wu);
-                match entities.get(index) {
-                    Some(&entity) => {
-                        if let Ok((mut current, mut current_material)) = slabs.get_mut(entity) {
-                            *current = transform;
-                            if current_material.0 != material {
-                                current_material.0 = material;
-                            }
-                        }
-                    }
-                    None => entities.push(
-                        commands
-                            .spawn((
-                                Mesh3d(palette.cube.clone()),
-                                MeshMaterial3d(material),
-                                transform,
-                                ChildOf(root),
-                            ))
-                            .id(),
-                    ),
-                }
-            }
-            for entity in entities.drain(count.min(entities.len())..) {
-                commands.entity(entity).despawn();
-            }
-        };
-        sync(
-            &mut city.district_entities,
-            &mut city.shown_districts,
-            &mut layout.districts().iter().map(|d| {
-                (
-                    d.package,
-                    d.rect,
-                    d.base_height_wu,
-                    d.top_height_wu,
-                    palette.district_material(d.depth),
-                )
-            }),
-        );
-        sync(
-            &mut city.block_entities,
-            &mut city.shown_blocks,
-            &mut layout.blocks().iter().map(|b| {
-                (
-                    b.class,
-                    b.rect,
-                    b.base_height_wu,
-                    b.top_height_wu,
-                    palette.block.clone(),
-                )
-            }),
-        );
-        let existing = city.instances.len();
-        city.place_instances(existing, &palette);
-        if city.instances_entity.is_none() {
-            city.instances_entity = Some(
-                commands
-                    .spawn((
-                        Mesh3d(palette.cube.clone()),
-                        BuildingInstances::default(),
-                        // The instances carry their own world positions: the cube's bounds
-                        // say nothing about where they stand.
-                        NoFrustumCulling,
-                        Transform::default(),
-                        ChildOf(root),
-                        CityBuildings { city: key },
-                    ))
-                    .id(),
-            );
-        }
-        city.structure_dirty = false;
-        city.heights_dirty = true;
-    }
-}
-
-/// Moves gliding districts, blocks and buildings a step toward their plan's places; on the
-/// last step they stand exactly there.
-pub fn glide_cities(
-    time: Res<Time>,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
-    mut slabs: Query<&mut Transform, Without<CityRoot>>,
-) {
-    let now_s = time.elapsed_secs_f64();
-    for (_, city) in scene_cities_mut(&mut sessions, &mut compare) {
-        let Some(glide) = city.glide.as_mut() else {
-            continue;
-        };
-        if glide.started_s.is_some() {
-            glide.just_started = false;
-        }
-        let Some(layout) = city.layout.as_ref() else {
-            continue;
-        };
-        if city.hidden || city.structure_dirty {
-            continue; // not drawn, or its entities are made this frame: start next frame
-        }
-        let started_s = *glide.started_s.get_or_insert(now_s);
-        let t = glide.eased(now_s);
-        let origin = city.origin;
-        for (index, building) in layout.buildings().iter().enumerate() {
-            let Some(instance) = city.instances.get_mut(index) else {
-                break;
-            };
-            let centre = building.footprint.center();
-            let to = Vec2::new(centre.x, centre.z);
-            let from = glide.from_buildings.get(index).copied().unwrap_or(to);
-            // Exactly on the plot once there (and for buildings that do not move at all).
-            let at = if t >= 1.0 || from.distance_squared(to) < 1e-6 {
-                to
-            } else {
-                from.lerp(to, t)
-            };
-            instance[0] = at.x + origin.x;
-            instance[1] = building.base_height_wu;
-            instance[2] = at.y + origin.z;
-        }
-        city.instances_dirty = true;
-        let mut slide = |entities: &[Entity],
-                         shown: &mut [(u32, Rect)],
-                         from: &[Option<Rect>],
-                         plan: &mut dyn Iterator<Item = (Rect, f32, f32)>| {
-            for (index, (to, base_wu, top_wu)) in plan.enumerate() {
-                let rect = match from.get(index).copied().flatten() {
-                    Some(from) => lerp_rect(&from, &to, t),
-                    None => to,
-                };
-                if let Some(entry) = shown.get_mut(index) {
-                    entry.1 = rect;
-                }
-                if let Some(mut transform) =
-                    entities.get(index).and_then(|&e| slabs.get_mut(e).ok())
-                {
-                    *transform = slab_transform(&rect, base_wu, top_wu);
-                }
-            }
-        };
-        slide(
-            &city.district_entities,
-            &mut city.shown_districts,
-            &glide.from_districts,
-            &mut layout
-                .districts()
-                .iter()
-                .map(|d| (d.rect, d.base_height_wu, d.top_height_wu)),
-        );
-        slide(
-            &city.block_entities,
-            &mut city.shown_blocks,
-            &glide.from_blocks,
-            &mut layout
-                .blocks()
-                .iter()
-                .map(|b| (b.rect, b.base_height_wu, b.top_height_wu)),
-        );
-        if now_s - started_s >= f64::from(GLIDE_S) {
-            city.glide = None;
-        }
-    }
-}
-
-/// Recomputes targets when a new snapshot arrived or the modes changed.
-pub fn set_targets(
-    mut sessions: ResMut<Sessions>,
-    height_mode: Res<HeightMode>,
-    colour_mode: Res<ColourMode>,
-) {
-    for view in sessions.by_id.values_mut() {
-        let Some(snapshot) = view.report.sink.clone() else {
-            continue;
-        };
-        let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
-        if view.city.targets_from != wanted {
-            view.city
-                .set_targets_from(&snapshot, *height_mode, *colour_mode);
-        }
-    }
-}
-
-/// Eases heights, writes the transforms and materials of the buildings that changed, and
-/// refreshes the hit-test bounds.
-/// Eases heights, writes the heights and colours that changed into the city's instances, hands
-/// them to the draw when anything changed, and refreshes the hit-test bounds.
-pub fn animate_buildings(
-    time: Res<Time>,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
-    palette: Res<Palette>,
-    hovered: Option<Res<super::hover::Hovered>>,
-    mut scratch: ResMut<MovedScratch>,
-    mut draws: Query<&mut BuildingInstances>,
-) {
-    let dt_s = time.delta_secs().min(0.1);
-    let highlighted = hovered.as_deref().and_then(|h| h.building());
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
-        let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
-        if city.hidden || placed != Some(city.instances.len()) {
-            continue; // no city yet, or its buildings are being placed this frame
-        }
-        city.ease(dt_s, &mut scratch.0);
-        if city.instances_origin != city.origin {
-            // The city moved (the scene was rearranged): place every building again.
-            city.place_instances(0, &palette);
-        }
-        let Some(layout) = city.layout.as_mut() else {
-            continue;
-        };
-        let moved = &scratch.0;
-        if !moved.is_empty() {
-            city.instances_dirty = true;
-        }
-        let highlight = highlighted
-            .filter(|(city_key, _)| *city_key == key)
-            .map(|(_, building)| building as usize)
-            .filter(|&index| index < city.instances.len());
-        if city.highlighted != highlight {
-            city.recolour.extend(city.highlighted);
-            city.recolour.extend(highlight);
-            city.highlighted = highlight;
-        }
-        let mut recolour = std::mem::take(&mut city.recolour);
-        let count = city.colours.len();
-        if recolour.len() > count / 8 {
-            // Most colours may have changed: one pass over all of them, in order, beats
-            // sorting and deduplicating a long list.
-            recolour.clear();
-            recolour.extend(0..count);
-        } else if recolour.len() > 256 {
-            // Many: a bit per building puts them in order, once each, cheaper than a sort.
-            let bits = &mut city.recolour_bits;
-            bits.clear();
-            bits.resize(count.div_ceil(64), 0);
-            for &index in &recolour {
-                bits[index / 64] |= 1 << (index % 64);
-            }
-            recolour.clear();
-            for (word_index, &word) in bits.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    recolour.push(word_index * 64 + word.trailing_zeros() as usize);
-                    word &= word - 1;
-                }
-            }
-        } else {
-            recolour.sort_unstable();
-            recolour.dedup();
-        }
-        // One pass in index order over both lists (each sorted, each index once), so an
-        // instance that moves and changes colour is fetched once.
-        let (mut next_moved, mut next_recolour) = (0, 0);
-        loop {
-            let moved_index = moved.get(next_moved).copied().unwrap_or(usize::MAX);
-            let recolour_index = recolour.get(next_recolour).copied().unwrap_or(usize::MAX);
-            let index = moved_index.min(recolour_index);
-            if index == usize::MAX {
-                break;
-            }
-            if moved_index == index {
-                city.instances[index][3] = city.heights_wu[index];
-                next_moved += 1;
-            }
-            if recolour_index == index {
-                next_recolour += 1;
-                let wanted = if Some(index) == city.highlighted {
-                    ColourKey::Highlight
-                } else {
-                    city.target_colours[index]
-                };
-                if city.colours[index] != wanted {
-                    city.colours[index] = wanted;
-                    city.instances[index] =
-                        set_instance_colour(city.instances[index], palette.rgba(wanted));
-                    city.instances_dirty = true;
-                }
-            }
-        }
-        recolour.clear();
-        city.recolour = recolour;
-        if city.instances_dirty {
-            if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
-                // Reuse a buffer the render world has let go of (no 200k-entry allocation and
-                // page faults every frame); keep the one just replaced for next time.
-                let mut next = city
-                    .spare_instances
-                    .take()
-                    .filter(|spare| std::sync::Arc::strong_count(spare) == 1)
-                    .unwrap_or_default();
-                match std::sync::Arc::get_mut(&mut next) {
-                    Some(buffer) => {
-                        buffer.clear();
-                        buffer.extend_from_slice(&city.instances);
-                    }
-                    None => next = std::sync::Arc::new(city.instances.clone()),
-                }
-                city.spare_instances = Some(std::mem::replace(&mut draw.instances, next));
-                draw.generation += 1;
-                city.instances_dirty = false;
-            }
-        }
-        // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
-        // the whole hierarchy every frame while everything moves costs more than it is worth.
-        let now_s = time.elapsed_secs_f64();
-        let settled = city.animating.is_empty();
-        if city.heights_dirty
-            && (settled || now_s - city.hit_test_refreshed_s >= HIT_TEST_REFRESH_S)
-        {
-            if let Err(error) = layout.set_heights(&city.heights_wu) {
-                warn!("hit-test heights out of date: {error}");
-            }
-            city.heights_dirty = false;
-            city.hit_test_refreshed_s = now_s;
-        }
-    }
 }
 
 #[cfg(test)]

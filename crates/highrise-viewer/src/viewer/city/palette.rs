@@ -1,0 +1,243 @@
+//! What buildings show and in which colours: the height and colour modes, the palette's
+//! colour keys and tables, and the mapping of a method's statistics to a building's target.
+
+use bevy::prelude::*;
+use highrise_aggregate::MethodStats;
+
+use super::STUB_HEIGHT_WU;
+
+/// Number of steps of the heat ramp.
+pub const HEAT_STEPS: usize = 32;
+/// Number of distinct class colours.
+pub const CLASS_COLOURS: usize = 24;
+/// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
+pub const THREAD_STEPS: usize = 8;
+/// Steps of each side (faster, slower) of the diff city's blue/red ramp.
+pub const DIFF_STEPS: usize = 16;
+
+/// What building height shows.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeightMode {
+    /// The paper's elevation: exclusive (self) time, max over threads.
+    #[default]
+    Exclusive,
+    /// Time anywhere on the stack, max over threads.
+    Inclusive,
+    /// Exclusive time summed over threads (may exceed 100 %).
+    Summed,
+}
+
+impl HeightMode {
+    /// The value (a fraction of the window) this mode reads from a method's statistics.
+    pub fn value(self, stats: &MethodStats) -> f32 {
+        match self {
+            HeightMode::Exclusive => stats.elevation,
+            HeightMode::Inclusive => stats.inclusive_elevation,
+            HeightMode::Summed => stats.summed_elevation,
+        }
+    }
+}
+
+/// What building colour shows.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColourMode {
+    /// Heat ramp of the height value.
+    #[default]
+    Heat,
+    /// One colour per class.
+    Class,
+    /// Thread count.
+    Threads,
+}
+
+/// Which palette material a building wears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourKey {
+    Stub,
+    Heat(u8),
+    Class(u8),
+    Threads(u8),
+    Highlight,
+    /// Aligned compare view: the method does not exist in this version.
+    Absent,
+    /// Diff city: only in B.
+    Added,
+    /// Diff city: only in A.
+    Removed,
+    /// Diff city: in both versions, under different packages.
+    Moved,
+    /// Diff city: B spends less (step 1..DIFF_STEPS, larger is more).
+    Faster(u8),
+    /// Diff city: B spends more.
+    Slower(u8),
+}
+
+/// Colours and shared meshes. Buildings take their colour from a few small tables (linear-light
+/// RGBA bytes for the instanced draw); districts and blocks share a handful of materials.
+#[derive(Resource, Debug)]
+pub struct Palette {
+    pub cube: Handle<Mesh>,
+    stub: [u8; 4],
+    heat: Vec<[u8; 4]>,
+    class: Vec<[u8; 4]>,
+    threads: Vec<[u8; 4]>,
+    highlight: [u8; 4],
+    absent: [u8; 4],
+    added: [u8; 4],
+    removed: [u8; 4],
+    moved: [u8; 4],
+    faster: Vec<[u8; 4]>,
+    slower: Vec<[u8; 4]>,
+    /// Districts by nesting depth (deeper is lighter).
+    pub district: Vec<Handle<StandardMaterial>>,
+    pub block: Handle<StandardMaterial>,
+}
+
+impl Palette {
+    /// A building colour as linear-light RGBA bytes.
+    pub fn rgba(&self, key: ColourKey) -> [u8; 4] {
+        match key {
+            ColourKey::Stub => self.stub,
+            ColourKey::Heat(step) => self.heat[usize::from(step).min(HEAT_STEPS - 1)],
+            ColourKey::Class(index) => self.class[usize::from(index) % CLASS_COLOURS],
+            ColourKey::Threads(count) => {
+                self.threads[usize::from(count).clamp(1, THREAD_STEPS) - 1]
+            }
+            ColourKey::Highlight => self.highlight,
+            ColourKey::Absent => self.absent,
+            ColourKey::Added => self.added,
+            ColourKey::Removed => self.removed,
+            ColourKey::Moved => self.moved,
+            ColourKey::Faster(step) => self.faster[usize::from(step).min(DIFF_STEPS - 1)],
+            ColourKey::Slower(step) => self.slower[usize::from(step).min(DIFF_STEPS - 1)],
+        }
+    }
+
+    pub fn district_material(&self, depth: u16) -> Handle<StandardMaterial> {
+        self.district[usize::from(depth).min(self.district.len() - 1)].clone()
+    }
+}
+
+/// A colour as linear-light RGBA bytes.
+fn linear_bytes(colour: Color) -> [u8; 4] {
+    let linear = LinearRgba::from(colour);
+    [linear.red, linear.green, linear.blue, linear.alpha]
+        .map(|channel| (channel.clamp(0.0, 1.0) * 255.0).round() as u8)
+}
+
+/// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
+pub fn heat_colour(t: f32) -> Color {
+    let stops = [
+        (0.0, Vec3::new(0.30, 0.42, 0.62)),
+        (0.35, Vec3::new(0.95, 0.85, 0.25)),
+        (0.7, Vec3::new(0.98, 0.50, 0.12)),
+        (1.0, Vec3::new(0.90, 0.12, 0.10)),
+    ];
+    let t = t.clamp(0.0, 1.0);
+    let mut colour = stops[0].1;
+    for pair in stops.windows(2) {
+        let ((t0, c0), (t1, c1)) = (pair[0], pair[1]);
+        if t >= t0 && t <= t1 {
+            colour = c0.lerp(c1, (t - t0) / (t1 - t0));
+        }
+    }
+    Color::srgb(colour.x, colour.y, colour.z)
+}
+
+impl FromWorld for Palette {
+    fn from_world(world: &mut World) -> Self {
+        let cube = world
+            .resource_mut::<Assets<Mesh>>()
+            .add(Cuboid::new(1.0, 1.0, 1.0));
+        let heat = (0..HEAT_STEPS)
+            .map(|step| linear_bytes(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
+            .collect();
+        let class = (0..CLASS_COLOURS)
+            .map(|index| {
+                // Golden-angle hues, alternating lightness, so neighbours differ.
+                let hue = (index as f32 * 137.508) % 360.0;
+                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
+                linear_bytes(Color::hsl(hue, 0.65, lightness))
+            })
+            .collect();
+        let threads = (1..=THREAD_STEPS)
+            .map(|count| {
+                linear_bytes(Color::hsl(
+                    200.0 - 180.0 * count as f32 / THREAD_STEPS as f32,
+                    0.7,
+                    0.5,
+                ))
+            })
+            .collect();
+        // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
+        let neutral = Vec3::new(0.45, 0.46, 0.50);
+        let ramp = |end: Vec3, step: usize| {
+            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
+            linear_bytes(Color::srgb(mixed.x, mixed.y, mixed.z))
+        };
+        let faster = (0..DIFF_STEPS)
+            .map(|step| ramp(Vec3::new(0.12, 0.38, 0.95), step))
+            .collect();
+        let slower = (0..DIFF_STEPS)
+            .map(|step| ramp(Vec3::new(0.95, 0.12, 0.10), step))
+            .collect();
+        let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
+        let mut add = |colour: Color| {
+            materials.add(StandardMaterial {
+                base_color: colour,
+                perceptual_roughness: 0.8,
+                ..default()
+            })
+        };
+        let district = (0..8)
+            .map(|depth| {
+                let level = 0.13 + 0.045 * depth as f32;
+                add(Color::srgb(level, level + 0.015, level + 0.035))
+            })
+            .collect();
+        let block = add(Color::srgb(0.38, 0.40, 0.44));
+        Self {
+            cube,
+            absent: linear_bytes(Color::srgb(0.16, 0.17, 0.20)),
+            added: linear_bytes(Color::srgb(0.20, 0.85, 0.35)),
+            removed: linear_bytes(Color::srgb(0.62, 0.30, 0.80)),
+            moved: linear_bytes(Color::srgb(0.95, 0.75, 0.20)),
+            faster,
+            slower,
+            stub: linear_bytes(Color::srgb(0.22, 0.24, 0.28)),
+            heat,
+            class,
+            threads,
+            highlight: linear_bytes(Color::srgb(0.35, 1.0, 0.95)),
+            district,
+            block,
+        }
+    }
+}
+
+/// A building's target height and colour from its method's statistics (`block` picks the
+/// class colour).
+pub fn stats_target(
+    stats: &MethodStats,
+    block: u32,
+    height_mode: HeightMode,
+    colour_mode: ColourMode,
+    max_height_wu: f32,
+) -> (f32, ColourKey) {
+    let value = height_mode.value(stats);
+    let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+    if !ran {
+        return (STUB_HEIGHT_WU, ColourKey::Stub);
+    }
+    let height_wu = (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let colour = match colour_mode {
+        ColourMode::Heat => {
+            ColourKey::Heat((value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8)
+        }
+        ColourMode::Class => ColourKey::Class((block % 251) as u8),
+        ColourMode::Threads => {
+            ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
+        }
+    };
+    (height_wu, colour)
+}

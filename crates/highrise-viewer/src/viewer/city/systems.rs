@@ -1,0 +1,454 @@
+//! The city systems: plans placed, cities lined up, slabs spawned and glided, targets set and
+//! buildings eased into their instances.
+
+use bevy::prelude::*;
+use bevy::render::view::NoFrustumCulling;
+use highrise_layout::Rect;
+
+use super::model::{lerp_rect, set_instance_colour, CityKey, GLIDE_S};
+use super::palette::{ColourKey, ColourMode, HeightMode, Palette};
+use crate::viewer::compare::{scene_cities_mut, Compare};
+use crate::viewer::instancing::BuildingInstances;
+use crate::viewer::sessions::{SessionView, Sessions};
+
+/// Gap between neighbouring cities, world units.
+pub const CITY_GAP_WU: f32 = 12.0;
+/// While buildings move, the hit-test bounds are refreshed at most this often, seconds.
+pub const HIT_TEST_REFRESH_S: f64 = 0.1;
+
+/// Marks a city's root entity (its transform places the city in the world).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct CityRoot {
+    pub city: CityKey,
+}
+
+/// The transform of a slab covering `rect` from `base` to `top`.
+pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
+    let centre = rect.center();
+    let thickness = (top_wu - base_wu).max(0.01);
+    Transform::from_xyz(centre.x, base_wu + thickness / 2.0, centre.z).with_scale(Vec3::new(
+        rect.width_wu(),
+        thickness,
+        rect.depth_wu(),
+    ))
+}
+
+/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved.
+#[derive(Resource, Default, Debug)]
+pub struct MovedScratch(Vec<usize>);
+
+/// Marks the entity that draws a city's buildings.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct CityBuildings {
+    pub city: CityKey,
+}
+
+/// Places newly defined methods (incremental insertion: existing buildings never move).
+pub fn place_methods(mut sessions: ResMut<Sessions>) {
+    for view in sessions.by_id.values_mut() {
+        let SessionView {
+            pending_methods,
+            city,
+            ..
+        } = view;
+        city.place(pending_methods);
+    }
+}
+
+/// Lines the shown cities up along X (connection order, or A then B in the compare view),
+/// spawns a root per city, and hides the cities the compare view does not show.
+pub fn arrange_cities(
+    mut commands: Commands,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    mut roots: Query<(&mut Transform, &mut Visibility), With<CityRoot>>,
+) {
+    let order = compare.scene_order(&sessions);
+    let mut next_x = 0.0f32;
+    let mut origins = Vec::with_capacity(order.len());
+    for &key in &order {
+        let Some(city) = compare.city(&sessions, key) else {
+            continue;
+        };
+        let Some(layout) = city.layout.as_ref() else {
+            continue;
+        };
+        let bounds = layout.bounds();
+        origins.push((key, Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z)));
+        next_x += bounds.width_wu() + CITY_GAP_WU;
+    }
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        let placed = origins.iter().find(|(shown, _)| *shown == key).map(|o| o.1);
+        city.hidden = placed.is_none();
+        let Some(origin) = placed else {
+            if let Some(root) = city.root {
+                if let Ok((_, mut visibility)) = roots.get_mut(root) {
+                    visibility.set_if_neq(Visibility::Hidden);
+                }
+            }
+            continue;
+        };
+        let root = *city.root.get_or_insert_with(|| {
+            commands
+                .spawn((
+                    CityRoot { city: key },
+                    Transform::from_translation(origin),
+                    Visibility::default(),
+                ))
+                .id()
+        });
+        if let Ok((mut transform, mut visibility)) = roots.get_mut(root) {
+            visibility.set_if_neq(Visibility::Inherited);
+            if city.origin != origin {
+                transform.translation = origin;
+            }
+        }
+        city.origin = origin;
+    }
+}
+
+/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes
+/// (and shades: a re-laid-out plan may renumber its districts); drops slabs the plan no longer
+/// has.
+pub fn sync_structure(
+    mut commands: Commands,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    palette: Res<Palette>,
+    mut slabs: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), Without<CityRoot>>,
+) {
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        if !city.structure_dirty || city.hidden {
+            continue;
+        }
+        let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
+            continue;
+        };
+        if city.instances.is_empty() && city.district_entities.is_empty() {
+            // After a tidy or a new compare plan: drop the old children of the root.
+            commands.entity(root).despawn_related::<Children>();
+        }
+        let mut sync = |entities: &mut Vec<Entity>,
+                        shown: &mut Vec<(u32, Rect)>,
+                        items: &mut dyn Iterator<
+            Item = (u32, Rect, f32, f32, Handle<StandardMaterial>),
+        >| {
+            shown.clear();
+            let mut count = 0;
+            for (index, (owner, rect, base_wu, top_wu, material)) in items.enumerate() {
+                count = index + 1;
+                shown.push((owner, rect));
+                let transform = slab_transform(&rect, base_wu, top_wu);
+                match entities.get(index) {
+                    Some(&entity) => {
+                        if let Ok((mut current, mut current_material)) = slabs.get_mut(entity) {
+                            *current = transform;
+                            if current_material.0 != material {
+                                current_material.0 = material;
+                            }
+                        }
+                    }
+                    None => entities.push(
+                        commands
+                            .spawn((
+                                Mesh3d(palette.cube.clone()),
+                                MeshMaterial3d(material),
+                                transform,
+                                ChildOf(root),
+                            ))
+                            .id(),
+                    ),
+                }
+            }
+            for entity in entities.drain(count.min(entities.len())..) {
+                commands.entity(entity).despawn();
+            }
+        };
+        sync(
+            &mut city.district_entities,
+            &mut city.shown_districts,
+            &mut layout.districts().iter().map(|d| {
+                (
+                    d.package,
+                    d.rect,
+                    d.base_height_wu,
+                    d.top_height_wu,
+                    palette.district_material(d.depth),
+                )
+            }),
+        );
+        sync(
+            &mut city.block_entities,
+            &mut city.shown_blocks,
+            &mut layout.blocks().iter().map(|b| {
+                (
+                    b.class,
+                    b.rect,
+                    b.base_height_wu,
+                    b.top_height_wu,
+                    palette.block.clone(),
+                )
+            }),
+        );
+        let existing = city.instances.len();
+        city.place_instances(existing, &palette);
+        if city.instances_entity.is_none() {
+            city.instances_entity = Some(
+                commands
+                    .spawn((
+                        Mesh3d(palette.cube.clone()),
+                        BuildingInstances::default(),
+                        // The instances carry their own world positions: the cube's bounds
+                        // say nothing about where they stand.
+                        NoFrustumCulling,
+                        Transform::default(),
+                        ChildOf(root),
+                        CityBuildings { city: key },
+                    ))
+                    .id(),
+            );
+        }
+        city.structure_dirty = false;
+        city.heights_dirty = true;
+    }
+}
+
+/// Moves gliding districts, blocks and buildings a step toward their plan's places; on the
+/// last step they stand exactly there.
+pub fn glide_cities(
+    time: Res<Time>,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    mut slabs: Query<&mut Transform, Without<CityRoot>>,
+) {
+    let now_s = time.elapsed_secs_f64();
+    for (_, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        let Some(glide) = city.glide.as_mut() else {
+            continue;
+        };
+        if glide.started_s.is_some() {
+            glide.just_started = false;
+        }
+        let Some(layout) = city.layout.as_ref() else {
+            continue;
+        };
+        if city.hidden || city.structure_dirty {
+            continue; // not drawn, or its entities are made this frame: start next frame
+        }
+        let started_s = *glide.started_s.get_or_insert(now_s);
+        let t = glide.eased(now_s);
+        let origin = city.origin;
+        for (index, building) in layout.buildings().iter().enumerate() {
+            let Some(instance) = city.instances.get_mut(index) else {
+                break;
+            };
+            let centre = building.footprint.center();
+            let to = Vec2::new(centre.x, centre.z);
+            let from = glide.from_buildings.get(index).copied().unwrap_or(to);
+            // Exactly on the plot once there (and for buildings that do not move at all).
+            let at = if t >= 1.0 || from.distance_squared(to) < 1e-6 {
+                to
+            } else {
+                from.lerp(to, t)
+            };
+            instance[0] = at.x + origin.x;
+            instance[1] = building.base_height_wu;
+            instance[2] = at.y + origin.z;
+        }
+        city.instances_dirty = true;
+        let mut slide = |entities: &[Entity],
+                         shown: &mut [(u32, Rect)],
+                         from: &[Option<Rect>],
+                         plan: &mut dyn Iterator<Item = (Rect, f32, f32)>| {
+            for (index, (to, base_wu, top_wu)) in plan.enumerate() {
+                let rect = match from.get(index).copied().flatten() {
+                    Some(from) => lerp_rect(&from, &to, t),
+                    None => to,
+                };
+                if let Some(entry) = shown.get_mut(index) {
+                    entry.1 = rect;
+                }
+                if let Some(mut transform) =
+                    entities.get(index).and_then(|&e| slabs.get_mut(e).ok())
+                {
+                    *transform = slab_transform(&rect, base_wu, top_wu);
+                }
+            }
+        };
+        slide(
+            &city.district_entities,
+            &mut city.shown_districts,
+            &glide.from_districts,
+            &mut layout
+                .districts()
+                .iter()
+                .map(|d| (d.rect, d.base_height_wu, d.top_height_wu)),
+        );
+        slide(
+            &city.block_entities,
+            &mut city.shown_blocks,
+            &glide.from_blocks,
+            &mut layout
+                .blocks()
+                .iter()
+                .map(|b| (b.rect, b.base_height_wu, b.top_height_wu)),
+        );
+        if now_s - started_s >= f64::from(GLIDE_S) {
+            city.glide = None;
+        }
+    }
+}
+
+/// Recomputes targets when a new snapshot arrived or the modes changed.
+pub fn set_targets(
+    mut sessions: ResMut<Sessions>,
+    height_mode: Res<HeightMode>,
+    colour_mode: Res<ColourMode>,
+) {
+    for view in sessions.by_id.values_mut() {
+        let Some(snapshot) = view.report.sink.clone() else {
+            continue;
+        };
+        let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
+        if view.city.targets_from != wanted {
+            view.city
+                .set_targets_from(&snapshot, *height_mode, *colour_mode);
+        }
+    }
+}
+
+/// Eases heights, writes the transforms and materials of the buildings that changed, and
+/// refreshes the hit-test bounds.
+/// Eases heights, writes the heights and colours that changed into the city's instances, hands
+/// them to the draw when anything changed, and refreshes the hit-test bounds.
+pub fn animate_buildings(
+    time: Res<Time>,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    palette: Res<Palette>,
+    hovered: Option<Res<crate::viewer::hover::Hovered>>,
+    mut scratch: ResMut<MovedScratch>,
+    mut draws: Query<&mut BuildingInstances>,
+) {
+    let dt_s = time.delta_secs().min(0.1);
+    let highlighted = hovered.as_deref().and_then(|h| h.building());
+    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+        let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
+        if city.hidden || placed != Some(city.instances.len()) {
+            continue; // no city yet, or its buildings are being placed this frame
+        }
+        city.ease(dt_s, &mut scratch.0);
+        if city.instances_origin != city.origin {
+            // The city moved (the scene was rearranged): place every building again.
+            city.place_instances(0, &palette);
+        }
+        let Some(layout) = city.layout.as_mut() else {
+            continue;
+        };
+        let moved = &scratch.0;
+        if !moved.is_empty() {
+            city.instances_dirty = true;
+        }
+        let highlight = highlighted
+            .filter(|(city_key, _)| *city_key == key)
+            .map(|(_, building)| building as usize)
+            .filter(|&index| index < city.instances.len());
+        if city.highlighted != highlight {
+            city.recolour.extend(city.highlighted);
+            city.recolour.extend(highlight);
+            city.highlighted = highlight;
+        }
+        let mut recolour = std::mem::take(&mut city.recolour);
+        let count = city.colours.len();
+        if recolour.len() > count / 8 {
+            // Most colours may have changed: one pass over all of them, in order, beats
+            // sorting and deduplicating a long list.
+            recolour.clear();
+            recolour.extend(0..count);
+        } else if recolour.len() > 256 {
+            // Many: a bit per building puts them in order, once each, cheaper than a sort.
+            let bits = &mut city.recolour_bits;
+            bits.clear();
+            bits.resize(count.div_ceil(64), 0);
+            for &index in &recolour {
+                bits[index / 64] |= 1 << (index % 64);
+            }
+            recolour.clear();
+            for (word_index, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    recolour.push(word_index * 64 + word.trailing_zeros() as usize);
+                    word &= word - 1;
+                }
+            }
+        } else {
+            recolour.sort_unstable();
+            recolour.dedup();
+        }
+        // One pass in index order over both lists (each sorted, each index once), so an
+        // instance that moves and changes colour is fetched once.
+        let (mut next_moved, mut next_recolour) = (0, 0);
+        loop {
+            let moved_index = moved.get(next_moved).copied().unwrap_or(usize::MAX);
+            let recolour_index = recolour.get(next_recolour).copied().unwrap_or(usize::MAX);
+            let index = moved_index.min(recolour_index);
+            if index == usize::MAX {
+                break;
+            }
+            if moved_index == index {
+                city.instances[index][3] = city.heights_wu[index];
+                next_moved += 1;
+            }
+            if recolour_index == index {
+                next_recolour += 1;
+                let wanted = if Some(index) == city.highlighted {
+                    ColourKey::Highlight
+                } else {
+                    city.target_colours[index]
+                };
+                if city.colours[index] != wanted {
+                    city.colours[index] = wanted;
+                    city.instances[index] =
+                        set_instance_colour(city.instances[index], palette.rgba(wanted));
+                    city.instances_dirty = true;
+                }
+            }
+        }
+        recolour.clear();
+        city.recolour = recolour;
+        if city.instances_dirty {
+            if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
+                // Reuse a buffer the render world has let go of (no 200k-entry allocation and
+                // page faults every frame); keep the one just replaced for next time.
+                let mut next = city
+                    .spare_instances
+                    .take()
+                    .filter(|spare| std::sync::Arc::strong_count(spare) == 1)
+                    .unwrap_or_default();
+                match std::sync::Arc::get_mut(&mut next) {
+                    Some(buffer) => {
+                        buffer.clear();
+                        buffer.extend_from_slice(&city.instances);
+                    }
+                    None => next = std::sync::Arc::new(city.instances.clone()),
+                }
+                city.spare_instances = Some(std::mem::replace(&mut draw.instances, next));
+                draw.generation += 1;
+                city.instances_dirty = false;
+            }
+        }
+        // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
+        // the whole hierarchy every frame while everything moves costs more than it is worth.
+        let now_s = time.elapsed_secs_f64();
+        let settled = city.animating.is_empty();
+        if city.heights_dirty
+            && (settled || now_s - city.hit_test_refreshed_s >= HIT_TEST_REFRESH_S)
+        {
+            if let Err(error) = layout.set_heights(&city.heights_wu) {
+                warn!("hit-test heights out of date: {error}");
+            }
+            city.heights_dirty = false;
+            city.hit_test_refreshed_s = now_s;
+        }
+    }
+}
