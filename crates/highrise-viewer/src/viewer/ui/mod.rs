@@ -1,0 +1,43 @@
+//! The egui side: a panel with sessions, modes, the window length, search, top methods, the
+//! package tree (live exclusion) and "tidy layout"; and, over the scene, each city's name and
+//! the tooltip of what is hovered.
+//!
+//! - `panel`: the side panel and its sections;
+//! - `search`: finding methods by name, and where to fly to show one;
+//! - `names`: the names of a building as people read them and as the agent sent them;
+//! - `tooltip`: the tooltip's lines for what is hovered (sessions' and compare cities);
+//! - `overlay`: the city names and the tooltip drawn over the scene.
+
+mod names;
+mod overlay;
+mod panel;
+mod search;
+mod tooltip;
+
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+
+pub use names::{
+    building_names, layout_building_names, qualified_name_of_class, raw_building_name,
+};
+pub use search::{building_matches, method_focus_point, search};
+pub use tooltip::tooltip_lines;
+
+#[derive(Debug)]
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SearchBox>().add_systems(
+            EguiPrimaryContextPass,
+            (panel::panel, overlay::city_labels, overlay::tooltip).chain(),
+        );
+    }
+}
+
+/// The search box's text.
+#[derive(Resource, Default, Debug)]
+pub struct SearchBox(pub String);
+
+/// "package.Class.method" (the fully-qualified name users search and read).
+pub use highrise_protocol::qualified_name;

@@ -1,0 +1,368 @@
+//! The side panel: sessions, recordings, modes, compare, search, and the selected session's
+//! window, top methods and package tree.
+
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts};
+use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
+
+use super::names::building_names;
+use super::search::{method_focus_point, search};
+use super::SearchBox;
+use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
+use crate::viewer::city::{ColourMode, HeightMode};
+use crate::viewer::compare::{Compare, CompareMode};
+use crate::viewer::recording::{open_section, recording_section, Recorder};
+use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+/// The side panel; records how much of the window it covers (framing centres the scene in
+/// the rest).
+pub(super) fn panel(
+    mut contexts: EguiContexts,
+    mut sessions: ResMut<Sessions>,
+    mut compare: ResMut<Compare>,
+    mut height_mode: ResMut<HeightMode>,
+    mut colour_mode: ResMut<ColourMode>,
+    camera_mode: Res<CameraMode>,
+    mut search_box: ResMut<SearchBox>,
+    mut focus: EventWriter<FocusOn>,
+    mut commands: EventWriter<SessionCommand>,
+    ingest: Option<Res<Ingest>>,
+    mut recorder: ResMut<Recorder>,
+    mut cover: ResMut<PanelCover>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let panel_width = egui::SidePanel::left("highrise-panel")
+        .default_width(300.0)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("highrise");
+                sessions_section(ui, &mut sessions);
+                open_section(ui, ingest.as_deref(), &mut recorder);
+                ui.separator();
+                view_section(ui, &mut height_mode, &mut colour_mode, *camera_mode);
+                ui.separator();
+                compare_section(ui, &sessions, &mut compare);
+                ui.separator();
+                search_section(ui, &sessions, &mut search_box, &mut focus);
+                let Some(selected) = sessions.selected else {
+                    ui.label("Waiting for a program to connect…");
+                    return;
+                };
+                if let Some(view) = sessions.by_id.get_mut(&selected) {
+                    ui.separator();
+                    recording_section(ui, selected, view, ingest.as_deref(), &mut recorder);
+                    selected_section(ui, selected, view, &mut focus, &mut commands);
+                }
+            });
+        })
+        .response
+        .rect
+        .width();
+    // Framing centres the scene in what the panel leaves visible.
+    let fraction = (panel_width / ctx.screen_rect().width().max(1.0)).clamp(0.0, 0.8);
+    if (cover.left_fraction - fraction).abs() > 0.01 {
+        cover.left_fraction = fraction;
+    }
+    Ok(())
+}
+
+fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
+    ui.label(egui::RichText::new("Sessions").strong());
+    if sessions.shown().next().is_none() {
+        ui.label("No program connected yet.");
+    }
+    let mut clicked = None;
+    for (&session_id, view) in sessions.shown() {
+        let Some(info) = &view.report.info else {
+            continue;
+        };
+        let stats = &view.report.stats;
+        let status = match &view.report.status {
+            SessionStatus::Handshaking => "handshaking".to_string(),
+            SessionStatus::Connected => "connected".to_string(),
+            SessionStatus::Ended(SessionEnd::Goodbye) => "ended".to_string(),
+            SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_string(),
+            SessionStatus::Ended(SessionEnd::Failed(_)) => "failed".to_string(),
+            SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped".to_string(),
+        };
+        let selected = sessions.selected == Some(session_id);
+        if ui
+            .selectable_label(
+                selected,
+                format!("{} · pid {} · {status}", view.title(), info.pid),
+            )
+            .clicked()
+        {
+            clicked = Some(session_id);
+        }
+        ui.label(format!(
+            "  {:.0} events/s · {} methods · {} threads",
+            stats.events_per_s,
+            stats.definitions,
+            view.report.threads.len()
+        ));
+        if stats.agent_events_dropped > 0 {
+            ui.colored_label(
+                egui::Color32::YELLOW,
+                format!(
+                    "  {} events dropped by the agent",
+                    stats.agent_events_dropped
+                ),
+            );
+        }
+        if stats.errors_total > 0 {
+            egui::CollapsingHeader::new(format!("  {} errors", stats.errors_total))
+                .id_salt(("errors", session_id))
+                .show(ui, |ui| {
+                    for error in &view.report.errors {
+                        ui.colored_label(egui::Color32::LIGHT_RED, error.to_string());
+                    }
+                });
+        }
+    }
+    if clicked.is_some() {
+        sessions.selected = clicked;
+    }
+}
+
+fn view_section(
+    ui: &mut egui::Ui,
+    height_mode: &mut HeightMode,
+    colour_mode: &mut ColourMode,
+    camera_mode: CameraMode,
+) {
+    ui.label(egui::RichText::new("Height").strong());
+    ui.horizontal(|ui| {
+        ui.radio_value(height_mode, HeightMode::Exclusive, "exclusive");
+        ui.radio_value(height_mode, HeightMode::Inclusive, "inclusive");
+        ui.radio_value(height_mode, HeightMode::Summed, "summed");
+    });
+    ui.label(egui::RichText::new("Colour").strong());
+    ui.horizontal(|ui| {
+        ui.radio_value(colour_mode, ColourMode::Heat, "heat");
+        ui.radio_value(colour_mode, ColourMode::Class, "class");
+        ui.radio_value(colour_mode, ColourMode::Threads, "threads");
+    });
+    ui.label(format!(
+        "Camera: {} (Tab) · F frame · F12 screenshot",
+        match camera_mode {
+            CameraMode::Orbit => "orbit — drag, right-drag, wheel",
+            CameraMode::Fly => "fly — WASD, Space/Shift, right-drag",
+        }
+    ));
+}
+
+fn search_section(
+    ui: &mut egui::Ui,
+    sessions: &Sessions,
+    search_box: &mut SearchBox,
+    focus: &mut EventWriter<FocusOn>,
+) {
+    ui.label(egui::RichText::new("Find a method").strong());
+    ui.text_edit_singleline(&mut search_box.0);
+    for (session_id, method_id, name) in search(sessions, &search_box.0, 12) {
+        if ui.small_button(&name).clicked() {
+            if let Some(point) = sessions
+                .by_id
+                .get(&session_id)
+                .and_then(|view| method_focus_point(view, method_id))
+            {
+                focus.write(FocusOn {
+                    point,
+                    distance_wu: 25.0,
+                });
+            }
+        }
+    }
+}
+
+fn selected_section(
+    ui: &mut egui::Ui,
+    session_id: u64,
+    view: &mut SessionView,
+    focus: &mut EventWriter<FocusOn>,
+    commands: &mut EventWriter<SessionCommand>,
+) {
+    ui.label(egui::RichText::new(view.title()).strong());
+    let mut window_s = view.window_s;
+    if ui
+        .add(
+            egui::Slider::new(&mut window_s, 0.5..=60.0)
+                .logarithmic(true)
+                .text("window s"),
+        )
+        .changed()
+    {
+        view.window_s = window_s;
+        commands.write(SessionCommand {
+            session_id,
+            command: AggregateCommand::SetWindow {
+                window_ns: (f64::from(window_s) * 1e9) as u64,
+            },
+        });
+    }
+    if ui.button("Tidy layout").clicked() {
+        view.city.tidy();
+    }
+
+    ui.label(egui::RichText::new("Top methods").strong());
+    if let Some(snapshot) = view.report.sink.clone() {
+        for (method_id, stats) in snapshot.top_by_elevation(10) {
+            let name = view
+                .city
+                .layout
+                .as_ref()
+                .and_then(|layout| layout.building_of(method_id))
+                .and_then(|building| building_names(view, building))
+                .map_or_else(|| format!("method #{method_id}"), |names| names.0);
+            let label = format!(
+                "{:>5.1} %  {}×  {name}",
+                stats.elevation * 100.0,
+                stats.thread_count
+            );
+            if ui.small_button(label).clicked() {
+                if let Some(point) = method_focus_point(view, method_id) {
+                    focus.write(FocusOn {
+                        point,
+                        distance_wu: 25.0,
+                    });
+                }
+            }
+        }
+    }
+
+    ui.label(egui::RichText::new("Packages (untick to exclude)").strong());
+    let Some(layout) = view.city.layout.as_ref() else {
+        return;
+    };
+    let mut changed = false;
+    let mut packages: Vec<(u16, String)> = layout
+        .packages()
+        .iter()
+        .filter(|p| !p.path.is_empty())
+        .map(|p| (p.depth, p.path.clone()))
+        .collect();
+    packages.sort_by(|a, b| a.1.cmp(&b.1));
+    for (depth, path) in packages {
+        let mut included = !view.excluded_packages.contains(&path);
+        ui.horizontal(|ui| {
+            ui.add_space(f32::from(depth.saturating_sub(1)) * 14.0);
+            let name = path.rsplit('.').next().unwrap_or(&path).to_string();
+            if ui.checkbox(&mut included, name).changed() {
+                changed = true;
+            }
+        });
+        if included {
+            view.excluded_packages.remove(&path);
+        } else {
+            view.excluded_packages.insert(path);
+        }
+    }
+    if changed {
+        commands.write(SessionCommand {
+            session_id,
+            command: AggregateCommand::ExcludePackages(
+                view.excluded_packages.iter().cloned().collect(),
+            ),
+        });
+    }
+}
+
+/// The compare controls: which sessions are A and B, the mode, and the structural summary.
+fn compare_section(ui: &mut egui::Ui, sessions: &Sessions, compare: &mut Compare) {
+    ui.label(egui::RichText::new("Compare two versions").strong());
+    ui.horizontal_wrapped(|ui| {
+        for mode in CompareMode::ALL {
+            ui.radio_value(&mut compare.mode, mode, mode.label());
+        }
+    });
+    if compare.mode == CompareMode::Off {
+        return;
+    }
+    let choices: Vec<(u64, String)> = sessions
+        .shown()
+        .map(|(&id, view)| (id, format!("#{id} {}", view.title())))
+        .collect();
+    for (label, slot) in [("A", &mut compare.a), ("B", &mut compare.b)] {
+        let current = slot
+            .and_then(|id| choices.iter().find(|(c, _)| *c == id))
+            .map_or_else(|| "choose…".to_string(), |(_, name)| name.clone());
+        egui::ComboBox::from_label(label)
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (id, name) in &choices {
+                    ui.selectable_value(slot, Some(*id), name);
+                }
+            });
+    }
+    if !compare.is_active() {
+        ui.label("Choose two different sessions.");
+        return;
+    }
+    let Some(summary) = compare.summary.as_ref() else {
+        return;
+    };
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    ui.label(format!(
+        "methods: +{} added, −{} removed, {} moved",
+        summary.methods_added.len(),
+        summary.methods_removed.len(),
+        summary.methods_moved.len()
+    ));
+    ui.label(format!("packages added: {}", list(&summary.packages_added)));
+    ui.label(format!(
+        "packages removed: {}",
+        list(&summary.packages_removed)
+    ));
+    ui.label(format!(
+        "classes added: {} · removed: {}",
+        list(&summary.classes_added),
+        list(&summary.classes_removed)
+    ));
+    for moved in &summary.classes_moved {
+        ui.small(format!(
+            "class {}: {} -> {}",
+            highrise_protocol::display_class(&moved.class),
+            moved.from_package,
+            moved.to_package
+        ));
+    }
+    let class_moved = |class: &str, from: &str| {
+        summary
+            .classes_moved
+            .iter()
+            .any(|m| m.class == class && m.from_package == from)
+    };
+    // Methods that moved without their whole class.
+    let lone_moves: Vec<_> = summary
+        .methods_moved
+        .iter()
+        .filter(|m| !class_moved(&m.class, &m.from_package))
+        .collect();
+    for moved in lone_moves.iter().take(12) {
+        ui.small(format!(
+            "{}: {} -> {}",
+            highrise_protocol::display_name(
+                "",
+                &moved.class,
+                &moved.method,
+                moved.signature.as_deref()
+            ),
+            moved.from_package,
+            moved.to_package
+        ));
+    }
+    if lone_moves.len() > 12 {
+        ui.small(format!("… and {} more moved", lone_moves.len() - 12));
+    }
+    if compare.mode == CompareMode::Diff {
+        ui.small("height |B − A| · blue faster · red slower · green added · purple removed · amber moved");
+    }
+}

@@ -1,0 +1,248 @@
+//! The tooltip's lines: a building's method and statistics, or a class's or package's totals;
+//! in a compare city, both versions and the difference.
+
+use highrise_aggregate::MethodStats;
+use highrise_layout::{Change, HitTarget};
+
+use super::names::{building_names, layout_building_names, qualified_name_of_class};
+use crate::viewer::city::CityKey;
+use crate::viewer::compare::Compare;
+use crate::viewer::hover::Hovered;
+use crate::viewer::sessions::Sessions;
+
+fn percent(fraction: f32) -> String {
+    format!("{:.1} %", fraction * 100.0)
+}
+
+/// The tooltip's lines for what is hovered (empty when nothing is).
+pub fn tooltip_lines(sessions: &Sessions, compare: &Compare, hovered: &Hovered) -> Vec<String> {
+    let (Some(key), Some(target)) = (hovered.city, hovered.target) else {
+        return Vec::new();
+    };
+    let CityKey::Session(session_id) = key else {
+        return compare_tooltip_lines(sessions, compare, key, target);
+    };
+    let Some(view) = sessions.by_id.get(&session_id) else {
+        return Vec::new();
+    };
+    let Some(layout) = view.city.layout.as_ref() else {
+        return Vec::new();
+    };
+    let stats_of = |method_id: u32| {
+        view.snapshot()
+            .map_or_else(MethodStats::default, |s| s.method(method_id))
+    };
+    match target {
+        HitTarget::Building {
+            building,
+            method_id,
+        } => {
+            let Some((name, class, package)) = building_names(view, building) else {
+                return Vec::new();
+            };
+            let stats = stats_of(method_id);
+            vec![
+                name,
+                format!("elevation {}", percent(stats.elevation)),
+                format!("threads {}", stats.thread_count),
+                format!("calls in window {}", stats.calls),
+                format!("inclusive {}", percent(stats.inclusive_elevation)),
+                format!("summed over threads {}", percent(stats.summed_elevation)),
+                format!(
+                    "class {class} · package {}",
+                    if package.is_empty() {
+                        "(root)"
+                    } else {
+                        &package
+                    }
+                ),
+                format!("program {}", view.title()),
+            ]
+        }
+        HitTarget::Block { block } => {
+            let Some(class_index) = layout.blocks().get(block as usize).map(|b| b.class) else {
+                return Vec::new();
+            };
+            let methods: Vec<u32> = layout
+                .buildings()
+                .iter()
+                .filter(|b| layout.blocks()[b.block as usize].class == class_index)
+                .map(|b| b.method_id)
+                .collect();
+            let class = &layout.classes()[class_index as usize];
+            let package = &layout.packages()[class.package as usize].path;
+            totals_lines(
+                format!("class {}", qualified_name_of_class(package, &class.name)),
+                &methods,
+                &stats_of,
+            )
+        }
+        HitTarget::District { district } => {
+            let Some(package_index) = layout.districts().get(district as usize).map(|d| d.package)
+            else {
+                return Vec::new();
+            };
+            let package = &layout.packages()[package_index as usize];
+            let prefix = format!("{}.", package.path);
+            let methods: Vec<u32> = layout
+                .buildings()
+                .iter()
+                .filter(|b| {
+                    let class = &layout.classes()[layout.blocks()[b.block as usize].class as usize];
+                    let path = &layout.packages()[class.package as usize].path;
+                    package.path.is_empty() || *path == package.path || path.starts_with(&prefix)
+                })
+                .map(|b| b.method_id)
+                .collect();
+            let label = if package.path.is_empty() {
+                "(root package)".to_string()
+            } else {
+                package.path.clone()
+            };
+            totals_lines(format!("package {label}"), &methods, &stats_of)
+        }
+    }
+}
+
+/// Tooltip of a compare city: the method with both versions' values and the difference, or the
+/// class or package under the cursor.
+fn compare_tooltip_lines(
+    sessions: &Sessions,
+    compare: &Compare,
+    key: CityKey,
+    target: HitTarget,
+) -> Vec<String> {
+    let Some(pair) = compare.pair.as_ref() else {
+        return Vec::new();
+    };
+    let layout = &pair.city;
+    let title = compare.label(sessions, key);
+    match target {
+        HitTarget::Building { building, .. } => {
+            let (Some((name, class, package)), Some(plot)) = (
+                layout_building_names(layout, building),
+                pair.buildings.get(building as usize),
+            ) else {
+                return Vec::new();
+            };
+            let side = |session: Option<u64>, method_id: Option<u32>| {
+                let view = session.and_then(|id| sessions.by_id.get(&id));
+                let label = view.map_or_else(|| "?".to_string(), |v| v.title());
+                match method_id {
+                    None => (None, format!("{label}: not in this version")),
+                    Some(id) => {
+                        let stats = view
+                            .and_then(|v| v.snapshot())
+                            .map_or_else(MethodStats::default, |s| s.method(id));
+                        (
+                            Some(stats.elevation),
+                            format!(
+                                "{label}: elevation {} · {} threads · {} calls",
+                                percent(stats.elevation),
+                                stats.thread_count,
+                                stats.calls
+                            ),
+                        )
+                    }
+                }
+            };
+            let id_a = plot.method_id_a.or_else(|| {
+                compare
+                    .moved_from_a
+                    .get(building as usize)
+                    .copied()
+                    .flatten()
+            });
+            let (value_a, line_a) = side(compare.a, id_a);
+            let (value_b, line_b) = side(compare.b, plot.method_id_b);
+            let verdict = match (plot.change, value_a, value_b) {
+                (Change::Added, ..) => "added in B".to_string(),
+                (Change::Removed, ..) => "removed in B".to_string(),
+                (Change::MovedIn, Some(a), Some(b)) => format!(
+                    "moved into this package in B · B − A: {:+.1} points",
+                    (b - a) * 100.0
+                ),
+                (Change::MovedIn, ..) => "moved into this package in B".to_string(),
+                (Change::MovedOut, ..) => "moved out of this package in B".to_string(),
+                (Change::Unchanged, Some(a), Some(b)) => {
+                    let delta_points = (b - a) * 100.0;
+                    let word = if delta_points > 0.05 {
+                        "slower"
+                    } else if delta_points < -0.05 {
+                        "faster"
+                    } else {
+                        "unchanged"
+                    };
+                    format!("B − A: {delta_points:+.1} points ({word})")
+                }
+                (Change::Unchanged, ..) => String::new(),
+            };
+            let mut lines = vec![name, format!("A · {line_a}"), format!("B · {line_b}")];
+            if !verdict.is_empty() {
+                lines.push(verdict);
+            }
+            lines.push(format!(
+                "class {class} · package {}",
+                if package.is_empty() {
+                    "(root)"
+                } else {
+                    &package
+                }
+            ));
+            lines.push(title);
+            lines
+        }
+        HitTarget::Block { block } => {
+            let Some(class) = layout
+                .blocks()
+                .get(block as usize)
+                .and_then(|b| layout.classes().get(b.class as usize))
+            else {
+                return Vec::new();
+            };
+            let package = &layout.packages()[class.package as usize].path;
+            vec![
+                format!("class {}", qualified_name_of_class(package, &class.name)),
+                title,
+            ]
+        }
+        HitTarget::District { district } => {
+            let Some(package) = layout
+                .districts()
+                .get(district as usize)
+                .and_then(|d| layout.packages().get(d.package as usize))
+            else {
+                return Vec::new();
+            };
+            vec![format!("package {}", package.path), title]
+        }
+    }
+}
+
+fn totals_lines(
+    title: String,
+    methods: &[u32],
+    stats_of: &dyn Fn(u32) -> MethodStats,
+) -> Vec<String> {
+    let mut summed = 0.0f32;
+    let mut calls = 0u64;
+    let mut busiest: Option<(u32, f32)> = None;
+    for &method_id in methods {
+        let stats = stats_of(method_id);
+        summed += stats.summed_elevation;
+        calls += u64::from(stats.calls);
+        if busiest.is_none_or(|(_, e)| stats.elevation > e) {
+            busiest = Some((method_id, stats.elevation));
+        }
+    }
+    let mut lines = vec![
+        title,
+        format!("{} methods", methods.len()),
+        format!("summed elevation {}", percent(summed)),
+        format!("calls in window {calls}"),
+    ];
+    if let Some((_, elevation)) = busiest.filter(|(_, e)| *e > 0.0) {
+        lines.push(format!("busiest method at {}", percent(elevation)));
+    }
+    lines
+}
