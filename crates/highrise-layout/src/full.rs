@@ -161,132 +161,189 @@ pub(crate) fn build<M: MethodLike>(
     methods: &[M],
     config: &LayoutConfig,
 ) -> Result<CityLayout, LayoutError> {
-    let street = config.street();
-    let pad = config.pad();
+    let mut input = Grouped::read(methods);
+    let class_start = input.gather_classes();
+    input.sort_classes(&class_start);
+    input.count_package_methods();
+    let items = order_children(&input.packages, &input.classes);
+    let order = package_preorder(&items);
+    let sizes = measure(&input.classes, &items, &order, config);
+    let origins = place(&items, &order, &sizes, config.pad());
+    emit(
+        input,
+        &class_start,
+        &items,
+        &order,
+        &sizes,
+        &origins,
+        config,
+    )
+}
 
-    // 1. One pass over the input: group methods into classes and packages (ids here follow
-    //    input order; they are renumbered canonically below), copy the names into the arena
-    //    and make each method's sort entry. The specs are read only here.
-    let mut packages = vec![TmpPackage {
-        path: "",
-        name: "",
-        parent: NONE,
-        subs: Vec::new(),
-        classes: Vec::new(),
-        count: 0,
-    }];
-    let mut package_map: FxHashMap<&str, u32> = map_with_capacity(1024);
-    package_map.insert("", 0);
-    let mut classes: Vec<TmpClass> = Vec::new();
-    let mut class_map: FxHashMap<(u32, &str), u32> = map_with_capacity(methods.len() / 8 + 16);
-    // Runs of consecutive methods of one class: (class, first entry). Input usually arrives
-    // class by class, so there is one run per class and the entries are already grouped.
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(methods.len() / 8 + 16);
-    let mut grouped = true;
-    let mut names = NameArena {
-        bytes: Vec::with_capacity(methods.len() * 14),
-        starts: Vec::new(),
-    };
-    let mut entries: Vec<Entry> = Vec::with_capacity(methods.len());
-    let mut max_id: Option<u32> = None;
-    let mut previous: Option<(&str, &str)> = None;
-    let mut class = NONE;
-    for m in methods {
-        let m = m.view();
-        max_id = max_id.max(Some(m.id));
-        let start = names.append(m.method, m.signature);
-        entries.push(Entry {
-            prefix: bytes::prefix(m.method.as_bytes()),
-            id: m.id,
-            start,
-        });
-        if let Some((package, class_name)) = previous {
-            if same_str(class_name, m.class) && same_str(package, m.package) {
-                continue;
-            }
-        }
-        // A new run: close the previous one.
-        if class != NONE {
-            classes[class as usize].count += entries.len() as u32 - 1 - runs[runs.len() - 1].1;
-        }
-        let package = match package_map.get(m.package) {
-            Some(&p) => p,
-            None => intern_package(m.package, &mut packages, &mut package_map),
+/// The input grouped into classes and packages (ids follow input order; [`emit`] renumbers
+/// them canonically), the names in the arena and one sort entry per method.
+struct Grouped<'a> {
+    packages: Vec<TmpPackage<'a>>,
+    classes: Vec<TmpClass>,
+    /// Runs of consecutive methods of one class: (class, first entry). Input usually arrives
+    /// class by class, so there is one run per class and the entries are already grouped.
+    runs: Vec<(u32, u32)>,
+    /// Every class is one run: the entries are already grouped by class.
+    grouped: bool,
+    names: NameArena,
+    entries: Vec<Entry>,
+    max_id: Option<u32>,
+}
+
+impl<'a> Grouped<'a> {
+    /// Step 1. One pass over the input: group methods into classes and packages (ids here
+    /// follow input order; they are renumbered canonically by [`emit`]), copy the names into
+    /// the arena and make each method's sort entry. The specs are read only here.
+    fn read<M: MethodLike>(methods: &'a [M]) -> Self {
+        let mut packages = vec![TmpPackage {
+            path: "",
+            name: "",
+            parent: NONE,
+            subs: Vec::new(),
+            classes: Vec::new(),
+            count: 0,
+        }];
+        let mut package_map: FxHashMap<&str, u32> = map_with_capacity(1024);
+        package_map.insert("", 0);
+        let mut classes: Vec<TmpClass> = Vec::new();
+        let mut class_map: FxHashMap<(u32, &str), u32> = map_with_capacity(methods.len() / 8 + 16);
+        let mut runs: Vec<(u32, u32)> = Vec::with_capacity(methods.len() / 8 + 16);
+        let mut grouped = true;
+        let mut names = NameArena {
+            bytes: Vec::with_capacity(methods.len() * 14),
+            starts: Vec::new(),
         };
-        class = *class_map.entry((package, m.class)).or_insert_with(|| {
-            let id = classes.len() as u32;
-            classes.push(TmpClass {
-                package,
-                name: m.class.to_owned(),
-                name_hash: ClassIndex::name_hash(m.class),
-                count: 0,
+        let mut entries: Vec<Entry> = Vec::with_capacity(methods.len());
+        let mut max_id: Option<u32> = None;
+        let mut previous: Option<(&str, &str)> = None;
+        let mut class = NONE;
+        for m in methods {
+            let m = m.view();
+            max_id = max_id.max(Some(m.id));
+            let start = names.append(m.method, m.signature);
+            entries.push(Entry {
+                prefix: bytes::prefix(m.method.as_bytes()),
+                id: m.id,
+                start,
             });
-            packages[package as usize].classes.push(id);
-            id
-        });
-        grouped &= classes[class as usize].count == 0;
-        runs.push((class, entries.len() as u32 - 1));
-        previous = Some((m.package, m.class));
-    }
-    if class != NONE {
-        classes[class as usize].count += entries.len() as u32 - runs[runs.len() - 1].1;
+            if let Some((package, class_name)) = previous {
+                if same_str(class_name, m.class) && same_str(package, m.package) {
+                    continue;
+                }
+            }
+            // A new run: close the previous one.
+            if class != NONE {
+                classes[class as usize].count += entries.len() as u32 - 1 - runs[runs.len() - 1].1;
+            }
+            let package = match package_map.get(m.package) {
+                Some(&p) => p,
+                None => intern_package(m.package, &mut packages, &mut package_map),
+            };
+            class = *class_map.entry((package, m.class)).or_insert_with(|| {
+                let id = classes.len() as u32;
+                classes.push(TmpClass {
+                    package,
+                    name: m.class.to_owned(),
+                    name_hash: ClassIndex::name_hash(m.class),
+                    count: 0,
+                });
+                packages[package as usize].classes.push(id);
+                id
+            });
+            grouped &= classes[class as usize].count == 0;
+            runs.push((class, entries.len() as u32 - 1));
+            previous = Some((m.package, m.class));
+        }
+        if class != NONE {
+            classes[class as usize].count += entries.len() as u32 - runs[runs.len() - 1].1;
+        }
+        Self {
+            packages,
+            classes,
+            runs,
+            grouped,
+            names,
+            entries,
+            max_id,
+        }
     }
 
-    // 2. The methods of each class together (class_start[c]..class_start[c + 1] in
-    //    `entries`), each class's methods sorted by name, signature, id.
-    let mut class_start = vec![0_u32; classes.len() + 1];
-    if grouped {
-        for &(c, first) in &runs {
-            class_start[c as usize] = first;
+    /// Step 2a. The methods of each class together: returns `class_start`, class `c`'s
+    /// entries being `class_start[c]..class_start[c + 1]`. The runs are used up.
+    fn gather_classes(&mut self) -> Vec<u32> {
+        let runs = std::mem::take(&mut self.runs);
+        let classes = &self.classes;
+        let mut class_start = vec![0_u32; classes.len() + 1];
+        if self.grouped {
+            for &(c, first) in &runs {
+                class_start[c as usize] = first;
+            }
+            class_start[classes.len()] = self.entries.len() as u32;
+        } else {
+            // Counting sort of the runs by class (stable; the order within a class does not
+            // matter since the sort below is total).
+            for (c, class) in classes.iter().enumerate() {
+                class_start[c + 1] = class_start[c] + class.count;
+            }
+            let entries = &self.entries;
+            let mut fill = class_start.clone();
+            let mut by_class = Vec::with_capacity(entries.len());
+            by_class.resize(
+                entries.len(),
+                entries.first().copied().unwrap_or(EMPTY_ENTRY),
+            );
+            for (k, &(c, first)) in runs.iter().enumerate() {
+                let end = runs.get(k + 1).map_or(entries.len() as u32, |r| r.1);
+                let run = &entries[first as usize..end as usize];
+                let at = fill[c as usize] as usize;
+                by_class[at..at + run.len()].copy_from_slice(run);
+                fill[c as usize] += run.len() as u32;
+            }
+            self.entries = by_class;
         }
-        class_start[classes.len()] = entries.len() as u32;
-    } else {
-        // Counting sort of the runs by class (stable; the order within a class does not
-        // matter since the sort below is total).
-        for (c, class) in classes.iter().enumerate() {
-            class_start[c + 1] = class_start[c] + class.count;
-        }
-        let mut fill = class_start.clone();
-        let mut by_class = Vec::with_capacity(entries.len());
-        by_class.resize(
-            entries.len(),
-            entries.first().copied().unwrap_or(EMPTY_ENTRY),
-        );
-        for (k, &(c, first)) in runs.iter().enumerate() {
-            let end = runs.get(k + 1).map_or(entries.len() as u32, |r| r.1);
-            let run = &entries[first as usize..end as usize];
-            let at = fill[c as usize] as usize;
-            by_class[at..at + run.len()].copy_from_slice(run);
-            fill[c as usize] += run.len() as u32;
-        }
-        entries = by_class;
+        drop(runs);
+        class_start
     }
-    drop(runs);
 
-    {
+    /// Step 2b. Each class's methods sorted by name, signature, id.
+    fn sort_classes(&mut self, class_start: &[u32]) {
         let mut sorter = Sorter::default();
-        for (c, class) in classes.iter().enumerate() {
+        for (c, class) in self.classes.iter().enumerate() {
             let from = class_start[c] as usize;
-            sorter.sort(&names, &mut entries[from..from + class.count as usize]);
+            sorter.sort(
+                &self.names,
+                &mut self.entries[from..from + class.count as usize],
+            );
         }
     }
-    // 3. Method counts per package (parents were created before their children).
-    for class in &classes {
-        packages[class.package as usize].count += class.count;
-    }
-    for p in (1..packages.len()).rev() {
-        let (count, parent) = (packages[p].count, packages[p].parent);
-        packages[parent as usize].count += count;
-    }
 
-    // 4. Each package's children in the paper's order: most methods first, ties by name.
+    /// Step 3. Method counts per package (parents were created before their children).
+    fn count_package_methods(&mut self) {
+        let packages = &mut self.packages;
+        for class in &self.classes {
+            packages[class.package as usize].count += class.count;
+        }
+        for p in (1..packages.len()).rev() {
+            let (count, parent) = (packages[p].count, packages[p].parent);
+            packages[parent as usize].count += count;
+        }
+    }
+}
+
+/// Step 4. Each package's children in the paper's order: most methods first, ties by name.
+fn order_children(packages: &[TmpPackage<'_>], classes: &[TmpClass]) -> Vec<Vec<Item>> {
     let key = |item: &Item| -> (u32, &str, u8) {
         match *item {
             Item::Package(p) => (packages[p as usize].count, packages[p as usize].name, 1),
             Item::Class(c) => (classes[c as usize].count, &classes[c as usize].name, 0),
         }
     };
-    let items: Vec<Vec<Item>> = packages
+    packages
         .iter()
         .map(|p| {
             let mut items: Vec<Item> = p
@@ -304,10 +361,12 @@ pub(crate) fn build<M: MethodLike>(
             });
             items
         })
-        .collect();
+        .collect()
+}
 
-    // 5. Canonical pre-order of packages.
-    let mut order: Vec<u32> = Vec::with_capacity(packages.len());
+/// Step 5. Canonical pre-order of packages (`items`: each package's ordered children).
+fn package_preorder(items: &[Vec<Item>]) -> Vec<u32> {
+    let mut order: Vec<u32> = Vec::with_capacity(items.len());
     let mut stack = vec![0_u32];
     while let Some(p) = stack.pop() {
         order.push(p);
@@ -317,14 +376,31 @@ pub(crate) fn build<M: MethodLike>(
             }
         }
     }
+    order
+}
 
-    // 6. Sizes bottom-up: pack every package's children.
+/// Sizes (plots) of every block and district, and each package's packing of its children.
+struct Sizes {
+    blocks: Vec<(i32, i32)>,
+    districts: Vec<(i32, i32)>,
+    packed: Vec<Packed>,
+}
+
+/// Step 6. Sizes bottom-up: pack every package's children.
+fn measure(
+    classes: &[TmpClass],
+    items: &[Vec<Item>],
+    order: &[u32],
+    config: &LayoutConfig,
+) -> Sizes {
+    let street = config.street();
+    let pad = config.pad();
     let block_sizes: Vec<(i32, i32)> = classes
         .iter()
         .map(|c| block_dims(c.count, config.block_reserve_fraction))
         .collect();
-    let mut district_sizes = vec![(0_i32, 0_i32); packages.len()];
-    let mut packed: Vec<Packed> = vec![Packed::default(); packages.len()];
+    let mut district_sizes = vec![(0_i32, 0_i32); items.len()];
+    let mut packed: Vec<Packed> = vec![Packed::default(); items.len()];
     let mut footprints: Vec<(i32, i32)> = Vec::new();
     for &p in order.iter().rev() {
         footprints.clear();
@@ -342,32 +418,75 @@ pub(crate) fn build<M: MethodLike>(
         );
         packed[p as usize] = result;
     }
+    Sizes {
+        blocks: block_sizes,
+        districts: district_sizes,
+        packed,
+    }
+}
 
-    // 7. Positions top-down.
-    let mut district_origin = vec![(0_i32, 0_i32); packages.len()];
-    let mut block_origin = vec![(0_i32, 0_i32); classes.len()];
-    for &p in &order {
+/// Grid origin of every district (by package) and block (by class).
+struct Origins {
+    districts: Vec<(i32, i32)>,
+    blocks: Vec<(i32, i32)>,
+}
+
+/// Step 7. Positions top-down.
+fn place(items: &[Vec<Item>], order: &[u32], sizes: &Sizes, pad: i32) -> Origins {
+    let mut district_origin = vec![(0_i32, 0_i32); items.len()];
+    let mut block_origin = vec![(0_i32, 0_i32); sizes.blocks.len()];
+    for &p in order {
         let (x0, z0) = district_origin[p as usize];
         let (cx, cz) = (x0 + pad, z0 + pad);
-        for (item, &(x, z)) in items[p as usize].iter().zip(&packed[p as usize].positions) {
+        for (item, &(x, z)) in items[p as usize]
+            .iter()
+            .zip(&sizes.packed[p as usize].positions)
+        {
             match *item {
                 Item::Package(s) => district_origin[s as usize] = (cx + x, cz + z),
                 Item::Class(c) => block_origin[c as usize] = (cx + x, cz + z),
             }
         }
     }
+    Origins {
+        districts: district_origin,
+        blocks: block_origin,
+    }
+}
 
-    // 8. Emit in canonical order.
+/// Step 8. Emit in canonical order: packages and districts, classes, blocks and buildings,
+/// the method index, and what insertion needs to track the ideal footprint.
+fn emit(
+    input: Grouped<'_>,
+    class_start: &[u32],
+    items: &[Vec<Item>],
+    order: &[u32],
+    sizes: &Sizes,
+    origins: &Origins,
+    config: &LayoutConfig,
+) -> Result<CityLayout, LayoutError> {
+    let Grouped {
+        packages,
+        mut classes,
+        mut names,
+        entries,
+        max_id,
+        ..
+    } = input;
+    let pad = config.pad();
+    let methods = entries.len();
+    let (block_sizes, district_sizes, packed) = (&sizes.blocks, &sizes.districts, &sizes.packed);
+    let (district_origin, block_origin) = (&origins.districts, &origins.blocks);
     let mut canon_package = vec![NONE; packages.len()];
     for (k, &p) in order.iter().enumerate() {
         canon_package[p as usize] = k as u32;
     }
-    let mut city = bare(config, methods.len(), order.len(), classes.len());
-    names.starts = Vec::with_capacity(methods.len());
+    let mut city = bare(config, methods, order.len(), classes.len());
+    names.starts = Vec::with_capacity(methods);
     // Building index of each class's first method.
     let mut class_base = vec![0_u32; classes.len()];
     let mut canon_class = vec![NONE; classes.len()];
-    for &p in &order {
+    for &p in order {
         let tmp = &packages[p as usize];
         let k = canon_package[p as usize];
         let parent = (tmp.parent != NONE).then(|| canon_package[tmp.parent as usize]);
@@ -391,7 +510,7 @@ pub(crate) fn build<M: MethodLike>(
         });
         city.push_district(k, parent.unwrap_or(NONE), rect, free, false);
     }
-    for &p in &order {
+    for &p in order {
         let k = canon_package[p as usize];
         for item in &items[p as usize] {
             let Item::Class(c) = *item else { continue };
@@ -414,8 +533,7 @@ pub(crate) fn build<M: MethodLike>(
                 BlockState::filled(rect, city.buildings.len() as u32, class.count);
             class_base[c as usize] = city.buildings.len() as u32;
             canon_class[c as usize] = class_index;
-            // Each class's methods are sorted here, just before they are emitted, so that
-            // the class's entries are read from memory once.
+            // The class's entries, sorted by `Grouped::sort_classes`.
             let from = class_start[c as usize] as usize;
             let slice = &entries[from..from + n];
             let base_height_wu = city.blocks[block as usize].top_height_wu;
@@ -441,7 +559,7 @@ pub(crate) fn build<M: MethodLike>(
     }
     // Method id -> building index, filled in input order (ids usually follow it, so the
     // table is written front to back).
-    let mut id_map = IdMap::for_ids(max_id, methods.len());
+    let mut id_map = IdMap::for_ids(max_id, methods);
     let mut duplicate = false;
     for (c, class) in classes.iter().enumerate() {
         let from = class_start[c] as usize;
