@@ -132,7 +132,7 @@ fn snapshots_become_eased_heights_and_heat_colours() {
     let drawn = buildings(&mut app);
     assert_eq!(drawn.len(), 3);
     assert!(
-        (drawn[run][3] - max).abs() < 0.01,
+        (drawn[run].height - max).abs() < 0.01,
         "drawn height {:?}",
         drawn[run]
     );
@@ -222,7 +222,8 @@ fn new_methods_join_and_existing_buildings_glide_instead_of_jumping() {
     for (index, instance) in before.iter().enumerate() {
         let now = &first[index];
         assert!(
-            (now[0] - instance[0]).abs() < 1e-4 && (now[2] - instance[2]).abs() < 1e-4,
+            (now.centre_x - instance.centre_x).abs() < 1e-4
+                && (now.centre_z - instance.centre_z).abs() < 1e-4,
             "building {index} jumped: {now:?} from {instance:?}"
         );
     }
@@ -236,7 +237,7 @@ fn new_methods_join_and_existing_buildings_glide_instead_of_jumping() {
     let layout = city.layout.as_ref().expect("plan");
     for (instance, building) in settled.iter().zip(layout.buildings()) {
         let centre = building.footprint.center() + city.origin;
-        assert_eq!((instance[0], instance[2]), (centre.x, centre.z));
+        assert_eq!((instance.centre_x, instance.centre_z), (centre.x, centre.z));
     }
 }
 
@@ -1157,7 +1158,7 @@ fn lazily_arriving_classes_stay_compact_and_glide_into_place() {
     for (instance, building) in drawn.iter().zip(layout.buildings()) {
         let centre = building.footprint.center();
         assert_eq!(
-            (instance[0], instance[2]),
+            (instance.centre_x, instance.centre_z),
             (centre.x + city.origin.x, centre.z + city.origin.z),
             "building {} on its plot",
             building.method_id

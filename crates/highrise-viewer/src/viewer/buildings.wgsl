@@ -1,6 +1,7 @@
-// highrise buildings: the shared unit cube drawn once per building instance. Each instance
-// carries its world-space centre (x, z), base height, height, footprint and colour; the vertex
-// stage places the box and lights it with one fixed directional light plus ambient.
+// highrise buildings: the shared unit cube drawn once per building instance. Each instance (a
+// `BuildingInstance` of instancing.rs) carries its world-space centre (x, z), base height, height,
+// footprint and colour; the vertex stage places the box and lights it with one fixed
+// directional light plus ambient.
 
 #import bevy_pbr::view_transformations::position_world_to_clip
 

@@ -30,10 +30,31 @@ use bevy::render::sync_world::MainEntity;
 use bevy::render::view::ExtractedView;
 use bevy::render::{Render, RenderApp, RenderSet};
 
-/// One building on the GPU, eight floats: world-space centre x, base y, centre z, height, then
-/// footprint width (x) and depth (z), the colour as four linear-light bytes (RGBA) in the bits
-/// of one float, and padding.
-pub type BuildingInstance = [f32; 8];
+/// One building on the GPU, 32 bytes: the per-instance vertex attributes of
+/// `buildings.wgsl` (`i_place` at location 3, `i_size` at 4, `i_colour` at 5), field by field.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct BuildingInstance {
+    /// World-space centre of the footprint, x.
+    pub centre_x: f32,
+    /// World-space height the building stands on (its block's top).
+    pub base_y: f32,
+    /// World-space centre of the footprint, z.
+    pub centre_z: f32,
+    /// Height of the box, world units.
+    pub height: f32,
+    /// Footprint width (x), world units.
+    pub width: f32,
+    /// Footprint depth (z), world units.
+    pub depth: f32,
+    /// The colour as linear-light RGBA bytes (read as `Unorm8x4`).
+    pub rgba: [u8; 4],
+    /// Padding to 32 bytes (always zero).
+    pub padding: f32,
+}
+
+// The shader reads 32 bytes an instance.
+const _: () = assert!(size_of::<BuildingInstance>() == 32);
 
 /// Makes an instance.
 pub fn building_instance(
@@ -45,21 +66,21 @@ pub fn building_instance(
     depth: f32,
     rgba: [u8; 4],
 ) -> BuildingInstance {
-    [
+    BuildingInstance {
         centre_x,
         base_y,
         centre_z,
         height,
         width,
         depth,
-        f32::from_bits(u32::from_le_bytes(rgba)),
-        0.0,
-    ]
+        rgba,
+        padding: 0.0,
+    }
 }
 
 /// The colour bytes of an instance.
 pub fn instance_rgba(instance: &BuildingInstance) -> [u8; 4] {
-    instance[6].to_bits().to_le_bytes()
+    instance.rgba
 }
 
 /// A city's buildings as the GPU draws them (shared with the render world, replaced when it
@@ -229,25 +250,26 @@ impl SpecializedMeshPipeline for BuildingPipeline {
     ) -> Result<RenderPipelineDescriptor, SpecializedMeshPipelineError> {
         let mut descriptor = self.mesh_pipeline.specialize(key, layout)?;
         descriptor.vertex.shader = self.shader.clone();
-        let float4 = VertexFormat::Float32x4.size();
         descriptor.vertex.buffers.push(VertexBufferLayout {
             array_stride: size_of::<BuildingInstance>() as u64,
             step_mode: VertexStepMode::Instance,
             // Locations 0–2 are the cube's position, normal and uv.
             attributes: vec![
+                // centre x, base y, centre z, height
                 VertexAttribute {
                     format: VertexFormat::Float32x4,
-                    offset: 0,
+                    offset: std::mem::offset_of!(BuildingInstance, centre_x) as u64,
                     shader_location: 3,
                 },
+                // width, depth
                 VertexAttribute {
                     format: VertexFormat::Float32x2,
-                    offset: float4,
+                    offset: std::mem::offset_of!(BuildingInstance, width) as u64,
                     shader_location: 4,
                 },
                 VertexAttribute {
                     format: VertexFormat::Unorm8x4,
-                    offset: float4 + VertexFormat::Float32x2.size(),
+                    offset: std::mem::offset_of!(BuildingInstance, rgba) as u64,
                     shader_location: 5,
                 },
             ],
@@ -325,5 +347,33 @@ impl<P: PhaseItem> RenderCommand<P> for DrawInstanced {
             }
         }
         RenderCommandResult::Success
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The GPU gets the same bytes as the eight floats of the former layout: centre x, base y,
+    /// centre z, height, width, depth, the colour bytes in one float's bits, and a zero.
+    #[test]
+    fn an_instance_is_the_eight_floats_the_shader_reads() {
+        let rgba = [10, 20, 30, 255];
+        let instance = building_instance(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, rgba);
+        let floats = [
+            1.0,
+            2.0,
+            3.0,
+            4.0,
+            5.0,
+            6.0,
+            f32::from_bits(u32::from_le_bytes(rgba)),
+            0.0f32,
+        ];
+        assert_eq!(
+            bytemuck::bytes_of(&instance),
+            bytemuck::cast_slice::<f32, u8>(&floats)
+        );
+        assert_eq!(instance_rgba(&instance), rgba);
     }
 }

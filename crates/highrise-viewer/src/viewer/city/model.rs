@@ -254,7 +254,7 @@ impl City {
         let from_buildings = self
             .instances
             .iter()
-            .map(|i| Vec2::new(i[0] - origin.x, i[2] - origin.z))
+            .map(|i| Vec2::new(i.centre_x - origin.x, i.centre_z - origin.z))
             .collect();
         // Districts and blocks are matched by package and class (the plan may renumber them).
         let from_districts = glide_sources(
@@ -662,7 +662,7 @@ pub fn place_instance(
 
 /// The same instance in another colour.
 pub fn set_instance_colour(mut instance: BuildingInstance, rgba: [u8; 4]) -> BuildingInstance {
-    instance[6] = f32::from_bits(u32::from_le_bytes(rgba));
+    instance.rgba = rgba;
     instance
 }
 

@@ -251,9 +251,9 @@ pub fn glide_cities(
             } else {
                 from.lerp(to, t)
             };
-            instance[0] = at.x + origin.x;
-            instance[1] = building.base_height_wu;
-            instance[2] = at.y + origin.z;
+            instance.centre_x = at.x + origin.x;
+            instance.base_y = building.base_height_wu;
+            instance.centre_z = at.y + origin.z;
         }
         city.instances_dirty = true;
         let mut slide = |entities: &[Entity],
@@ -396,7 +396,7 @@ pub fn animate_buildings(
                 break;
             }
             if moved_index == index {
-                city.instances[index][3] = city.heights_wu[index];
+                city.instances[index].height = city.heights_wu[index];
                 next_moved += 1;
             }
             if recolour_index == index {
