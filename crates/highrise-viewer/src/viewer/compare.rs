@@ -25,7 +25,8 @@ use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, Method
 use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
 
 use super::city::{
-    stats_target, City, CityKey, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
+    animate_buildings, arrange_cities, place_methods, set_targets, stats_target, City, CityKey,
+    CitySet, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
 };
 use super::sessions::Sessions;
 
@@ -36,6 +37,27 @@ pub const DIFF_EPSILON: f32 = 0.005;
 /// The diff city scales its tallest building to the largest difference, but never to less
 /// than this many window fractions (so noise is not blown up to full height).
 pub const DIFF_MIN_FULL_SCALE: f32 = 0.02;
+
+/// The compare view: the [`Compare`] resource, the shared plan rebuilt among the city systems
+/// once the sessions' plans are placed, and the compare cities' targets set after the
+/// sessions' own.
+#[derive(Debug)]
+pub struct ComparePlugin;
+
+impl Plugin for ComparePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Compare>().add_systems(
+            Update,
+            (
+                update_compare_plan
+                    .after(place_methods)
+                    .before(arrange_cities),
+                compare_targets.after(set_targets).before(animate_buildings),
+            )
+                .in_set(CitySet),
+        );
+    }
+}
 
 /// How the compare view shows its two sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]

@@ -193,6 +193,7 @@ impl Plugin for ViewerPlugin {
                 instancing::InstancingPlugin,
                 sessions::SessionsPlugin,
                 city::CityPlugin,
+                compare::ComparePlugin,
                 camera::CameraPlugin {
                     interactive: self.interactive,
                 },

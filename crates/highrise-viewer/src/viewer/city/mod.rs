@@ -25,13 +25,13 @@ pub use systems::{
     sync_structure, CityBuildings, CityRoot, MovedScratch, CITY_GAP_WU, HIT_TEST_REFRESH_S,
 };
 
-use super::compare::Compare;
+use super::compare::ComparePlugin;
 use super::sessions::Sessions;
 
 #[derive(Debug)]
 pub struct CityPlugin;
 
-/// A windowless app with only the city systems (no rendering): for tests and benchmarks of the
+/// A windowless app with only the city and compare systems (no rendering): for tests and benchmarks of the
 /// viewer's own per-frame work. With `frame`, every update advances time by exactly that much;
 /// without, time is real.
 pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
@@ -41,7 +41,7 @@ pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
         .init_asset::<StandardMaterial>()
         .init_resource::<Sessions>()
         .init_resource::<super::hover::Hovered>()
-        .add_plugins(CityPlugin);
+        .add_plugins((CityPlugin, ComparePlugin));
     if let Some(frame) = frame {
         app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(frame));
     }
@@ -52,19 +52,16 @@ impl Plugin for CityPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
-            .init_resource::<Compare>()
             .init_resource::<Palette>()
             .init_resource::<MovedScratch>()
             .add_systems(
                 Update,
                 (
                     place_methods,
-                    super::compare::update_compare_plan,
                     arrange_cities,
                     sync_structure,
                     glide_cities,
                     set_targets,
-                    super::compare::compare_targets,
                     animate_buildings,
                 )
                     .chain()
