@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Java agent's tests (agent-protocol/java): installs a JDK and ASM from Debian when
+# Runs the Java agent's tests (agents/java): installs a JDK and ASM from Debian when
 # missing, builds the agent jar, builds highrise-probe (the real listener the tests talk to), and
-# runs agent-protocol/java/test/io/highrise/agent/AgentTests.java. Exits non-zero on any failure.
+# runs agents/java/test/io/highrise/agent/AgentTests.java. Exits non-zero on any failure.
 # When the `highrise` binary is already built, the attach test goes through `highrise attach`;
 # otherwise through jcmd directly (the same mechanism).
 set -euo pipefail
@@ -10,9 +10,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 
 scripts/install-java-deps.sh
 
-agent-protocol/java/build.sh
+agents/java/build.sh
 cargo build --locked -p highrise-probe
-JAVA_DIR="$PWD/agent-protocol/java"
+JAVA_DIR="$PWD/agents/java"
 args=(--probe "$CARGO_TARGET_DIR/debug/highrise-probe"
       --jar "$JAVA_DIR/build/highrise-agent.jar"
       --classes "$JAVA_DIR/build/test-classes"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests the Python agent (agent-protocol/python): builds the real listener highrise-probe,
+# Tests the Python agent (agents/python): builds the real listener highrise-probe,
 # makes one virtual environment per available CPython (3.11, plus 3.12 and 3.13 when present)
 # under $HOME/.cache/highrise/, pip-installs the agent there (its C extension included) and runs
 # pytest against the probe (HIGHRISE_PROBE) with both the native and the pure-Python recorder.
@@ -64,13 +64,13 @@ for entry in "${pythons[@]}"; do
         "$venv/bin/python" -m pip install -q --disable-pip-version-check pytest "setuptools>=70.1"
     fi
     "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
-        --force-reinstall --no-deps "$root/agent-protocol/python"
+        --force-reinstall --no-deps "$root/agents/python"
     require_native=0
     if "$venv/bin/python" -c 'import sys; sys.exit(0 if sys.implementation.name == "cpython" and sys.version_info >= (3, 11) else 1)'; then
         require_native=1
     fi
     # From the tests directory, so the installed package (with its extension) is imported, not
     # the source tree.
-    (cd "$root/agent-protocol/python/tests" &&
+    (cd "$root/agents/python/tests" &&
         HIGHRISE_REQUIRE_NATIVE=$require_native "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
 done

@@ -67,9 +67,9 @@ fi
 
 jvm_args=()
 if ((agent)); then
-    ../../agent-protocol/java/build.sh >/dev/null
+    ../../agents/java/build.sh >/dev/null
     opts="addr=$addr,include=$root,program=java-lazy,label=$label${agent_opts:+,$agent_opts}"
-    jvm_args+=("-javaagent:$here/../../agent-protocol/java/build/highrise-agent.jar=$opts")
+    jvm_args+=("-javaagent:$here/../../agents/java/build/highrise-agent.jar=$opts")
     echo "java-lazy: pid $$, agent connects to $addr (program java-lazy, label $label, include $root)"
 else
     echo "java-lazy: pid $$, running WITHOUT the agent; attach with:"

@@ -7,7 +7,7 @@
 # --phase-s S (default 2), --restart-s R, --workers W, --docs-per-s D, --quiet.
 # The viewer address defaults to $HIGHRISE_ADDR, else 127.0.0.1:7878.
 #
-# The agent is pip-installed (from agent-protocol/python, C recorder included) into a venv at
+# The agent is pip-installed (from agents/python, C recorder included) into a venv at
 # $HIGHRISE_VENV (default ~/.cache/highrise/python-lazy-venv, made with $HIGHRISE_PYTHON, default
 # python3), and reinstalled only when its sources changed; later starts take well under a second.
 set -euo pipefail
@@ -34,8 +34,8 @@ mkdir -p "$(dirname "$venv")"
         "$python" -m venv "$venv" >&2
     fi
     stamp="$venv/.highrise-agent-installed"
-    if [ ! -f "$stamp" ] || [ -n "$(find "$root/agent-protocol/python/highrise_agent" "$root/agent-protocol/python/setup.py" \
-        "$root/agent-protocol/python/pyproject.toml" -newer "$stamp" -print -quit)" ] ||
+    if [ ! -f "$stamp" ] || [ -n "$(find "$root/agents/python/highrise_agent" "$root/agents/python/setup.py" \
+        "$root/agents/python/pyproject.toml" -newer "$stamp" -print -quit)" ] ||
         ! "$venv/bin/python" -c 'import highrise_agent' 2>/dev/null; then
         # A setuptools that builds wheels by itself (>= 70.1), so the install needs no index.
         if ! "$venv/bin/python" -c 'import setuptools, sys; sys.exit(tuple(map(int, setuptools.__version__.split(".")[:2])) < (70, 1))' 2>/dev/null; then
@@ -43,7 +43,7 @@ mkdir -p "$(dirname "$venv")"
         fi
         echo "run.sh: installing the highrise agent into $venv" >&2
         "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall \
-            --no-deps "$root/agent-protocol/python" >&2
+            --no-deps "$root/agents/python" >&2
         touch "$stamp"
     fi
 ) 9>"$venv.lock"

@@ -3,7 +3,7 @@ placing orders, a dispatcher thread planning routes, and a slow database.
 
     python -m highrise_agent examples/python/shop_demo.py [--seconds 30] [--customers 3]
 
-Start the viewer first (`cargo run --release -p highrise-viewer`, or `highrise serve` without a
+Start the viewer first (`cargo run --release`, or `highrise serve` without a
 window); the shop appears as a city: districts shop.catalog/shop.orders/shop.shipping... are the
 packages, Catalog/OrderService/RoutePlanner the blocks, and the tallest towers are where the
 threads spend their time (Catalog.search, RoutePlanner.shortest, Database.save).

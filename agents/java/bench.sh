@@ -10,7 +10,7 @@
 #      the calling thread pays per call).
 # Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
 # CPU seconds (all its threads, the sender included), and the probe's event and drop counts.
-# Usage: agent-protocol/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
+# Usage: agents/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
 # PROBE=path overrides the listener (default: the release build if present, else debug).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -2,7 +2,7 @@ package io.highrise.bench;
 
 /**
  * The agent's cost benchmark: a tight loop of small calls (one static method, a few instructions).
- * Run it with and without the agent (agent-protocol/java/bench.sh does): the difference in ns per
+ * Run it with and without the agent (agents/java/bench.sh does): the difference in ns per
  * call is what one instrumented call costs through the whole pipeline (enter + exit hooks, ring,
  * and, on the other core, the sender encoding and writing to the listener).
  * With PAUSE_MS &gt; 0 the loop sleeps between reps: with reps of a few thousand calls (under the

@@ -242,7 +242,7 @@ def test_rejecting_viewer_leaves_the_program_alone():
     import socket
     import threading
 
-    reject = (pathlib.Path(__file__).resolve().parents[2] / "golden" / "reject.bin").read_bytes()
+    reject = (pathlib.Path(__file__).resolve().parents[3] / "agent-protocol" / "golden" / "reject.bin").read_bytes()
     server = socket.create_server(("127.0.0.1", 0))
     addr = "127.0.0.1:%d" % server.getsockname()[1]
 

@@ -7,7 +7,7 @@ import pytest
 
 from highrise_agent import _wire as w
 
-GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "golden"
+GOLDEN = pathlib.Path(__file__).resolve().parents[3] / "agent-protocol" / "golden"
 
 
 def events_frame():

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the highrise Java agent: agent-protocol/java/build/highrise-agent.jar, with ASM (Debian's
+# Builds the highrise Java agent: agents/java/build/highrise-agent.jar, with ASM (Debian's
 # libasm-java) unpacked into it so -javaagent:highrise-agent.jar needs nothing else.
 # Also compiles the tests and the benchmark into build/test-classes (used by scripts/test-java.sh).
-# Needs a JDK 11+ (javac, jar). Usage: agent-protocol/java/build.sh
+# Needs a JDK 11+ (javac, jar). Usage: agents/java/build.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 ASM_DIR="${ASM_DIR:-/usr/share/java}"
