@@ -1,12 +1,10 @@
-//! `highrise-viewer`: the `highrise` binary and everything it shows. The only crate of the
-//! workspace that depends on Bevy.
+//! `highrise-viewer`: everything the `highrise` binary shows, as a library. The only crate of
+//! the workspace that depends on Bevy; the binary itself is `crates/highrise-cli`, which adds
+//! this crate behind its default `viewer` feature.
 //!
-//! With no subcommand `highrise` opens the viewer ([`viewer::run`]): a window with a live 3D
-//! city per connected program, listening on 127.0.0.1:7878, with the built-in demo program
-//! attached so there is something to see at once (`--no-demo` to only listen).
-//! `highrise serve` ([`serve::run`]) is the same listener without a window, printing what each
-//! program does; `highrise demo` ([`demo::run`]) runs the demo program against a running
-//! highrise.
+//! [`viewer::run`] opens the window: a live 3D city per connected program, listening on
+//! 127.0.0.1:7878. [`viewer::ViewerPlugin`] is the same scene for any Bevy app, and
+//! [`viewer::offscreen`] renders it without a window (`highrise report --png`).
 //!
 //! Where to start: [`viewer`]'s module documentation lists its plugins, one per concern.
 
@@ -14,8 +12,4 @@
 // conventionally leaves implicit; spelling them out everywhere would only add noise.
 #![allow(elided_lifetimes_in_paths)]
 
-pub mod attach;
-pub mod demo;
-pub mod record;
-pub mod serve;
 pub mod viewer;

@@ -93,14 +93,14 @@ impl Plugin for CameraPlugin {
                     (keep_point_of_interest, auto_frame, apply_frame_and_focus),
                 )
                     .chain()
-                    .after(CitySet),
+                    .after(CitySet::Animate),
             );
         } else {
             app.add_systems(
                 Update,
                 (keep_point_of_interest, auto_frame, apply_frame_and_focus)
                     .chain()
-                    .after(CitySet),
+                    .after(CitySet::Animate),
             );
         }
     }

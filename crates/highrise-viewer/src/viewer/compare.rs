@@ -25,8 +25,8 @@ use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, Method
 use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
 
 use super::city::{
-    animate_buildings, arrange_cities, place_methods, set_targets, stats_target, City, CityKey,
-    CitySet, ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
+    place_methods, set_targets, stats_target, City, CityKey, CitySet, ColourKey, ColourMode,
+    HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
 };
 use super::sessions::Sessions;
 
@@ -38,9 +38,9 @@ pub const DIFF_EPSILON: f32 = 0.005;
 /// than this many window fractions (so noise is not blown up to full height).
 pub const DIFF_MIN_FULL_SCALE: f32 = 0.02;
 
-/// The compare view: the [`Compare`] resource, the shared plan rebuilt among the city systems
-/// once the sessions' plans are placed, and the compare cities' targets set after the
-/// sessions' own.
+/// The compare view: the [`Compare`] resource; the shared plan rebuilt in [`CitySet::Layout`]
+/// after the sessions' plans are placed, and the compare cities' targets set in
+/// [`CitySet::Targets`] after the sessions' own.
 #[derive(Debug)]
 pub struct ComparePlugin;
 
@@ -50,11 +50,10 @@ impl Plugin for ComparePlugin {
             Update,
             (
                 update_compare_plan
-                    .after(place_methods)
-                    .before(arrange_cities),
-                compare_targets.after(set_targets).before(animate_buildings),
-            )
-                .in_set(CitySet),
+                    .in_set(CitySet::Layout)
+                    .after(place_methods),
+                compare_targets.in_set(CitySet::Targets).after(set_targets),
+            ),
         );
     }
 }

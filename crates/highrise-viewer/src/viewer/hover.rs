@@ -67,7 +67,7 @@ pub struct HoverPlugin;
 impl Plugin for HoverPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Hovered>()
-            .add_systems(Update, hover_under_cursor.before(CitySet));
+            .add_systems(Update, hover_under_cursor.before(CitySet::Layout));
     }
 }
 

@@ -282,7 +282,7 @@ impl Plugin for LabelsPlugin {
                 Update,
                 (gather_candidates, choose_labels, hovered_label)
                     .chain()
-                    .after(CitySet),
+                    .after(CitySet::Animate),
             );
     }
 }

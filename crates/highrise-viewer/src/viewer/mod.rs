@@ -78,8 +78,15 @@ pub struct ViewArgs {
 }
 
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
-/// `process_start` is when the binary started (for the startup-time line).
-pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<()> {
+/// `process_start` is when the binary started (for the startup-time line). Once the listener
+/// is up, `start_programs` gets its address to start whatever should connect at once (the
+/// command line's demo, per `--no-demo`/`--compare-demo`); what it returns is kept alive until
+/// the window closes.
+pub fn run<Programs>(
+    args: ViewArgs,
+    process_start: std::time::Instant,
+    start_programs: impl FnOnce(SocketAddr, &ViewArgs) -> anyhow::Result<Programs>,
+) -> anyhow::Result<()> {
     if !args.listen.ip().is_loopback() && !args.allow_remote {
         bail!(
             "refusing to listen on {} (not loopback): pass --allow-remote to accept agents from other machines",
@@ -102,19 +109,14 @@ pub fn run(args: ViewArgs, process_start: std::time::Instant) -> anyhow::Result<
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
     println!("highrise: listening on {listen_addr}");
-    let mut compare_mode = args.compare.unwrap_or_default();
-    // Kept alive while the viewer runs; dropping it stops the two programs.
-    let _compare_pair = if args.compare_demo {
-        if args.compare.is_none() {
-            compare_mode = compare::CompareMode::Diff;
-        }
-        Some(crate::demo::spawn_compare_pair(listen_addr, 3600.0)?)
-    } else {
-        if !args.no_demo {
-            crate::demo::spawn_in_background(listen_addr)?;
-        }
-        None
+    // The compare demo's two versions are best read as one diff city.
+    let compare_mode = match args.compare {
+        Some(mode) => mode,
+        None if args.compare_demo => compare::CompareMode::Diff,
+        None => compare::CompareMode::default(),
     };
+    // Kept alive while the viewer runs (dropping it may stop the programs).
+    let _programs = start_programs(listen_addr, &args)?;
     let shots = args
         .screenshot_after_s
         .iter()

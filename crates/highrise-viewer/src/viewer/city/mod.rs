@@ -54,22 +54,50 @@ impl Plugin for CityPlugin {
             .init_resource::<ColourMode>()
             .init_resource::<Palette>()
             .init_resource::<MovedScratch>()
+            .configure_sets(
+                Update,
+                (
+                    CitySet::Layout,
+                    CitySet::Arrange,
+                    CitySet::Structure,
+                    CitySet::Glide,
+                    CitySet::Targets,
+                    CitySet::Animate,
+                )
+                    .chain(),
+            )
             .add_systems(
                 Update,
                 (
-                    place_methods,
-                    arrange_cities,
-                    sync_structure,
-                    glide_cities,
-                    set_targets,
-                    animate_buildings,
-                )
-                    .chain()
-                    .in_set(CitySet),
+                    place_methods.in_set(CitySet::Layout),
+                    arrange_cities.in_set(CitySet::Arrange),
+                    sync_structure.in_set(CitySet::Structure),
+                    glide_cities.in_set(CitySet::Glide),
+                    set_targets.in_set(CitySet::Targets),
+                    animate_buildings.in_set(CitySet::Animate),
+                ),
             );
     }
 }
 
-/// The city systems, in order; hover and camera run after them.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct CitySet;
+/// The stages of the city systems in `Update`, run in this order every frame. Hover picks
+/// before [`CitySet::Layout`]; the camera and the labels read the cities after
+/// [`CitySet::Animate`].
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CitySet {
+    /// Newly defined methods placed in their sessions' plans; the compare view's shared plan
+    /// rebuilt.
+    Layout,
+    /// The shown cities lined up along X, a root spawned per city, the others hidden.
+    Arrange,
+    /// District and block slabs and each city's building draw spawned or reshaped.
+    Structure,
+    /// Districts, blocks and buildings the plan moved glide a step toward their new places.
+    Glide,
+    /// Target heights and colours from the newest snapshots and the modes (sessions' cities,
+    /// then the compare view's).
+    Targets,
+    /// Heights eased and written with colours into the instances, handed to the draw; the
+    /// hit-test bounds refreshed.
+    Animate,
+}

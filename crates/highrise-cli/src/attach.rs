@@ -1,9 +1,9 @@
-//! `highrise attach PID`: loads the Java agent (`agent-protocol/java`) into a JVM that is already
+//! `highrise attach PID`: loads the Java agent (`agents/java`) into a JVM that is already
 //! running, so its city appears in the running viewer.
 //!
 //! How: `jcmd PID JVMTI.agent_load AGENT.jar "OPTIONS"` (JDK 9 and later load a Java agent jar
 //! this way and call its `agentmain`, which retransforms the classes already loaded). The agent
-//! jar is `--agent-jar`, else `$HIGHRISE_JAVA_AGENT`, else the one `agent-protocol/java/build.sh`
+//! jar is `--agent-jar`, else `$HIGHRISE_JAVA_AGENT`, else the one `agents/java/build.sh`
 //! builds in this repository (built on demand when missing). `jcmd` is `--jcmd`, else
 //! `$JAVA_HOME/bin/jcmd`, else `jcmd` on the `PATH`; it must be run by the JVM's user.
 
@@ -13,15 +13,15 @@ use std::process::Command;
 use anyhow::{bail, Context};
 use clap::Args;
 
-/// The jar `agent-protocol/java/build.sh` builds in this repository.
+/// The jar `agents/java/build.sh` builds in this repository.
 const REPO_AGENT_JAR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../agent-protocol/java/build/highrise-agent.jar"
+    "/../../agents/java/build/highrise-agent.jar"
 );
 /// The script that builds it.
 const REPO_BUILD_SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../agent-protocol/java/build.sh"
+    "/../../agents/java/build.sh"
 );
 
 /// Arguments of `highrise attach`.

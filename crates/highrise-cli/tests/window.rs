@@ -9,6 +9,9 @@
 //! Needs `xvfb-run` and `mesa-vulkan-drivers` (scripts/test.sh installs both). The two tests
 //! take turns (software rendering on two cores is slow enough with one window).
 
+// The window needs the viewer (the default feature).
+#![cfg(feature = "viewer")]
+
 use std::path::Path;
 use std::process::Command;
 

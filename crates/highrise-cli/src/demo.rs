@@ -10,7 +10,6 @@
 use std::net::SocketAddr;
 
 use anyhow::Context;
-use highrise_protocol::DEFAULT_PORT;
 
 /// Which demo program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -29,7 +28,7 @@ pub struct DemoArgs {
     #[arg(long, value_enum, default_value_t = bookstore::Variant::Before)]
     pub variant: bookstore::Variant,
     /// Where highrise listens.
-    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
+    #[arg(long, default_value_t = crate::default_addr())]
     pub addr: SocketAddr,
     /// Stop after this many seconds (runs until killed when absent).
     #[arg(long)]
@@ -104,11 +103,13 @@ fn run_bookstore(args: &DemoArgs) -> anyhow::Result<()> {
 /// The two bookstore versions running as child processes of this binary (`highrise demo
 /// --program bookstore --variant … --exit-on-stdin-eof`); they are killed when this is
 /// dropped, and exit by themselves when this process dies (their standard input closes).
+#[cfg(feature = "viewer")]
 #[derive(Debug)]
 pub struct ComparePair {
     children: Vec<std::process::Child>,
 }
 
+#[cfg(feature = "viewer")]
 impl Drop for ComparePair {
     fn drop(&mut self) {
         for child in &mut self.children {
@@ -120,6 +121,7 @@ impl Drop for ComparePair {
 
 /// Starts `before` then `after` of the bookstore against `addr`, each for `duration_s`
 /// (a bound so they end even if this process dies without dropping the pair).
+#[cfg(feature = "viewer")]
 pub fn spawn_compare_pair(addr: SocketAddr, duration_s: f64) -> anyhow::Result<ComparePair> {
     let exe = std::env::current_exe().context("cannot find the highrise binary")?;
     let mut pair = ComparePair {
@@ -166,4 +168,21 @@ pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
         })
         .context("cannot start the demo thread")?;
     Ok(())
+}
+
+/// What the windowed viewer starts once it listens on `addr`: the bookstore's two versions as
+/// child processes with `--compare-demo` (kept alive by the returned pair), else tetris on a
+/// background thread unless `--no-demo`.
+#[cfg(feature = "viewer")]
+pub fn start_for_viewer(
+    addr: SocketAddr,
+    view: &highrise_viewer::viewer::ViewArgs,
+) -> anyhow::Result<Option<ComparePair>> {
+    if view.compare_demo {
+        return spawn_compare_pair(addr, 3600.0).map(Some);
+    }
+    if !view.no_demo {
+        spawn_in_background(addr)?;
+    }
+    Ok(None)
 }

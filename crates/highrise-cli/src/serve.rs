@@ -12,12 +12,12 @@ use highrise_aggregate::Snapshot;
 use highrise_ingest::{
     AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
 };
-use highrise_protocol::{DEFAULT_PORT, PROTOCOL_VERSION};
+use highrise_protocol::PROTOCOL_VERSION;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on. Only loopback unless --allow-remote is given.
-    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
+    #[arg(long, default_value_t = crate::default_addr())]
     pub listen: SocketAddr,
     /// Allow listening on a non-loopback address (agents on other machines can then connect).
     #[arg(long)]

@@ -1,0 +1,104 @@
+//! `highrise`: the command users run.
+//!
+//! With no subcommand it opens the viewer (`highrise_viewer::viewer::run`, the default feature
+//! `viewer`): a window with a live 3D city per connected program, listening on 127.0.0.1:7878,
+//! with the built-in demo program attached so there is something to see at once (`--no-demo`
+//! to only listen). Every other command is headless and builds without Bevy
+//! (`cargo build -p highrise-cli --no-default-features`):
+//! - [`serve`]: the listener without a window, printing what each program does;
+//! - [`record`], [`replay`], [`report`]: `.hrec` recordings, fed back, summarised for CI;
+//! - [`attach`]: loads the Java agent into a running JVM;
+//! - [`demo`]: the demo programs, run against a listening highrise.
+//!
+//! Where to start: [`Command`] lists the commands; each module holds one command's arguments
+//! and its `run`.
+
+use std::net::SocketAddr;
+
+use clap::{Parser, Subcommand};
+use highrise_protocol::DEFAULT_PORT;
+
+mod attach;
+mod demo;
+mod record;
+mod replay;
+mod report;
+mod serve;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "highrise",
+    version,
+    about = "A live 3D code city of your running program"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[cfg(feature = "viewer")]
+    #[command(flatten)]
+    view: highrise_viewer::viewer::ViewArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Listen for agents without a window and print each session's activity.
+    Serve(serve::ServeArgs),
+    /// Run the built-in demo program as an agent against a listening highrise.
+    Demo(demo::DemoArgs),
+    /// Load the Java agent into a running JVM; its city appears in the running viewer.
+    Attach(attach::AttachArgs),
+    /// Listen without a window and record every session to a `.hrec` file.
+    Record(record::RecordArgs),
+    /// Feed a recording back as a session (to a running viewer, or headless).
+    Replay(replay::ReplayArgs),
+    /// Summarise a recording (optionally against another) for people and CI.
+    Report(report::ReportArgs),
+}
+
+/// Where agents connect by default: loopback, the protocol's port.
+fn default_addr() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))
+}
+
+fn main() -> anyhow::Result<()> {
+    let process_start = std::time::Instant::now();
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        return open_viewer(cli, process_start);
+    };
+    init_logging();
+    match command {
+        Command::Serve(args) => serve::run(args),
+        Command::Demo(args) => demo::run(args),
+        Command::Attach(args) => attach::run(args),
+        Command::Record(args) => record::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
+    }
+}
+
+/// The default command: the window. The viewer logs through Bevy's LogPlugin (RUST_LOG).
+#[cfg(feature = "viewer")]
+fn open_viewer(cli: Cli, process_start: std::time::Instant) -> anyhow::Result<()> {
+    highrise_viewer::viewer::run(cli.view, process_start, demo::start_for_viewer)
+}
+
+/// Built without the viewer: say what this binary can do instead.
+#[cfg(not(feature = "viewer"))]
+fn open_viewer(_cli: Cli, _process_start: std::time::Instant) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "this highrise was built without the viewer (feature `viewer`); \
+         run `highrise serve` to listen without a window, or `highrise --help`"
+    )
+}
+
+/// Logging for the headless commands, filtered by `HIGHRISE_LOG` (default: warnings).
+fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("HIGHRISE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}

@@ -1,0 +1,121 @@
+//! `highrise record`: listens like `serve` and records every agent session to a `.hrec` file
+//! (format in `agent-protocol/RECORDING.md`). The recording itself lives in `highrise-ingest`;
+//! this is the command-line glue.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+use highrise_ingest::{
+    IngestConfig, IngestServer, NullSink, RecordingState, SessionEnd, SessionStatus,
+};
+
+use crate::default_addr;
+
+/// Arguments of `highrise record`.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Where recordings go. An existing directory: one `PROGRAM-LABEL-sID.hrec` per session.
+    /// A path with `{session}` (and optionally `{program}`, `{label}`): filled in per session.
+    /// Any other path: the first session writes it, later ones add `-sID` before the extension.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Address to listen on for agents.
+    #[arg(long, default_value_t = default_addr())]
+    pub listen: SocketAddr,
+    /// Exit after this many sessions have ended (default: run until Ctrl-C, which finishes
+    /// every file; a recorder killed outright leaves files that read as interrupted
+    /// recordings, minus at most 50 ms).
+    #[arg(long)]
+    pub sessions: Option<usize>,
+    /// Exit after this many seconds (sessions still open are finished properly).
+    #[arg(long)]
+    pub duration_s: Option<f64>,
+}
+
+/// Runs `highrise record`: listens like `serve` and records every session.
+pub fn run(args: RecordArgs) -> anyhow::Result<()> {
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: args.listen,
+            record_sessions_to: Some(args.out.clone()),
+            ..IngestConfig::default()
+        },
+        NullSink::factory,
+    )
+    .context("starting the listener")?;
+    // Ctrl-C ends the recording like the end of --duration-s: files finished.
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let interrupted = std::sync::Arc::clone(&interrupted);
+        ctrlc::set_handler(move || {
+            interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+    println!("LISTENING {}", server.local_addr());
+    println!("recording every session to {}", args.out.display());
+    let deadline = args
+        .duration_s
+        .map(|seconds| Instant::now() + Duration::from_secs_f64(seconds.max(0.0)));
+    let mut ended = 0usize;
+    loop {
+        if args.sessions.is_some_and(|wanted| ended >= wanted)
+            || deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            break;
+        }
+        if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+            println!("interrupted: finishing the recordings");
+            break;
+        }
+        let Ok(report) = server.updates().recv_timeout(Duration::from_millis(100)) else {
+            continue;
+        };
+        let SessionStatus::Ended(end) = &report.status else {
+            continue;
+        };
+        ended += 1;
+        let program = report
+            .info
+            .as_ref()
+            .map_or("?", |info| info.program.as_str());
+        match &report.stats.recording {
+            Some(recording) => {
+                let state = match &recording.state {
+                    RecordingState::Finished | RecordingState::Active => "ok".to_string(),
+                    RecordingState::Failed(error) => format!("FAILED: {error}"),
+                };
+                println!(
+                    "session {} ({program}) ended ({}): {} frames, {} bytes to {} [{state}]",
+                    report.session_id,
+                    end_text(end),
+                    recording.frames,
+                    recording.bytes,
+                    recording.path.display()
+                );
+            }
+            None => println!(
+                "session {} ({program}) ended ({}) without a recording: {:?}",
+                report.session_id,
+                end_text(end),
+                report.errors
+            ),
+        }
+    }
+    // Shutting down ends the open sessions, which finishes their files.
+    server.shutdown();
+    std::thread::sleep(Duration::from_millis(200));
+    Ok(())
+}
+
+fn end_text(end: &SessionEnd) -> String {
+    match end {
+        SessionEnd::Goodbye => "goodbye".into(),
+        SessionEnd::Disconnected => "disconnected".into(),
+        SessionEnd::Failed(error) => format!("failed: {error}"),
+        SessionEnd::ServerShutdown => "server shutdown".into(),
+    }
+}
