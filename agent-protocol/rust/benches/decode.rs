@@ -1,23 +1,14 @@
 //! Decode throughput of event batches (goal ≥ 150 M events/s on one core), and of whole frames
-//! (bincode message decode + packed events), on the realistic stream of `tests/support`.
+//! (bincode message decode + packed events), on the realistic stream of `highrise_testkit::synthetic`.
 //!
 //! Run: `cargo bench -p highrise-protocol --bench decode`
 
-#[path = "../tests/support/synthetic.rs"]
-mod synthetic;
-
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use highrise_protocol::{decode_agent_message, decode_events, encode_message, AgentMessage};
-use synthetic::{realistic_batches, StreamShape};
+use highrise_testkit::synthetic::{realistic_batches, StreamShape};
 
 fn decode(c: &mut Criterion) {
-    let shape = StreamShape {
-        threads: 8,
-        methods: 2_000,
-        max_depth: 30,
-        events_per_batch: 4096,
-    };
-    let batches = realistic_batches(&shape, 1 << 20, 7);
+    let batches = realistic_batches(&StreamShape::REALISTIC, 1 << 20, 7);
     let events: u64 = batches.iter().map(|b| u64::from(b.event_count)).sum();
     let payloads: Vec<Vec<u8>> = batches
         .iter()

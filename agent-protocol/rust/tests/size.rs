@@ -1,20 +1,12 @@
 //! Wire size of a realistic stream (nested calls, 8 threads): the goal is ≤ 4 bytes per event,
 //! counting frame headers and batch headers, not only the packed events.
 
-mod support;
-
 use highrise_protocol::{encode_message, AgentMessage, FRAME_HEADER_BYTES};
-use support::synthetic::{realistic_batches, StreamShape};
+use highrise_testkit::synthetic::{realistic_batches, StreamShape};
 
 #[test]
 fn realistic_stream_is_at_most_four_bytes_per_event() {
-    let shape = StreamShape {
-        threads: 8,
-        methods: 2_000,
-        max_depth: 30,
-        events_per_batch: 4096,
-    };
-    let batches = realistic_batches(&shape, 1_000_000, 42);
+    let batches = realistic_batches(&StreamShape::REALISTIC, 1_000_000, 42);
     let events: usize = batches.iter().map(|b| b.event_count as usize).sum();
     let wire_bytes: usize = batches
         .into_iter()

@@ -7,7 +7,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ended_with_goodbye, start_server, start_server_on, wait_connected, wait_for_end};
+use highrise_testkit::server::wait_for_end;
+use support::{ended_with_goodbye, start_server, start_server_on, wait_connected};
 
 #[highrise_agent::profile]
 fn frame_work(i: u64) -> u64 {

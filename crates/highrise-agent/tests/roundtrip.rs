@@ -8,7 +8,8 @@ mod support;
 use std::time::Duration;
 
 use highrise_protocol::EventKind;
-use support::{ended_with_goodbye, start_server, wait_connected, wait_for_end};
+use highrise_testkit::server::wait_for_end;
+use support::{ended_with_goodbye, start_server, wait_connected};
 
 mod game {
     pub mod board {

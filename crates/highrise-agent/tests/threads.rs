@@ -4,7 +4,8 @@
 
 mod support;
 
-use support::{ended_with_goodbye, start_server, wait_connected, wait_for_end};
+use highrise_testkit::server::wait_for_end;
+use support::{ended_with_goodbye, start_server, wait_connected};
 
 mod physics {
     #[derive(Debug, Default)]

@@ -6,52 +6,34 @@
 //!
 //! Run: `cargo bench -p highrise-ingest --bench socket` (prints the median of 5 runs each).
 
-#[path = "../../../agent-protocol/rust/tests/support/synthetic.rs"]
-mod synthetic;
-
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer, NullSink, SessionSink};
-use highrise_protocol::{write_frame, AgentMessage, Hello, MethodDef, MAGIC, PROTOCOL_VERSION};
-use synthetic::{realistic_batches, StreamShape};
+use highrise_ingest::{AggregateSink, IngestConfig, NullSink, SessionSink};
+use highrise_protocol::{write_frame, AgentMessage, Hello};
+use highrise_testkit::messages::{hello, method};
+use highrise_testkit::server::{start, test_config};
+use highrise_testkit::synthetic::{realistic_batches, StreamShape};
 
-const METHODS: u32 = 2_000;
+const SHAPE: StreamShape = StreamShape::REALISTIC;
 
 fn stream() -> (Vec<u8>, u64) {
-    let shape = StreamShape {
-        threads: 8,
-        methods: METHODS,
-        max_depth: 30,
-        events_per_batch: 4096,
-    };
-    let batches = realistic_batches(&shape, 8_000_000, 11);
+    let batches = realistic_batches(&SHAPE, 8_000_000, 11);
     let events = batches.iter().map(|b| u64::from(b.event_count)).sum();
     let mut bytes = Vec::new();
     write_frame(
         &mut bytes,
         &AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: "socket-bench".into(),
-            program: "bench".into(),
-            version_label: String::new(),
             pid: 1,
-            clock_unit_ns: 1,
-            clock_zero_unix_ns: 0,
+            ..hello("socket-bench", "bench")
         }),
     )
     .expect("encode");
-    let definitions = (0..METHODS)
-        .map(|id| MethodDef {
-            id,
-            package: format!("p{}", id % 17),
-            class: format!("C{}", id % 301),
-            method: format!("m{id}"),
-            signature: None,
-            file: None,
-            line: None,
+    let definitions = (0..SHAPE.methods)
+        .map(|id| {
+            let (package, class) = (format!("p{}", id % 17), format!("C{}", id % 301));
+            method(id, &package, &class, &format!("m{id}"))
         })
         .collect();
     write_frame(&mut bytes, &AgentMessage::DefineMethods(definitions)).expect("encode");
@@ -78,16 +60,14 @@ fn run_recorded<S: SessionSink>(
     events: u64,
     record_to: Option<std::path::PathBuf>,
 ) -> f64 {
-    let server = IngestServer::start(
+    let server = start(
         IngestConfig {
-            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             publish_interval: Duration::from_millis(50),
             record_sessions_to: record_to,
-            ..IngestConfig::default()
+            ..test_config()
         },
         make_sink,
-    )
-    .expect("listener");
+    );
     let addr = server.local_addr();
     let start = Instant::now();
     let sender = {

@@ -3,64 +3,33 @@
 
 mod support;
 
-use std::net::{Ipv4Addr, SocketAddr};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use highrise_ingest::{
-    AggregateCommand, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionStatus,
-};
+use highrise_ingest::{AggregateCommand, AggregateSink, IngestServer, SessionEnd, SessionStatus};
 use highrise_protocol::{AgentMessage, EventKind, ViewerMessage};
-use support::{batch, hello, method, Client};
+use highrise_testkit::messages::{batch, method};
+use highrise_testkit::server::{start, test_config, wait_for_end, Client};
+use support::hello;
 
 const SECOND_NS: u64 = 1_000_000_000;
 
-fn start() -> IngestServer<AggregateSink> {
-    IngestServer::start(
-        IngestConfig {
-            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-            publish_interval: Duration::from_millis(10),
-            ..IngestConfig::default()
-        },
-        AggregateSink::factory,
-    )
-    .expect("listener starts")
+fn start_aggregating() -> IngestServer<AggregateSink> {
+    start(test_config(), AggregateSink::factory)
 }
 
-fn connect(server: &IngestServer<AggregateSink>) -> (std::net::TcpStream, u64) {
-    let stream = std::net::TcpStream::connect(server.local_addr()).expect("connects");
-    let mut client = Client {
-        stream,
-        bytes_sent: 0,
-    };
+/// A client that has said Hello, and its session id.
+fn connect(server: &IngestServer<AggregateSink>) -> (Client, u64) {
+    let mut client = Client::connect(server);
     let ViewerMessage::Welcome { session_id, .. } = client.handshake(hello("leaky")) else {
         panic!("not welcomed");
     };
-    (client.stream, session_id)
-}
-
-fn final_snapshot(
-    server: &IngestServer<AggregateSink>,
-) -> highrise_ingest::SessionReport<std::sync::Arc<highrise_aggregate::Snapshot>> {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let report = server
-            .updates()
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .expect("a report");
-        if report.is_ended() {
-            return report;
-        }
-    }
+    (client, session_id)
 }
 
 #[test]
 fn leaked_threads_stuck_in_run_read_100_percent_with_their_count() {
-    let server = start();
-    let (stream, _) = connect(&server);
-    let mut client = Client {
-        stream,
-        bytes_sent: 0,
-    };
+    let server = start_aggregating();
+    let (mut client, _) = connect(&server);
     client.send(&AgentMessage::DefineMethods(vec![
         method(0, "main.game", "Game", "run"),
         method(1, "main.game", "Game", "tick"),
@@ -90,7 +59,7 @@ fn leaked_threads_stuck_in_run_read_100_percent_with_their_count() {
     });
     client.close();
 
-    let report = final_snapshot(&server);
+    let report = wait_for_end(&server);
     assert_eq!(report.status, SessionStatus::Ended(SessionEnd::Goodbye));
     let snapshot = report.sink.as_ref().expect("snapshot");
     assert_eq!(snapshot.now_ns, 10 * SECOND_NS);
@@ -106,12 +75,8 @@ fn leaked_threads_stuck_in_run_read_100_percent_with_their_count() {
 
 #[test]
 fn window_and_exclusion_commands_change_the_live_statistics() {
-    let server = start();
-    let (stream, session_id) = connect(&server);
-    let mut client = Client {
-        stream,
-        bytes_sent: 0,
-    };
+    let server = start_aggregating();
+    let (mut client, session_id) = connect(&server);
     client.send(&AgentMessage::DefineMethods(vec![
         method(0, "app", "Server", "handle"),
         method(1, "app.json", "Parser", "parse"),
@@ -142,7 +107,7 @@ fn window_and_exclusion_commands_change_the_live_statistics() {
         timestamp: 10 * SECOND_NS,
     });
     client.close();
-    let report = final_snapshot(&server);
+    let report = wait_for_end(&server);
     let snapshot = report.sink.as_ref().expect("snapshot");
     assert_eq!(snapshot.window_ns, 10 * SECOND_NS);
     // parse is excluded: its 3 s go to handle, which then ran 4 s of the 10 s window.

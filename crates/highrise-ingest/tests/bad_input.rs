@@ -13,6 +13,8 @@ use highrise_protocol::{
     encode_message, AgentMessage, EventBatch, EventKind, ProtocolError, ViewerMessage,
     MAX_FRAME_BYTES, MAX_METHOD_ID,
 };
+use highrise_testkit::messages::{batch, method};
+use highrise_testkit::server::{wait_for_ended, Client};
 use support::*;
 
 use EventKind::{Enter, Exit};

@@ -2,8 +2,6 @@
 //! logic: a replay and the live run it recorded give identical aggregator snapshots at the
 //! same program times.
 
-use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -13,11 +11,10 @@ use highrise_ingest::{
     AggregateCommand, AggregateSink, IngestConfig, IngestServer, RecordingState, SessionEnd,
     SessionError, SessionProcessor, SessionReport, SessionSink, SessionSource, SessionStatus,
 };
-use highrise_protocol::{
-    write_frame, AgentMessage, Event, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
-    PROTOCOL_VERSION,
-};
+use highrise_protocol::{AgentMessage, Event, EventKind, Hello, MethodDef, PackedEventWriter};
 use highrise_record::{Completeness, RecordingReader};
+use highrise_testkit::messages::{hello, method};
+use highrise_testkit::server::{start as start_server, test_config, wait_for_report, Client};
 
 const SLICE_NS: u64 = 100_000_000;
 const THREADS: u64 = 3;
@@ -78,16 +75,14 @@ fn checkpoint_sink(taken: &Taken) -> impl Fn(&Hello) -> CheckpointSink + Send + 
 }
 
 fn start(record_to: Option<PathBuf>, taken: &Taken) -> IngestServer<CheckpointSink> {
-    IngestServer::start(
+    start_server(
         IngestConfig {
-            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             publish_interval: Duration::from_millis(5),
             record_sessions_to: record_to,
-            ..IngestConfig::default()
+            ..test_config()
         },
         checkpoint_sink(taken),
     )
-    .expect("listener starts")
 }
 
 /// A deterministic synthetic program: nested calls on a few threads, a heartbeat at the end
@@ -116,26 +111,16 @@ impl Program {
 
     fn opening() -> Vec<AgentMessage> {
         let definitions = (0..METHODS)
-            .map(|id| MethodDef {
-                id,
-                package: format!("app.{}", ["web", "db", "core"][id as usize % 3]),
-                class: format!("C{}", id / 3),
-                method: format!("m{id}"),
-                signature: None,
-                file: None,
-                line: None,
+            .map(|id| {
+                let package = format!("app.{}", ["web", "db", "core"][id as usize % 3]);
+                method(id, &package, &format!("C{}", id / 3), &format!("m{id}"))
             })
             .collect();
         let mut messages = vec![
             AgentMessage::Hello(Hello {
-                magic: MAGIC,
-                protocol_version: PROTOCOL_VERSION,
-                agent: "recording-test".into(),
-                program: "synthetic".into(),
                 version_label: "v1".into(),
                 pid: 42,
-                clock_unit_ns: 1,
-                clock_zero_unix_ns: 0,
+                ..hello("recording-test", "synthetic")
             }),
             AgentMessage::DefineMethods(definitions),
         ];
@@ -181,53 +166,13 @@ impl Program {
     }
 }
 
-struct Agent {
-    stream: TcpStream,
-}
-
-impl Agent {
-    fn connect(addr: SocketAddr) -> Self {
-        let stream = TcpStream::connect(addr).expect("connects");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .expect("timeout");
-        Self { stream }
-    }
-
-    fn send(&mut self, messages: &[AgentMessage]) {
-        let mut bytes = Vec::new();
-        for message in messages {
-            write_frame(&mut bytes, message).expect("encodes");
-        }
-        self.stream.write_all(&bytes).expect("sends");
-    }
-
-    fn goodbye(mut self, timestamp: u64) {
-        self.send(&[AgentMessage::Goodbye { timestamp }]);
-        let _ = self.stream.shutdown(std::net::Shutdown::Write);
-        let mut rest = Vec::new();
-        let _ = self.stream.read_to_end(&mut rest);
-    }
+/// Says Goodbye at `timestamp` and closes the connection cleanly.
+fn goodbye(mut agent: Client, timestamp: u64) {
+    agent.send(&AgentMessage::Goodbye { timestamp });
+    agent.close();
 }
 
 type Report = SessionReport<<AggregateSink as SessionSink>::Snapshot>;
-
-fn wait_for(
-    server: &IngestServer<CheckpointSink>,
-    mut done: impl FnMut(&Report) -> bool,
-) -> Report {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let report = server
-            .updates()
-            .recv_timeout(left)
-            .expect("a report in time");
-        if done(&report) {
-            return report;
-        }
-    }
-}
 
 /// Replays a recording synchronously through the session logic; returns the checkpoints and
 /// the final report.
@@ -254,14 +199,14 @@ fn a_recorded_session_replays_to_identical_snapshots() {
     let path = dir.path().join("run.hrec");
     let live = Taken::default();
     let server = start(Some(path.clone()), &live);
-    let mut agent = Agent::connect(server.local_addr());
+    let mut agent = Client::connect(&server);
     let mut program = Program::new();
-    agent.send(&Program::opening());
+    agent.send_all(&Program::opening());
     for slice in 0..40 {
-        agent.send(&program.slice(slice));
+        agent.send_all(&program.slice(slice));
     }
-    agent.goodbye(40 * SLICE_NS);
-    let last = wait_for(&server, |report| report.is_ended());
+    goodbye(agent, 40 * SLICE_NS);
+    let last = wait_for_report(&server, |report| report.is_ended());
     assert_eq!(
         last.stats.events_per_s, 0.0,
         "an ended session reads 0 events/s"
@@ -323,7 +268,7 @@ fn a_recorded_session_replays_to_identical_snapshots() {
     let handle = viewer.open_replay(&path, 1.0).expect("opens");
     handle.pause();
     handle.seek_to(25 * SLICE_NS);
-    let at = wait_for(&viewer, |r| {
+    let at = wait_for_report(&viewer, |r| {
         r.session_id == handle.session_id() && r.stats.last_timestamp_ns >= 25 * SLICE_NS
     });
     assert!(
@@ -340,13 +285,13 @@ fn a_recorded_session_replays_to_identical_snapshots() {
     assert_eq!(progress.end_program_time_ns, 40 * SLICE_NS);
     // Backward: rebuilt from the start.
     handle.seek_to(10 * SLICE_NS);
-    let back = wait_for(&viewer, |r| r.stats.last_timestamp_ns < 25 * SLICE_NS);
+    let back = wait_for_report(&viewer, |r| r.stats.last_timestamp_ns < 25 * SLICE_NS);
     assert!(back.stats.last_timestamp_ns >= 10 * SLICE_NS);
     assert!(back.stats.last_timestamp_ns < 11 * SLICE_NS);
     assert!(back.stats.events < at.stats.events);
     handle.set_speed(f64::INFINITY);
     handle.resume();
-    let end = wait_for(&viewer, |r| r.is_ended());
+    let end = wait_for_report(&viewer, |r| r.is_ended());
     assert_eq!(end.status, SessionStatus::Ended(SessionEnd::Goodbye));
     // The tail read at full speed is no rate to show once the replay has ended.
     assert_eq!(
@@ -365,13 +310,13 @@ fn a_recording_started_mid_session_stands_on_its_own() {
     let path = dir.path().join("mid.hrec");
     let live = Taken::default();
     let server = start(None, &live);
-    let mut agent = Agent::connect(server.local_addr());
+    let mut agent = Client::connect(&server);
     let mut program = Program::new();
-    agent.send(&Program::opening());
+    agent.send_all(&Program::opening());
     for slice in 0..20 {
-        agent.send(&program.slice(slice));
+        agent.send_all(&program.slice(slice));
     }
-    let report = wait_for(&server, |r| r.stats.last_timestamp_ns >= 20 * SLICE_NS);
+    let report = wait_for_report(&server, |r| r.stats.last_timestamp_ns >= 20 * SLICE_NS);
     let session_id = report.session_id;
     server.start_recording(session_id, &path).expect("starts");
     assert!(matches!(
@@ -379,18 +324,18 @@ fn a_recording_started_mid_session_stands_on_its_own() {
         Err(highrise_ingest::RecordingError::AlreadyRecording { .. })
     ));
     for slice in 20..70 {
-        agent.send(&program.slice(slice));
+        agent.send_all(&program.slice(slice));
     }
     // Stop explicitly mid-way, then the session goes on unrecorded.
-    let _ = wait_for(&server, |r| r.stats.last_timestamp_ns >= 70 * SLICE_NS);
+    let _ = wait_for_report(&server, |r| r.stats.last_timestamp_ns >= 70 * SLICE_NS);
     let status = server
         .stop_recording(session_id)
         .expect("answers")
         .expect("was recording");
     assert_eq!(status.state, RecordingState::Finished);
-    agent.send(&program.slice(70));
-    agent.goodbye(71 * SLICE_NS);
-    let last = wait_for(&server, |r| r.is_ended());
+    agent.send_all(&program.slice(70));
+    goodbye(agent, 71 * SLICE_NS);
+    let last = wait_for_report(&server, |r| r.is_ended());
     assert!(last.errors.is_empty(), "{:?}", last.errors);
 
     let (replayed, report) = replay(&path);
@@ -442,19 +387,19 @@ fn a_failing_disk_stops_the_recording_never_the_session() {
     }
     let live = Taken::default();
     let server = start(None, &live);
-    let mut agent = Agent::connect(server.local_addr());
+    let mut agent = Client::connect(&server);
     let mut program = Program::new();
-    agent.send(&Program::opening());
-    agent.send(&program.slice(0));
-    let report = wait_for(&server, |r| r.stats.last_timestamp_ns >= SLICE_NS);
+    agent.send_all(&Program::opening());
+    agent.send_all(&program.slice(0));
+    let report = wait_for_report(&server, |r| r.stats.last_timestamp_ns >= SLICE_NS);
     server
         .start_recording(report.session_id, full)
         .expect("opens");
     for slice in 1..10 {
-        agent.send(&program.slice(slice));
+        agent.send_all(&program.slice(slice));
     }
     // The first flush fails: the recording stops itself and says why in the reports.
-    let failed = wait_for(&server, |r| {
+    let failed = wait_for_report(&server, |r| {
         r.stats.last_timestamp_ns >= 10 * SLICE_NS
             && r.stats
                 .recording
@@ -471,9 +416,9 @@ fn a_failing_disk_stops_the_recording_never_the_session() {
             "{status:?}"
         ),
     }
-    agent.send(&program.slice(10));
-    agent.goodbye(11 * SLICE_NS);
-    let last = wait_for(&server, |r| r.is_ended());
+    agent.send_all(&program.slice(10));
+    goodbye(agent, 11 * SLICE_NS);
+    let last = wait_for_report(&server, |r| r.is_ended());
     assert_eq!(last.status, SessionStatus::Ended(SessionEnd::Goodbye));
     assert_eq!(last.stats.last_timestamp_ns, 11 * SLICE_NS);
     assert!(last

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 use highrise_ingest::{IngestConfig, SessionEnd, SessionStatus};
 use highrise_protocol::{AgentMessage, Event, EventKind, ViewerMessage, PROTOCOL_VERSION};
+use highrise_testkit::messages::{batch, method};
+use highrise_testkit::server::{test_config, wait_for_ended, Client};
 use support::*;
 
 use EventKind::{Enter, Exit};
@@ -241,7 +243,7 @@ fn commands_reach_the_live_session_sink() {
 fn a_slow_consumer_never_makes_reports_pile_up() {
     let server = start_server_with(IngestConfig {
         report_channel_capacity: 2,
-        ..IngestConfig::default()
+        ..test_config()
     });
     let mut client = Client::connect(&server);
     client.handshake(hello("busy"));

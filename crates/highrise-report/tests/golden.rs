@@ -2,16 +2,13 @@
 //! committed numbers (`synthetic.report.json`), and bad files give clear errors.
 //! `HIGHRISE_BLESS=1` re-records the golden from a synthetic agent over a real socket.
 
-use std::io::Write;
-use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use highrise_ingest::{IngestConfig, IngestServer, NullSink};
-use highrise_protocol::{
-    write_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
-    PROTOCOL_VERSION,
-};
+use highrise_ingest::{IngestConfig, NullSink};
+use highrise_protocol::{AgentMessage, EventKind, Hello, PackedEventWriter};
+use highrise_testkit::messages::{hello, method};
+use highrise_testkit::server::{start, wait_for_end, Client, LOOPBACK_ANY_PORT};
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/recordings")
@@ -30,26 +27,15 @@ fn synthetic_session() -> Vec<AgentMessage> {
     let definitions = names
         .iter()
         .enumerate()
-        .map(|(id, (package, class, method))| MethodDef {
-            id: id as u32,
-            package: (*package).into(),
-            class: (*class).into(),
-            method: (*method).into(),
-            signature: None,
-            file: None,
-            line: None,
-        })
+        .map(|(id, (package, class, name))| method(id as u32, package, class, name))
         .collect();
     let mut messages = vec![
         AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: "golden-synthetic".into(),
-            program: "shop".into(),
             version_label: "golden".into(),
             pid: 7,
             clock_unit_ns: 1_000,
             clock_zero_unix_ns: 1_700_000_000_000_000_000,
+            ..hello("golden-synthetic", "shop")
         }),
         AgentMessage::DefineMethods(definitions),
         AgentMessage::ThreadStart {
@@ -98,29 +84,20 @@ fn synthetic_session() -> Vec<AgentMessage> {
 }
 
 fn bless(path: &Path) {
-    let server = IngestServer::start(
+    let server = start(
         IngestConfig {
-            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            listen_addr: LOOPBACK_ANY_PORT,
             record_sessions_to: Some(path.to_path_buf()),
             ..IngestConfig::default()
         },
         NullSink::factory,
-    )
-    .expect("listener starts");
-    let mut stream = TcpStream::connect(server.local_addr()).expect("connects");
+    );
+    let mut agent = Client::connect(&server);
     for message in synthetic_session() {
-        let mut frame = Vec::new();
-        write_frame(&mut frame, &message).expect("encodes");
-        stream.write_all(&frame).expect("sends");
+        agent.send(&message);
         std::thread::sleep(Duration::from_millis(2));
     }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !server
-        .updates()
-        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        .expect("a report")
-        .is_ended()
-    {}
+    wait_for_end(&server);
 }
 
 fn summary_json(path: &Path) -> String {

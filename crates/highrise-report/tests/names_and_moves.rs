@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use highrise_protocol::{
-    encode_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
-    PROTOCOL_VERSION,
+    encode_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
 };
 use highrise_record::{RecordingHeader, RecordingWriter};
+use highrise_testkit::messages::{hello, method};
 
 /// (package, class, method, descriptor) of a little Java game, like the paper's Tetris.
 const GAME: &[(&str, &str, &str, &str)] = &[
@@ -68,26 +68,18 @@ fn record(path: &Path, label: &str, methods: &[(String, String, String, String)]
     let definitions: Vec<MethodDef> = methods
         .iter()
         .enumerate()
-        .map(|(id, (package, class, method, signature))| MethodDef {
-            id: id as u32,
-            package: package.clone(),
-            class: class.clone(),
-            method: method.clone(),
+        .map(|(id, (package, class, name, signature))| MethodDef {
             signature: Some(signature.clone()),
-            file: None,
-            line: None,
+            ..method(id as u32, package, class, name)
         })
         .collect();
     let mut messages = vec![
         AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: "highrise-agent-java test".into(),
-            program: "tetris".into(),
             version_label: label.into(),
             pid: 1,
             clock_unit_ns: 1_000,
             clock_zero_unix_ns: 1_700_000_000_000_000_000,
+            ..hello("highrise-agent-java test", "tetris")
         }),
         AgentMessage::DefineMethods(definitions),
         AgentMessage::ThreadStart {

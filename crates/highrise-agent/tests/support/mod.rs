@@ -1,5 +1,5 @@
-//! A real ingest listener (the viewer's) on a loopback port, with a sink that records every
-//! session's stream in order, and checks on what it recorded.
+//! A real ingest listener (the viewer's, from `highrise_testkit::server`) on a loopback port,
+//! with a sink that records every session's stream in order, and checks on what it recorded.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use highrise_ingest::{IngestConfig, IngestServer, SessionEnd, SessionReport, SessionSink};
 use highrise_protocol::{Event, EventKind, Hello, MethodDef};
+use highrise_testkit::server::{start, test_config};
 
 /// One thread's stream, in arrival order.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,49 +167,19 @@ pub fn start_server() -> Server {
 pub fn start_server_on(port: u16) -> Server {
     let config = IngestConfig {
         listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
-        publish_interval: Duration::from_millis(10),
-        ..IngestConfig::default()
+        ..test_config()
     };
-    IngestServer::start(config, |hello: &Hello| {
+    start(config, |hello: &Hello| {
         let shared = Shared::default();
         shared.get().hello = Some(hello.clone());
         RecordingSink(shared)
     })
-    .expect("listener starts")
 }
 
 /// A loopback port nothing listens on (now).
 pub fn free_port() -> u16 {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("binds");
     listener.local_addr().expect("addr").port()
-}
-
-/// The last report of the first session that ends, within 30 s.
-pub fn wait_for_end(server: &Server) -> Report {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        assert!(!left.is_zero(), "no session ended in time");
-        if let Ok(report) = server.updates().recv_timeout(left) {
-            if report.is_ended() {
-                return report;
-            }
-        }
-    }
-}
-
-/// Waits until `condition` holds for the latest report of some session (30 s at most).
-pub fn wait_for_report(server: &Server, mut condition: impl FnMut(&Report) -> bool) -> Report {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        assert!(!left.is_zero(), "the condition never held");
-        if let Ok(report) = server.updates().recv_timeout(left) {
-            if condition(&report) {
-                return report;
-            }
-        }
-    }
 }
 
 pub fn ended_with_goodbye(report: &Report) -> bool {

@@ -1,16 +1,28 @@
 //! A seeded, realistic synthetic event stream: nested call trees on several threads, method
 //! popularity skewed (Zipf-like: a few hot methods, a long tail), self time between events
-//! log-uniform from 20 ns to 20 µs. Shared by the size test and the decode benchmark.
+//! log-uniform from 20 ns to 20 µs. Used by the protocol's size test and decode benchmark and by
+//! the ingest socket benchmark.
 
 use highrise_protocol::{EventBatch, EventKind, PackedEventWriter};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+#[derive(Debug, Clone, Copy)]
 pub struct StreamShape {
     pub threads: u64,
     pub methods: u32,
     pub max_depth: usize,
     pub events_per_batch: usize,
+}
+
+impl StreamShape {
+    /// 8 threads, 2,000 methods, stacks up to 30 deep, 4096-event batches.
+    pub const REALISTIC: StreamShape = StreamShape {
+        threads: 8,
+        methods: 2_000,
+        max_depth: 30,
+        events_per_batch: 4096,
+    };
 }
 
 /// Batches (one thread each, threads interleaved) holding about `total_events` events.
