@@ -6,13 +6,13 @@
 //! list entries), window changes in between, and a thread stuck at one timestamp (the list
 //! must not grow).
 
-mod common;
+mod support;
 
-use common::{enter, exit, Reference, MS, S};
 use highrise_aggregate::{
     bucket_ns_for_window, elevation_error_bound, Aggregator, AggregatorConfig, Snapshot,
 };
 use highrise_protocol::Event;
+use support::{enter, exit, Reference, MS, S};
 
 /// Every method's statistics agree with the reference: calls and threads exactly (over the
 /// window extended to its oldest bucket's start), elevations within the documented bound.

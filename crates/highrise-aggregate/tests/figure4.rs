@@ -1,10 +1,10 @@
 //! The paper's Figure 4 (section III.B.2): main() calls A(), A() calls C(), then main() calls
 //! B(); Elevation(A) = ((t2 - t1) + (t4 - t3)) / (t6 - t0).
 
-mod common;
+mod support;
 
-use common::{enter, exit, MS};
 use highrise_aggregate::{Aggregator, AggregatorConfig};
+use support::{enter, exit, MS};
 
 const MAIN: u32 = 0;
 const A: u32 = 1;

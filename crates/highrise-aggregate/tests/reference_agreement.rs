@@ -1,12 +1,11 @@
-//! Property test: the bucketed aggregator agrees with the exact reference (tests/common) within
+//! Property test: the bucketed aggregator agrees with the exact reference (tests/support) within
 //! the documented bound, on random nested call trees over several threads with arbitrary
 //! batch interleaving, random windows, open frames, unwinding, orphans, backwards timestamps,
 //! resyncs, thread ends, heartbeats and exclusions (set before and changed during the
 //! stream).
 
-mod common;
+mod support;
 
-use common::{Reference, MS, S};
 use highrise_aggregate::{
     bucket_ns_for_window, elevation_error_bound, Aggregator, AggregatorConfig, Snapshot,
 };
@@ -14,6 +13,7 @@ use highrise_protocol::{Event, EventKind};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use support::{Reference, MS, S};
 
 const METHODS: u32 = 8;
 

@@ -1,14 +1,14 @@
 //! Robustness: bad streams are repaired and counted, never panic; memory stays bounded; live
 //! configuration changes behave as documented.
 
-mod common;
+mod support;
 
-use common::{enter, exit, Reference, MS, S};
 use highrise_aggregate::{
     bucket_ns_for_window, elevation_error_bound, Aggregator, AggregatorConfig, MAX_WINDOW_NS,
     MIN_WINDOW_NS,
 };
 use highrise_protocol::{Event, MAX_METHOD_ID};
+use support::{enter, exit, Reference, MS, S};
 
 fn aggregator() -> Aggregator {
     Aggregator::new(AggregatorConfig::default())

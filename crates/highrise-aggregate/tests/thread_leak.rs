@@ -2,10 +2,10 @@
 //! (entered, then blocked in uninstrumented code). `run()` must read 100 % with thread count
 //! N, and stay there, in constant memory, however long the program runs.
 
-mod common;
+mod support;
 
-use common::{enter, S};
 use highrise_aggregate::{Aggregator, AggregatorConfig};
+use support::{enter, S};
 
 const RUN: u32 = 7;
 const MAIN: u32 = 1;

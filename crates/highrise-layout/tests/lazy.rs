@@ -2,13 +2,13 @@
 //! full layout of the same methods after every arrival, whatever the order; re-layouts keep
 //! building, class and package indices, and nothing moves without `relaid_out` saying so.
 
-mod common;
+mod support;
 
-use common::check_geometry;
 use glam::Vec3;
-use highrise_layout::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
+use highrise_layout::synthetic::{synthetic_methods, SplitMix64};
 use highrise_layout::{measure_drift, CityLayout, HitTarget, LayoutConfig, MethodSpec};
 use proptest::prelude::*;
+use support::{check_geometry, shape};
 
 /// The contract: at most this times the area of a fresh full layout, at every moment.
 const MAX_RATIO: f64 = 1.3;
@@ -151,17 +151,7 @@ proptest! {
         check_geometry(&city);
         check_hits(&mut city);
         // Tidy still gives the fresh full layout.
-        common::assert_same_city(&city.tidy(), &CityLayout::full(&specs).expect("layout"));
-    }
-}
-
-fn shape(methods: u32) -> SyntheticShape {
-    SyntheticShape {
-        methods,
-        classes: methods / 20,
-        packages: methods / 200,
-        max_depth: 6,
-        seed: 42,
+        support::assert_same_city(&city.tidy(), &CityLayout::full(&specs).expect("layout"));
     }
 }
 

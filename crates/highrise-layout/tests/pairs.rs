@@ -1,12 +1,12 @@
 //! Two versions side by side: aligned (one plan for both) and independent (each its own).
 
-mod common;
+mod support;
 
 use std::collections::HashMap;
 
-use common::tetris::{tetris, tetris_before_refactoring};
-use common::{check_geometry, check_ordering};
 use highrise_layout::{aligned_pair, independent_pair, Change, LayoutError, MethodSpec};
+use support::tetris::{tetris, tetris_before_refactoring};
+use support::{check_geometry, check_ordering};
 
 fn fqn(m: &MethodSpec) -> String {
     format!("{}/{}/{}", m.package, m.class, m.method)
@@ -107,7 +107,7 @@ fn independent_pair_shows_the_districts_changing() {
         3
     );
     // Each side equals its own full layout.
-    common::assert_same_city(
+    support::assert_same_city(
         &pair.a,
         &highrise_layout::CityLayout::full(&before).expect("layout"),
     );

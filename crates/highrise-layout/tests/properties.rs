@@ -1,12 +1,12 @@
 //! Property tests: geometry invariants, the paper's ordering, purity, stability of
 //! incremental insertion (moves only when reported), and hit-testing against brute force.
 
-mod common;
+mod support;
 
-use common::{assert_same_city, brute_force_hit, check_geometry, check_ordering};
 use glam::Vec3;
 use highrise_layout::{measure_drift, CityLayout, HitTarget, LayoutConfig, MethodSpec};
 use proptest::prelude::*;
+use support::{assert_same_city, brute_force_hit, check_geometry, check_ordering};
 
 const PACKAGES: [&str; 9] = [
     "", "a", "a.b", "a.b.c", "a.b.c.d", "b", "b.x", "zeta", "a.c",

@@ -1,11 +1,11 @@
 //! Snapshot of the paper's Tetris-sized city (8 packages, 24 classes) as an ASCII map, so
 //! any change to the layout rules shows up in review as a picture.
 
-mod common;
+mod support;
 
-use common::tetris::tetris;
-use common::{check_geometry, check_ordering};
 use highrise_layout::CityLayout;
+use support::tetris::tetris;
+use support::{check_geometry, check_ordering};
 
 /// Top view, origin corner (min X, min Z) at the bottom left like the paper's figure:
 /// digits = district ground by depth, `.` = empty plot of a block, letters = buildings

@@ -2,21 +2,11 @@
 //! issues ask for (nothing moves unless an insert reports a re-layout, area overhead <= 25 %
 //! after +1 % methods, a lazily loaded city within 1.3x a full layout).
 
-mod common;
+mod support;
 
-use common::check_geometry;
-use highrise_layout::synthetic::{synthetic_additions, synthetic_methods, SyntheticShape};
+use highrise_layout::synthetic::{synthetic_additions, synthetic_methods};
 use highrise_layout::{area_overhead, measure_drift, CityLayout, MethodSpec, Placement};
-
-fn shape(methods: u32) -> SyntheticShape {
-    SyntheticShape {
-        methods,
-        classes: methods / 20,
-        packages: methods / 200,
-        max_depth: 6,
-        seed: 42,
-    }
-}
+use support::{check_geometry, shape};
 
 #[test]
 fn one_percent_more_methods_moves_little_and_costs_little_area() {
@@ -70,7 +60,7 @@ fn lazily_loaded_city_stays_compact_and_moves_only_in_relayouts() {
     }
     check_geometry(&lazy);
     let tidy = lazy.tidy();
-    common::check_ordering(&tidy);
+    support::check_ordering(&tidy);
     assert!(tidy.area_wu2() <= lazy.area_wu2());
 }
 

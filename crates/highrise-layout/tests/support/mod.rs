@@ -6,6 +6,7 @@ pub mod tetris;
 use std::collections::HashSet;
 
 use glam::Vec3;
+use highrise_layout::synthetic::SyntheticShape;
 use highrise_layout::{CityLayout, HitTarget, MethodSpec, Rect};
 
 fn inside(outer: &Rect, inner: &Rect) -> bool {
@@ -274,4 +275,15 @@ fn ray_box(o: Vec3, d: Vec3, min: Vec3, max: Vec3) -> Option<f32> {
 /// A small program with a nested package tree, for property tests.
 pub fn spec(id: u32, package: &str, class: &str, method: &str) -> MethodSpec {
     MethodSpec::new(id, package, class, method)
+}
+
+/// The synthetic program shape of the scale tests: 20 methods a class, 200 a package.
+pub fn shape(methods: u32) -> SyntheticShape {
+    SyntheticShape {
+        methods,
+        classes: methods / 20,
+        packages: methods / 200,
+        max_depth: 6,
+        seed: 42,
+    }
 }
