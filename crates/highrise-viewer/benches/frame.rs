@@ -17,8 +17,7 @@ use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::synthetic::{synthetic_methods, SyntheticShape};
 use highrise_protocol::MethodDef;
-use highrise_viewer::viewer::city::headless_city_app;
-use highrise_viewer::viewer::compare::Compare;
+use highrise_viewer::viewer::city::{headless_city_app, Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 
@@ -98,8 +97,7 @@ fn frame(c: &mut Criterion) {
     for _ in 0..5 {
         app.update();
     }
-    let bounds = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let bounds = app.world().resource::<Cities>()[CityKey::Session(1)]
         .world_bounds()
         .expect("laid out");
     let eye = Vec3::new(bounds.min_x - 50.0, 120.0, bounds.min_z - 50.0);
@@ -121,9 +119,8 @@ fn frame(c: &mut Criterion) {
                 report(&definitions, next),
             );
             app.update();
-            let sessions = app.world().resource::<Sessions>();
-            let compare = app.world().resource::<Compare>();
-            pick(sessions, compare, eye, (look_at - eye).normalize())
+            let cities = app.world().resource::<Cities>();
+            pick(cities, eye, (look_at - eye).normalize())
         })
     });
 }
@@ -180,8 +177,7 @@ fn labels(c: &mut Criterion) {
         app.update();
     }
     app.world_mut().resource_mut::<CameraState>().user_moved = true;
-    let bounds = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let bounds = app.world().resource::<Cities>()[CityKey::Session(1)]
         .world_bounds()
         .expect("laid out");
     let centre = Vec3::new(

@@ -15,7 +15,7 @@ use highrise_protocol::{
     write_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
     PROTOCOL_VERSION,
 };
-use highrise_viewer::viewer::city::{headless_city_app, STUB_HEIGHT_WU};
+use highrise_viewer::viewer::city::{headless_city_app, Cities, STUB_HEIGHT_WU};
 use highrise_viewer::viewer::sessions::{Ingest, Sessions, SessionsPlugin};
 
 const TRIALS: u32 = 200;
@@ -108,13 +108,17 @@ fn main() {
                 app.update();
                 next_frame += FRAME;
                 let sessions = app.world().resource::<Sessions>();
-                let raised = sessions.by_id.values().any(|view| {
-                    view.city
-                        .layout
-                        .as_ref()
-                        .and_then(|layout| layout.building_of(trial))
-                        .is_some_and(|index| view.city.heights_wu[index as usize] > STUB_HEIGHT_WU)
-                });
+                let cities = app.world().resource::<Cities>();
+                let raised = sessions
+                    .by_id
+                    .keys()
+                    .filter_map(|&session_id| cities.session(session_id))
+                    .any(|city| {
+                        city.layout
+                            .as_ref()
+                            .and_then(|layout| layout.building_of(trial))
+                            .is_some_and(|index| city.heights_wu[index as usize] > STUB_HEIGHT_WU)
+                    });
                 if raised {
                     latencies_ms.push(sent_at.elapsed().as_secs_f64() * 1e3);
                     break;

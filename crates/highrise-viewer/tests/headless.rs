@@ -10,7 +10,7 @@ use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
 use highrise_layout::HitTarget;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{
-    headless_city_app, CityBuildings, CityKey, ColourKey, ColourMode, HeightMode, Palette,
+    headless_city_app, Cities, CityBuildings, CityKey, ColourKey, ColourMode, HeightMode, Palette,
     HEAT_STEPS, STUB_HEIGHT_WU,
 };
 use highrise_viewer::viewer::compare::Compare;
@@ -108,8 +108,8 @@ fn snapshots_become_eased_heights_and_heat_colours() {
     for _ in 0..40 {
         app.update();
     }
-    let sessions = app.world().resource::<Sessions>();
-    let city = &sessions.by_id[&1].city;
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
     let layout = city.layout.as_ref().expect("laid out");
     let max = city.max_height_wu();
     let index_of = |method_id| layout.building_of(method_id).expect("placed") as usize;
@@ -146,20 +146,15 @@ fn heights_ease_instead_of_jumping() {
     accept(&mut app, report(tetris(), vec![stats(1.0, 1, 1)], 1));
     app.update();
     app.update();
-    let first = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let first = app.world().resource::<Cities>()[CityKey::Session(1)]
         .heights_wu
         .clone();
     app.update();
-    let second = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let second = app.world().resource::<Cities>()[CityKey::Session(1)]
         .heights_wu
         .clone();
-    let max = app.world().resource::<Sessions>().by_id[&1]
-        .city
-        .max_height_wu();
-    let run = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let max = app.world().resource::<Cities>()[CityKey::Session(1)].max_height_wu();
+    let run = app.world().resource::<Cities>()[CityKey::Session(1)]
         .layout
         .as_ref()
         .and_then(|l| l.building_of(0))
@@ -189,8 +184,8 @@ fn modes_change_targets() {
     for _ in 0..40 {
         app.update();
     }
-    let sessions = app.world().resource::<Sessions>();
-    let city = &sessions.by_id[&1].city;
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
     let run = city
         .layout
         .as_ref()
@@ -231,8 +226,8 @@ fn new_methods_join_and_existing_buildings_glide_instead_of_jumping() {
         app.update();
     }
     let settled = buildings(&mut app);
-    let sessions = app.world().resource::<Sessions>();
-    let city = &sessions.by_id[&1].city;
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
     assert!(city.glide.is_none(), "the glide ended");
     let layout = city.layout.as_ref().expect("plan");
     for (instance, building) in settled.iter().zip(layout.buildings()) {
@@ -249,17 +244,13 @@ fn hovering_a_building_names_it_in_the_tooltip() {
         app.update();
     }
     let sessions = app.world().resource::<Sessions>();
-    let view = &sessions.by_id[&1];
-    let layout = view.city.layout.as_ref().expect("laid out");
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
     let index = layout.building_of(0).expect("placed");
-    let centre = layout.buildings()[index as usize].footprint.center() + view.city.origin;
+    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
     // A ray straight down from above the building's centre: the synthetic hover.
-    let hovered = pick(
-        sessions,
-        app.world().resource::<Compare>(),
-        centre + Vec3::Y * 500.0,
-        -Vec3::Y,
-    );
+    let hovered = pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y);
     assert_eq!(hovered.building(), Some((CityKey::Session(1), index)));
     assert_eq!(
         hovered.target,
@@ -268,7 +259,12 @@ fn hovering_a_building_names_it_in_the_tooltip() {
             method_id: 0
         })
     );
-    let lines = tooltip_lines(sessions, app.world().resource::<Compare>(), &hovered);
+    let lines = tooltip_lines(
+        sessions,
+        app.world().resource::<Compare>(),
+        cities,
+        &hovered,
+    );
     assert_eq!(lines[0], "main.game.Game.run");
     assert!(lines.contains(&"elevation 87.3 %".to_string()), "{lines:?}");
     assert!(lines.contains(&"threads 3".to_string()), "{lines:?}");
@@ -283,7 +279,7 @@ fn hovering_a_building_names_it_in_the_tooltip() {
     // The hovered building is highlighted on the next frame.
     app.insert_resource(hovered);
     app.update();
-    let city = &app.world().resource::<Sessions>().by_id[&1].city;
+    let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
     assert_eq!(city.colours[index as usize], ColourKey::Highlight);
 }
 
@@ -298,8 +294,9 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
         app.update();
     }
     let sessions = app.world().resource::<Sessions>();
-    let view = &sessions.by_id[&1];
-    let layout = view.city.layout.as_ref().expect("laid out");
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
     let district = layout
         .districts()
         .iter()
@@ -307,14 +304,14 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
         .expect("main.ui district");
     let rect = layout.districts()[district].rect;
     // Just inside the district's corner: street, not a block.
-    let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + view.city.origin;
-    let hovered = pick(
+    let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + city.origin;
+    let hovered = pick(cities, corner + Vec3::Y * 100.0, -Vec3::Y);
+    let lines = tooltip_lines(
         sessions,
         app.world().resource::<Compare>(),
-        corner + Vec3::Y * 100.0,
-        -Vec3::Y,
+        cities,
+        &hovered,
     );
-    let lines = tooltip_lines(sessions, app.world().resource::<Compare>(), &hovered);
     assert_eq!(
         lines.first().map(String::as_str),
         Some("package main.ui"),
@@ -322,7 +319,7 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     );
     assert!(lines.contains(&"1 methods".to_string()), "{lines:?}");
 
-    let found = search(sessions, "board.ROT", 10);
+    let found = search(sessions, cities, "board.ROT", 10);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].1, 1);
     assert_eq!(found[0].2, "main.game.Board.rotate");
@@ -345,7 +342,7 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
         app.update();
     }
     let expected = |app: &App| {
-        let city = &app.world().resource::<Sessions>().by_id[&1].city;
+        let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
         let layout = city.layout.as_ref().expect("laid out");
         let max = city.max_height_wu();
         let run = layout.building_of(0).expect("run") as usize;
@@ -372,7 +369,7 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
     });
     app.update();
     assert_eq!(
-        app.world().resource::<Sessions>().by_id[&1].city.colours[run],
+        app.world().resource::<Cities>()[CityKey::Session(1)].colours[run],
         ColourKey::Highlight
     );
     app.insert_resource(Hovered::default());
@@ -381,11 +378,9 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
 
     // Tidy rebuilds every entity; heights and colours follow the methods to their new plots.
     app.world_mut()
-        .resource_mut::<Sessions>()
-        .by_id
-        .get_mut(&1)
+        .resource_mut::<Cities>()
+        .get_mut(CityKey::Session(1))
         .expect("session")
-        .city
         .tidy();
     for _ in 0..5 {
         app.update();
@@ -465,8 +460,8 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         compare.scene_order(app.world().resource::<Sessions>()),
         vec![CityKey::Diff]
     );
-    let sessions = app.world().resource::<Sessions>();
-    assert!(sessions.by_id[&1].city.hidden && sessions.by_id[&2].city.hidden);
+    let cities = app.world().resource::<Cities>();
+    assert!(cities[CityKey::Session(1)].hidden && cities[CityKey::Session(2)].hidden);
     let summary = compare.summary.as_ref().expect("summary");
     assert_eq!(summary.packages_added, vec!["main.render".to_string()]);
     assert_eq!(
@@ -497,7 +492,7 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
     assert_eq!(summary.classes_moved.len(), 1, "Renderer moved as a whole");
 
     let pair = compare.pair.as_ref().expect("plan");
-    let diff = &compare.diff;
+    let diff = &app.world().resource::<Cities>()[CityKey::Diff];
     let colour_of = |a: Option<u32>, b: Option<u32>| {
         let index = pair
             .buildings
@@ -522,13 +517,17 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
     // Hovering the diff city's `run` names both versions and the difference.
     let centre = pair.city.buildings()[run_index].footprint.center() + diff.origin;
     let hovered = pick(
-        app.world().resource::<Sessions>(),
-        compare,
+        app.world().resource::<Cities>(),
         centre + Vec3::Y * 500.0,
         -Vec3::Y,
     );
     assert_eq!(hovered.building(), Some((CityKey::Diff, run_index as u32)));
-    let lines = tooltip_lines(app.world().resource::<Sessions>(), compare, &hovered);
+    let lines = tooltip_lines(
+        app.world().resource::<Sessions>(),
+        compare,
+        app.world().resource::<Cities>(),
+        &hovered,
+    );
     assert_eq!(lines[0], "main.game.Game.run");
     assert!(
         lines
@@ -559,7 +558,8 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         compare.scene_order(app.world().resource::<Sessions>()),
         vec![CityKey::AlignedA, CityKey::AlignedB]
     );
-    let (a, b) = (&compare.aligned_a, &compare.aligned_b);
+    let cities = app.world().resource::<Cities>();
+    let (a, b) = (&cities[CityKey::AlignedA], &cities[CityKey::AlignedB]);
     assert!(a.origin.x < b.origin.x, "A left of B");
     assert!((a.heights_wu[run_index] - 0.5 * max).abs() < 0.02);
     assert!((b.heights_wu[run_index] - 0.2 * max).abs() < 0.02);
@@ -574,15 +574,15 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         .expect("Cache.get plot");
     assert_eq!(a.colours[added_index], ColourKey::Absent);
     assert!(matches!(b.colours[added_index], ColourKey::Heat(_)));
-    let diff_hidden = compare.diff.hidden;
+    let diff_hidden = cities[CityKey::Diff].hidden;
     assert!(diff_hidden);
 
     // Independent: the sessions' own cities, A then B; off: everything back.
     app.world_mut().resource_mut::<Compare>().mode = CompareMode::Independent;
     app.update();
-    let sessions = app.world().resource::<Sessions>();
-    assert!(!sessions.by_id[&1].city.hidden && !sessions.by_id[&2].city.hidden);
-    assert!(app.world().resource::<Compare>().aligned_a.hidden);
+    let cities = app.world().resource::<Cities>();
+    assert!(!cities[CityKey::Session(1)].hidden && !cities[CityKey::Session(2)].hidden);
+    assert!(app.world().resource::<Cities>()[CityKey::AlignedA].hidden);
 }
 
 /// A real ingest server with the aggregator, publishing every 10 ms.
@@ -889,10 +889,12 @@ fn the_camera_frames_the_city_and_reframes_for_the_compare_view() {
         query.single(app.world()).expect("one camera").target
     };
     let centre_of = |app: &App, keys: &[u64]| {
-        let sessions = app.world().resource::<Sessions>();
+        let cities = app.world().resource::<Cities>();
         let (mut min_x, mut max_x) = (f32::MAX, f32::MIN);
         for key in keys {
-            let bounds = sessions.by_id[key].city.world_bounds().expect("laid out");
+            let bounds = cities[CityKey::Session(*key)]
+                .world_bounds()
+                .expect("laid out");
             min_x = min_x.min(bounds.min_x);
             max_x = max_x.max(bounds.max_x);
         }
@@ -914,10 +916,7 @@ fn the_camera_frames_the_city_and_reframes_for_the_compare_view() {
     for _ in 0..5 {
         app.update();
     }
-    let diff = app
-        .world()
-        .resource::<Compare>()
-        .diff
+    let diff = app.world().resource::<Cities>()[CityKey::Diff]
         .world_bounds()
         .expect("diff city");
     let framed = target(&mut app);
@@ -985,8 +984,7 @@ fn labels_name_packages_and_classes_with_level_of_detail() {
     for _ in 0..5 {
         app.update();
     }
-    let bounds = app.world().resource::<Sessions>().by_id[&1]
-        .city
+    let bounds = app.world().resource::<Cities>()[CityKey::Session(1)]
         .world_bounds()
         .expect("laid out");
     let centre = Vec3::new(
@@ -1019,8 +1017,8 @@ fn labels_name_packages_and_classes_with_level_of_detail() {
     assert!(classes >= 6, "classes are named up close: {near:#?}");
     assert!(near.iter().all(|l| l.text_px >= 11.0));
     // Each package label lies inside its district, on the slab.
-    let sessions = app.world().resource::<Sessions>();
-    let layout = sessions.by_id[&1].city.layout.as_ref().expect("plan");
+    let cities = app.world().resource::<Cities>();
+    let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
     for label in near.iter().filter(|l| l.kind == LabelKind::Package) {
         let package = layout
             .packages()
@@ -1052,8 +1050,8 @@ fn labels_name_packages_and_classes_with_level_of_detail() {
 
     // Hover: the building's name floats above it.
     let building = {
-        let sessions = app.world().resource::<Sessions>();
-        let layout = sessions.by_id[&1].city.layout.as_ref().expect("plan");
+        let cities = app.world().resource::<Cities>();
+        let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
         layout.building_of(5).expect("method 5 placed")
     };
     *app.world_mut().resource_mut::<Hovered>() = Hovered {
@@ -1090,8 +1088,8 @@ fn framing_keeps_the_tallest_tower_in_view() {
     for _ in 0..80 {
         app.update();
     }
-    let sessions = app.world().resource::<Sessions>();
-    let city = &sessions.by_id[&1].city;
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
     let layout = city.layout.as_ref().expect("plan");
     let tower = layout.building_of(count as u32 - 1).expect("placed") as usize;
     let height_wu = city.target_heights_wu[tower];
@@ -1135,8 +1133,8 @@ fn lazily_arriving_classes_stay_compact_and_glide_into_place() {
             report(sent.clone(), vec![stats(0.1, 1, 1); count], count as u64),
         );
         app.update();
-        let sessions = app.world().resource::<Sessions>();
-        let city = &sessions.by_id[&1].city;
+        let cities = app.world().resource::<Cities>();
+        let city = &cities[CityKey::Session(1)];
         glided |= city.glide.is_some();
         let layout = city.layout.as_ref().expect("plan");
         let ratio = layout.area_wu2() / layout.tidy().area_wu2();
@@ -1150,8 +1148,8 @@ fn lazily_arriving_classes_stay_compact_and_glide_into_place() {
         app.update();
     }
     let drawn = buildings(&mut app);
-    let sessions = app.world().resource::<Sessions>();
-    let city = &sessions.by_id[&1].city;
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
     assert!(city.glide.is_none(), "settled");
     let layout = city.layout.as_ref().expect("plan");
     assert_eq!(drawn.len(), layout.buildings().len());
@@ -1184,8 +1182,8 @@ fn a_re_layout_keeps_what_the_user_looks_at_in_view() {
     }
     let watched = 61u32; // a method of main.game5, packed after main.game0
     let plot = |app: &App| {
-        let sessions = app.world().resource::<Sessions>();
-        let city = &sessions.by_id[&1].city;
+        let cities = app.world().resource::<Cities>();
+        let city = &cities[CityKey::Session(1)];
         let layout = city.layout.as_ref().expect("plan");
         let building = layout.building_of(watched).expect("placed") as usize;
         layout.buildings()[building].footprint.center() + city.origin

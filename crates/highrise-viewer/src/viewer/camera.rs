@@ -19,8 +19,8 @@ use smooth_bevy_cameras::controllers::orbit::{
 };
 use smooth_bevy_cameras::{LookTransform, LookTransformPlugin, Smoother};
 
-use super::city::{CityKey, CitySet};
-use super::compare::{scene_cities, Compare};
+use super::city::{Cities, CityKey, CitySet};
+use super::compare::Compare;
 use super::hover::Hovered;
 use super::sessions::Sessions;
 
@@ -199,8 +199,7 @@ fn fly_input(
     mut motion: EventReader<MouseMotion>,
     buttons: Res<ButtonInput<MouseButton>>,
     keyboard: Res<ButtonInput<KeyCode>>,
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     cameras: Query<&FpsCameraController>,
     mut state: ResMut<CameraState>,
 ) {
@@ -225,7 +224,7 @@ fn fly_input(
         return;
     }
     // Cross the whole world in about four seconds.
-    let speed = world_extent(&sessions, &compare).max(20.0) / 4.0;
+    let speed = world_extent(&cities).max(20.0) / 4.0;
     for (key, direction) in [
         (KeyCode::KeyW, Vec3::Z),
         (KeyCode::KeyA, Vec3::X),
@@ -316,14 +315,15 @@ fn double_click_focus(
 }
 
 /// The largest side of all shown cities together, world units.
-fn world_extent(sessions: &Sessions, compare: &Compare) -> f32 {
-    world_bounds(sessions, compare).map_or(0.0, |(min, max)| (max - min).max_element())
+fn world_extent(cities: &Cities) -> f32 {
+    world_bounds(cities).map_or(0.0, |(min, max)| (max - min).max_element())
 }
 
 /// The box around every shown city: its ground, up to its tallest building (the target
 /// heights, so a tower still rising is framed already), world coordinates.
-pub fn world_bounds(sessions: &Sessions, compare: &Compare) -> Option<(Vec3, Vec3)> {
-    scene_cities(sessions, compare)
+pub fn world_bounds(cities: &Cities) -> Option<(Vec3, Vec3)> {
+    cities
+        .iter()
         .filter(|(_, city)| !city.hidden)
         .filter_map(|(_, city)| {
             let bounds = city.world_bounds()?;
@@ -383,8 +383,7 @@ pub fn frame_box(
 /// When a city's plan moves its buildings while the user looks at part of it, the camera
 /// moves with the building nearest to what it looks at (it glides there with the city).
 fn keep_point_of_interest(
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     state: Res<CameraState>,
     mut cameras: Query<&mut LookTransform, With<MainCamera>>,
 ) {
@@ -394,7 +393,7 @@ fn keep_point_of_interest(
     let Ok(mut look) = cameras.single_mut() else {
         return;
     };
-    for (_, city) in scene_cities(&sessions, &compare) {
+    for (_, city) in cities.iter() {
         let (Some(glide), Some(layout)) = (city.glide.as_ref(), city.layout.as_ref()) else {
             continue;
         };
@@ -428,6 +427,7 @@ fn keep_point_of_interest(
 fn auto_frame(
     sessions: Res<Sessions>,
     compare: Res<Compare>,
+    cities: Res<Cities>,
     mut state: ResMut<CameraState>,
     mut frame: EventWriter<FrameAll>,
 ) {
@@ -440,7 +440,7 @@ fn auto_frame(
     if state.user_moved {
         return;
     }
-    let Some((min, max)) = world_bounds(&sessions, &compare) else {
+    let Some((min, max)) = world_bounds(&cities) else {
         return;
     };
     // Re-frame when the box changed by more than a few percent of its size (heights move
@@ -460,8 +460,7 @@ fn auto_frame(
 }
 
 fn apply_frame_and_focus(
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     cover: Res<PanelCover>,
     mut frames: EventReader<FrameAll>,
     mut focus: EventReader<FocusOn>,
@@ -471,7 +470,7 @@ fn apply_frame_and_focus(
         return;
     };
     if frames.read().count() > 0 {
-        if let Some((min, max)) = world_bounds(&sessions, &compare) {
+        if let Some((min, max)) = world_bounds(&cities) {
             let (fov_y, aspect) = match projection {
                 Some(Projection::Perspective(p)) => (p.fov, p.aspect_ratio),
                 _ => (std::f32::consts::FRAC_PI_4, 1.6),
@@ -508,13 +507,14 @@ pub struct CityCheck {
 pub fn view_check(
     sessions: &Sessions,
     compare: &Compare,
+    cities: &Cities,
     camera: &Camera,
     camera_transform: &GlobalTransform,
     cover: &PanelCover,
 ) -> Vec<CityCheck> {
     let mut checks = Vec::new();
     for key in compare.scene_order(sessions) {
-        let Some(city) = compare.city(sessions, key) else {
+        let Some(city) = cities.get(key) else {
             continue;
         };
         let Some(layout) = city.layout.as_ref() else {

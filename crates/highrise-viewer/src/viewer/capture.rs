@@ -9,6 +9,7 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{save_to_disk, Screenshot, ScreenshotCaptured};
 
+use super::city::Cities;
 use super::sessions::Sessions;
 
 #[derive(Debug)]
@@ -69,7 +70,7 @@ impl Plugin for CapturePlugin {
 fn notice_first_live_frame(
     time: Res<Time>,
     sessions: Res<Sessions>,
-    compare: Res<super::compare::Compare>,
+    cities: Res<Cities>,
     offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
     start: Res<ProcessStart>,
     mut first: ResMut<FirstLiveFrame>,
@@ -78,7 +79,8 @@ fn notice_first_live_frame(
         return;
     }
     // Some city in the scene has its buildings, and some program's methods are running.
-    let built = super::compare::scene_cities(&sessions, &compare)
+    let built = cities
+        .iter()
         .any(|(_, city)| !city.hidden && !city.instances.is_empty());
     let running = sessions.shown().any(|(_, view)| {
         view.snapshot()
@@ -136,6 +138,7 @@ fn take_scheduled(
     offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
     sessions: Res<Sessions>,
     compare: Res<super::compare::Compare>,
+    cities: Res<Cities>,
     cover: Option<Res<super::camera::PanelCover>>,
     cameras: Query<(&Camera, &GlobalTransform), With<super::camera::MainCamera>>,
 ) {
@@ -152,7 +155,9 @@ fn take_scheduled(
         // What the picture shows, from the viewer's own state: compactness and framing.
         if let Ok((camera, transform)) = cameras.single() {
             let cover = cover.as_deref().copied().unwrap_or_default();
-            for check in super::camera::view_check(&sessions, &compare, camera, transform, &cover) {
+            for check in
+                super::camera::view_check(&sessions, &compare, &cities, camera, transform, &cover)
+            {
                 announce(
                     offscreen.is_some(),
                     &format!(

@@ -13,8 +13,9 @@
 //!
 //! The shared plan is rebuilt when either session defines new methods (at most once a second),
 //! with the structural summary (packages, classes, methods added, removed, moved: the same
-//! diff as `highrise report --vs`). The rest of the city machinery (entities, easing, hover) treats the
-//! compare cities like any other, through [`CityKey`].
+//! diff as `highrise report --vs`). The compare cities live in [`Cities`] with the sessions'
+//! own, and the rest of the city machinery (slabs, instances, easing, hover) treats them like
+//! any other, through [`CityKey`].
 
 use std::collections::HashMap;
 
@@ -25,7 +26,7 @@ use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, Method
 use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
 
 use super::city::{
-    place_methods, set_targets, stats_target, City, CityKey, CitySet, ColourKey, ColourMode,
+    place_methods, set_targets, stats_target, Cities, CityKey, CitySet, ColourKey, ColourMode,
     HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
 };
 use super::sessions::Sessions;
@@ -90,7 +91,9 @@ impl CompareMode {
     }
 }
 
-/// What the compare view shows, and its cities.
+/// What the compare view shows: its mode, sessions A and B, the shared plan and the summary.
+/// Its cities ([`CityKey::AlignedA`], [`CityKey::AlignedB`], [`CityKey::Diff`]) live in
+/// [`Cities`] with every other.
 #[derive(Resource, Default, Debug)]
 pub struct Compare {
     pub mode: CompareMode,
@@ -103,9 +106,6 @@ pub struct Compare {
     /// Per building of the plan: for a method that moved into this package in B, its id in A
     /// (under its old package), so the diff can still compare its cost.
     pub moved_from_a: Vec<Option<u32>>,
-    pub aligned_a: City,
-    pub aligned_b: City,
-    pub diff: City,
     /// (A, A's definitions, B, B's definitions) the plan was built from.
     plan_from: Option<(SessionId, usize, SessionId, usize)>,
     plan_built_at_s: f64,
@@ -141,16 +141,6 @@ impl Compare {
             CompareMode::Independent => vec![CityKey::Session(a), CityKey::Session(b)],
             CompareMode::Aligned => vec![CityKey::AlignedA, CityKey::AlignedB],
             CompareMode::Diff => vec![CityKey::Diff],
-        }
-    }
-
-    /// The city behind a key.
-    pub fn city<'a>(&'a self, sessions: &'a Sessions, key: CityKey) -> Option<&'a City> {
-        match key {
-            CityKey::Session(id) => sessions.by_id.get(&id).map(|view| &view.city),
-            CityKey::AlignedA => Some(&self.aligned_a),
-            CityKey::AlignedB => Some(&self.aligned_b),
-            CityKey::Diff => Some(&self.diff),
         }
     }
 
@@ -199,38 +189,6 @@ fn session_keys(sessions: &Sessions) -> Vec<CityKey> {
         .shown()
         .map(|(&id, _)| CityKey::Session(id))
         .collect()
-}
-
-/// Every city of the scene (shown or not) with its key.
-pub fn scene_cities_mut<'a>(
-    sessions: &'a mut Sessions,
-    compare: &'a mut Compare,
-) -> impl Iterator<Item = (CityKey, &'a mut City)> + 'a {
-    sessions
-        .by_id
-        .iter_mut()
-        .map(|(&id, view)| (CityKey::Session(id), &mut view.city))
-        .chain([
-            (CityKey::AlignedA, &mut compare.aligned_a),
-            (CityKey::AlignedB, &mut compare.aligned_b),
-            (CityKey::Diff, &mut compare.diff),
-        ])
-}
-
-/// Every city of the scene (shown or not) with its key.
-pub fn scene_cities<'a>(
-    sessions: &'a Sessions,
-    compare: &'a Compare,
-) -> impl Iterator<Item = (CityKey, &'a City)> + 'a {
-    sessions
-        .by_id
-        .iter()
-        .map(|(&id, view)| (CityKey::Session(id), &view.city))
-        .chain([
-            (CityKey::AlignedA, &compare.aligned_a),
-            (CityKey::AlignedB, &compare.aligned_b),
-            (CityKey::Diff, &compare.diff),
-        ])
 }
 
 /// A session's methods as layout input.
@@ -306,7 +264,12 @@ pub fn moved_counterparts(
 }
 
 /// Rebuilds the shared plan when the compared sessions or their definitions changed.
-pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare: ResMut<Compare>) {
+pub fn update_compare_plan(
+    time: Res<Time>,
+    sessions: Res<Sessions>,
+    mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
+) {
     compare.choose_defaults(&sessions);
     if !compare.is_active() {
         return;
@@ -339,13 +302,10 @@ pub fn update_compare_plan(time: Res<Time>, sessions: Res<Sessions>, mut compare
     };
     compare.summary = Some(structure(&keys_a, &keys_b));
     compare.moved_from_a = moved_counterparts(&specs_a, &specs_b, &pair);
-    let compare = &mut *compare;
-    for city in [
-        &mut compare.aligned_a,
-        &mut compare.aligned_b,
-        &mut compare.diff,
-    ] {
-        city.install_layout(pair.city.clone(), Vec::new(), Vec::new());
+    for key in [CityKey::AlignedA, CityKey::AlignedB, CityKey::Diff] {
+        cities
+            .entry(key)
+            .install_layout(pair.city.clone(), Vec::new(), Vec::new());
     }
     compare.pair = Some(pair);
     compare.plan_from = Some(wanted);
@@ -399,6 +359,7 @@ pub fn diff_target(
 pub fn compare_targets(
     sessions: Res<Sessions>,
     mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
     height_mode: Res<HeightMode>,
     colour_mode: Res<ColourMode>,
 ) {
@@ -425,13 +386,10 @@ pub fn compare_targets(
     compare.targets_from = wanted;
     let Compare {
         pair,
-        aligned_a,
-        aligned_b,
-        diff,
         mode,
         moved_from_a,
         ..
-    } = &mut *compare;
+    } = &*compare;
     let Some(pair) = pair.as_ref() else {
         return;
     };
@@ -445,7 +403,10 @@ pub fn compare_targets(
     let (height_mode, colour_mode) = (*height_mode, *colour_mode);
     match mode {
         CompareMode::Aligned => {
-            for (city, side_a) in [(aligned_a, true), (aligned_b, false)] {
+            for (key, side_a) in [(CityKey::AlignedA, true), (CityKey::AlignedB, false)] {
+                let Some(city) = cities.get_mut(key) else {
+                    continue;
+                };
                 let max_height_wu = city.max_height_wu();
                 let snapshot = if side_a { &snapshot_a } else { &snapshot_b };
                 city.set_targets_with(|index, building| {
@@ -469,6 +430,9 @@ pub fn compare_targets(
             }
         }
         CompareMode::Diff => {
+            let Some(diff) = cities.get_mut(CityKey::Diff) else {
+                return;
+            };
             let max_height_wu = diff.max_height_wu();
             let value = |s, id| stats(s, id).map(|stats| height_mode.value(&stats));
             let values: Vec<(Option<f32>, Option<f32>)> = pair

@@ -7,9 +7,7 @@ use bevy_egui::EguiContexts;
 use highrise_layout::HitTarget;
 
 use super::camera::MainCamera;
-use super::city::{CityKey, CitySet};
-use super::compare::{scene_cities, Compare};
-use super::sessions::Sessions;
+use super::city::{Cities, CityKey, CitySet};
 
 /// The thing under the cursor, if any.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
@@ -32,9 +30,9 @@ impl Hovered {
 }
 
 /// The nearest building, block or district any shown city has along a world-space ray.
-pub fn pick(sessions: &Sessions, compare: &Compare, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
+pub fn pick(cities: &Cities, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
     let mut best: Option<(f32, Hovered)> = None;
-    for (key, city) in scene_cities(sessions, compare) {
+    for (key, city) in cities.iter() {
         if city.hidden {
             continue;
         }
@@ -74,8 +72,7 @@ impl Plugin for HoverPlugin {
 fn hover_under_cursor(
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     mut contexts: EguiContexts,
     mut hovered: ResMut<Hovered>,
 ) {
@@ -92,7 +89,7 @@ fn hover_under_cursor(
             camera.viewport_to_world(transform, cursor).ok()
         });
     let now = match ray {
-        Some(ray) => pick(&sessions, &compare, ray.origin, *ray.direction),
+        Some(ray) => pick(&cities, ray.origin, *ray.direction),
         None => Hovered::default(),
     };
     if *hovered != now {

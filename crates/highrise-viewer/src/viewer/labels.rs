@@ -20,10 +20,8 @@ use bevy::render::mesh::{Indices, PrimitiveTopology};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::camera::MainCamera;
-use super::city::{City, CityKey, CitySet};
-use super::compare::{scene_cities, Compare};
+use super::city::{Cities, City, CityKey, CitySet};
 use super::hover::Hovered;
-use super::sessions::Sessions;
 
 /// A label shorter than this on screen is not shown, pixels of text height.
 pub const MIN_TEXT_PX: f32 = 11.0;
@@ -402,13 +400,12 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
 
 /// Gathers each shown city's label candidates again when its plan changed.
 fn gather_candidates(
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     assets: Res<LabelAssets>,
     mut labels: ResMut<SceneLabels>,
 ) {
     let mut seen = Vec::new();
-    for (key, city) in scene_cities(&sessions, &compare) {
+    for (key, city) in cities.iter() {
         if city.hidden || city.layout.is_none() {
             continue;
         }
@@ -552,8 +549,7 @@ type PlacedLabels<'w, 's> = Query<
 fn choose_labels(
     mut commands: Commands,
     time: Res<Time>,
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     assets: Res<LabelAssets>,
     mut labels: ResMut<SceneLabels>,
     mut images: ResMut<Assets<Image>>,
@@ -566,13 +562,15 @@ fn choose_labels(
     };
     let now_s = time.elapsed_secs_f64();
     // The scene moves while cities glide: their origins and plans are part of the state.
-    let scene_state = scene_cities(&sessions, &compare)
-        .filter(|(_, city)| !city.hidden)
-        .fold(0u64, |acc, (_, city)| {
-            acc.wrapping_mul(31)
-                .wrapping_add(city.plan_generation())
-                .wrapping_add(city.origin.x.to_bits() as u64)
-        });
+    let scene_state =
+        cities
+            .iter()
+            .filter(|(_, city)| !city.hidden)
+            .fold(0u64, |acc, (_, city)| {
+                acc.wrapping_mul(31)
+                    .wrapping_add(city.plan_generation())
+                    .wrapping_add(city.origin.x.to_bits() as u64)
+            });
     let pose = (
         camera_transform.translation,
         camera_transform.rotation,
@@ -587,7 +585,8 @@ fn choose_labels(
     let mut occupancy = Occupancy::new(view.viewport_px, 8.0);
     let mut shown = Vec::new();
     let (mut new_textures, mut more_to_come) = (0, false);
-    let origins: HashMap<CityKey, Vec3> = scene_cities(&sessions, &compare)
+    let origins: HashMap<CityKey, Vec3> = cities
+        .iter()
         .filter(|(_, city)| !city.hidden)
         .map(|(key, city)| (key, city.origin))
         .collect();
@@ -777,8 +776,7 @@ fn evict_textures(labels: &mut SceneLabels, materials: &mut Assets<StandardMater
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn hovered_label(
     mut commands: Commands,
-    sessions: Res<Sessions>,
-    compare: Res<Compare>,
+    cities: Res<Cities>,
     hovered: Option<Res<Hovered>>,
     assets: Res<LabelAssets>,
     mut labels: ResMut<SceneLabels>,
@@ -791,7 +789,7 @@ fn hovered_label(
         .as_deref()
         .and_then(|h| h.building())
         .and_then(|(key, building)| {
-            let city = compare.city(&sessions, key)?;
+            let city = cities.get(key)?;
             let layout = city.layout.as_ref()?;
             let placed = layout.buildings().get(building as usize)?;
             let class = layout

@@ -15,8 +15,6 @@ use highrise_ingest::{
 use highrise_layout::MethodSpec;
 use highrise_protocol::MethodDef;
 
-use super::city::City;
-
 /// The running ingest server.
 #[derive(Resource, Debug)]
 pub struct Ingest(pub IngestServer<AggregateSink>);
@@ -30,10 +28,8 @@ pub struct SessionView {
     pub report: Report,
     /// Definitions already handed to the city (definitions are append-only).
     pub definitions_seen: usize,
-    /// Definitions not yet placed in the city.
+    /// Definitions not yet placed in the session's city (`Cities`, by `CityKey::Session`).
     pub pending_methods: Vec<MethodSpec>,
-    /// The city plan and its entities.
-    pub city: City,
     /// Packages the user excluded (their time goes to their callers).
     pub excluded_packages: BTreeSet<String>,
     /// The aggregation window the user chose, seconds.
@@ -127,7 +123,6 @@ pub fn accept_report(sessions: &mut Sessions, report: Report) {
             report: report.clone(),
             definitions_seen: 0,
             pending_methods: Vec::new(),
-            city: City::default(),
             excluded_packages: BTreeSet::new(),
             window_s: 3.0,
         });

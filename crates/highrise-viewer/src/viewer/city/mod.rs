@@ -6,12 +6,14 @@
 //! building uses one of a few dozen materials), and only buildings whose height or colour
 //! changed are touched each frame.
 
+mod cities;
 mod model;
 mod palette;
 mod systems;
 
 use bevy::prelude::*;
 
+pub use cities::Cities;
 pub use model::{
     place_instance, set_instance_colour, City, CityKey, Glide, EASING_RATE_PER_S, GLIDE_S,
     STUB_HEIGHT_WU,
@@ -50,7 +52,8 @@ pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
 
 impl Plugin for CityPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<HeightMode>()
+        app.init_resource::<Cities>()
+            .init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
             .init_resource::<Palette>()
             .init_resource::<MovedScratch>()

@@ -5,11 +5,12 @@ use bevy::prelude::*;
 use bevy::render::view::NoFrustumCulling;
 use highrise_layout::Rect;
 
+use super::cities::Cities;
 use super::model::{lerp_rect, set_instance_colour, CityKey, GLIDE_S};
 use super::palette::{ColourKey, ColourMode, HeightMode, Palette};
-use crate::viewer::compare::{scene_cities_mut, Compare};
+use crate::viewer::compare::Compare;
 use crate::viewer::instancing::BuildingInstances;
-use crate::viewer::sessions::{SessionView, Sessions};
+use crate::viewer::sessions::Sessions;
 
 /// Gap between neighbouring cities, world units.
 pub const CITY_GAP_WU: f32 = 12.0;
@@ -43,15 +44,13 @@ pub struct CityBuildings {
     pub city: CityKey,
 }
 
-/// Places newly defined methods (incremental insertion: existing buildings never move).
-pub fn place_methods(mut sessions: ResMut<Sessions>) {
-    for view in sessions.by_id.values_mut() {
-        let SessionView {
-            pending_methods,
-            city,
-            ..
-        } = view;
-        city.place(pending_methods);
+/// Places newly defined methods (incremental insertion: existing buildings never move); a
+/// session's city is made the first time it is seen.
+pub fn place_methods(mut sessions: ResMut<Sessions>, mut cities: ResMut<Cities>) {
+    for (&session_id, view) in sessions.by_id.iter_mut() {
+        cities
+            .entry(CityKey::Session(session_id))
+            .place(&mut view.pending_methods);
     }
 }
 
@@ -59,15 +58,16 @@ pub fn place_methods(mut sessions: ResMut<Sessions>) {
 /// spawns a root per city, and hides the cities the compare view does not show.
 pub fn arrange_cities(
     mut commands: Commands,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
+    sessions: Res<Sessions>,
+    compare: Res<Compare>,
+    mut cities: ResMut<Cities>,
     mut roots: Query<(&mut Transform, &mut Visibility), With<CityRoot>>,
 ) {
     let order = compare.scene_order(&sessions);
     let mut next_x = 0.0f32;
     let mut origins = Vec::with_capacity(order.len());
     for &key in &order {
-        let Some(city) = compare.city(&sessions, key) else {
+        let Some(city) = cities.get(key) else {
             continue;
         };
         let Some(layout) = city.layout.as_ref() else {
@@ -77,7 +77,7 @@ pub fn arrange_cities(
         origins.push((key, Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z)));
         next_x += bounds.width_wu() + CITY_GAP_WU;
     }
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+    for (key, city) in cities.iter_mut() {
         let placed = origins.iter().find(|(shown, _)| *shown == key).map(|o| o.1);
         city.hidden = placed.is_none();
         let Some(origin) = placed else {
@@ -112,12 +112,11 @@ pub fn arrange_cities(
 /// has.
 pub fn sync_structure(
     mut commands: Commands,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
     palette: Res<Palette>,
     mut slabs: Query<(&mut Transform, &mut MeshMaterial3d<StandardMaterial>), Without<CityRoot>>,
 ) {
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+    for (key, city) in cities.iter_mut() {
         if !city.structure_dirty || city.hidden {
             continue;
         }
@@ -217,12 +216,11 @@ pub fn sync_structure(
 /// last step they stand exactly there.
 pub fn glide_cities(
     time: Res<Time>,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
     mut slabs: Query<&mut Transform, Without<CityRoot>>,
 ) {
     let now_s = time.elapsed_secs_f64();
-    for (_, city) in scene_cities_mut(&mut sessions, &mut compare) {
+    for (_, city) in cities.iter_mut() {
         let Some(glide) = city.glide.as_mut() else {
             continue;
         };
@@ -301,18 +299,21 @@ pub fn glide_cities(
 
 /// Recomputes targets when a new snapshot arrived or the modes changed.
 pub fn set_targets(
-    mut sessions: ResMut<Sessions>,
+    sessions: Res<Sessions>,
+    mut cities: ResMut<Cities>,
     height_mode: Res<HeightMode>,
     colour_mode: Res<ColourMode>,
 ) {
-    for view in sessions.by_id.values_mut() {
+    for (&session_id, view) in &sessions.by_id {
         let Some(snapshot) = view.report.sink.clone() else {
             continue;
         };
+        let Some(city) = cities.session_mut(session_id) else {
+            continue;
+        };
         let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
-        if view.city.targets_from != wanted {
-            view.city
-                .set_targets_from(&snapshot, *height_mode, *colour_mode);
+        if city.targets_from != wanted {
+            city.set_targets_from(&snapshot, *height_mode, *colour_mode);
         }
     }
 }
@@ -323,8 +324,7 @@ pub fn set_targets(
 /// them to the draw when anything changed, and refreshes the hit-test bounds.
 pub fn animate_buildings(
     time: Res<Time>,
-    mut sessions: ResMut<Sessions>,
-    mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
     palette: Res<Palette>,
     hovered: Option<Res<crate::viewer::hover::Hovered>>,
     mut scratch: ResMut<MovedScratch>,
@@ -332,7 +332,7 @@ pub fn animate_buildings(
 ) {
     let dt_s = time.delta_secs().min(0.1);
     let highlighted = hovered.as_deref().and_then(|h| h.building());
-    for (key, city) in scene_cities_mut(&mut sessions, &mut compare) {
+    for (key, city) in cities.iter_mut() {
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
         if city.hidden || placed != Some(city.instances.len()) {
             continue; // no city yet, or its buildings are being placed this frame

@@ -3,12 +3,12 @@
 use highrise_layout::CityLayout;
 
 use super::qualified_name;
-use crate::viewer::sessions::SessionView;
+use crate::viewer::city::City;
 
-/// Names of a building: (display name, class as people read it, package); see
+/// Names of a building of a city: (display name, class as people read it, package); see
 /// [`layout_building_names`].
-pub fn building_names(view: &SessionView, building: u32) -> Option<(String, String, String)> {
-    layout_building_names(view.city.layout.as_ref()?, building)
+pub fn building_names(city: &City, building: u32) -> Option<(String, String, String)> {
+    layout_building_names(city.layout.as_ref()?, building)
 }
 
 /// Names of a building of any plan: (the method's display name,

@@ -5,6 +5,7 @@ use bevy_egui::{egui, EguiContexts};
 
 use super::tooltip::tooltip_lines;
 use crate::viewer::camera::MainCamera;
+use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
 use crate::viewer::sessions::Sessions;
@@ -14,6 +15,7 @@ pub(super) fn city_labels(
     mut contexts: EguiContexts,
     sessions: Res<Sessions>,
     compare: Res<Compare>,
+    cities: Res<Cities>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
 ) -> Result {
     let Ok((camera, camera_transform)) = cameras.single() else {
@@ -22,10 +24,7 @@ pub(super) fn city_labels(
     let ctx = contexts.ctx_mut()?;
     let painter = ctx.layer_painter(egui::LayerId::background());
     for key in compare.scene_order(&sessions) {
-        let Some(bounds) = compare
-            .city(&sessions, key)
-            .and_then(|city| city.world_bounds())
-        else {
+        let Some(bounds) = cities.get(key).and_then(|city| city.world_bounds()) else {
             continue;
         };
         let anchor = Vec3::new((bounds.min_x + bounds.max_x) / 2.0, 0.0, bounds.max_z + 1.5);
@@ -48,9 +47,10 @@ pub(super) fn tooltip(
     mut contexts: EguiContexts,
     sessions: Res<Sessions>,
     compare: Res<Compare>,
+    cities: Res<Cities>,
     hovered: Res<Hovered>,
 ) -> Result {
-    let lines = tooltip_lines(&sessions, &compare, &hovered);
+    let lines = tooltip_lines(&sessions, &compare, &cities, &hovered);
     if lines.is_empty() {
         return Ok(());
     }

@@ -9,7 +9,7 @@ use super::names::building_names;
 use super::search::{method_focus_point, search};
 use super::SearchBox;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
-use crate::viewer::city::{ColourMode, HeightMode};
+use crate::viewer::city::{Cities, City, CityKey, ColourMode, HeightMode};
 use crate::viewer::compare::{Compare, CompareMode};
 use crate::viewer::recording::{open_section, recording_section, Recorder};
 use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
@@ -21,6 +21,7 @@ pub(super) fn panel(
     mut contexts: EguiContexts,
     mut sessions: ResMut<Sessions>,
     mut compare: ResMut<Compare>,
+    mut cities: ResMut<Cities>,
     mut height_mode: ResMut<HeightMode>,
     mut colour_mode: ResMut<ColourMode>,
     camera_mode: Res<CameraMode>,
@@ -44,7 +45,7 @@ pub(super) fn panel(
                 ui.separator();
                 compare_section(ui, &sessions, &mut compare);
                 ui.separator();
-                search_section(ui, &sessions, &mut search_box, &mut focus);
+                search_section(ui, &sessions, &cities, &mut search_box, &mut focus);
                 let Some(selected) = sessions.selected else {
                     ui.label("Waiting for a program to connect…");
                     return;
@@ -52,7 +53,8 @@ pub(super) fn panel(
                 if let Some(view) = sessions.by_id.get_mut(&selected) {
                     ui.separator();
                     recording_section(ui, selected, view, ingest.as_deref(), &mut recorder);
-                    selected_section(ui, selected, view, &mut focus, &mut commands);
+                    let city = cities.entry(CityKey::Session(selected));
+                    selected_section(ui, selected, view, city, &mut focus, &mut commands);
                 }
             });
         })
@@ -156,17 +158,17 @@ fn view_section(
 fn search_section(
     ui: &mut egui::Ui,
     sessions: &Sessions,
+    cities: &Cities,
     search_box: &mut SearchBox,
     focus: &mut EventWriter<FocusOn>,
 ) {
     ui.label(egui::RichText::new("Find a method").strong());
     ui.text_edit_singleline(&mut search_box.0);
-    for (session_id, method_id, name) in search(sessions, &search_box.0, 12) {
+    for (session_id, method_id, name) in search(sessions, cities, &search_box.0, 12) {
         if ui.small_button(&name).clicked() {
-            if let Some(point) = sessions
-                .by_id
-                .get(&session_id)
-                .and_then(|view| method_focus_point(view, method_id))
+            if let Some(point) = cities
+                .session(session_id)
+                .and_then(|city| method_focus_point(city, method_id))
             {
                 focus.write(FocusOn {
                     point,
@@ -181,6 +183,7 @@ fn selected_section(
     ui: &mut egui::Ui,
     session_id: u64,
     view: &mut SessionView,
+    city: &mut City,
     focus: &mut EventWriter<FocusOn>,
     commands: &mut EventWriter<SessionCommand>,
 ) {
@@ -203,18 +206,17 @@ fn selected_section(
         });
     }
     if ui.button("Tidy layout").clicked() {
-        view.city.tidy();
+        city.tidy();
     }
 
     ui.label(egui::RichText::new("Top methods").strong());
     if let Some(snapshot) = view.report.sink.clone() {
         for (method_id, stats) in snapshot.top_by_elevation(10) {
-            let name = view
-                .city
+            let name = city
                 .layout
                 .as_ref()
                 .and_then(|layout| layout.building_of(method_id))
-                .and_then(|building| building_names(view, building))
+                .and_then(|building| building_names(city, building))
                 .map_or_else(|| format!("method #{method_id}"), |names| names.0);
             let label = format!(
                 "{:>5.1} %  {}×  {name}",
@@ -222,7 +224,7 @@ fn selected_section(
                 stats.thread_count
             );
             if ui.small_button(label).clicked() {
-                if let Some(point) = method_focus_point(view, method_id) {
+                if let Some(point) = method_focus_point(city, method_id) {
                     focus.write(FocusOn {
                         point,
                         distance_wu: 25.0,
@@ -233,7 +235,7 @@ fn selected_section(
     }
 
     ui.label(egui::RichText::new("Packages (untick to exclude)").strong());
-    let Some(layout) = view.city.layout.as_ref() else {
+    let Some(layout) = city.layout.as_ref() else {
         return;
     };
     let mut changed = false;

@@ -5,7 +5,7 @@ use highrise_aggregate::MethodStats;
 use highrise_layout::{Change, HitTarget};
 
 use super::names::{building_names, layout_building_names, qualified_name_of_class};
-use crate::viewer::city::CityKey;
+use crate::viewer::city::{Cities, CityKey};
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
 use crate::viewer::sessions::Sessions;
@@ -15,7 +15,12 @@ fn percent(fraction: f32) -> String {
 }
 
 /// The tooltip's lines for what is hovered (empty when nothing is).
-pub fn tooltip_lines(sessions: &Sessions, compare: &Compare, hovered: &Hovered) -> Vec<String> {
+pub fn tooltip_lines(
+    sessions: &Sessions,
+    compare: &Compare,
+    cities: &Cities,
+    hovered: &Hovered,
+) -> Vec<String> {
     let (Some(key), Some(target)) = (hovered.city, hovered.target) else {
         return Vec::new();
     };
@@ -25,7 +30,10 @@ pub fn tooltip_lines(sessions: &Sessions, compare: &Compare, hovered: &Hovered) 
     let Some(view) = sessions.by_id.get(&session_id) else {
         return Vec::new();
     };
-    let Some(layout) = view.city.layout.as_ref() else {
+    let Some(city) = cities.session(session_id) else {
+        return Vec::new();
+    };
+    let Some(layout) = city.layout.as_ref() else {
         return Vec::new();
     };
     let stats_of = |method_id: u32| {
@@ -37,7 +45,7 @@ pub fn tooltip_lines(sessions: &Sessions, compare: &Compare, hovered: &Hovered) 
             building,
             method_id,
         } => {
-            let Some((name, class, package)) = building_names(view, building) else {
+            let Some((name, class, package)) = building_names(city, building) else {
                 return Vec::new();
             };
             let stats = stats_of(method_id);
