@@ -1,6 +1,7 @@
 //! `highrise-agent-macros`: the `#[profile]` attribute of `highrise-agent`.
 //!
-//! Use it through `highrise_agent::profile`; the generated code names `::highrise_agent`, so
+//! Where to start: [`macro@profile`], the crate's only item. Use it through
+//! `highrise_agent::profile`; the generated code names `::highrise_agent`, so
 //! the agent must be a dependency under that name. See the agent's documentation for what the
 //! attribute records and how method names are chosen.
 //!

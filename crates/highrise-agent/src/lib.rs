@@ -1,6 +1,6 @@
 //! `highrise-agent`: what a Rust program links to be seen live in the highrise viewer.
 //!
-//! # Start here
+//! # Where to start
 //!
 //! One line in `main` connects to the viewer (`HIGHRISE_ADDR`, default `127.0.0.1:7878`) and
 //! keeps the agent running until the guard drops:

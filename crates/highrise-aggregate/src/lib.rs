@@ -47,15 +47,10 @@
 //! accumulator becoming a 16-byte record of that bucket's list. Window sums are updated from those records in
 //! batches, and records are subtracted when their bucket leaves the window.
 //!
-//! Memory, per (method, thread) pair that ran in the window: 60 B (24 B hot half, 32 B cold
-//! half, 4 B thread index) + 4–32 B in its thread's method → pair index + up to 8 B in its
-//! thread's touched list (4 B entries, about twice the pairs touched in one bucket; never
-//! more than 4 × (the thread's pairs + 512)) + 16 B per bucket the pair was active in (at most ~130; in a busy program, about one per
-//! bucket: 1.5 KiB for a pair active in every bucket of a 3 s window) + 8 B of snapshot
-//! scratch. Per stack frame 24 B; per method id 5 B of tables and 1 bit of exclusion flags,
-//! plus 2 × 20 B for snapshots. Pairs and ended threads are released at most 16 buckets after
-//! their last data left the window, so memory depends on the window's activity, never on the
-//! stream's length. `BENCHMARKS.md` ("Aggregator") has measured totals.
+//! Memory grows with the (method, thread) pairs that ran in the window: pairs and ended threads
+//! are released at most 16 buckets after their last data left the window, so memory depends on
+//! the window's activity, never on the stream's length. Bytes per pair, frame and method id,
+//! and measured totals: `BENCHMARKS.md` ("Aggregator", "Memory model").
 
 mod aggregator;
 mod config;

@@ -11,7 +11,7 @@
 //! - first line: `LISTENING <addr>`;
 //! - then one JSON object per ended session (see [`session_json`] for the fields).
 //!
-//! Start at `main`; the per-thread bookkeeping is [`ThreadTally`].
+//! Where to start: `main`; the per-thread bookkeeping is [`ThreadTally`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
