@@ -1,0 +1,100 @@
+//! Hover and the panel's text: picking a building or the ground, the tooltip's lines, search.
+
+use bevy::prelude::*;
+use highrise_layout::HitTarget;
+use highrise_viewer::viewer::city::{Cities, CityKey, ColourKey};
+use highrise_viewer::viewer::compare::Compare;
+use highrise_viewer::viewer::hover::pick;
+use highrise_viewer::viewer::sessions::Sessions;
+use highrise_viewer::viewer::ui::{search, tooltip_lines};
+
+use crate::support::*;
+
+#[test]
+fn hovering_a_building_names_it_in_the_tooltip() {
+    let mut app = app();
+    accept(&mut app, report(tetris(), vec![stats(0.873, 3, 120)], 1));
+    for _ in 0..40 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
+    let index = layout.building_of(0).expect("placed");
+    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
+    // A ray straight down from above the building's centre: the synthetic hover.
+    let hovered = pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y);
+    assert_eq!(hovered.building(), Some((CityKey::Session(1), index)));
+    assert_eq!(
+        hovered.target,
+        Some(HitTarget::Building {
+            building: index,
+            method_id: 0
+        })
+    );
+    let lines = tooltip_lines(
+        sessions,
+        app.world().resource::<Compare>(),
+        cities,
+        &hovered,
+    );
+    assert_eq!(lines[0], "main.game.Game.run");
+    assert!(lines.contains(&"elevation 87.3 %".to_string()), "{lines:?}");
+    assert!(lines.contains(&"threads 3".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"calls in window 120".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("class Game · package main.game")));
+
+    // The hovered building is highlighted on the next frame.
+    app.insert_resource(hovered);
+    app.update();
+    let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
+    assert_eq!(city.colours[index as usize], ColourKey::Highlight);
+}
+
+#[test]
+fn hovering_ground_names_the_package_and_search_finds_methods() {
+    let mut app = app();
+    accept(
+        &mut app,
+        report(tetris(), vec![stats(0.5, 1, 10), stats(0.25, 1, 5)], 1),
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
+    let district = layout
+        .districts()
+        .iter()
+        .position(|d| layout.packages()[d.package as usize].path == "main.ui")
+        .expect("main.ui district");
+    let rect = layout.districts()[district].rect;
+    // Just inside the district's corner: street, not a block.
+    let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + city.origin;
+    let hovered = pick(cities, corner + Vec3::Y * 100.0, -Vec3::Y);
+    let lines = tooltip_lines(
+        sessions,
+        app.world().resource::<Compare>(),
+        cities,
+        &hovered,
+    );
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("package main.ui"),
+        "{hovered:?}"
+    );
+    assert!(lines.contains(&"1 methods".to_string()), "{lines:?}");
+
+    let found = search(sessions, cities, "board.ROT", 10);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, 1);
+    assert_eq!(found[0].2, "main.game.Board.rotate");
+}

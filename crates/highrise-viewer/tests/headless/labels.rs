@@ -1,0 +1,110 @@
+//! Scene labels: package and class names with level of detail, the hovered building's name.
+
+use bevy::prelude::*;
+use highrise_layout::HitTarget;
+use highrise_viewer::viewer::city::{Cities, CityKey};
+use highrise_viewer::viewer::hover::Hovered;
+
+use crate::support::*;
+
+/// Package names lie on their districts and class names in front of their blocks when the
+/// camera is close; from far away the small class names give way (level of detail); hovering a
+/// building floats its name above it.
+#[test]
+fn labels_name_packages_and_classes_with_level_of_detail() {
+    use highrise_viewer::viewer::labels::{LabelKind, SceneLabels};
+    let mut app = app_with_camera_and_labels();
+    let defs = six_packages();
+    let count = defs.len();
+    accept(&mut app, report(defs, vec![stats(0.2, 1, 1); count], 1));
+    for _ in 0..5 {
+        app.update();
+    }
+    let bounds = app.world().resource::<Cities>()[CityKey::Session(1)]
+        .world_bounds()
+        .expect("laid out");
+    let centre = Vec3::new(
+        (bounds.min_x + bounds.max_x) / 2.0,
+        0.0,
+        (bounds.min_z + bounds.max_z) / 2.0,
+    );
+    let extent = bounds.width_wu().max(bounds.depth_wu());
+
+    // Close: every package and several classes are named, none covering another.
+    place_camera(&mut app, centre + Vec3::new(0.0, 0.9, 0.8) * extent, centre);
+    let near = app.world().resource::<SceneLabels>().shown.clone();
+    let packages: Vec<&str> = near
+        .iter()
+        .filter(|l| l.kind == LabelKind::Package)
+        .map(|l| l.text.as_str())
+        .collect();
+    // Labels never cover each other on screen, so a package name may give way to a larger
+    // package's; nearly all are named.
+    let named = (0..6)
+        .filter(|package| {
+            let name = format!("main.game{package}");
+            packages
+                .iter()
+                .any(|p| *p == name || name.ends_with(&format!(".{p}")))
+        })
+        .count();
+    assert!(named >= 5, "packages are named: {packages:?}");
+    let classes = near.iter().filter(|l| l.kind == LabelKind::Class).count();
+    assert!(classes >= 6, "classes are named up close: {near:#?}");
+    assert!(near.iter().all(|l| l.text_px >= 11.0));
+    // Each package label lies inside its district, on the slab.
+    let cities = app.world().resource::<Cities>();
+    let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
+    for label in near.iter().filter(|l| l.kind == LabelKind::Package) {
+        let package = layout
+            .packages()
+            .iter()
+            .find(|p| p.path == label.text || p.path.ends_with(&format!(".{}", label.text)))
+            .expect("a package of that name");
+        let rect = layout.districts()[package.districts[0] as usize].rect;
+        assert!(
+            label.centre.x - label.size_wu.x / 2.0 >= rect.min_x - 1e-3
+                && label.centre.x + label.size_wu.x / 2.0 <= rect.max_x + 1e-3
+                && label.centre.z <= rect.max_z
+                && label.centre.z >= rect.min_z,
+            "{label:?} lies on {rect:?}"
+        );
+    }
+
+    // Farther away (60 wu): the class names are too small to read and give way; the larger
+    // package names still read (about 11 px at 1280 x 800).
+    place_camera(&mut app, centre + Vec3::new(0.0, 0.78, 0.62) * 60.0, centre);
+    let far = app.world().resource::<SceneLabels>().shown.clone();
+    assert!(
+        far.iter().all(|l| l.kind != LabelKind::Class),
+        "no class names from far away: {far:#?}"
+    );
+    assert!(
+        far.iter().any(|l| l.kind == LabelKind::Package),
+        "package names still read from there: {far:#?}"
+    );
+
+    // Hover: the building's name floats above it.
+    let building = {
+        let cities = app.world().resource::<Cities>();
+        let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
+        layout.building_of(5).expect("method 5 placed")
+    };
+    *app.world_mut().resource_mut::<Hovered>() = Hovered {
+        city: Some(CityKey::Session(1)),
+        target: Some(HitTarget::Building {
+            building,
+            method_id: 5,
+        }),
+        point: Vec3::ZERO,
+    };
+    app.update();
+    let hovered = app
+        .world()
+        .resource::<SceneLabels>()
+        .hovered
+        .clone()
+        .expect("hovered label");
+    assert_eq!(hovered.text, "Class0x1.method1");
+    assert!(hovered.centre.y > 0.2, "above the building: {hovered:?}");
+}
