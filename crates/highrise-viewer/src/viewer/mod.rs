@@ -1,20 +1,33 @@
-//! The windowed viewer: a Bevy app with one plugin per concern.
+//! The windowed viewer: a Bevy app with one plugin per concern. [`ViewerPlugin`] adds them to an
+//! app that has `DefaultPlugins` (a window from [`run`], or an image from [`offscreen`]):
 //!
-//! - [`sessions`]: owns the ingest server; turns its reports into the [`sessions::Sessions`]
-//!   resource (one [`sessions::SessionView`] per connected program). Never sees raw events.
-//! - [`city`]: lays each session's methods out with `highrise-layout` (incremental insertion as
-//!   definitions arrive) and keeps one entity per district, block and building; maps snapshot
-//!   values to eased building heights and palette colours.
-//! - [`compare`]: two sessions side by side (independent or aligned plans) or as one diff
-//!   city, with a structural summary.
-//! - [`camera`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a building.
-//! - [`labels`]: package and class names in the scene (level of detail), the hovered
-//!   building's name above it.
-//! - [`hover`]: cursor ray → layout hit test → [`hover::Hovered`]; highlight.
-//! - [`ui`]: egui panels (sessions, modes, window, search, packages, top methods) and the
-//!   tooltip.
-//! - [`recording`]: the record button per session, recordings replayed as sessions.
-//! - [`capture`]: F12 and `--screenshot-after`/`--screenshot` PNGs.
+//! - [`sessions::SessionsPlugin`]: owns the ingest server; turns its reports into the
+//!   [`sessions::Sessions`] resource (one [`sessions::SessionView`] per connected program).
+//!   Never sees raw events.
+//! - [`city::CityPlugin`]: every city of the scene in [`city::Cities`], by [`city::CityKey`];
+//!   lays each session's methods out with `highrise-layout` (incremental insertion as
+//!   definitions arrive), keeps an entity per district and block and one instanced draw of the
+//!   buildings per city, and maps snapshot values to eased building heights and palette
+//!   colours, in the stages of [`city::CitySet`].
+//! - [`instancing::InstancingPlugin`]: the buildings' instanced draw (a specialised mesh
+//!   pipeline, a per-instance buffer and the embedded `buildings.wgsl`); no entity, transform
+//!   or material per building.
+//! - [`compare::ComparePlugin`]: two sessions side by side (independent or aligned plans) or
+//!   as one diff city, with a structural summary.
+//! - [`camera::CameraPlugin`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a
+//!   building (framing only when not interactive).
+//! - [`labels::LabelsPlugin`]: package and class names in the scene (level of detail), the
+//!   hovered building's name above it.
+//! - [`capture::CapturePlugin`]: F12 and `--screenshot-after`/`--screenshot` PNGs.
+//! - [`hover::HoverPlugin`] (window only): cursor ray → layout hit test →
+//!   [`hover::Hovered`], which the city highlights.
+//! - [`ui::UiPlugin`] (window only, with bevy_egui's `EguiPlugin`): egui panels (sessions,
+//!   recordings, modes, compare, search, window, top methods, packages), each city's name and
+//!   the tooltip.
+//!
+//! Not plugins: [`recording`] (the [`recording::Recorder`] resource and the panel's record
+//! button and "open recording" box: recordings replayed as sessions) and [`offscreen`] (the
+//! same plugins rendering into an image for `highrise report --png`).
 
 pub mod camera;
 pub mod capture;

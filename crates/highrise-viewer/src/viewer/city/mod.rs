@@ -1,10 +1,17 @@
 //! Cities: each session's methods laid out by `highrise-layout` and drawn as districts (flat
-//! slabs shaded by nesting depth), blocks (raised bases) and buildings (boxes).
+//! slabs shaded by nesting depth), blocks (raised bases) and buildings (boxes); the compare
+//! view's cities are drawn the same way. Every city lives in [`Cities`] under its [`CityKey`].
 //!
-//! Building heights follow the snapshot's elevation (0–100 % → 0–max height) with exponential
-//! easing, so fluctuations read as motion; colours come from a small shared palette (every
-//! building uses one of a few dozen materials), and only buildings whose height or colour
-//! changed are touched each frame.
+//! Districts and blocks are entities sharing one cube mesh and a few materials. A city's
+//! buildings are one instanced draw (`instancing`): no entity, transform or material per
+//! building, only a flat array of instances in which the heights and colours that changed are
+//! rewritten. Building heights follow the snapshot's elevation (0–100 % → 0–max height) with
+//! exponential easing, so fluctuations read as motion; colours come from small palette tables.
+//!
+//! - `palette`: the height and colour modes, colour keys and the [`Palette`];
+//! - `model`: [`City`] (plan, slabs, instances, animated state) as data with its methods;
+//! - `cities`: the [`Cities`] resource;
+//! - `systems`: the per-frame systems, in the stages of [`CitySet`].
 
 mod cities;
 mod model;
@@ -33,9 +40,9 @@ use super::sessions::Sessions;
 #[derive(Debug)]
 pub struct CityPlugin;
 
-/// A windowless app with only the city and compare systems (no rendering): for tests and benchmarks of the
-/// viewer's own per-frame work. With `frame`, every update advances time by exactly that much;
-/// without, time is real.
+/// A windowless app with only the city and compare systems (no rendering): for tests and
+/// benchmarks of the viewer's own per-frame work. With `frame`, every update advances time by
+/// exactly that much; without, time is real.
 pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default()))

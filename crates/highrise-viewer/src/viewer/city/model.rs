@@ -28,7 +28,8 @@ pub enum CityKey {
     Diff,
 }
 
-/// One session's city: the plan, its entities and the animated state of its buildings.
+/// One city (a session's own or one of the compare view's): the plan, its slab entities, the
+/// instances of its buildings and their animated state.
 #[derive(Default, Debug)]
 pub struct City {
     pub layout: Option<CityLayout>,
@@ -52,7 +53,7 @@ pub struct City {
     /// Buildings whose height is still moving toward its target (each listed once).
     pub animating: Vec<usize>,
     animating_flags: Vec<bool>,
-    /// Buildings whose material may need changing (target colour or highlight changed).
+    /// Buildings whose colour may need changing (target colour or highlight changed).
     pub recolour: Vec<usize>,
     /// The building currently highlighted (hovered) in this city.
     pub highlighted: Option<usize>,
@@ -321,8 +322,8 @@ impl City {
         }
     }
 
-    /// Restores the paper's ordering (the "tidy layout" action): buildings move, so every
-    /// entity is rebuilt; heights carry over by method id.
+    /// Restores the paper's ordering (the "tidy layout" action): buildings move, so every slab
+    /// and instance is rebuilt; heights carry over by method id.
     pub fn tidy(&mut self) {
         let Some(layout) = self.layout.as_ref() else {
             return;
@@ -352,8 +353,9 @@ impl City {
         self.install_layout(tidy, heights_wu, target_heights_wu);
     }
 
-    /// Replaces the whole plan (buildings move): every entity is rebuilt, wearing the stub
-    /// colour, and heights start from `heights_wu` toward `target_heights_wu`.
+    /// Replaces the whole plan (buildings move): every slab and instance is rebuilt, the
+    /// buildings wearing the stub colour, and heights start from `heights_wu` toward
+    /// `target_heights_wu`.
     pub fn install_layout(
         &mut self,
         layout: CityLayout,
@@ -532,7 +534,7 @@ impl City {
     }
 
     /// Sets every building's target height and colour from `target(index, building)`, listing
-    /// the ones that must move or change material.
+    /// the ones that must move or change colour.
     pub fn set_targets_with(
         &mut self,
         mut target: impl FnMut(usize, &highrise_layout::Building) -> (f32, ColourKey),

@@ -50,7 +50,7 @@ pub enum ColourMode {
     Threads,
 }
 
-/// Which palette material a building wears.
+/// Which palette colour a building wears.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColourKey {
     Stub,

@@ -107,9 +107,9 @@ pub fn arrange_cities(
     }
 }
 
-/// Spawns entities for new districts, blocks and buildings and refreshes the slabs' shapes
-/// (and shades: a re-laid-out plan may renumber its districts); drops slabs the plan no longer
-/// has.
+/// Spawns entities for new districts and blocks (and, once, the city's building draw), places
+/// the new buildings' instances, and refreshes the slabs' shapes (and shades: a re-laid-out
+/// plan may renumber its districts); drops slabs the plan no longer has.
 pub fn sync_structure(
     mut commands: Commands,
     mut cities: ResMut<Cities>,
@@ -318,8 +318,6 @@ pub fn set_targets(
     }
 }
 
-/// Eases heights, writes the transforms and materials of the buildings that changed, and
-/// refreshes the hit-test bounds.
 /// Eases heights, writes the heights and colours that changed into the city's instances, hands
 /// them to the draw when anything changed, and refreshes the hit-test bounds.
 pub fn animate_buildings(
