@@ -4,9 +4,10 @@
 //! decodes messages ([`highrise_protocol`]); a worker thread per session validates them, keeps
 //! the session's bookkeeping (definitions, threads, counters, errors) and feeds a
 //! [`SessionSink`] — in the product the aggregator ([`AggregateSink`]) — off any render thread.
-//! The consumer (the viewer, or `highrise serve`) receives whole [`SessionReport`]s through a
-//! bounded crossbeam channel; reports are snapshots, so a slow consumer only ever misses stale
-//! ones and never makes the server buffer without bound.
+//! Each consumer (the viewer, `highrise serve`, …) receives whole [`SessionReport`]s in its own
+//! mailbox ([`Updates`]): every session's first and final report exactly once, whatever the
+//! load, and the reports between coalesced per session (latest wins) — reports are snapshots,
+//! so a slow consumer only ever misses stale ones and never makes anything grow.
 //!
 //! Where to start: [`IngestServer::start`] with an [`IngestConfig`], then read
 //! [`IngestServer::updates`].
@@ -26,6 +27,7 @@ mod report;
 mod server;
 mod session;
 mod sink;
+mod updates;
 
 pub use aggregate_sink::{AggregateCommand, AggregateSink};
 pub use config::{recording_path, IngestConfig};
@@ -37,3 +39,4 @@ pub use report::{
 pub use server::{IngestError, IngestServer, RecordingError};
 pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};
+pub use updates::{RecvTimeoutError, TryRecvError, Updates};

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use highrise_record::{RecordError, RecordedFrame, RecordingReader};
 
-use crate::report::{SessionEnd, SessionId, SessionReport};
+use crate::report::{SessionEnd, SessionId};
 use crate::server::{lock, CommandSenders, SessionHandle, SinkFactory};
 use crate::session::{Publisher, SessionProcessor};
 use crate::sink::SessionSink;
@@ -132,7 +132,7 @@ pub(crate) struct ReplaySetup<S: SessionSink> {
     pub path: PathBuf,
     pub speed: f64,
     pub make_sink: SinkFactory<S>,
-    pub reports: Sender<SessionReport<S::Snapshot>>,
+    pub reports: crate::updates::ReportHub<S::Snapshot>,
     pub sessions: CommandSenders<S::Command>,
     pub publish_interval: Duration,
     pub shutting_down: Arc<AtomicBool>,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crossbeam_channel::{bounded, Sender};
 use highrise_protocol::Hello;
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
@@ -15,9 +15,10 @@ use tokio::runtime::Runtime;
 use crate::config::IngestConfig;
 use crate::connection::read_connection;
 use crate::replay::{ReplayError, ReplayHandle};
-use crate::report::{RecordingStatus, SessionId, SessionReport};
+use crate::report::{RecordingStatus, SessionId};
 use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
 use crate::sink::SessionSink;
+use crate::updates::{ReportHub, Updates};
 
 /// Commands waiting to reach a session's worker, at most this many at once.
 const COMMAND_QUEUE_CAPACITY: usize = 64;
@@ -74,8 +75,8 @@ pub(crate) type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, SessionHandle<C
 /// ends every session with [`crate::SessionEnd::ServerShutdown`].
 pub struct IngestServer<S: SessionSink> {
     local_addr: SocketAddr,
-    reports: Receiver<SessionReport<S::Snapshot>>,
-    report_sender: Sender<SessionReport<S::Snapshot>>,
+    updates: Updates<S::Snapshot>,
+    hub: ReportHub<S::Snapshot>,
     commands: CommandSenders<S::Command>,
     shutting_down: Arc<AtomicBool>,
     make_sink: SinkFactory<S>,
@@ -131,7 +132,7 @@ impl<S: SessionSink> IngestServer<S> {
                 source,
             })?
         };
-        let (report_tx, reports) = bounded(config.report_channel_capacity.max(1));
+        let (hub, updates) = ReportHub::new();
         let commands: CommandSenders<S::Command> = Arc::default();
         let shutting_down = Arc::new(AtomicBool::new(false));
         let make_sink: SinkFactory<S> = Arc::new(make_sink);
@@ -141,7 +142,7 @@ impl<S: SessionSink> IngestServer<S> {
             listener,
             config,
             Arc::clone(&make_sink),
-            report_tx.clone(),
+            hub.clone(),
             Arc::clone(&commands),
             Arc::clone(&shutting_down),
             Arc::clone(&next_session_id),
@@ -149,8 +150,8 @@ impl<S: SessionSink> IngestServer<S> {
         tracing::info!(%local_addr, "ingest listening");
         Ok(Self {
             local_addr,
-            reports,
-            report_sender: report_tx,
+            updates,
+            hub,
             commands,
             shutting_down,
             make_sink,
@@ -165,10 +166,17 @@ impl<S: SessionSink> IngestServer<S> {
         self.local_addr
     }
 
-    /// Session reports, newest state of each session as it changes. A session's last report
-    /// has an ended status.
-    pub fn updates(&self) -> &Receiver<SessionReport<S::Snapshot>> {
-        &self.reports
+    /// Session reports, newest state of each session as it changes: each session's first
+    /// and last report (ended status) exactly once, the ones between coalesced (latest wins).
+    /// Subscribed when the server started, so no session is missed.
+    pub fn updates(&self) -> &Updates<S::Snapshot> {
+        &self.updates
+    }
+
+    /// Another consumer's own mailbox, receiving every report published from now on (sessions
+    /// already connected show up with their next report).
+    pub fn subscribe(&self) -> Updates<S::Snapshot> {
+        self.hub.subscribe()
     }
 
     /// Sends a command to a live session's sink. False if the session is gone or its command
@@ -246,7 +254,7 @@ impl<S: SessionSink> IngestServer<S> {
             path: path.as_ref().to_path_buf(),
             speed,
             make_sink: Arc::clone(&self.make_sink),
-            reports: self.report_sender.clone(),
+            reports: self.hub.clone(),
             sessions: Arc::clone(&self.commands),
             publish_interval: self.publish_interval,
             shutting_down: Arc::clone(&self.shutting_down),
@@ -276,7 +284,7 @@ async fn accept_loop<S>(
     listener: TcpListener,
     config: IngestConfig,
     make_sink: SinkFactory<S>,
-    reports: Sender<SessionReport<S::Snapshot>>,
+    reports: ReportHub<S::Snapshot>,
     commands: CommandSenders<S::Command>,
     shutting_down: Arc<AtomicBool>,
     next_session_id: Arc<AtomicU64>,

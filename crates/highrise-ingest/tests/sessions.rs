@@ -5,10 +5,10 @@ mod support;
 
 use std::collections::HashMap;
 
-use highrise_ingest::{IngestConfig, SessionEnd, SessionStatus};
+use highrise_ingest::{SessionEnd, SessionStatus};
 use highrise_protocol::{AgentMessage, Event, EventKind, ViewerMessage, PROTOCOL_VERSION};
 use highrise_testkit::messages::{batch, method};
-use highrise_testkit::server::{test_config, wait_for_ended, Client};
+use highrise_testkit::server::{wait_for_ended, Client};
 use support::*;
 
 use EventKind::{Enter, Exit};
@@ -241,10 +241,7 @@ fn commands_reach_the_live_session_sink() {
 
 #[test]
 fn a_slow_consumer_never_makes_reports_pile_up() {
-    let server = start_server_with(IngestConfig {
-        report_channel_capacity: 2,
-        ..test_config()
-    });
+    let server = start_server();
     let mut client = Client::connect(&server);
     client.handshake(hello("busy"));
     client.send(&AgentMessage::DefineMethods(vec![method(0, "p", "C", "m")]));
@@ -254,7 +251,8 @@ fn a_slow_consumer_never_makes_reports_pile_up() {
             &[(round * 10, 0, Enter), (round * 10 + 5, 0, Exit)],
         ));
     }
-    // Nobody reads reports while 2 000 batches flow: the queue stays at its capacity.
+    // Nobody reads reports while 2 000 batches flow: the mailbox holds the session's first
+    // report and its latest one, never more.
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(server.updates().len() <= 2);
     client.send_goodbye_and_close();

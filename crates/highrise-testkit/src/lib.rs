@@ -11,10 +11,14 @@
 //!   (`server::start`, `server::test_config`), waiting for session reports
 //!   (`server::wait_for_report`, `server::wait_for_ended`), and an agent-side socket
 //!   (`server::Client`).
+//! - `load` (feature `server`): many well-formed and hostile connections at once, every
+//!   well-formed session's final report checked against what it sent (`load::run_load`).
 //!
 //! Each crate's own helpers (its recording sinks, reference implementations) stay in its
 //! `tests/support/mod.rs`.
 
+#[cfg(feature = "server")]
+pub mod load;
 pub mod messages;
 #[cfg(feature = "server")]
 pub mod server;

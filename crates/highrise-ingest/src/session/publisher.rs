@@ -1,28 +1,26 @@
-//! The publisher: sends a session's whole-state reports to the consumer with `try_send`, so a
-//! slow consumer misses stale reports instead of making anything buffer.
+//! The publisher: hands a session's whole-state reports to every consumer's mailbox
+//! ([`crate::updates`]): the first and the final one exactly once, periodic ones coalesced
+//! (latest wins), so a slow consumer misses stale reports and never makes anything grow.
 
-use std::time::{Duration, Instant};
-
-use crossbeam_channel::{Sender, TrySendError};
+use std::time::Instant;
 
 use super::state::Session;
-use crate::report::SessionReport;
 use crate::sink::SessionSink;
+use crate::updates::{ReportHub, ReportKind};
 
-/// How long the final report of a session may wait for room in a full report channel.
-const FINAL_REPORT_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// Sends reports without ever queueing more than the channel holds.
+/// Publishes one session's reports.
 pub(crate) struct Publisher<T> {
-    reports: Sender<SessionReport<T>>,
+    hub: ReportHub<T>,
+    sent_first: bool,
     last_publish: Instant,
     events_at_last_publish: u64,
 }
 
-impl<T> Publisher<T> {
-    pub(crate) fn new(reports: Sender<SessionReport<T>>) -> Self {
+impl<T: Clone> Publisher<T> {
+    pub(crate) fn new(hub: ReportHub<T>) -> Self {
         Self {
-            reports,
+            hub,
+            sent_first: false,
             last_publish: Instant::now(),
             events_at_last_publish: 0,
         }
@@ -42,8 +40,8 @@ impl<T> Publisher<T> {
         self.events_at_last_publish = session.stats.events;
     }
 
-    /// Publishes when something changed (or `force`). A full channel leaves the session dirty,
-    /// so the next tick retries with a fresher report instead of queueing this one.
+    /// Publishes when something changed (or `force`). The session's first report is kept for
+    /// every consumer until read; later ones replace each other until read.
     pub(crate) fn publish<S: SessionSink<Snapshot = T>>(
         &mut self,
         session: &mut Session<S>,
@@ -53,28 +51,27 @@ impl<T> Publisher<T> {
             return;
         }
         self.update_rate(session);
-        match self.reports.try_send(session.report()) {
-            Ok(()) => session.dirty = false,
-            Err(TrySendError::Full(_)) => session.dirty = true,
-            Err(TrySendError::Disconnected(_)) => session.dirty = false,
-        }
+        let kind = if self.sent_first {
+            ReportKind::Periodic
+        } else {
+            ReportKind::First
+        };
+        self.sent_first = true;
+        self.hub.publish(kind, session.report());
+        session.dirty = false;
     }
 
-    /// The last report must arrive: wait a while for room. It reads 0 events/s: nothing flows
-    /// after it, and a rate over the last moments (a replay reads its tail in a burst, tens of
-    /// millions of events per second) would otherwise stay on screen for good.
+    /// The last report, delivered to every consumer exactly once whatever the load. It reads 0
+    /// events/s: nothing flows after it, and a rate over the last moments (a replay reads its
+    /// tail in a burst, tens of millions of events per second) would otherwise stay on screen
+    /// for good.
     pub(crate) fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         self.update_rate(session);
         session.stats.events_per_s = 0.0;
-        let report = session.report();
-        if self
-            .reports
-            .send_timeout(report, FINAL_REPORT_TIMEOUT)
-            .is_err()
-        {
-            tracing::warn!(
+        if !self.hub.publish(ReportKind::Final, session.report()) {
+            tracing::debug!(
                 session_id = session.session_id,
-                "final session report dropped: the consumer did not read reports"
+                "session ended with no consumer subscribed"
             );
         }
     }

@@ -15,7 +15,7 @@ use super::publisher::Publisher;
 use super::recorder::{start_recording, tee_bytes, Recorder};
 use super::SessionProcessor;
 use crate::connection::ReaderItem;
-use crate::report::{RecordingStatus, SessionEnd, SessionError, SessionId, SessionReport};
+use crate::report::{RecordingStatus, SessionEnd, SessionError, SessionId};
 use crate::sink::SessionSink;
 
 /// Where each session is recorded to when every session is (`highrise record`).
@@ -40,7 +40,7 @@ pub(crate) struct WorkerSetup<S: SessionSink> {
     pub items: Receiver<ReaderItem>,
     pub commands: Receiver<S::Command>,
     pub controls: Receiver<Control>,
-    pub reports: Sender<SessionReport<S::Snapshot>>,
+    pub reports: crate::updates::ReportHub<S::Snapshot>,
     pub make_sink: crate::server::SinkFactory<S>,
     pub publish_interval: Duration,
     pub shutting_down: Arc<AtomicBool>,
