@@ -3,7 +3,7 @@
 use bincode::config::{Configuration, Limit, LittleEndian, Varint};
 use bincode::error::DecodeError;
 
-use crate::{AgentMessage, ProtocolError, ViewerMessage, MAGIC, MAX_FRAME_BYTES};
+use crate::{AgentMessage, Hello, ProtocolError, ViewerMessage, MAGIC, MAX_FRAME_BYTES};
 
 /// Upper bound on the memory one decode may claim for containers. bincode checks every
 /// length prefix against it before allocating, so a hostile length cannot exhaust memory.
@@ -35,9 +35,73 @@ fn decode_exact<M: bincode::Decode<()>>(payload: &[u8]) -> Result<M, ProtocolErr
     }
 }
 
-/// Decodes one agent-to-viewer payload. The whole payload must be consumed.
+/// Decodes one agent-to-viewer payload. The whole payload must be consumed. A [`Hello`]'s
+/// optional token is read and dropped: only the handshake ([`decode_hello`]) looks at it, so a
+/// token never reaches anything that keeps messages (reports, recordings).
 pub fn decode_agent_message(payload: &[u8]) -> Result<AgentMessage, ProtocolError> {
-    decode_exact(payload)
+    decode_agent_message_and_token(payload).map(|(message, _)| message)
+}
+
+/// Decodes a first message the way a viewer's handshake does: the [`Hello`] and the token it
+/// carries, `None` when it has none (absent or empty). Another message is
+/// [`ProtocolError::NotHello`].
+pub fn decode_hello(payload: &[u8]) -> Result<(Hello, Option<String>), ProtocolError> {
+    match decode_agent_message_and_token(payload)? {
+        (AgentMessage::Hello(hello), token) => Ok((hello, token)),
+        (other, _) => Err(ProtocolError::NotHello {
+            tag: agent_message_tag(&other),
+        }),
+    }
+}
+
+/// Encodes a [`Hello`] payload carrying `token` as its last field (SPEC.md, "Tokens"). An empty
+/// token is written as no token at all: the bytes of `encode_message(&AgentMessage::Hello(..))`.
+pub fn encode_hello(hello: &Hello, token: &str) -> Vec<u8> {
+    let mut payload = encode_message(&AgentMessage::Hello(hello.clone()));
+    if !token.is_empty() {
+        payload.extend_from_slice(&encode_message(&token));
+    }
+    payload
+}
+
+/// A Hello may end after its fixed fields or carry one more, the token (a bincode `String`);
+/// every other message must be consumed exactly.
+fn decode_agent_message_and_token(
+    payload: &[u8],
+) -> Result<(AgentMessage, Option<String>), ProtocolError> {
+    match bincode::decode_from_slice::<AgentMessage, _>(payload, wire_config()) {
+        Ok((message, used)) if used == payload.len() => Ok((message, None)),
+        Ok((AgentMessage::Hello(hello), used)) => {
+            let token: String = decode_exact(&payload[used..])
+                .map_err(|error| ProtocolError::malformed(format!("Hello's token: {error}")))?;
+            Ok((
+                AgentMessage::Hello(hello),
+                Some(token).filter(|t| !t.is_empty()),
+            ))
+        }
+        Ok((_, used)) => Err(ProtocolError::malformed(format!(
+            "{} trailing bytes after the message",
+            payload.len() - used
+        ))),
+        Err(DecodeError::UnexpectedVariant { found, .. }) => {
+            Err(ProtocolError::UnknownTag { tag: found })
+        }
+        Err(other) => Err(ProtocolError::malformed(other.to_string())),
+    }
+}
+
+fn agent_message_tag(message: &AgentMessage) -> u32 {
+    match message {
+        AgentMessage::Hello(_) => 0,
+        AgentMessage::DefineMethods(_) => 1,
+        AgentMessage::ThreadStart { .. } => 2,
+        AgentMessage::ThreadEnd { .. } => 3,
+        AgentMessage::Events(_) => 4,
+        AgentMessage::Heartbeat { .. } => 5,
+        AgentMessage::Resync { .. } => 6,
+        AgentMessage::Dropped { .. } => 7,
+        AgentMessage::Goodbye { .. } => 8,
+    }
 }
 
 /// Decodes one viewer-to-agent payload. The whole payload must be consumed.

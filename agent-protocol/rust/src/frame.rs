@@ -35,7 +35,12 @@ impl FrameHeader {
 
 /// Encodes `message` as one whole frame: the length header, then the payload.
 pub fn encode_frame<M: bincode::Encode>(message: &M) -> Result<Vec<u8>, ProtocolError> {
-    let payload = crate::encode_message(message);
+    frame_payload(&crate::encode_message(message))
+}
+
+/// Puts an already encoded payload (e.g. [`crate::encode_hello`]'s) in a frame: the length
+/// header, then the payload.
+pub fn frame_payload(payload: &[u8]) -> Result<Vec<u8>, ProtocolError> {
     let len = u32::try_from(payload.len())
         .ok()
         .filter(|len| *len <= MAX_FRAME_BYTES)
@@ -45,7 +50,7 @@ pub fn encode_frame<M: bincode::Encode>(message: &M) -> Result<Vec<u8>, Protocol
         })?;
     let mut frame = Vec::with_capacity(FRAME_HEADER_BYTES + payload.len());
     frame.extend_from_slice(&len.to_le_bytes());
-    frame.extend_from_slice(&payload);
+    frame.extend_from_slice(payload);
     Ok(frame)
 }
 

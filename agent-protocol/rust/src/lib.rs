@@ -6,7 +6,8 @@
 //! must reproduce. Where to start:
 //!
 //! - [`AgentMessage`]: everything an agent sends ([`Hello`] first, then [`MethodDef`]s,
-//!   [`EventBatch`]es, heartbeats, …, [`AgentMessage::Goodbye`] last).
+//!   [`EventBatch`]es, heartbeats, …, [`AgentMessage::Goodbye`] last). A Hello may end with a
+//!   token for viewers that listen beyond loopback: [`encode_hello`], [`decode_hello`].
 //! - [`ViewerMessage`]: the viewer's one answer to a `Hello` (welcome or reject).
 //! - [`frame`]: length-prefixed framing ([`write_frame`], [`FrameHeader`], [`MAX_FRAME_BYTES`]).
 //! - [`PackedEventWriter`] / [`decode_events`]: the compact event encoding inside an
@@ -25,7 +26,8 @@ pub mod frame;
 mod message;
 
 pub use codec::{
-    decode_agent_message, decode_viewer_message, encode_message, peek_hello_header, HelloHeader,
+    decode_agent_message, decode_hello, decode_viewer_message, encode_hello, encode_message,
+    peek_hello_header, HelloHeader,
 };
 pub use display::{
     display_class, display_method, display_name, method_display, signature_form, JvmBase,
@@ -34,13 +36,21 @@ pub use display::{
 pub use error::ProtocolError;
 pub use events::{decode_events, Event, EventKind, PackedEventWriter};
 pub use frame::{
-    encode_frame, read_frame, write_frame, FrameHeader, ReadFrameError, FRAME_HEADER_BYTES,
-    MAX_FRAME_BYTES,
+    encode_frame, frame_payload, read_frame, write_frame, FrameHeader, ReadFrameError,
+    FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
 pub use message::{qualified_name, AgentMessage, EventBatch, Hello, MethodDef, ViewerMessage};
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The start of every token refusal's [`ViewerMessage::Reject`] reason, so an agent (or a
+/// person) can tell a missing or wrong token from the other refusals.
+pub const REJECT_UNAUTHORIZED: &str = "unauthorized:";
+
+/// The environment variable agents (and the viewer, as a default for `--token`) read the
+/// token from.
+pub const TOKEN_ENV: &str = "HIGHRISE_TOKEN";
 
 /// The TCP port the viewer listens on by default (on 127.0.0.1).
 pub const DEFAULT_PORT: u16 = 7878;

@@ -2,7 +2,13 @@
 
 use bincode::{Decode, Encode};
 
-/// The first message of every connection.
+/// The first message of every connection: who the agent is.
+///
+/// On the wire a Hello may carry one more field after these, the agent's token (for a viewer
+/// listening beyond loopback, SPEC.md "Tokens"). It is not a field here on purpose: the token
+/// authenticates the connection and is checked by the handshake ([`crate::decode_hello`]); it
+/// is no part of the session's identity, so it never reaches reports or recordings. Agents
+/// write it with [`crate::encode_hello`].
 #[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
 pub struct Hello {
     /// Always [`crate::MAGIC`]. Encoded as 4 raw bytes.
@@ -115,7 +121,8 @@ pub enum ViewerMessage {
         protocol_version: u32,
         session_id: u64,
     },
-    /// Tag 1: refused (bad magic, version mismatch); the connection closes after this.
+    /// Tag 1: refused (bad magic, version mismatch, a missing or wrong token: its reason then
+    /// starts with [`crate::REJECT_UNAUTHORIZED`]); the connection closes after this.
     Reject {
         protocol_version: u32,
         reason: String,

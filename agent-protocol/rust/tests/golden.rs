@@ -8,16 +8,32 @@
 use std::path::PathBuf;
 
 use highrise_protocol::{
-    decode_agent_message, decode_events, decode_viewer_message, encode_frame, AgentMessage,
-    EventKind, Hello, MethodDef, PackedEventWriter, ViewerMessage, MAGIC, PROTOCOL_VERSION,
+    decode_agent_message, decode_events, decode_hello, decode_viewer_message, encode_frame,
+    encode_hello, frame_payload, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
+    ViewerMessage, MAGIC, PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
 };
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../golden")
 }
 
+/// The token of `hello_token.bin` (128 bits in hex, as `highrise` generates them).
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+/// How `hello_token.txt` shows its value: the Hello, then the token.
+fn describe_hello_with_token(hello: &Hello, token: Option<&str>) -> String {
+    format!(
+        "{:#?}\n\ntoken: {token:?}",
+        AgentMessage::Hello(hello.clone())
+    )
+}
+
 fn hello() -> AgentMessage {
-    AgentMessage::Hello(Hello {
+    AgentMessage::Hello(hello_fields())
+}
+
+fn hello_fields() -> Hello {
+    Hello {
         magic: MAGIC,
         protocol_version: PROTOCOL_VERSION,
         agent: "highrise-golden 1.0".into(),
@@ -26,7 +42,7 @@ fn hello() -> AgentMessage {
         pid: 4242,
         clock_unit_ns: 1,
         clock_zero_unix_ns: 1_700_000_000_000_000_000,
-    })
+    }
 }
 
 fn define_methods() -> AgentMessage {
@@ -80,6 +96,11 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
     };
     vec![
         agent("hello", hello()),
+        (
+            "hello_token",
+            frame_payload(&encode_hello(&hello_fields(), TOKEN)).expect("fits a frame"),
+            describe_hello_with_token(&hello_fields(), Some(TOKEN)),
+        ),
         agent("define_methods", define_methods()),
         agent(
             "thread_start",
@@ -128,6 +149,13 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
                 reason: "bad magic".into(),
             },
         ),
+        viewer(
+            "reject_token",
+            ViewerMessage::Reject {
+                protocol_version: PROTOCOL_VERSION,
+                reason: format!("{REJECT_UNAUTHORIZED} no token"),
+            },
+        ),
     ]
 }
 
@@ -144,13 +172,24 @@ fn hex(bytes: &[u8]) -> String {
         .join("\n")
 }
 
+/// The viewer's answers.
+fn is_viewer(name: &str) -> bool {
+    matches!(name, "welcome" | "reject" | "reject_token")
+}
+
+/// Files that are not part of `session.bin` (the answers, and the Hello with a token: the
+/// session starts with the plain one).
+fn is_aside(name: &str) -> bool {
+    is_viewer(name) || name == "hello_token"
+}
+
 #[test]
 fn rust_encoder_reproduces_every_golden_file() {
     let bless = std::env::var_os("HIGHRISE_BLESS").is_some();
     let mut session = Vec::new();
     for (name, frame, description) in cases() {
         let payload = &frame[4..];
-        if !matches!(name, "welcome" | "reject") {
+        if !is_aside(name) {
             session.extend_from_slice(&frame);
         }
         let bin_path = golden_dir().join(format!("{name}.bin"));
@@ -186,7 +225,10 @@ fn decoder_reads_golden_files_back() {
         let frame = std::fs::read(golden_dir().join(format!("{name}.bin"))).unwrap();
         let len = u32::from_le_bytes(frame[..4].try_into().unwrap()) as usize;
         assert_eq!(len, frame.len() - 4);
-        let decoded = if matches!(name, "welcome" | "reject") {
+        let decoded = if name == "hello_token" {
+            let (hello, token) = decode_hello(&frame[4..]).unwrap();
+            describe_hello_with_token(&hello, token.as_deref())
+        } else if is_viewer(name) {
             format!("{:#?}", decode_viewer_message(&frame[4..]).unwrap())
         } else {
             format!("{:#?}", decode_agent_message(&frame[4..]).unwrap())
@@ -215,4 +257,22 @@ fn golden_events_decode_to_the_documented_events() {
             (21227, 0, EventKind::Exit),
         ]
     );
+}
+
+#[test]
+fn a_hello_with_a_token_is_the_plain_hello_then_the_token() {
+    let plain = std::fs::read(golden_dir().join("hello.bin")).unwrap();
+    let with_token = std::fs::read(golden_dir().join("hello_token.bin")).unwrap();
+    let mut expected = plain[4..].to_vec();
+    expected.push(TOKEN.len() as u8);
+    expected.extend_from_slice(TOKEN.as_bytes());
+    assert_eq!(&with_token[4..], &expected[..]);
+    // Without the handshake's eyes the token is invisible: the same message as the plain one.
+    assert_eq!(
+        decode_agent_message(&with_token[4..]).unwrap(),
+        decode_agent_message(&plain[4..]).unwrap()
+    );
+    assert_eq!(decode_hello(&plain[4..]).unwrap().1, None);
+    // An empty token is no token, byte for byte.
+    assert_eq!(encode_hello(&hello_fields(), ""), plain[4..].to_vec());
 }

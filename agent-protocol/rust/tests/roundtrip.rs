@@ -1,8 +1,9 @@
 //! Property tests: everything encodes and decodes back; no byte string makes the decoder panic.
 
 use highrise_protocol::{
-    decode_agent_message, decode_events, encode_message, peek_hello_header, AgentMessage,
-    EventBatch, EventKind, FrameHeader, MethodDef, PackedEventWriter,
+    decode_agent_message, decode_events, decode_hello, encode_hello, encode_message,
+    peek_hello_header, AgentMessage, EventBatch, EventKind, FrameHeader, Hello, MethodDef,
+    PackedEventWriter, MAGIC, PROTOCOL_VERSION,
 };
 use proptest::prelude::*;
 
@@ -64,7 +65,40 @@ fn agent_message() -> impl Strategy<Value = AgentMessage> {
     ]
 }
 
+fn hello() -> impl Strategy<Value = Hello> {
+    (
+        "\\PC{0,16}",
+        "\\PC{0,16}",
+        "\\PC{0,8}",
+        any::<u32>(),
+        any::<u32>(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(agent, program, version_label, pid, clock_unit_ns, clock_zero_unix_ns)| Hello {
+                magic: MAGIC,
+                protocol_version: PROTOCOL_VERSION,
+                agent,
+                program,
+                version_label,
+                pid,
+                clock_unit_ns,
+                clock_zero_unix_ns,
+            },
+        )
+}
+
 proptest! {
+    /// A Hello with or without a token decodes back to the same Hello and token (an empty
+    /// token reads as none), and a token never shows in the message itself.
+    #[test]
+    fn hellos_with_tokens_round_trip(hello in hello(), token in "\\PC{0,40}") {
+        let bytes = encode_hello(&hello, &token);
+        let expected_token = Some(token.clone()).filter(|t| !t.is_empty());
+        prop_assert_eq!(decode_hello(&bytes).unwrap(), (hello.clone(), expected_token));
+        prop_assert_eq!(decode_agent_message(&bytes).unwrap(), AgentMessage::Hello(hello));
+    }
+
     #[test]
     fn messages_round_trip(message in agent_message()) {
         let bytes = encode_message(&message);
@@ -136,4 +170,36 @@ fn huge_length_prefixes_inside_messages_are_refused_without_allocating() {
     let mut bytes = vec![1u8, 253];
     bytes.extend_from_slice(&(1u64 << 60).to_le_bytes());
     assert!(decode_agent_message(&bytes).is_err());
+}
+
+#[test]
+fn only_a_hello_may_carry_more_than_its_fields_and_only_a_string() {
+    let hello = Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent: "a".into(),
+        program: "p".into(),
+        version_label: String::new(),
+        pid: 1,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: 0,
+    };
+    // Not a string after the Hello: a length claiming more bytes than follow.
+    let mut bytes = encode_message(&AgentMessage::Hello(hello.clone()));
+    bytes.extend_from_slice(&[9, b'x']);
+    assert!(decode_hello(&bytes).is_err());
+    // A token, then more.
+    let mut bytes = encode_hello(&hello, "secret");
+    bytes.push(0);
+    assert!(decode_agent_message(&bytes).is_err());
+    // Another message with a string after it is still trailing bytes.
+    let mut bytes = encode_message(&AgentMessage::Heartbeat { timestamp: 1 });
+    bytes.extend_from_slice(&[1, b'x']);
+    assert!(decode_agent_message(&bytes).is_err());
+    // The handshake names a first message that is not a Hello.
+    let bytes = encode_message(&AgentMessage::Heartbeat { timestamp: 1 });
+    assert_eq!(
+        decode_hello(&bytes).unwrap_err(),
+        highrise_protocol::ProtocolError::NotHello { tag: 5 }
+    );
 }
