@@ -24,6 +24,12 @@ pub struct IngestConfig {
     /// filled in; any other path is used as is by session 1 and gets `-sID` before its
     /// extension for later sessions.
     pub record_sessions_to: Option<PathBuf>,
+    /// The shared secret an agent whose connection does not come from a loopback address must
+    /// send in its Hello (SPEC.md, "Tokens"); a Hello without it, or with another, is rejected.
+    /// Loopback peers never need it. `None` (the default): no token asked of anyone, which is
+    /// right on loopback; a server listening beyond loopback should have one
+    /// ([`crate::settle_token`] makes one up when none is given).
+    pub token: Option<String>,
 }
 
 impl Default for IngestConfig {
@@ -33,6 +39,7 @@ impl Default for IngestConfig {
             publish_interval: Duration::from_millis(50),
             frame_queue_capacity: 64,
             record_sessions_to: None,
+            token: None,
         }
     }
 }

@@ -2,19 +2,31 @@
 //! messages for the session's worker. It checks the framing and the Hello (and answers it);
 //! everything about the content is the worker's business.
 
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Sender, TrySendError};
 use highrise_protocol::{
-    decode_agent_message, encode_frame, peek_hello_header, AgentMessage, FrameHeader, Hello,
-    ProtocolError, ViewerMessage, FRAME_HEADER_BYTES, PROTOCOL_VERSION,
+    decode_agent_message, decode_hello, encode_frame, encode_message, peek_hello_header,
+    AgentMessage, FrameHeader, Hello, ProtocolError, ViewerMessage, FRAME_HEADER_BYTES,
+    PROTOCOL_VERSION,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 use crate::report::{SessionError, SessionId};
+use crate::token::check_token;
+
+/// Who is connecting, and what their Hello must show for it.
+#[derive(Debug)]
+pub(crate) struct Handshake {
+    pub peer: SocketAddr,
+    /// The token this peer's Hello must carry; `None` for loopback peers or a server without
+    /// a token.
+    pub token: Option<Arc<str>>,
+}
 
 /// What the reader hands the worker, in stream order.
 #[derive(Debug)]
@@ -65,6 +77,7 @@ const QUEUE_FULL_BACKOFF: Duration = Duration::from_millis(1);
 pub(crate) async fn read_connection(
     stream: TcpStream,
     session_id: SessionId,
+    handshake: Handshake,
     items: Sender<ReaderItem>,
     tee_raw: Arc<AtomicBool>,
 ) {
@@ -76,15 +89,22 @@ pub(crate) async fn read_connection(
     // The worker hears of the session before the agent does, so a consumer that reacts to the
     // Welcome already finds the session open.
     match read_frame(&mut reader, &mut payload).await {
-        Ok(Some(frame_bytes)) => match check_hello(&payload) {
-            Ok(hello) => {
+        Ok(Some(frame_bytes)) => match check_first_hello(&payload, &handshake) {
+            Ok((hello, had_token)) => {
+                // A recording gets the Hello as received, less the token: a credential is no
+                // part of the session and must not end up in files.
+                let raw = tee_raw.load(Ordering::Relaxed).then(|| {
+                    if had_token {
+                        encode_message(&AgentMessage::Hello(hello.clone()))
+                    } else {
+                        std::mem::take(&mut payload)
+                    }
+                });
                 let opened = ReaderItem::Opened {
                     hello,
                     frame_bytes,
                     arrived: Some(Instant::now()),
-                    raw: tee_raw
-                        .load(Ordering::Relaxed)
-                        .then(|| std::mem::take(&mut payload)),
+                    raw,
                 };
                 if !send(&items, opened).await {
                     return;
@@ -97,6 +117,13 @@ pub(crate) async fn read_connection(
                 let _ = write_frame_async(&mut write_half, &welcome).await;
             }
             Err(error) => {
+                if let SessionError::Unauthorized(_) = error {
+                    tracing::warn!(
+                        session_id,
+                        peer = %handshake.peer,
+                        "agent refused: {error}"
+                    );
+                }
                 let reject = ViewerMessage::Reject {
                     protocol_version: PROTOCOL_VERSION,
                     reason: error.to_string(),
@@ -158,15 +185,20 @@ pub(crate) async fn read_connection(
     }
 }
 
+/// Checks a first frame: magic and version ([`peek_hello_header`]), then the whole Hello. A
+/// token it carries is not looked at (replays; see [`check_first_hello`] for live peers).
 pub(crate) fn check_hello(payload: &[u8]) -> Result<Hello, SessionError> {
     peek_hello_header(payload)?;
-    match decode_agent_message(payload)? {
-        AgentMessage::Hello(hello) => Ok(hello),
-        // peek_hello_header saw tag 0, so this cannot be another message.
-        other => Err(SessionError::Unexpected(format!(
-            "expected Hello, got {other:?}"
-        ))),
-    }
+    Ok(decode_hello(payload)?.0)
+}
+
+/// Checks a live connection's first frame as [`check_hello`] does, and its token against what
+/// `handshake` requires. Returns the Hello and whether it carried a token.
+fn check_first_hello(payload: &[u8], handshake: &Handshake) -> Result<(Hello, bool), SessionError> {
+    peek_hello_header(payload)?;
+    let (hello, token) = decode_hello(payload)?;
+    check_token(handshake.token.as_deref(), token.as_deref())?;
+    Ok((hello, token.is_some()))
 }
 
 /// Reads one frame into `payload`. `Ok(None)`: clean end of stream between frames.

@@ -27,6 +27,7 @@ mod report;
 mod server;
 mod session;
 mod sink;
+mod token;
 mod updates;
 
 pub use aggregate_sink::{AggregateCommand, AggregateSink};
@@ -39,4 +40,5 @@ pub use report::{
 pub use server::{IngestError, IngestServer, RecordingError};
 pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};
+pub use token::{generate_token, settle_token, ServerToken};
 pub use updates::{RecvTimeoutError, TryRecvError, Updates};

@@ -71,6 +71,10 @@ pub enum SessionError {
         "method id {method_id} is at or above the maximum {max_method_id}; definition skipped"
     )]
     MethodIdTooLarge { method_id: u32, max_method_id: u32 },
+    /// The agent is not on loopback and its Hello had no token, or not the server's
+    /// ([`crate::IngestConfig::token`]); the agent got a `Reject` and the session ended.
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
     /// Writing the session's recording failed; the recording stopped, the session went on.
     #[error("recording stopped: {0}")]
     Recording(String),

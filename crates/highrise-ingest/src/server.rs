@@ -13,11 +13,12 @@ use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 
 use crate::config::IngestConfig;
-use crate::connection::read_connection;
+use crate::connection::{read_connection, Handshake};
 use crate::replay::{ReplayError, ReplayHandle};
 use crate::report::{RecordingStatus, SessionId};
 use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
 use crate::sink::SessionSink;
+use crate::token::token_for_peer;
 use crate::updates::{ReportHub, Updates};
 
 /// Commands waiting to reach a session's worker, at most this many at once.
@@ -291,6 +292,7 @@ async fn accept_loop<S>(
 ) where
     S: SessionSink,
 {
+    let server_token: Option<Arc<str>> = config.token.as_deref().map(Arc::from);
     let record_to = config.record_sessions_to.clone().map(|target| {
         let plan: RecordPlan = Arc::new(move |session_id, hello| {
             crate::config::recording_path(&target, session_id, hello)
@@ -347,7 +349,13 @@ async fn accept_loop<S>(
             continue;
         }
         tracing::debug!(session_id, %peer, "session accepted");
-        tokio::spawn(read_connection(stream, session_id, item_tx, tee_raw));
+        let handshake = Handshake {
+            peer,
+            token: token_for_peer(server_token.as_ref(), peer),
+        };
+        tokio::spawn(read_connection(
+            stream, session_id, handshake, item_tx, tee_raw,
+        ));
     }
 }
 
