@@ -2,7 +2,9 @@
 //! frames (realistic nested stream, 8 threads, 4096-event batches) as fast as it can; the real
 //! listener reads, decodes, validates and feeds the sink. Reported: events per second from the
 //! first byte to the final report, for a sink that keeps nothing (read + decode + validation)
-//! and for the aggregator (the product's path).
+//! and for the aggregator (the product's path); then the aggregator with and without the
+//! session recorded (compressed `.hrec`, as `highrise record` writes it), interleaved, with
+//! the recording's bytes per event.
 //!
 //! Run: `cargo bench -p highrise-ingest --bench socket` (prints the median of 5 runs each).
 
@@ -98,6 +100,24 @@ fn run_recorded<S: SessionSink>(
     events as f64 / elapsed_s
 }
 
+/// User + system CPU seconds of this process so far (Linux `/proc/self/stat`; 0 elsewhere).
+fn process_cpu_s() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces) end with ')'.
+    let Some(after) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: f64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
+        .sum();
+    ticks / 100.0
+}
+
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -128,24 +148,40 @@ fn main() {
         median(aggregate) / 1e6
     );
     // Recording overhead: the same aggregate path with and without a recording of the whole
-    // session (to a file in the temp dir), runs interleaved.
+    // session (to a file in the temp dir, compressed as by default), runs interleaved.
     let file = std::env::temp_dir().join(format!("highrise-bench-{}.hrec", std::process::id()));
     let (mut plain, mut recorded) = (Vec::new(), Vec::new());
+    let (mut plain_cpu, mut recorded_cpu) = (Vec::new(), Vec::new());
     for _ in 0..5 {
+        let cpu = process_cpu_s();
         plain.push(run_once(AggregateSink::factory, &bytes, events));
+        plain_cpu.push((process_cpu_s() - cpu) * 1e9 / events as f64);
+        let cpu = process_cpu_s();
         recorded.push(run_recorded(
             AggregateSink::factory,
             &bytes,
             events,
             Some(file.clone()),
         ));
+        recorded_cpu.push((process_cpu_s() - cpu) * 1e9 / events as f64);
     }
     let recording_bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
     let _ = std::fs::remove_file(&file);
+    let (plain, recorded) = (median(plain), median(recorded));
     println!(
-        "aggregate, interleaved: median {:.1} M events/s without recording, {:.1} M events/s recording ({} bytes per run)",
-        median(plain) / 1e6,
-        median(recorded) / 1e6,
-        recording_bytes
+        "aggregate, interleaved: median {:.1} M events/s without recording, {:.1} M events/s recording (ratio {:.2}); recording {} bytes = {:.3} bytes/event (frames {:.3})",
+        plain / 1e6,
+        recorded / 1e6,
+        recorded / plain,
+        recording_bytes,
+        recording_bytes as f64 / events as f64,
+        bytes.len() as f64 / events as f64
+    );
+    // CPU of the whole process (sender, reader, worker, recording thread) per event: what
+    // recording costs whether or not a core was free for it.
+    println!(
+        "aggregate, interleaved: median process CPU {:.1} ns/event without recording, {:.1} ns/event recording",
+        median(plain_cpu),
+        median(recorded_cpu)
     );
 }

@@ -17,8 +17,12 @@ pub enum RecordError {
     #[error("the recording's header is corrupt (checksum mismatch)")]
     CorruptHeader,
     /// A recording format this build does not read.
-    #[error("recording format version {found} is not supported (this build reads version {supported}); {}", if *found > *supported { "upgrade highrise" } else { "the file is from an older highrise" })]
-    UnsupportedFormatVersion { found: u32, supported: u32 },
+    #[error("recording format version {found} is not supported (this build reads versions 1 to {supported}); {}", if *found > *supported { "upgrade highrise" } else { "the file is from an older highrise" })]
+    UnsupportedFormatVersion {
+        found: u32,
+        /// The newest version this build reads.
+        supported: u32,
+    },
     /// The recorded stream speaks another agent protocol version.
     #[error("the recording holds agent protocol v{found}, this build speaks v{supported}")]
     ProtocolVersion { found: u32, supported: u32 },

@@ -4,12 +4,15 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use highrise_protocol::FRAME_HEADER_BYTES;
+use highrise_protocol::{FRAME_HEADER_BYTES, MAX_FRAME_BYTES};
+use zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
 
 use crate::format::{
-    max_body_bytes, record_crc, u32_at, u64_at, IndexEntry, RecordingHeader, FOOTER_ENTRY_BYTES,
-    FOOTER_FIXED_BYTES, FRAME_BODY_OVERHEAD, HEADER_BYTES, INDEX_BODY_BYTES, KIND_FOOTER,
-    KIND_FRAME, KIND_INDEX, RECORD_CRC_BYTES, RECORD_HEAD_BYTES, TRAILER_BYTES, TRAILER_MAGIC,
+    max_body_bytes, record_crc, u32_at, u64_at, IndexEntry, RecordingHeader, CHUNK_FIXED_BYTES,
+    FOOTER_ENTRY_BYTES, FOOTER_FIXED_BYTES, FORMAT_VERSION_UNCOMPRESSED, FRAME_BODY_OVERHEAD,
+    HEADER_BYTES, INDEX_BODY_BYTES, INDEX_RECORD_BYTES, KIND_CHUNK, KIND_FOOTER, KIND_FRAME,
+    KIND_INDEX, MAX_BLOCK_RAW_BYTES, RECORD_CRC_BYTES, RECORD_HEAD_BYTES, TRAILER_BYTES,
+    TRAILER_MAGIC, ZSTD_WINDOW_LOG_MAX,
 };
 use crate::RecordError;
 
@@ -45,7 +48,12 @@ impl RecordedFrame {
 }
 
 /// Reads a recording: header checked at open, index from the footer (or rebuilt by scanning
-/// an interrupted file), frames on demand.
+/// an interrupted file), frames on demand. Reads both format versions: uncompressed (1) and
+/// compressed (2), where a block is decoded whole when a frame of it is first read.
+///
+/// Frame *positions* ([`Self::data_start`], [`Self::read_frame_at`], [`FrameCursor::offset`])
+/// are file offsets in an uncompressed recording and `block << 32 | offset in the decoded
+/// block` in a compressed one: keep them, do not compute them.
 #[derive(Debug)]
 pub struct RecordingReader<R> {
     input: R,
@@ -60,6 +68,32 @@ pub struct RecordingReader<R> {
     last_arrival_ns: u64,
     last_agent_time_ns: u64,
     completeness: Completeness,
+    /// Compressed recordings: the decoder and the block decoded last.
+    blocks: Option<Blocks>,
+}
+
+/// A compressed recording's decoding state.
+struct Blocks {
+    decoder: Decoder<'static>,
+    /// Which block `decoded` holds.
+    cached: Option<usize>,
+    /// The cached block's frames, as FRAME bodies (arrival, wire frame) back to back.
+    decoded: Vec<u8>,
+    /// Where decoding the cached block stopped early (a damaged chunk): its offset and why.
+    /// Its frames before that point are served, then this error.
+    damaged: Option<(u64, String)>,
+    /// Scratch for record bodies.
+    chunk: Vec<u8>,
+}
+
+impl std::fmt::Debug for Blocks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Blocks")
+            .field("cached", &self.cached)
+            .field("decoded_bytes", &self.decoded.len())
+            .field("damaged", &self.damaged)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What one step through the records found.
@@ -100,6 +134,19 @@ impl<R: Read + Seek> RecordingReader<R> {
         let mut header_bytes = [0u8; HEADER_BYTES as usize];
         input.read_exact(&mut header_bytes)?;
         let header = RecordingHeader::decode(&header_bytes)?;
+        let blocks = if header.format_version == FORMAT_VERSION_UNCOMPRESSED {
+            None
+        } else {
+            let mut decoder = Decoder::new()?;
+            decoder.set_parameter(DParameter::WindowLogMax(ZSTD_WINDOW_LOG_MAX))?;
+            Some(Blocks {
+                decoder,
+                cached: None,
+                decoded: Vec::new(),
+                damaged: None,
+                chunk: Vec::new(),
+            })
+        };
         let mut reader = Self {
             input,
             input_position: HEADER_BYTES,
@@ -111,6 +158,7 @@ impl<R: Read + Seek> RecordingReader<R> {
             last_arrival_ns: 0,
             last_agent_time_ns: 0,
             completeness: Completeness::Complete,
+            blocks,
         };
         if !reader.load_footer()? {
             reader.scan()?;
@@ -171,18 +219,32 @@ impl<R: Read + Seek> RecordingReader<R> {
         self.index.get(after.saturating_sub(1)).copied()
     }
 
+    /// Whether frames are stored compressed (format version 2).
+    pub fn is_compressed(&self) -> bool {
+        self.blocks.is_some()
+    }
+
     /// All frames from the start.
     pub fn frames(&mut self) -> FrameCursor<'_, R> {
         FrameCursor {
+            offset: self.data_start(),
             reader: self,
-            offset: HEADER_BYTES,
             done: false,
         }
     }
 
     /// Frames from a seek point on.
     pub fn frames_from(&mut self, entry: &IndexEntry) -> FrameCursor<'_, R> {
-        let offset = entry.offset.clamp(HEADER_BYTES, self.data_end);
+        let offset = if self.blocks.is_some() {
+            // The block that starts at the entry (or the last one before it).
+            let block = self
+                .index
+                .partition_point(|known| known.offset <= entry.offset)
+                .saturating_sub(1);
+            (block as u64) << 32
+        } else {
+            entry.offset.clamp(HEADER_BYTES, self.data_end)
+        };
         FrameCursor {
             reader: self,
             offset,
@@ -190,15 +252,18 @@ impl<R: Read + Seek> RecordingReader<R> {
         }
     }
 
-    /// Reads the frame at or after file offset `offset` (index records are skipped) into
-    /// `frame`, reusing its buffer. Returns the offset of the record after it, or `None` at the
-    /// end of the readable data. [`FrameCursor`] is this in a loop; a replay that pauses and
-    /// seeks keeps the offset itself.
+    /// Reads the frame at or after position `offset` (index records are skipped) into
+    /// `frame`, reusing its buffer. Returns the position of the frame after it, or `None` at
+    /// the end of the readable data. [`FrameCursor`] is this in a loop; a replay that pauses
+    /// and seeks keeps the position itself.
     pub fn read_frame_at(
         &mut self,
         mut offset: u64,
         frame: &mut RecordedFrame,
     ) -> Result<Option<u64>, RecordError> {
+        if self.blocks.is_some() {
+            return self.read_compressed_frame_at(offset, frame);
+        }
         offset = offset.max(HEADER_BYTES);
         loop {
             match self.step(offset, self.data_end, &mut frame.frame)? {
@@ -215,9 +280,131 @@ impl<R: Read + Seek> RecordingReader<R> {
         }
     }
 
-    /// File offset of the first record after the header.
+    /// Position of the first frame.
     pub fn data_start(&self) -> u64 {
-        HEADER_BYTES
+        if self.blocks.is_some() {
+            0
+        } else {
+            HEADER_BYTES
+        }
+    }
+
+    /// [`Self::read_frame_at`] in a compressed recording: `position` is `block << 32 | offset
+    /// in the decoded block`.
+    fn read_compressed_frame_at(
+        &mut self,
+        position: u64,
+        frame: &mut RecordedFrame,
+    ) -> Result<Option<u64>, RecordError> {
+        let mut block = usize::try_from(position >> 32).unwrap_or(usize::MAX);
+        let mut within = (position & 0xffff_ffff) as usize;
+        loop {
+            if block >= self.index.len() {
+                return Ok(None);
+            }
+            self.decode_block(block)?;
+            let Some(blocks) = self.blocks.as_ref() else {
+                return Ok(None);
+            };
+            if let Some((arrival_ns, frame_bytes)) = frame_in(&blocks.decoded, within) {
+                frame.arrival_ns = arrival_ns;
+                frame.frame.clear();
+                frame.frame.extend_from_slice(frame_bytes);
+                let next =
+                    within + FRAME_BODY_OVERHEAD as usize + frame_bytes.len() - FRAME_HEADER_BYTES;
+                return Ok(Some(((block as u64) << 32) | next as u64));
+            }
+            if within < blocks.decoded.len() {
+                // Not a position this reader handed out (decoded blocks hold whole frames).
+                return Err(RecordError::corrupt(
+                    self.index[block].offset,
+                    format!("no frame at position {within} of the block"),
+                ));
+            }
+            if let Some((offset, reason)) = blocks.damaged.clone() {
+                return Err(RecordError::corrupt(offset, reason));
+            }
+            block += 1;
+            within = 0;
+        }
+    }
+
+    /// Decodes block `block` (index entry `block` up to the next one) into the cache, unless it
+    /// is there. A damaged chunk stops decoding there and is kept as the block's error;
+    /// only I/O errors return.
+    fn decode_block(&mut self, block: usize) -> Result<(), RecordError> {
+        let Some(mut blocks) = self.blocks.take() else {
+            return Ok(());
+        };
+        if blocks.cached == Some(block) {
+            self.blocks = Some(blocks);
+            return Ok(());
+        }
+        blocks.cached = None;
+        blocks.decoded.clear();
+        blocks.damaged = None;
+        let result = self.decode_block_into(block, &mut blocks);
+        blocks.cached = Some(block);
+        match result {
+            Ok(()) => {}
+            Err(RecordError::Io(error)) => {
+                blocks.cached = None;
+                blocks.decoded.clear();
+                self.blocks = Some(blocks);
+                return Err(RecordError::Io(error));
+            }
+            Err(RecordError::Corrupt { offset, reason }) => blocks.damaged = Some((offset, reason)),
+            Err(other) => {
+                blocks.damaged = Some((self.index[block].offset, other.to_string()));
+            }
+        }
+        self.blocks = Some(blocks);
+        Ok(())
+    }
+
+    fn decode_block_into(&mut self, block: usize, blocks: &mut Blocks) -> Result<(), RecordError> {
+        let start = self.index[block].offset;
+        let end = self
+            .index
+            .get(block + 1)
+            .map_or(self.data_end, |next| next.offset)
+            .min(self.data_end);
+        match self.step(start, end, &mut blocks.chunk)? {
+            Step::Record {
+                kind: KIND_INDEX, ..
+            } => {}
+            _ => {
+                return Err(RecordError::corrupt(
+                    start,
+                    "no index record where a block starts",
+                ))
+            }
+        }
+        blocks.decoder.reinit()?;
+        let mut offset = start + INDEX_RECORD_BYTES;
+        while offset < end {
+            let next_offset = match self.step(offset, end, &mut blocks.chunk)? {
+                Step::Record {
+                    kind: KIND_CHUNK,
+                    next_offset,
+                } => next_offset,
+                Step::Record { kind, .. } => {
+                    return Err(RecordError::corrupt(
+                        offset,
+                        format!("a record of kind {kind} inside a compressed block"),
+                    ))
+                }
+                Step::End => break,
+                Step::Truncated(reason) => return Err(RecordError::corrupt(offset, reason)),
+            };
+            let before = blocks.decoded.len();
+            if let Err(reason) = decode_chunk(blocks) {
+                blocks.decoded.truncate(before);
+                return Err(RecordError::corrupt(offset, reason));
+            }
+            offset = next_offset;
+        }
+        Ok(())
     }
 
     /// Reads the footer through the trailer. False (and nothing changed) when there is no
@@ -268,6 +455,21 @@ impl<R: Read + Seek> RecordingReader<R> {
         {
             return Ok(false);
         }
+        if self.blocks.is_some() {
+            // Blocks run from one entry to the next: the first right after the header, in
+            // file order, and none without an entry.
+            let starts_right = index
+                .first()
+                .map_or(footer_offset == HEADER_BYTES, |first| {
+                    first.offset == HEADER_BYTES
+                });
+            let ordered = index
+                .windows(2)
+                .all(|pair| pair[0].offset + INDEX_RECORD_BYTES <= pair[1].offset);
+            if !starts_right || !ordered {
+                return Ok(false);
+            }
+        }
         self.frames = u64_at(&body, 0);
         self.last_arrival_ns = u64_at(&body, 8);
         self.last_agent_time_ns = u64_at(&body, 16);
@@ -290,6 +492,16 @@ impl<R: Read + Seek> RecordingReader<R> {
                         KIND_FRAME => {
                             self.frames += 1;
                             self.last_arrival_ns = u64_at(&body, 0);
+                        }
+                        KIND_CHUNK => {
+                            if self.index.is_empty() {
+                                break Some(
+                                    RecordError::corrupt(offset, "a chunk before any index record")
+                                        .to_string(),
+                                );
+                            }
+                            self.frames += u64::from(u32_at(&body, 0));
+                            self.last_arrival_ns = u64_at(&body, 8);
                         }
                         KIND_INDEX => {
                             let entry = IndexEntry {
@@ -343,7 +555,8 @@ impl<R: Read + Seek> RecordingReader<R> {
         self.read_at(offset, &mut head)?;
         let kind = head[0];
         let body_bytes = u64::from(u32_at(&head, 1));
-        let Some(max_body) = max_body_bytes(kind, self.file_bytes) else {
+        let Some(max_body) = max_body_bytes(kind, self.header.format_version, self.file_bytes)
+        else {
             return Err(RecordError::corrupt(
                 offset,
                 format!("unknown record kind {kind}"),
@@ -375,6 +588,15 @@ impl<R: Read + Seek> RecordingReader<R> {
                     && u64::from(u32_at(body, 8)) == body_bytes - FRAME_BODY_OVERHEAD
             }
             KIND_INDEX => body_bytes == INDEX_BODY_BYTES,
+            KIND_CHUNK => {
+                body_bytes >= CHUNK_FIXED_BYTES && {
+                    let (frames, raw_bytes) =
+                        (u64::from(u32_at(body, 0)), u64::from(u32_at(body, 4)));
+                    frames > 0
+                        && raw_bytes <= MAX_BLOCK_RAW_BYTES
+                        && raw_bytes >= frames * FRAME_BODY_OVERHEAD
+                }
+            }
             _ => true,
         };
         if !well_formed {
@@ -402,6 +624,84 @@ impl<R: Read + Seek> RecordingReader<R> {
         self.input_position += buf.len() as u64;
         Ok(())
     }
+}
+
+/// The frame at `at` of a decoded block: its arrival and wire bytes, if a whole one is there.
+fn frame_in(decoded: &[u8], at: usize) -> Option<(u64, &[u8])> {
+    let head = decoded.get(at..at + FRAME_BODY_OVERHEAD as usize)?;
+    let arrival_ns = u64_at(head, 0);
+    let payload_len = u32_at(head, 8);
+    if payload_len > MAX_FRAME_BYTES {
+        return None;
+    }
+    let frame_start = at + 8;
+    let frame_end = frame_start + FRAME_HEADER_BYTES + payload_len as usize;
+    Some((arrival_ns, decoded.get(frame_start..frame_end)?))
+}
+
+/// Decodes the chunk in `blocks.chunk` (a checked CHUNK body) onto `blocks.decoded`, checking
+/// that it yields exactly its whole frames. `Err`: why not.
+fn decode_chunk(blocks: &mut Blocks) -> Result<(), String> {
+    let Blocks {
+        decoder,
+        decoded,
+        chunk,
+        ..
+    } = blocks;
+    let frames = u32_at(chunk, 0);
+    let raw_bytes = u32_at(chunk, 4) as usize;
+    let last_arrival_ns = u64_at(chunk, 8);
+    let start = decoded.len();
+    let target = start + raw_bytes;
+    if target as u64 > MAX_BLOCK_RAW_BYTES {
+        return Err(format!(
+            "the block decodes to more than {MAX_BLOCK_RAW_BYTES} bytes"
+        ));
+    }
+    // One byte of room beyond the promised size shows a chunk that decodes to more; zstd
+    // never writes past the buffer's capacity, so nothing grows beyond the block's limit.
+    decoded.reserve_exact(raw_bytes + 1);
+    let mut input = InBuffer::around(&chunk[CHUNK_FIXED_BYTES as usize..]);
+    loop {
+        let (input_before, output_before) = (input.pos(), decoded.len());
+        let mut output = OutBuffer::around_pos(decoded, output_before);
+        decoder
+            .run(&mut input, &mut output)
+            .map_err(|error| format!("zstd: {error}"))?;
+        if decoded.len() > target {
+            return Err(format!(
+                "the chunk decodes to more than its {raw_bytes} bytes"
+            ));
+        }
+        let progressed = input.pos() != input_before || decoded.len() != output_before;
+        let drained = input.pos() == input.src.len() && decoded.len() < decoded.capacity();
+        if drained || !progressed {
+            break;
+        }
+    }
+    if decoded.len() != target {
+        return Err(format!(
+            "the chunk decodes to {} bytes, not its {raw_bytes}",
+            decoded.len() - start
+        ));
+    }
+    let mut at = start;
+    let mut count = 0u32;
+    let mut last_arrival = None;
+    while at < target {
+        let Some((arrival_ns, frame)) = frame_in(decoded, at) else {
+            return Err("the chunk ends inside a frame".into());
+        };
+        at += FRAME_BODY_OVERHEAD as usize + frame.len() - FRAME_HEADER_BYTES;
+        count += 1;
+        last_arrival = Some(arrival_ns);
+    }
+    if at != target || count != frames || last_arrival != Some(last_arrival_ns) {
+        return Err(format!(
+            "the chunk holds {count} frames, its header says {frames}"
+        ));
+    }
+    Ok(())
 }
 
 /// Reads frames in file order; index records are skipped. Also an [`Iterator`] of

@@ -1,12 +1,20 @@
-//! The committed golden recording (`assets/recordings/synthetic.hrec`) replays to the
-//! committed numbers (`synthetic.report.json`), and bad files give clear errors.
-//! `HIGHRISE_BLESS=1` re-records the golden from a synthetic agent over a real socket.
+//! The committed golden recordings replay to the committed numbers (`synthetic.report.json`),
+//! and bad files give clear errors. Two goldens of the same synthetic session:
+//!
+//! - `synthetic.hrec`: format version 1 (uncompressed), as highrise wrote before recordings
+//!   were compressed. It stays byte for byte as committed: it proves old files stay readable.
+//! - `synthetic-compressed.hrec`: format version 2 (zstd blocks), what highrise writes now.
+//!
+//! `HIGHRISE_BLESS=1` re-records the compressed golden from a synthetic agent over a real
+//! socket and rewrites the numbers. `HIGHRISE_BLESS_OLD=1` (only when a protocol change makes
+//! the old golden unreadable) rewrites `synthetic.hrec` in version 1 from the compressed one.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use highrise_ingest::{IngestConfig, NullSink};
 use highrise_protocol::{AgentMessage, EventKind, Hello, PackedEventWriter};
+use highrise_record::{Compression, RecordedFrame, RecordingReader, RecordingWriter};
 use highrise_testkit::messages::{hello, method};
 use highrise_testkit::server::{start, wait_for_end, Client, LOOPBACK_ANY_PORT};
 
@@ -100,26 +108,83 @@ fn bless(path: &Path) {
     wait_for_end(&server);
 }
 
+/// Rewrites `to` in format version 1 with the frames (and seek points) of recording `from`.
+fn transcode_to_version_1(from: &Path, to: &Path) {
+    let mut reader = RecordingReader::open(from).expect("opens");
+    let index = reader.index().to_vec();
+    let last_agent_time_ns = reader.last_agent_time_ns();
+    let frames: Vec<RecordedFrame> = reader.frames().collect::<Result<_, _>>().expect("reads");
+    let file = std::fs::File::create(to).expect("creates");
+    let mut writer = RecordingWriter::with_compression(
+        std::io::BufWriter::new(file),
+        reader.header(),
+        Compression::None,
+    )
+    .expect("header");
+    for (n, frame) in frames.iter().enumerate() {
+        // The agent time an index entry carries is the latest before it: give each frame the
+        // next entry's, and the same entries come out.
+        let agent_time_ns = index
+            .iter()
+            .find(|entry| entry.frame_number > n as u64)
+            .map_or(last_agent_time_ns, |entry| entry.agent_time_ns);
+        writer
+            .write_frame(frame.arrival_ns, &frame.frame, agent_time_ns)
+            .expect("writes");
+    }
+    writer.finish().expect("finishes");
+}
+
+/// The summary as JSON, named `synthetic.hrec` whichever golden it is of.
 fn summary_json(path: &Path) -> String {
     let mut summary = highrise_report::summarize(path).expect("summarizes");
-    summary.path = PathBuf::from(path.file_name().expect("a file name"));
+    summary.path = PathBuf::from("synthetic.hrec");
     serde_json::to_string_pretty(&summary).expect("serializes") + "\n"
+}
+
+fn format_version(path: &Path) -> u32 {
+    RecordingReader::open(path)
+        .expect("opens")
+        .header()
+        .format_version
+}
+
+fn payloads(path: &Path) -> Vec<Vec<u8>> {
+    let mut reader = RecordingReader::open(path).expect("opens");
+    reader
+        .frames()
+        .map(|frame| frame.expect("reads").payload().to_vec())
+        .collect()
 }
 
 #[test]
 fn the_golden_recording_replays_to_known_numbers() {
     let dir = golden_dir();
     let recording = dir.join("synthetic.hrec");
+    let compressed = dir.join("synthetic-compressed.hrec");
     let expected = dir.join("synthetic.report.json");
     if std::env::var_os("HIGHRISE_BLESS").is_some() {
-        bless(&recording);
-        std::fs::write(&expected, summary_json(&recording)).expect("writes");
+        bless(&compressed);
+        std::fs::write(&expected, summary_json(&compressed)).expect("writes");
     }
-    assert!(std::fs::metadata(&recording).expect("golden exists").len() < 200 * 1024);
-    assert_eq!(
-        summary_json(&recording),
-        std::fs::read_to_string(&expected).expect("expected numbers")
+    if std::env::var_os("HIGHRISE_BLESS_OLD").is_some() {
+        transcode_to_version_1(&compressed, &recording);
+    }
+    // The old golden is an old file; the new one is compressed and smaller.
+    assert_eq!(format_version(&recording), 1);
+    assert_eq!(format_version(&compressed), highrise_record::FORMAT_VERSION);
+    let old_bytes = std::fs::metadata(&recording).expect("golden exists").len();
+    let new_bytes = std::fs::metadata(&compressed).expect("golden exists").len();
+    assert!(old_bytes < 200 * 1024);
+    assert!(
+        new_bytes < old_bytes / 2,
+        "{new_bytes} vs {old_bytes} bytes"
     );
+    // Both hold the same session, and replay to the same numbers.
+    assert_eq!(payloads(&recording), payloads(&compressed));
+    let expected = std::fs::read_to_string(&expected).expect("expected numbers");
+    assert_eq!(summary_json(&recording), expected);
+    assert_eq!(summary_json(&compressed), expected);
     // The numbers themselves, for readers: Pricing.quote is on top of thread 2 half the
     // time (5 ms of every 10 ms), Pool.query 30 % of thread 1. The run (2 s) is shorter than
     // the 3 s window, which is cut at 0: elevation at program time t is share × t / 3 s, so
@@ -141,11 +206,23 @@ fn the_golden_recording_replays_to_known_numbers() {
 
 #[test]
 fn interrupted_and_bad_recordings() {
-    let golden = std::fs::read(golden_dir().join("synthetic.hrec")).expect("golden");
+    for name in ["synthetic.hrec", "synthetic-compressed.hrec"] {
+        interrupted_and_bad(name);
+    }
+}
+
+fn interrupted_and_bad(name: &str) {
+    let golden = std::fs::read(golden_dir().join(name)).expect("golden");
     let dir = tempfile::tempdir().expect("tempdir");
-    // Cut in the middle: summarized up to the last whole frame, and says so.
+    // Cut inside the last record before the footer (the Goodbye frame, or the last compressed
+    // chunk): summarized up to the last whole frame (chunk), and says so.
+    let footer_offset = u64::from_le_bytes(
+        golden[golden.len() - 16..golden.len() - 8]
+            .try_into()
+            .expect("8 bytes"),
+    ) as usize;
     let cut = dir.path().join("cut.hrec");
-    std::fs::write(&cut, &golden[..golden.len() / 2]).expect("writes");
+    std::fs::write(&cut, &golden[..footer_offset - 10]).expect("writes");
     let summary = highrise_report::summarize(&cut).expect("an interrupted file still reads");
     assert!(summary.interrupted.is_some());
     assert_eq!(summary.end, "disconnected");
@@ -164,7 +241,7 @@ fn interrupted_and_bad_recordings() {
         error.to_string().contains("not a highrise recording"),
         "{error}"
     );
-    // A damaged frame in a finished file.
+    // A damaged frame (or compressed chunk) in a finished file.
     let mut damaged = golden.clone();
     damaged[200] ^= 0x55;
     let damaged_path = dir.path().join("damaged.hrec");
