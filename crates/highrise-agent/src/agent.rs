@@ -37,6 +37,8 @@ pub(crate) struct Config {
     pub(crate) version_label: String,
     /// `None`: `HIGHRISE_ADDR`, else `127.0.0.1:7878`.
     pub(crate) addr: Option<String>,
+    /// `None`: `HIGHRISE_TOKEN`, else no token.
+    pub(crate) token: Option<String>,
     pub(crate) ring_capacity_events: usize,
     pub(crate) max_batch_events: usize,
     pub(crate) flush_interval: Duration,
@@ -71,6 +73,7 @@ impl AgentBuilder {
                 program: program.into(),
                 version_label: String::new(),
                 addr: None,
+                token: None,
                 ring_capacity_events: 1 << 15,
                 max_batch_events: 4096,
                 flush_interval: Duration::from_millis(10),
@@ -92,6 +95,14 @@ impl AgentBuilder {
     /// The viewer's address (`host:port`). Default: `HIGHRISE_ADDR`, else `127.0.0.1:7878`.
     pub fn addr(mut self, addr: impl Into<String>) -> Self {
         self.config.addr = Some(addr.into());
+        self
+    }
+
+    /// The viewer's token, which a viewer listening beyond loopback (`--allow-remote`) asks of
+    /// agents on other machines: it prints it at start (or was given one with `--token`).
+    /// Default: `HIGHRISE_TOKEN`, else none. Agents on the viewer's machine need none.
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.config.token = Some(token.into());
         self
     }
 

@@ -3,7 +3,8 @@
 //! # Where to start
 //!
 //! One line in `main` connects to the viewer (`HIGHRISE_ADDR`, default `127.0.0.1:7878`) and
-//! keeps the agent running until the guard drops:
+//! keeps the agent running until the guard drops (a viewer on another machine, listening with
+//! `--allow-remote`, also wants its token: `HIGHRISE_TOKEN`, or [`AgentBuilder::token`]):
 //!
 //! ```no_run
 //! let _highrise = highrise_agent::init("my-program"); // first line of `main`

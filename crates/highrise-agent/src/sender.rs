@@ -56,6 +56,17 @@ pub(crate) fn target_addr(explicit: Option<&str>) -> String {
     })
 }
 
+/// The token the agent sends in its Hello: the builder's, else `HIGHRISE_TOKEN`, else none
+/// (empty). Only a viewer listening beyond loopback asks for it, and only of agents on other
+/// machines.
+pub(crate) fn target_token(explicit: Option<&str>) -> String {
+    explicit.map(str::to_string).unwrap_or_else(|| {
+        std::env::var(highrise_protocol::TOKEN_ENV)
+            .map(|token| token.trim().to_string())
+            .unwrap_or_default()
+    })
+}
+
 struct Connection {
     writer: BufWriter<TcpStream>,
     /// Method definitions sent on this connection (ids below this).
@@ -513,7 +524,10 @@ fn open(addr: &str, config: &Config, clock: &GlobalClock) -> io::Result<(TcpStre
                     std::process::id(),
                     clock.zero_unix_ns,
                 );
-                write_frame(&mut stream, &hello)?;
+                let token = target_token(config.token.as_deref());
+                let frame = wire::hello_frame(&hello, &token)
+                    .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+                stream.write_all(&frame)?;
                 let mut payload = Vec::new();
                 let answered = read_frame(&mut stream, &mut payload)
                     .map_err(|error| io::Error::other(error.to_string()))?;

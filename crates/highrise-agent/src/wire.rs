@@ -4,7 +4,10 @@
 //! Pure functions of their inputs (the clock conversion is passed in), so the golden-file
 //! tests drive exactly the code the sender runs.
 
-use highrise_protocol::{AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC};
+use highrise_protocol::{
+    encode_hello, frame_payload, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
+    ProtocolError, MAGIC,
+};
 
 use crate::callsite::MethodInfo;
 use crate::thread::{Shadow, MARK_RESYNC};
@@ -19,8 +22,8 @@ pub(crate) fn hello(
     version_label: &str,
     pid: u32,
     zero_unix_ns: u64,
-) -> AgentMessage {
-    AgentMessage::Hello(Hello {
+) -> Hello {
+    Hello {
         magic: MAGIC,
         protocol_version: highrise_protocol::PROTOCOL_VERSION,
         agent: agent.to_string(),
@@ -29,7 +32,13 @@ pub(crate) fn hello(
         pid,
         clock_unit_ns: 1,
         clock_zero_unix_ns: zero_unix_ns,
-    })
+    }
+}
+
+/// The Hello as one frame, ending with `token` when there is one (empty: none; SPEC.md
+/// "Tokens").
+pub(crate) fn hello_frame(hello: &Hello, token: &str) -> Result<Vec<u8>, ProtocolError> {
+    frame_payload(&encode_hello(hello, token))
 }
 
 /// The protocol definition of a registered method.
@@ -183,16 +192,7 @@ mod tests {
         assert_eq!(events.len(), 1);
         assert!(shadow.stack.is_empty());
         vec![
-            (
-                "hello",
-                hello(
-                    "highrise-golden 1.0",
-                    "tetris",
-                    "v1.0",
-                    4242,
-                    1_700_000_000_000_000_000,
-                ),
-            ),
+            ("hello", AgentMessage::Hello(golden_hello())),
             (
                 "define_methods",
                 AgentMessage::DefineMethods(vec![
@@ -227,6 +227,36 @@ mod tests {
             ),
             ("goodbye", AgentMessage::Goodbye { timestamp: 100_000 }),
         ]
+    }
+
+    fn golden_hello() -> Hello {
+        hello(
+            "highrise-golden 1.0",
+            "tetris",
+            "v1.0",
+            4242,
+            1_700_000_000_000_000_000,
+        )
+    }
+
+    #[test]
+    fn the_hello_frame_carries_the_token_as_the_golden_file_shows() {
+        assert_eq!(
+            hello_frame(&golden_hello(), "").expect("encodes"),
+            golden("hello"),
+            "no token: the plain Hello"
+        );
+        assert_eq!(
+            hello_frame(&golden_hello(), "00112233445566778899aabbccddeeff").expect("encodes"),
+            golden("hello_token")
+        );
+        let mut payload = Vec::new();
+        highrise_protocol::read_frame(&mut golden("reject_token").as_slice(), &mut payload)
+            .expect("frame");
+        assert!(matches!(
+            highrise_protocol::decode_viewer_message(&payload).expect("decodes"),
+            ViewerMessage::Reject { reason, .. } if reason.starts_with(highrise_protocol::REJECT_UNAUTHORIZED)
+        ));
     }
 
     /// golden/resync.bin through the drop path: thread 1 was inside 0 when it lost events

@@ -10,7 +10,7 @@
 mod support;
 
 use std::io::{Read, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream, UdpSocket};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
 use highrise_ingest::{IngestConfig, IngestServer, SessionEnd, SessionError, SessionStatus};
@@ -20,38 +20,17 @@ use highrise_protocol::{
 };
 use highrise_record::RecordingReader;
 use highrise_testkit::messages::{batch, frames, method};
-use highrise_testkit::server::{test_config, wait_for_ended};
+use highrise_testkit::server::{non_loopback_address, test_config, wait_for_ended};
 use support::*;
 
 use EventKind::{Enter, Exit};
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
-/// An address of this machine that is not loopback, if it has one: the source address the
-/// system would use towards the outside (a UDP `connect` sends nothing).
-fn non_loopback_address() -> Option<IpAddr> {
-    let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).ok()?;
-    ["192.0.2.1:9", "10.255.255.1:9", "198.51.100.1:9"]
-        .iter()
-        .find_map(|target| {
-            socket.connect(target).ok()?;
-            let ip = socket.local_addr().ok()?.ip();
-            (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
-        })
-}
-
-fn remote_ip_or_skip() -> Option<IpAddr> {
-    let ip = non_loopback_address();
-    if ip.is_none() {
-        eprintln!("SKIPPED: this machine has no non-loopback address to connect from");
-    }
-    ip
-}
-
 /// A server on all interfaces with [`TOKEN`], or `None` (and a note) without a non-loopback
 /// address to come from.
 fn remote_setup(config: IngestConfig) -> Option<(IngestServer<RecordingSink>, IpAddr)> {
-    let ip = remote_ip_or_skip()?;
+    let ip = non_loopback_address()?;
     let server = start_server_with(IngestConfig {
         listen_addr: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)),
         token: Some(TOKEN.into()),
@@ -227,7 +206,7 @@ fn a_local_agent_with_a_wrong_token_is_still_welcome() {
 fn without_a_server_token_remote_agents_need_none() {
     // The server's token is the caller's choice (`highrise` always sets one beyond loopback);
     // without one, nothing is asked of anyone, a token sent is ignored.
-    let Some(remote_ip) = remote_ip_or_skip() else {
+    let Some(remote_ip) = non_loopback_address() else {
         return;
     };
     let server = start_server_with(IngestConfig {

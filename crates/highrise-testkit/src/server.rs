@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, SocketAddrV4, TcpStream, UdpSocket};
 use std::time::{Duration, Instant};
 
 use highrise_ingest::{IngestConfig, IngestServer, SessionId, SessionReport, SessionSink};
@@ -18,6 +18,29 @@ pub const LOOPBACK_ANY_PORT: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4A
 
 /// How long the `wait_for_*` functions wait for the report they want.
 pub const REPORT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An address of this machine that is not loopback, if it has one: the source address the
+/// system would use towards the outside (found with a UDP `connect`, which sends nothing). A
+/// connection to it comes *from* it, so a server sees a peer that is not on loopback: how tests
+/// play an agent on another machine. `None` (a bare container) also prints that the caller's
+/// test is skipped.
+pub fn non_loopback_address() -> Option<IpAddr> {
+    let found = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        .ok()
+        .and_then(|socket| {
+            ["192.0.2.1:9", "10.255.255.1:9", "198.51.100.1:9"]
+                .iter()
+                .find_map(|target| {
+                    socket.connect(target).ok()?;
+                    let ip = socket.local_addr().ok()?.ip();
+                    (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
+                })
+        });
+    if found.is_none() {
+        eprintln!("SKIPPED: this machine has no non-loopback address to connect from");
+    }
+    found
+}
 
 /// The server's defaults, listening on [`LOOPBACK_ANY_PORT`] and publishing every 10 ms, so
 /// tests see changes quickly.

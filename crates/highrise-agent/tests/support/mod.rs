@@ -165,10 +165,14 @@ pub fn start_server() -> Server {
 
 /// A listener on `port` (0 = any free port).
 pub fn start_server_on(port: u16) -> Server {
-    let config = IngestConfig {
+    start_server_with(IngestConfig {
         listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
         ..test_config()
-    };
+    })
+}
+
+/// A listener with `config`.
+pub fn start_server_with(config: IngestConfig) -> Server {
     start(config, |hello: &Hello| {
         let shared = Shared::default();
         shared.get().hello = Some(hello.clone());
