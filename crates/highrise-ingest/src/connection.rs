@@ -131,6 +131,10 @@ pub(crate) async fn read_connection(
                 let _ = write_frame_async(&mut write_half, &reject).await;
                 let _ = write_half.shutdown().await;
                 send(&items, ReaderItem::Closed(Some(error))).await;
+                // Closing with the agent's later frames unread would reset the connection, and
+                // a reset can destroy the Reject before the agent reads it: discard what
+                // arrives for a moment (the mirror of SPEC rule 8), so the agent learns why.
+                drain_briefly(&mut reader).await;
                 return;
             }
         },
@@ -199,6 +203,25 @@ fn check_first_hello(payload: &[u8], handshake: &Handshake) -> Result<(Hello, bo
     let (hello, token) = decode_hello(payload)?;
     check_token(handshake.token.as_deref(), token.as_deref())?;
     Ok((hello, token.is_some()))
+}
+
+/// How long, and how many bytes at most, a rejected connection is read (and discarded) before
+/// it is closed.
+const REJECT_DRAIN: Duration = Duration::from_millis(500);
+const REJECT_DRAIN_MAX_BYTES: usize = 1 << 20;
+
+async fn drain_briefly<R: AsyncRead + Unpin>(reader: &mut R) {
+    let mut scratch = [0u8; 8192];
+    let mut drained = 0;
+    let _ = tokio::time::timeout(REJECT_DRAIN, async {
+        while drained < REJECT_DRAIN_MAX_BYTES {
+            match reader.read(&mut scratch).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => drained += n,
+            }
+        }
+    })
+    .await;
 }
 
 /// Reads one frame into `payload`. `Ok(None)`: clean end of stream between frames.

@@ -40,5 +40,5 @@ pub use report::{
 pub use server::{IngestError, IngestServer, RecordingError};
 pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};
-pub use token::{generate_token, settle_token, ServerToken};
+pub use token::{generate_token, settle_token, token_from_env, ServerToken};
 pub use updates::{RecvTimeoutError, TryRecvError, Updates};

@@ -43,6 +43,10 @@ struct Args {
     /// Exit after this many seconds whatever happened (exit code 3 if sessions were expected).
     #[arg(long)]
     timeout_s: Option<f64>,
+    /// The token agents not on loopback must send (to test agents' tokens: listen beyond
+    /// loopback and connect through a non-loopback address). Default: none asked.
+    #[arg(long)]
+    token: Option<String>,
 }
 
 /// What one thread's stream looked like, replayed on a shadow stack.
@@ -138,8 +142,8 @@ impl ProbeSink {
 
 /// The JSON line for one ended session.
 ///
-/// Fields: `program`, `version_label`, `agent`, `pid`, `clock_unit_ns`, `end` (`goodbye`,
-/// `disconnected`, `failed: …`, `server shutdown`), `errors` (strings), `stats` (frames, bytes,
+/// Fields: `peer` (the agent's address), `program`, `version_label`, `agent`, `pid`,
+/// `clock_unit_ns`, `end` (`goodbye`, `disconnected`, `failed: …`, `server shutdown`), `errors` (strings), `stats` (frames, bytes,
 /// events, batches, definitions, duplicate_definitions, heartbeats, resyncs, skipped_records,
 /// errors_total, agent_events_dropped, agent_batches_dropped), `methods` (id, package, class,
 /// method, signature, file, name), `threads` (thread_id, name, started, ended, enters, exits,
@@ -222,6 +226,7 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
     let stats = &report.stats;
     json!({
         "session_id": report.session_id,
+        "peer": report.peer.to_string(),
         "program": info.map(|i| i.program.clone()),
         "version_label": info.map(|i| i.version_label.clone()),
         "agent": info.map(|i| i.agent.clone()),
@@ -255,6 +260,7 @@ fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let config = IngestConfig {
         listen_addr: args.listen,
+        token: args.token.clone(),
         ..IngestConfig::default()
     };
     let server = IngestServer::start(config, |_hello: &Hello| ProbeSink::default())
