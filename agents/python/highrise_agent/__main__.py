@@ -22,6 +22,12 @@ def _parser():
         help="viewer address HOST:PORT (default: $HIGHRISE_ADDR, else 127.0.0.1:7878)",
     )
     parser.add_argument(
+        "--token",
+        default=None,
+        help="the viewer's token, needed only by a viewer on another machine that listens with "
+        "--allow-remote (default: $HIGHRISE_TOKEN; the environment keeps it out of `ps`)",
+    )
+    parser.add_argument(
         "--include",
         action="append",
         default=[],
@@ -70,7 +76,7 @@ def main(argv=None):
             ours += ["-m", arg[2:]]
             theirs = argv[index + 1 :]
             break
-        if arg in ("--addr", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events"):
+        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events"):
             ours += argv[index : index + 2]
             index += 2
             continue
@@ -102,6 +108,7 @@ def main(argv=None):
         version_label=options.version_label,
         buffer_events=options.buffer_events,
         backend=options.backend,
+        token=options.token,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

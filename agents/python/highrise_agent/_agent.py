@@ -75,8 +75,12 @@ class Agent:
         version_label=None,
         buffer_events=None,
         backend=None,
+        token=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
+        # Only a viewer listening beyond loopback asks for it, and only of agents on other
+        # machines; it is sent in the Hello and kept nowhere else.
+        self._token = (token if token is not None else os.environ.get("HIGHRISE_TOKEN", "")).strip()
         if program is None:
             argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "python"
             program = os.path.splitext(os.path.basename(argv0))[0] or "python"
@@ -132,6 +136,7 @@ class Agent:
                     os.getpid(),
                     1,
                     self.clock_zero_unix_ns,
+                    self._token,
                 )
             )
         except (OSError, ValueError) as error:
@@ -326,15 +331,18 @@ def start(
     version_label=None,
     buffer_events=None,
     backend=None,
+    token=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
-    else 127.0.0.1:7878). Returns the Agent, or None when no viewer answered (the program runs on
-    unprofiled). Calling it again while running returns the running agent."""
+    else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
+    asks of agents on other machines (default `HIGHRISE_TOKEN`, else none). Returns the Agent, or
+    None when no viewer answered (the program runs on unprofiled). Calling it again while running
+    returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
-        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend)
+        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token)
         if not agent.start():
             return None
         _agent = agent

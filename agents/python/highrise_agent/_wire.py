@@ -76,7 +76,9 @@ def frame(payload):
     return _pack_u32(len(payload)) + payload
 
 
-def hello(agent, program, version_label, pid, clock_unit_ns, clock_zero_unix_ns):
+def hello(agent, program, version_label, pid, clock_unit_ns, clock_zero_unix_ns, token=None):
+    """The Hello; a token (for a viewer listening beyond loopback, SPEC.md "Tokens") is its
+    optional last field, left out entirely when there is none (or it is empty)."""
     return frame(
         varint(TAG_HELLO)
         + MAGIC
@@ -87,6 +89,7 @@ def hello(agent, program, version_label, pid, clock_unit_ns, clock_zero_unix_ns)
         + varint(pid)
         + varint(clock_unit_ns)
         + varint(clock_zero_unix_ns)
+        + (string(token) if token else b"")
     )
 
 

@@ -45,12 +45,13 @@ def backends():
 class Probe:
     """One highrise-probe process expecting `sessions` sessions."""
 
-    def __init__(self, sessions=1, timeout_s=60):
+    def __init__(self, sessions=1, timeout_s=60, listen="127.0.0.1:0", token=None):
         path = _probe_path()
         if not os.path.exists(path):
             pytest.fail("highrise-probe not found at %s (set HIGHRISE_PROBE)" % path)
+        extra = ["--token", token] if token else []
         self.process = subprocess.Popen(
-            [path, "--listen", "127.0.0.1:0", "--sessions", str(sessions), "--timeout-s", str(timeout_s)],
+            [path, "--listen", listen, "--sessions", str(sessions), "--timeout-s", str(timeout_s)] + extra,
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -79,6 +80,7 @@ def run_python(args, env_extra=None, cwd=WORKLOADS, timeout_s=60):
     """Runs `python ARGS` (the interpreter running the tests) from the workloads directory."""
     env = dict(os.environ)
     env.pop("HIGHRISE_ADDR", None)
+    env.pop("HIGHRISE_TOKEN", None)
     env.update(env_extra or {})
     return subprocess.run(
         [sys.executable] + list(args),

@@ -403,3 +403,60 @@ def test_example_textshop_lazy(probe):
     assert len(ack_threads) >= 3, [t["name"] for t in session["threads"]]
     names = {t["name"] for t in session["threads"]}
     assert {"MainThread", "worker-0", "worker-1", "worker-2", "indexer"} <= names
+
+
+def _non_loopback_address():
+    """An address of this machine that is not loopback (where a UDP socket would send from;
+    nothing is sent), or None. Connecting to it, an agent looks to the viewer like one on
+    another machine."""
+    import socket
+
+    for target in ("192.0.2.1", "10.255.255.1"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                udp.connect((target, 9))
+                ip = udp.getsockname()[0]
+        except OSError:
+            continue
+        if not ip.startswith("127.") and ip != "0.0.0.0":
+            return ip
+    return None
+
+
+def test_token_for_a_viewer_listening_beyond_loopback():
+    """A viewer with a token on all interfaces: from "another machine" (this machine's own
+    non-loopback address) the agent gets in with HIGHRISE_TOKEN, is turned away without it or
+    with a wrong --token (the program runs on, told why), and a local agent needs no token."""
+    from conftest import Probe
+
+    ip = _non_loopback_address()
+    if ip is None:
+        pytest.skip("this machine has no non-loopback address to connect from")
+    token = "0123456789abcdef0123456789abcdef"
+    probe = Probe(sessions=4, listen="0.0.0.0:0", token=token)
+    try:
+        port = probe.addr.rsplit(":", 1)[1]
+        remote = "%s:%s" % (ip, port)
+        program = ["mt_workload.py", "5"]
+        with_token = run_python(["-m", "highrise_agent", "--addr", remote] + program, {"HIGHRISE_TOKEN": token})
+        without = run_python(["-m", "highrise_agent", "--addr", remote] + program)
+        wrong = run_python(["-m", "highrise_agent", "--addr", remote, "--token", "not-it"] + program)
+        local = run_python(["-m", "highrise_agent", "--addr", "127.0.0.1:%s" % port] + program)
+        sessions = probe.sessions()
+    finally:
+        probe.close()
+    for done in (with_token, without, wrong, local):
+        assert (done.returncode, done.stdout) == (5, "done\n"), done.stderr
+    assert "rejected this agent: unauthorized: no token" in without.stderr, without.stderr
+    assert "rejected this agent: unauthorized: wrong token" in wrong.stderr, wrong.stderr
+    assert len(sessions) == 4, sessions
+    served = [s for s in sessions if s["end"] == "goodbye"]
+    refused = sorted(s["end"] for s in sessions if s["end"] != "goodbye")
+    assert sorted(s["peer"].rsplit(":", 1)[0] for s in served) == sorted([ip, "127.0.0.1"]), served
+    for session in served:
+        assert_clean(session)
+        assert session["calls"]["mt_workload.<module>.fib"] == 177 * WORKERS
+    assert [end.split(";")[0] for end in refused] == [
+        "failed: unauthorized: no token",
+        "failed: unauthorized: wrong token",
+    ], refused

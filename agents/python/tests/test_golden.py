@@ -40,13 +40,23 @@ AGENT_FRAMES = [
     ("goodbye", lambda: w.goodbye(100_000)),
 ]
 
+# Not part of session.bin: the same Hello with a token (the session starts with the plain one).
+TOKEN = "00112233445566778899aabbccddeeff"
+ASIDE_FRAMES = [
+    (
+        "hello_token",
+        lambda: w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000, TOKEN),
+    ),
+]
+
 VIEWER_FRAMES = [
     ("welcome", lambda: w.welcome(1, 7)),
     ("reject", lambda: w.reject(1, "bad magic")),
+    ("reject_token", lambda: w.reject(1, "unauthorized: no token")),
 ]
 
 
-@pytest.mark.parametrize("name,build", AGENT_FRAMES + VIEWER_FRAMES, ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,build", AGENT_FRAMES + ASIDE_FRAMES + VIEWER_FRAMES, ids=lambda x: x if isinstance(x, str) else "")
 def test_frame_matches_golden_file(name, build):
     assert build() == (GOLDEN / (name + ".bin")).read_bytes()
 
@@ -56,7 +66,7 @@ def test_session_is_all_agent_frames_in_order():
 
 
 def test_every_golden_file_is_covered():
-    covered = {name for name, _ in AGENT_FRAMES + VIEWER_FRAMES} | {"session"}
+    covered = {name for name, _ in AGENT_FRAMES + ASIDE_FRAMES + VIEWER_FRAMES} | {"session"}
     assert {p.stem for p in GOLDEN.glob("*.bin")} == covered
 
 
@@ -69,6 +79,11 @@ def test_native_packer_matches_golden_events():
 def test_viewer_answers_decode():
     assert w.decode_viewer_message((GOLDEN / "welcome.bin").read_bytes()[4:]) == ("welcome", 1, 7)
     assert w.decode_viewer_message((GOLDEN / "reject.bin").read_bytes()[4:]) == ("reject", 1, "bad magic")
+    assert w.decode_viewer_message((GOLDEN / "reject_token.bin").read_bytes()[4:]) == (
+        "reject",
+        1,
+        "unauthorized: no token",
+    )
     with pytest.raises(w.DecodeError):
         w.decode_viewer_message(b"\x05")
 
