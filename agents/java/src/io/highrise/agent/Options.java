@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The agent's options: {@code -javaagent:highrise-agent.jar=key=value,key=value,...}. Options are
  * separated by commas; {@code include} and {@code exclude} may be repeated. Keys: addr
- * (HOST:PORT, default $HIGHRISE_ADDR or 127.0.0.1:7878), include, exclude (package or class
+ * (HOST:PORT, default $HIGHRISE_ADDR or 127.0.0.1:7878), token (the viewer's token, asked only by
+ * a viewer on another machine listening beyond loopback; default $HIGHRISE_TOKEN), include, exclude (package or class
  * names: each matches itself and everything under it), program, label, buffer (events per thread,
  * rounded up to a power of two, default 16384), lossless (block instead of dropping), verbose.
  */
@@ -20,6 +21,8 @@ final class Options {
     final List<String> excludes = new ArrayList<>();
     String program;
     String label = "";
+    /** Sent in the Hello when not empty; never logged. */
+    String token = "";
     int bufferEvents = DEFAULT_BUFFER_EVENTS;
     boolean lossless;
     boolean verbose;
@@ -29,6 +32,8 @@ final class Options {
         Options o = new Options();
         String env = System.getenv("HIGHRISE_ADDR");
         o.setAddr(env != null && !env.isEmpty() ? env : DEFAULT_ADDR);
+        String token = System.getenv("HIGHRISE_TOKEN");
+        o.token = token == null ? "" : token.trim();
         if (args != null) {
             for (String part : args.split(",")) {
                 String item = part.trim();
@@ -41,6 +46,9 @@ final class Options {
                 switch (key) {
                     case "addr":
                         o.setAddr(value);
+                        break;
+                    case "token":
+                        o.token = value;
                         break;
                     case "include":
                         if (!value.isEmpty()) {

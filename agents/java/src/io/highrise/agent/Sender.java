@@ -159,7 +159,7 @@ final class Sender implements Runnable {
             out = socket.getOutputStream();
             in = socket.getInputStream();
             wire.hello(AGENT, options.program, options.label, ProcessHandle.current().pid(), 1,
-                    CLOCK_ZERO_UNIX_NS);
+                    CLOCK_ZERO_UNIX_NS, options.token);
             flush();
             connected = true;
             if (options.verbose) {
@@ -167,10 +167,23 @@ final class Sender implements Runnable {
             }
             loop();
             close();
-        } catch (Throwable e) {
+        } catch (Throwable thrown) {
+            Throwable e = thrown;
+            if (connected && !(e instanceof Rejected)) {
+                try { // a viewer that rejected us has said why before closing
+                    readAnswer();
+                } catch (Rejected rejected) {
+                    e = rejected;
+                } catch (IOException | RuntimeException ignored) {
+                    // no answer to read
+                }
+            }
             if (!connected) {
                 log("cannot connect to " + options.host + ":" + options.port + " (" + e.getMessage()
                         + "); the program runs on without profiling");
+            } else if (e instanceof Rejected) {
+                // Always said, even at exit: the user must learn why (e.g. a missing token).
+                log(e.getMessage() + "; the program runs on without profiling");
             } else if (!finishing || options.verbose) {
                 log("session ended (" + e + "); the program runs on without profiling");
             }
@@ -523,7 +536,12 @@ final class Sender implements Runnable {
             answerLen += n;
             avail = in.available();
         }
-        if (answerLen < 4) {
+        checkAnswer();
+    }
+
+    /** Reads the answer frame gathered so far, once whole; a Reject ends the session. */
+    private void checkAnswer() throws IOException {
+        if (answered || answerLen < 4) {
             return;
         }
         int len = (answer[0] & 0xFF) | (answer[1] & 0xFF) << 8 | (answer[2] & 0xFF) << 16 | (answer[3] & 0xFF) << 24;
@@ -537,7 +555,16 @@ final class Sender implements Runnable {
         answered = true;
         if (len > 0 && answer[4] == 1) {
             String reason = describeReject(answer, 5, 4 + len);
-            throw new IOException("the viewer rejected the session: " + reason);
+            throw new Rejected("the viewer rejected the session: " + reason);
+        }
+    }
+
+    /** The viewer answered Reject (bad version, a missing or wrong token, ...). */
+    static final class Rejected extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Rejected(String message) {
+            super(message);
         }
     }
 
@@ -581,6 +608,7 @@ final class Sender implements Runnable {
             log("pre-session frames: " + preFramesAtStart + " at the start; returns settled by the threads: "
                     + rebasesByThreads + ", by the sender: " + rebasesBySender);
         }
+        readAnswer();
         reportDrops();
         wire.goodbye(ticks(System.nanoTime()));
         flush();
@@ -589,8 +617,14 @@ final class Sender implements Runnable {
         byte[] sink = new byte[1024];
         long deadline = System.nanoTime() + CLOSE_READ_TIMEOUT_MS * 1_000_000L;
         try {
-            while (System.nanoTime() < deadline && in.read(sink) >= 0) {
-                // discard the answer and anything after it
+            int n;
+            while (System.nanoTime() < deadline && (n = in.read(sink)) >= 0) {
+                // A short program may be done before the answer came: a Reject (a missing
+                // token, ...) is still said. Anything else is discarded.
+                int take = answered ? 0 : Math.min(n, answer.length - answerLen);
+                System.arraycopy(sink, 0, answer, answerLen, take);
+                answerLen += take;
+                checkAnswer();
             }
         } catch (SocketTimeoutException ignored) {
             // the viewer kept its side open; close anyway

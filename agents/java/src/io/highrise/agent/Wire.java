@@ -137,6 +137,16 @@ public final class Wire {
 
     public void hello(String agent, String program, String versionLabel, long pid,
             long clockUnitNs, long clockZeroUnixNs) {
+        hello(agent, program, versionLabel, pid, clockUnitNs, clockZeroUnixNs, null);
+    }
+
+    /**
+     * The Hello with a token (SPEC.md "Tokens"): its optional last field, which only a viewer
+     * listening beyond loopback asks of agents on other machines. Null or empty: left out, the
+     * bytes of the plain Hello.
+     */
+    public void hello(String agent, String program, String versionLabel, long pid,
+            long clockUnitNs, long clockZeroUnixNs, String token) {
         int f = beginFrame();
         varint(TAG_HELLO);
         raw(MAGIC, 0, 4);
@@ -147,6 +157,9 @@ public final class Wire {
         varint(pid);
         varint(clockUnitNs);
         varint(clockZeroUnixNs);
+        if (token != null && !token.isEmpty()) {
+            string(token);
+        }
         endFrame(f);
     }
 

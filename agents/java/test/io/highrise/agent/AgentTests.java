@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,7 @@ public final class AgentTests {
         tests.put("workload_default_mode_balanced_and_filtered", AgentTests::workloadDefault);
         tests.put("small_buffers_drop_and_resync_keep_stacks_right", AgentTests::dropsAndResync);
         tests.put("no_viewer_program_runs_normally", AgentTests::noViewer);
+        tests.put("token_for_a_viewer_listening_beyond_loopback", AgentTests::token);
         tests.put("named_module_classes_are_profiled", AgentTests::namedModule);
         tests.put("attach_to_running_jvm", AgentTests::attach);
         tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
@@ -127,9 +129,20 @@ public final class AgentTests {
         }
         check(Arrays.equals(Files.readAllBytes(golden.resolve("session.bin")), session.toByteArray()),
                 "session.bin differs");
+        // Aside from the session: the same Hello with a token (null or empty: the plain one).
+        w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000L,
+                "00112233445566778899aabbccddeeff");
+        byte[] withToken = take(w);
+        check(Arrays.equals(Files.readAllBytes(golden.resolve("hello_token.bin")), withToken),
+                "hello_token.bin differs: got " + hex(withToken));
+        w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000L, "");
+        check(Arrays.equals(frames.get("hello"), take(w)), "an empty token is no token");
         // The viewer's answers: the agent's Reject reader must read golden/reject.bin's reason.
         byte[] reject = Files.readAllBytes(golden.resolve("reject.bin"));
         check(Sender.describeReject(reject, 5, reject.length).equals("bad magic"), "reject reason");
+        byte[] rejectToken = Files.readAllBytes(golden.resolve("reject_token.bin"));
+        check(Sender.describeReject(rejectToken, 5, rejectToken.length).equals("unauthorized: no token"),
+                "token reject reason");
         // Varint and LEB128 examples from SPEC.md.
         checkBytes(v -> v.varint(42), "2a");
         checkBytes(v -> v.varint(250), "fa");
@@ -190,6 +203,7 @@ public final class AgentTests {
         check(o.program.equals("shop") && o.label.equals("abc123"), "program/label");
         check(o.bufferEvents == 1024, "buffer rounds up to a power of two: " + o.bufferEvents);
         check(o.lossless, "lossless");
+        check(Options.parse("token=abc").token.equals("abc"), "token");
         check(o.warnings.isEmpty(), "warnings " + o.warnings);
         Options.Filter f = o.filter();
         check(f.accepts("com/shop/Cart"), "included package");
@@ -211,6 +225,78 @@ public final class AgentTests {
     }
 
     // ---------------------------------------------------------------- runs against the probe
+
+    /** An address of this machine that is not loopback (where a UDP socket would send from;
+     *  nothing is sent), or null. Connecting to it, an agent looks like one on another machine. */
+    static String nonLoopbackAddress() {
+        for (String target : new String[] {"192.0.2.1", "10.255.255.1"}) {
+            try (java.net.DatagramSocket udp = new java.net.DatagramSocket()) {
+                udp.connect(java.net.InetAddress.getByName(target), 9);
+                java.net.InetAddress local = udp.getLocalAddress();
+                if (local != null && !local.isLoopbackAddress() && !local.isAnyLocalAddress()) {
+                    return local.getHostAddress();
+                }
+            } catch (IOException | RuntimeException e) {
+                // try the next one
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A viewer with a token on all interfaces: from "another machine" (this machine's own
+     * non-loopback address) the agent gets in with token= (or HIGHRISE_TOKEN), is turned away
+     * without it and with a wrong one (the program runs on, told why), and a local agent needs none.
+     */
+    static void token() throws Exception {
+        String ip = nonLoopbackAddress();
+        if (ip == null) {
+            System.out.println("     (skipped: this machine has no non-loopback address to connect from)");
+            return;
+        }
+        String token = "0123456789abcdef0123456789abcdef";
+        try (Probe p = new Probe(4, "0.0.0.0:0", token)) {
+            String port = p.addr.substring(p.addr.lastIndexOf(':') + 1);
+            String remote = ip + ":" + port;
+            String[] workload = {"2", "20"};
+            String agent = "-javaagent:" + jar + "=include=" + APP + ",addr=";
+            Run right = runJava(Arrays.asList(agent + remote + ",token=" + token), APP + ".Workload", workload);
+            Run missing = runJava(Arrays.asList(agent + remote), APP + ".Workload", workload);
+            Run wrong = runJava(Arrays.asList(agent + remote + ",token=not-it"), APP + ".Workload", workload);
+            Run local = runJava(Arrays.asList(agent + "127.0.0.1:" + port), APP + ".Workload", workload);
+            for (Run run : new Run[] {right, missing, wrong, local}) {
+                check(run.exit == 0 && run.output.contains("WORKLOAD DONE"), "workload:\n" + run.output);
+            }
+            check(missing.output.contains("the viewer rejected the session: unauthorized: no token"),
+                    "told why:\n" + missing.output);
+            check(wrong.output.contains("the viewer rejected the session: unauthorized: wrong token"),
+                    "told why:\n" + wrong.output);
+            check(!wrong.output.contains(token), "never shows a token");
+            List<String> servedFrom = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                Map<String, Object> s = p.session(30);
+                String end = String.valueOf(s.get("end"));
+                if (end.equals("goodbye")) {
+                    check(list(s.get("errors")).isEmpty(), "errors " + s.get("errors"));
+                    String peer = String.valueOf(s.get("peer"));
+                    servedFrom.add(peer.substring(0, peer.lastIndexOf(':')));
+                    Map<String, Object> stats = map(s.get("stats"));
+                    allThreadsBalanced(s, num(stats.get("agent_events_dropped")) == 0);
+                    check(num(map(s.get("calls")).get(APP + ".Workload.main")) == 1, "calls " + s.get("calls"));
+                } else {
+                    refused.add(end.split(";")[0]);
+                }
+            }
+            Collections.sort(servedFrom);
+            List<String> expectedFrom = new ArrayList<>(Arrays.asList(ip, "127.0.0.1"));
+            Collections.sort(expectedFrom);
+            check(servedFrom.equals(expectedFrom), "served " + servedFrom);
+            Collections.sort(refused);
+            check(refused.equals(Arrays.asList("failed: unauthorized: no token", "failed: unauthorized: wrong token")),
+                    "refused " + refused);
+        }
+    }
 
     static void workloadExact() throws Exception {
         int threads = 4;
@@ -367,7 +453,9 @@ public final class AgentTests {
         try (Probe p = new Probe(1)) {
             List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + p.addr + ",include=org.demo",
                     "-p", dir.resolve("out").toString(), "-m", "demo.mod/org.demo.ModMain");
-            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+        builder.environment().remove("HIGHRISE_TOKEN");
+        Process pr = builder.start();
             String out = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0 && out.contains("fib 610"),
                     "modular program:\n" + out);
@@ -677,8 +765,18 @@ public final class AgentTests {
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
         Probe(int sessions) throws Exception {
-            process = new ProcessBuilder(probe, "--listen", "127.0.0.1:0", "--sessions", String.valueOf(sessions),
-                    "--timeout-s", "120").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            this(sessions, "127.0.0.1:0", null);
+        }
+
+        /** A probe listening on {@code listen}, asking agents not on loopback for {@code token}. */
+        Probe(int sessions, String listen, String token) throws Exception {
+            List<String> cmd = new ArrayList<>(Arrays.asList(probe, "--listen", listen, "--sessions",
+                    String.valueOf(sessions), "--timeout-s", "120"));
+            if (token != null) {
+                cmd.add("--token");
+                cmd.add(token);
+            }
+            process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String first = r.readLine();
             check(first != null && first.startsWith("LISTENING "), "probe said " + first);
