@@ -19,10 +19,7 @@ const REPO_AGENT_JAR: &str = concat!(
     "/../../agents/java/build/highrise-agent.jar"
 );
 /// The script that builds it.
-const REPO_BUILD_SCRIPT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../agents/java/build.sh"
-);
+const REPO_BUILD_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../agents/java/build.sh");
 
 /// Arguments of `highrise attach`.
 #[derive(Debug, Args)]
@@ -32,6 +29,10 @@ pub struct AttachArgs {
     /// Where the viewer listens; the agent connects there.
     #[arg(long, default_value_t = format!("127.0.0.1:{}", highrise_protocol::DEFAULT_PORT))]
     pub addr: String,
+    /// The viewer's token, for a viewer on another machine listening beyond loopback (default:
+    /// this command's HIGHRISE_TOKEN; the JVM's own environment is the one it started with).
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
     /// Profile only these packages or classes (each matches itself and everything under it);
     /// repeatable. Default: every class outside the JDK.
     #[arg(long)]
@@ -93,7 +94,11 @@ pub fn run(args: AttachArgs) -> anyhow::Result<()> {
 
 /// The agent's option string: `addr=..,include=..,...` (the separator is a comma).
 fn agent_options(args: &AttachArgs) -> anyhow::Result<String> {
+    let token = args.token.clone().or_else(highrise_ingest::token_from_env);
     let mut parts = vec![("addr", args.addr.as_str())];
+    if let Some(token) = &token {
+        parts.push(("token", token));
+    }
     parts.extend(args.include.iter().map(|p| ("include", p.as_str())));
     parts.extend(args.exclude.iter().map(|p| ("exclude", p.as_str())));
     if let Some(program) = &args.program {
@@ -179,6 +184,7 @@ mod tests {
         AttachArgs {
             pid: 1,
             addr: "127.0.0.1:7878".into(),
+            token: None,
             include: vec!["com.example".into(), "org.demo.Main".into()],
             exclude: vec!["com.example.gen".into()],
             program: Some("shop".into()),
@@ -196,6 +202,15 @@ mod tests {
             "addr=127.0.0.1:7878,include=com.example,include=org.demo.Main,\
              exclude=com.example.gen,program=shop,lossless=true"
         );
+    }
+
+    #[test]
+    fn a_token_goes_after_the_address() {
+        let mut a = args();
+        a.token = Some("0123abcd".into());
+        assert!(agent_options(&a)
+            .unwrap()
+            .starts_with("addr=127.0.0.1:7878,token=0123abcd,include="));
     }
 
     #[test]

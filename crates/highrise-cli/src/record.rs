@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use highrise_ingest::{
-    IngestConfig, IngestServer, NullSink, RecordingState, SessionEnd, SessionStatus,
+    settle_token, token_from_env, IngestConfig, IngestServer, NullSink, RecordingState, SessionEnd,
+    SessionStatus,
 };
 
 use crate::default_addr;
@@ -25,6 +26,12 @@ pub struct RecordArgs {
     /// Address to listen on for agents.
     #[arg(long, default_value_t = default_addr())]
     pub listen: SocketAddr,
+    /// The token agents on other machines must send (their HIGHRISE_TOKEN); default: this
+    /// command's HIGHRISE_TOKEN (better than the command line, which other users can see).
+    /// Listening beyond loopback without one makes one up and prints it. Agents on this machine
+    /// never need it.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
     /// Exit after this many sessions have ended (default: run until Ctrl-C, which finishes
     /// every file; a recorder killed outright leaves files that read as interrupted
     /// recordings, minus at most 50 ms).
@@ -37,9 +44,11 @@ pub struct RecordArgs {
 
 /// Runs `highrise record`: listens like `serve` and records every session.
 pub fn run(args: RecordArgs) -> anyhow::Result<()> {
+    let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
     let server = IngestServer::start(
         IngestConfig {
             listen_addr: args.listen,
+            token: token.token.clone(),
             record_sessions_to: Some(args.out.clone()),
             ..IngestConfig::default()
         },
@@ -56,6 +65,9 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
         .context("cannot install the Ctrl-C handler")?;
     }
     println!("LISTENING {}", server.local_addr());
+    if let Some(notice) = token.notice() {
+        println!("{notice}");
+    }
     println!("recording every session to {}", args.out.display());
     let deadline = args
         .duration_s

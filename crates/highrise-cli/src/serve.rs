@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use highrise_aggregate::Snapshot;
 use highrise_ingest::{
-    AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
+    settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
+    SessionReport, SessionStatus,
 };
 use highrise_protocol::PROTOCOL_VERSION;
 
@@ -22,6 +23,12 @@ pub struct ServeArgs {
     /// Allow listening on a non-loopback address (agents on other machines can then connect).
     #[arg(long)]
     pub allow_remote: bool,
+    /// The token agents on other machines must send (their HIGHRISE_TOKEN); default: this
+    /// command's HIGHRISE_TOKEN (better than the command line, which other users can see).
+    /// Listening beyond loopback without one makes one up and prints it. Agents on this machine
+    /// never need it.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
     /// Seconds between status lines.
     #[arg(long, default_value_t = 1.0)]
     pub interval_s: f64,
@@ -43,9 +50,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             args.listen
         );
     }
+    let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
     let server = IngestServer::start(
         IngestConfig {
             listen_addr: args.listen,
+            token: token.token.clone(),
             ..IngestConfig::default()
         },
         AggregateSink::factory,
@@ -57,6 +66,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         stdout,
         "highrise: listening on {local_addr} (protocol v{PROTOCOL_VERSION}); start a program with a highrise agent, Ctrl-C to stop"
     )?;
+    if let Some(notice) = token.notice() {
+        writeln!(stdout, "{notice}")?;
+    }
     stdout.flush()?;
     if args.demo {
         crate::demo::spawn_in_background(local_addr)?;

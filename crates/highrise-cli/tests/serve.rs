@@ -311,3 +311,129 @@ fn ctrl_c_finishes_the_recordings() {
     assert!(reader.frame_count() > 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An address of this machine that is not loopback (what a UDP `connect` towards the outside
+/// would use; nothing is sent). Connecting to it, a program looks to the server like an agent
+/// on another machine.
+fn non_loopback_address() -> Option<std::net::IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    ["192.0.2.1:9", "10.255.255.1:9"].iter().find_map(|target| {
+        socket.connect(target).ok()?;
+        let ip = socket.local_addr().ok()?.ip();
+        (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
+    })
+}
+
+/// `serve --allow-remote` on all interfaces makes up a token and prints it; an agent from
+/// another machine without it is refused (and `serve` says so), one with it (the demo with
+/// `HIGHRISE_TOKEN`) and a local one without any are served.
+#[test]
+fn serve_beyond_loopback_prints_a_token_and_refuses_remote_agents_without_it() {
+    use std::io::{Read, Write};
+
+    let Some(ip) = non_loopback_address() else {
+        eprintln!("SKIPPED: this machine has no non-loopback address to connect from");
+        return;
+    };
+    let mut serve = Command::new(HIGHRISE)
+        .args([
+            "serve",
+            "--listen",
+            "0.0.0.0:0",
+            "--allow-remote",
+            "--interval-s",
+            "10",
+            "--exit-after-sessions",
+            "3",
+        ])
+        .env_remove("HIGHRISE_TOKEN")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut stdout = BufReader::new(serve.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("address line");
+    let port: u16 = first
+        .split_whitespace()
+        .nth(3)
+        .and_then(|addr| addr.rsplit(':').next())
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let mut notice = String::new();
+    stdout.read_line(&mut notice).expect("token line");
+    let token = notice
+        .trim()
+        .rsplit(' ')
+        .next()
+        .filter(|token| token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()))
+        .unwrap_or_else(|| panic!("no token in {notice:?}"))
+        .to_string();
+    let mut how = String::new();
+    stdout.read_line(&mut how).expect("how line");
+    assert!(how.contains(&format!("HIGHRISE_TOKEN={token}")), "{how}");
+
+    // A remote agent without the token: a Hello, and the refusal.
+    let mut stream = std::net::TcpStream::connect((ip, port)).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let hello = highrise_protocol::AgentMessage::Hello(highrise_protocol::Hello {
+        magic: highrise_protocol::MAGIC,
+        protocol_version: highrise_protocol::PROTOCOL_VERSION,
+        agent: "raw".into(),
+        program: "intruder".into(),
+        version_label: String::new(),
+        pid: 1,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: 0,
+    });
+    stream
+        .write_all(&highrise_protocol::encode_frame(&hello).expect("encodes"))
+        .expect("writes");
+    let mut payload = Vec::new();
+    assert!(highrise_protocol::read_frame(&mut stream, &mut payload).expect("answer"));
+    let answer = highrise_protocol::decode_viewer_message(&payload).expect("decodes");
+    assert!(
+        matches!(&answer, highrise_protocol::ViewerMessage::Reject { reason, .. } if reason.starts_with("unauthorized: no token")),
+        "{answer:?}"
+    );
+    let _ = stream.read_to_end(&mut Vec::new());
+
+    // The demo from "another machine" with the token, and one on loopback without any.
+    let demo = |addr: String, token: Option<&str>| {
+        let mut command = Command::new(HIGHRISE);
+        command.args(["demo", "--addr", &addr, "--duration-s", "1.0"]);
+        match token {
+            Some(token) => command.env("HIGHRISE_TOKEN", token),
+            None => command.env_remove("HIGHRISE_TOKEN"),
+        };
+        command.spawn().expect("demo starts")
+    };
+    let mut remote = demo(format!("{ip}:{port}"), Some(&token));
+    let mut local = demo(format!("127.0.0.1:{port}"), None);
+    assert!(remote.wait().expect("demo ends").success());
+    assert!(local.wait().expect("demo ends").success());
+
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).expect("output");
+    assert!(serve.wait().expect("serve exits").success());
+    assert!(
+        rest.contains("[session 1] error: unauthorized: no token"),
+        "{rest}"
+    );
+    assert!(
+        !rest.contains(&token),
+        "the token is printed once, at start"
+    );
+    for peer in [format!("from {ip}:"), "from 127.0.0.1:".to_string()] {
+        let connected = rest
+            .lines()
+            .find(|line| line.contains("connected: tetris") && line.contains(&peer))
+            .unwrap_or_else(|| panic!("no session from {peer}: {rest}"));
+        let session = connected.split(']').next().expect("session tag");
+        assert!(
+            rest.contains(&format!("{session}] ended (goodbye)")),
+            "{session}: {rest}"
+        );
+    }
+}

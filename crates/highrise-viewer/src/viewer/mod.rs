@@ -47,7 +47,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_ingest::{settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer};
 use highrise_protocol::DEFAULT_PORT;
 
 /// Options of the windowed viewer (the default command).
@@ -59,6 +59,12 @@ pub struct ViewArgs {
     /// Allow listening on a non-loopback address.
     #[arg(long)]
     pub allow_remote: bool,
+    /// The token agents on other machines must send (their HIGHRISE_TOKEN); default: this
+    /// command's HIGHRISE_TOKEN (better than the command line, which other users can see).
+    /// Listening beyond loopback without one makes one up and prints it. Agents on this machine
+    /// never need it.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
     /// Do not start the built-in demo program; only listen.
     #[arg(long)]
     pub no_demo: bool,
@@ -110,9 +116,11 @@ pub fn run<Programs>(
         bail!("give one --screenshot PATH for each --screenshot-after SECONDS");
     }
     let (width, height) = parse_window_size(&args.window_size)?;
+    let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
     let server = IngestServer::start(
         IngestConfig {
             listen_addr: args.listen,
+            token: token.token.clone(),
             // A report per frame at 60 Hz keeps event-to-screen latency low.
             publish_interval: std::time::Duration::from_millis(16),
             ..IngestConfig::default()
@@ -122,6 +130,9 @@ pub fn run<Programs>(
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
     println!("highrise: listening on {listen_addr}");
+    if let Some(notice) = token.notice() {
+        println!("{notice}");
+    }
     // The compare demo's two versions are best read as one diff city.
     let compare_mode = match args.compare {
         Some(mode) => mode,
