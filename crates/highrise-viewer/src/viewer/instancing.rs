@@ -7,7 +7,7 @@
 //! pipeline with a second, per-instance vertex buffer); the shader (`buildings.wgsl`, embedded)
 //! places and lights each box itself.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use bevy::core_pipeline::core_3d::Transparent3d;
 use bevy::ecs::query::QueryItem;
@@ -83,22 +83,40 @@ pub fn instance_rgba(instance: &BuildingInstance) -> [u8; 4] {
     instance.rgba
 }
 
-/// A city's buildings as the GPU draws them (shared with the render world, replaced when it
-/// changes).
+/// A city's buildings as the GPU draws them: a weak handle on the city's instances
+/// ([`crate::viewer::city::City::instances`]), replaced when they change. The render world
+/// takes a strong one at extraction ([`ExtractedInstances`]) and drops it once uploaded.
 #[derive(Component, Debug, Clone, Default)]
 pub struct BuildingInstances {
-    pub instances: Arc<Vec<BuildingInstance>>,
+    pub instances: Weak<Vec<BuildingInstance>>,
     /// Bumped on every change; the render world uploads again when it differs.
     pub generation: u64,
+}
+
+impl BuildingInstances {
+    /// The instances as last handed over (empty if the city has let go of them since).
+    pub fn current(&self) -> Arc<Vec<BuildingInstance>> {
+        self.instances.upgrade().unwrap_or_default()
+    }
+}
+
+/// Render world: the instances to upload, held only until they are.
+#[derive(Component, Debug, Clone)]
+pub struct ExtractedInstances {
+    instances: Arc<Vec<BuildingInstance>>,
+    generation: u64,
 }
 
 impl ExtractComponent for BuildingInstances {
     type QueryData = &'static BuildingInstances;
     type QueryFilter = Changed<BuildingInstances>;
-    type Out = Self;
+    type Out = ExtractedInstances;
 
-    fn extract_component(item: QueryItem<'_, Self::QueryData>) -> Option<Self> {
-        Some(item.clone())
+    fn extract_component(item: QueryItem<'_, Self::QueryData>) -> Option<ExtractedInstances> {
+        Some(ExtractedInstances {
+            instances: item.instances.upgrade()?,
+            generation: item.generation,
+        })
     }
 }
 
@@ -150,7 +168,7 @@ fn queue_buildings(
     pipeline_cache: Res<PipelineCache>,
     meshes: Res<RenderAssets<RenderMesh>>,
     render_mesh_instances: Res<RenderMeshInstances>,
-    cities: Query<(Entity, &MainEntity), With<BuildingInstances>>,
+    cities: Query<(Entity, &MainEntity), With<ExtractedInstances>>,
     mut phases: ResMut<ViewSortedRenderPhases<Transparent3d>>,
     views: Query<(&ExtractedView, &Msaa)>,
 ) {
@@ -201,10 +219,10 @@ struct InstanceBuffer {
 
 fn prepare_instance_buffers(
     mut commands: Commands,
-    cities: Query<(Entity, &BuildingInstances, Option<&InstanceBuffer>)>,
+    mut cities: Query<(Entity, &mut ExtractedInstances, Option<&InstanceBuffer>)>,
     render_device: Res<RenderDevice>,
 ) {
-    for (entity, instances, uploaded) in &cities {
+    for (entity, mut instances, uploaded) in &mut cities {
         if uploaded.is_some_and(|buffer| buffer.generation == instances.generation) {
             continue;
         }
@@ -222,6 +240,8 @@ fn prepare_instance_buffers(
             length: instances.instances.len(),
             generation: instances.generation,
         });
+        // Uploaded: let the city write its instances again without copying them.
+        instances.instances = Arc::default();
     }
 }
 

@@ -80,7 +80,7 @@ pub fn buildings(app: &mut App) -> Vec<BuildingInstance> {
     let drawn: Vec<_> = query
         .iter(app.world())
         .filter(|(of, _)| of.city == CityKey::Session(1))
-        .map(|(_, draw)| draw.instances.to_vec())
+        .map(|(_, draw)| draw.current().to_vec())
         .collect();
     assert!(drawn.len() <= 1, "one drawing entity per city");
     drawn.into_iter().next().unwrap_or_default()

@@ -31,7 +31,7 @@ pub use palette::{
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,
-    sync_structure, CityBuildings, CityRoot, MovedScratch, CITY_GAP_WU, HIT_TEST_REFRESH_S,
+    sync_structure, CityBuildings, CityRoot, CITY_GAP_WU, HIT_TEST_REFRESH_S,
 };
 
 use super::compare::ComparePlugin;
@@ -63,7 +63,6 @@ impl Plugin for CityPlugin {
             .init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
             .init_resource::<Palette>()
-            .init_resource::<MovedScratch>()
             .configure_sets(
                 Update,
                 (

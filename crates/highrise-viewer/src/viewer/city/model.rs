@@ -36,14 +36,14 @@ pub struct City {
     pub root: Option<Entity>,
     /// The entity that draws the buildings (one instanced draw), a child of the root.
     pub instances_entity: Option<Entity>,
-    /// The buildings as drawn, indexed like `layout.buildings()`, in world coordinates.
-    pub instances: Vec<BuildingInstance>,
+    /// The buildings as drawn, indexed like `layout.buildings()`, in world coordinates. The
+    /// one copy: the draw gets a weak handle and the render world a clone of the `Arc` until it
+    /// has uploaded it, so writes ([`City::instances_mut`]) copy only while an upload is pending.
+    pub instances: std::sync::Arc<Vec<BuildingInstance>>,
     /// The origin the instances were placed for.
     pub(super) instances_origin: Vec3,
     /// Instances changed since they were last handed to the draw.
     pub(super) instances_dirty: bool,
-    /// The instance buffer handed to the draw before the current one, to be reused.
-    pub(super) spare_instances: Option<std::sync::Arc<Vec<BuildingInstance>>>,
     pub district_entities: Vec<Entity>,
     pub block_entities: Vec<Entity>,
     pub heights_wu: Vec<f32>,
@@ -169,6 +169,11 @@ pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
 }
 
 impl City {
+    /// The instances, to write: copied first only if the render world still holds them.
+    pub(super) fn instances_mut(&mut self) -> &mut Vec<BuildingInstance> {
+        std::sync::Arc::make_mut(&mut self.instances)
+    }
+
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
     pub fn max_height_wu(&self) -> f32 {
         self.layout.as_ref().map_or(8.0, |layout| {
@@ -375,7 +380,7 @@ impl City {
         self.shown_districts.clear();
         self.shown_blocks.clear();
         // The old draw entity goes with the root's other children (see `sync_structure`).
-        self.instances.clear();
+        self.instances_mut().clear();
         self.instances_entity = None;
         self.district_entities.clear();
         self.block_entities.clear();
@@ -401,9 +406,10 @@ impl City {
         let Some(layout) = self.layout.as_ref() else {
             return;
         };
-        self.instances.truncate(from);
+        let instances = std::sync::Arc::make_mut(&mut self.instances);
+        instances.truncate(from);
         for (index, building) in layout.buildings().iter().enumerate().skip(from) {
-            self.instances.push(place_instance(
+            instances.push(place_instance(
                 building,
                 self.origin,
                 self.heights_wu[index],
@@ -570,61 +576,62 @@ impl City {
         }
     }
 
-    /// Moves every height a step toward its target. Returns the buildings that moved, in
-    /// index order.
-    pub fn ease(&mut self, dt_s: f32, moved: &mut Vec<usize>) {
-        let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
-        moved.clear();
-        let count = self.heights_wu.len();
-        if self.animating.len() > count / 8 {
-            // Most of the city is moving: one pass in index order over the flags gives the
-            // moved list already sorted (sorting a long list costs more than the pass).
-            self.animating.clear();
-            for index in 0..count {
-                if !self.animating_flags[index] {
-                    continue;
-                }
-                let (height, target) = (&mut self.heights_wu[index], self.target_heights_wu[index]);
-                let gap = target - *height;
-                *height = if gap.abs() < 0.005 {
-                    target
-                } else {
-                    *height + gap * blend
-                };
-                moved.push(index);
-                if *height == target {
-                    self.animating_flags[index] = false;
-                } else {
-                    self.animating.push(index);
-                }
-            }
-            if !moved.is_empty() {
-                self.heights_dirty = true;
-            }
-            return;
+    /// Moves every height a step toward its target and writes it into the building's instance
+    /// in the same pass. True if any building moved.
+    pub fn ease(&mut self, dt_s: f32) -> bool {
+        if self.animating.is_empty() {
+            return false;
         }
-        let (heights, targets, flags) = (
-            &mut self.heights_wu,
-            &self.target_heights_wu,
-            &mut self.animating_flags,
-        );
-        self.animating.retain(|&index| {
-            let (height, target) = (&mut heights[index], targets[index]);
+        let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
+        let count = self.heights_wu.len();
+        let step = |height: &mut f32, target: f32| {
             let gap = target - *height;
             *height = if gap.abs() < 0.005 {
                 target
             } else {
                 *height + gap * blend
             };
-            moved.push(index);
-            let still_moving = *height != target;
-            flags[index] = still_moving;
-            still_moving
-        });
-        moved.sort_unstable();
-        if !moved.is_empty() {
-            self.heights_dirty = true;
+        };
+        let (heights, targets, flags, animating) = (
+            &mut self.heights_wu,
+            &self.target_heights_wu,
+            &mut self.animating_flags,
+            &mut self.animating,
+        );
+        let instances = std::sync::Arc::make_mut(&mut self.instances);
+        if animating.len() > count / 8 {
+            // Most of the city is moving: one pass in index order over the flags walks the
+            // heights and the instances in memory order.
+            animating.clear();
+            for index in 0..count {
+                if !flags[index] {
+                    continue;
+                }
+                let height = &mut heights[index];
+                step(height, targets[index]);
+                if let Some(instance) = instances.get_mut(index) {
+                    instance.height = *height;
+                }
+                if *height == targets[index] {
+                    flags[index] = false;
+                } else {
+                    animating.push(index);
+                }
+            }
+        } else {
+            animating.retain(|&index| {
+                let height = &mut heights[index];
+                step(height, targets[index]);
+                if let Some(instance) = instances.get_mut(index) {
+                    instance.height = *height;
+                }
+                let still_moving = *height != targets[index];
+                flags[index] = still_moving;
+                still_moving
+            });
         }
+        self.heights_dirty = true;
+        true
     }
 }
 
@@ -746,22 +753,22 @@ mod tests {
             assert_eq!(sorted(&full.recolour), sorted(&incremental.recolour));
             assert_eq!(full.animating_flags, incremental.animating_flags);
             assert_eq!(full.targets_from, incremental.targets_from);
-            let (mut moved_full, mut moved_incremental) = (Vec::new(), Vec::new());
             let mut heights = full.heights_wu.clone();
             let mut flags = full.animating_flags.clone();
             let busy = full.animating.len() > heights.len() / 8;
             let expected = reference_ease(&mut heights, &full.target_heights_wu, &mut flags);
-            full.ease(0.016, &mut moved_full);
+            let moved_full = full.ease(0.016);
+            let bits = |h: &[f32]| -> Vec<u32> { h.iter().map(|h| h.to_bits()).collect() };
             if busy {
-                let bits = |h: &[f32]| -> Vec<u32> { h.iter().map(|h| h.to_bits()).collect() };
                 assert_eq!(bits(&heights), bits(&full.heights_wu));
                 assert_eq!(flags, full.animating_flags);
-                assert_eq!(expected, moved_full);
+                assert_eq!(!expected.is_empty(), moved_full);
                 assert_eq!(sorted(&full.animating), full.animating);
                 busy_steps += 1;
             }
-            incremental.ease(0.016, &mut moved_incremental);
+            let moved_incremental = incremental.ease(0.016);
             assert_eq!(moved_full, moved_incremental);
+            assert_eq!(bits(&full.heights_wu), bits(&incremental.heights_wu));
             full.recolour.clear();
             incremental.recolour.clear();
         }

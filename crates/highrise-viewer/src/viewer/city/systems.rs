@@ -34,10 +34,6 @@ pub fn slab_transform(rect: &Rect, base_wu: f32, top_wu: f32) -> Transform {
     ))
 }
 
-/// Scratch space for [`animate_buildings`], reused every frame: the buildings that moved.
-#[derive(Resource, Default, Debug)]
-pub struct MovedScratch(Vec<usize>);
-
 /// Marks the entity that draws a city's buildings.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct CityBuildings {
@@ -236,8 +232,9 @@ pub fn glide_cities(
         let started_s = *glide.started_s.get_or_insert(now_s);
         let t = glide.eased(now_s);
         let origin = city.origin;
+        let instances = std::sync::Arc::make_mut(&mut city.instances);
         for (index, building) in layout.buildings().iter().enumerate() {
-            let Some(instance) = city.instances.get_mut(index) else {
+            let Some(instance) = instances.get_mut(index) else {
                 break;
             };
             let centre = building.footprint.center();
@@ -325,7 +322,6 @@ pub fn animate_buildings(
     mut cities: ResMut<Cities>,
     palette: Res<Palette>,
     hovered: Option<Res<crate::viewer::hover::Hovered>>,
-    mut scratch: ResMut<MovedScratch>,
     mut draws: Query<&mut BuildingInstances>,
 ) {
     let dt_s = time.delta_secs().min(0.1);
@@ -335,7 +331,9 @@ pub fn animate_buildings(
         if city.hidden || placed != Some(city.instances.len()) {
             continue; // no city yet, or its buildings are being placed this frame
         }
-        city.ease(dt_s, &mut scratch.0);
+        if city.ease(dt_s) {
+            city.instances_dirty = true;
+        }
         if city.instances_origin != city.origin {
             // The city moved (the scene was rearranged): place every building again.
             city.place_instances(0, &palette);
@@ -343,10 +341,6 @@ pub fn animate_buildings(
         let Some(layout) = city.layout.as_mut() else {
             continue;
         };
-        let moved = &scratch.0;
-        if !moved.is_empty() {
-            city.instances_dirty = true;
-        }
         let highlight = highlighted
             .filter(|(city_key, _)| *city_key == key)
             .map(|(_, building)| building as usize)
@@ -383,22 +377,10 @@ pub fn animate_buildings(
             recolour.sort_unstable();
             recolour.dedup();
         }
-        // One pass in index order over both lists (each sorted, each index once), so an
-        // instance that moves and changes colour is fetched once.
-        let (mut next_moved, mut next_recolour) = (0, 0);
-        loop {
-            let moved_index = moved.get(next_moved).copied().unwrap_or(usize::MAX);
-            let recolour_index = recolour.get(next_recolour).copied().unwrap_or(usize::MAX);
-            let index = moved_index.min(recolour_index);
-            if index == usize::MAX {
-                break;
-            }
-            if moved_index == index {
-                city.instances[index].height = city.heights_wu[index];
-                next_moved += 1;
-            }
-            if recolour_index == index {
-                next_recolour += 1;
+        // In index order, each index once (the heights are already in the instances).
+        if !recolour.is_empty() {
+            let instances = std::sync::Arc::make_mut(&mut city.instances);
+            for &index in &recolour {
                 let wanted = if Some(index) == city.highlighted {
                     ColourKey::Highlight
                 } else {
@@ -406,8 +388,7 @@ pub fn animate_buildings(
                 };
                 if city.colours[index] != wanted {
                     city.colours[index] = wanted;
-                    city.instances[index] =
-                        set_instance_colour(city.instances[index], palette.rgba(wanted));
+                    instances[index] = set_instance_colour(instances[index], palette.rgba(wanted));
                     city.instances_dirty = true;
                 }
             }
@@ -416,21 +397,9 @@ pub fn animate_buildings(
         city.recolour = recolour;
         if city.instances_dirty {
             if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
-                // Reuse a buffer the render world has let go of (no 200k-entry allocation and
-                // page faults every frame); keep the one just replaced for next time.
-                let mut next = city
-                    .spare_instances
-                    .take()
-                    .filter(|spare| std::sync::Arc::strong_count(spare) == 1)
-                    .unwrap_or_default();
-                match std::sync::Arc::get_mut(&mut next) {
-                    Some(buffer) => {
-                        buffer.clear();
-                        buffer.extend_from_slice(&city.instances);
-                    }
-                    None => next = std::sync::Arc::new(city.instances.clone()),
-                }
-                city.spare_instances = Some(std::mem::replace(&mut draw.instances, next));
+                // A weak handle: the render world takes its own `Arc` at extraction and lets go
+                // once uploaded, so the next frame's writes need no copy of the 200k entries.
+                draw.instances = std::sync::Arc::downgrade(&city.instances);
                 draw.generation += 1;
                 city.instances_dirty = false;
             }
