@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use highrise_ingest::AggregateSink;
-use highrise_testkit::load::{run_load, LoadPlan};
+use highrise_testkit::load::{calls_match, run_load, LoadPlan};
 use highrise_testkit::server::{start, test_config};
 
 fn main() {
@@ -25,15 +25,7 @@ fn main() {
         consumer_delay_per_report: Duration::from_millis(delay_ms),
         ..LoadPlan::new(sessions)
     };
-    let outcome = run_load(&server, &plan, |want, snapshot| {
-        for (method_id, &calls) in want.calls_per_method.iter().enumerate() {
-            let got = u64::from(snapshot.method(method_id as u32).calls);
-            if got != calls {
-                return Err(format!("method {method_id}: {got} calls, sent {calls}"));
-            }
-        }
-        Ok(())
-    });
+    let outcome = run_load(&server, &plan, |want, snapshot| calls_match(want, snapshot));
     let wall_s = outcome.wall.as_secs_f64();
     println!(
         "load: {} sessions ({} well-formed, {} hostile), consumer {} ms/report",

@@ -3,22 +3,14 @@
 //! says exactly what the program sent. (The 1,000-session version is `benches/load.rs`.)
 
 use highrise_ingest::AggregateSink;
-use highrise_testkit::load::{run_load, LoadPlan};
+use highrise_testkit::load::{calls_match, run_load, LoadPlan};
 use highrise_testkit::server::{start, test_config};
 
 #[test]
 fn every_well_formed_session_of_256_ends_exactly_while_64_hostile_ones_come_and_go() {
     let server = start(test_config(), AggregateSink::factory);
     let plan = LoadPlan::new(256);
-    let outcome = run_load(&server, &plan, |want, snapshot| {
-        for (method_id, &calls) in want.calls_per_method.iter().enumerate() {
-            let got = u64::from(snapshot.method(method_id as u32).calls);
-            if got != calls {
-                return Err(format!("method {method_id}: {got} calls, sent {calls}"));
-            }
-        }
-        Ok(())
-    });
+    let outcome = run_load(&server, &plan, |want, snapshot| calls_match(want, snapshot));
     eprintln!("{outcome:#?}");
     assert_eq!(outcome.well_formed, 192);
     assert_eq!(outcome.hostile, 64);

@@ -80,6 +80,18 @@ pub const HOSTILE_KINDS: [&str; 8] = [
     "absurd nesting",
 ];
 
+/// The check for sessions aggregated by `AggregateSink`: every method's calls in the final
+/// snapshot are the calls the session sent (its whole run fits in the window).
+pub fn calls_match(want: &Expected, snapshot: &highrise_aggregate::Snapshot) -> Result<(), String> {
+    for (method_id, &calls) in want.calls_per_method.iter().enumerate() {
+        let got = u64::from(snapshot.method(method_id as u32).calls);
+        if got != calls {
+            return Err(format!("method {method_id}: {got} calls, sent {calls}"));
+        }
+    }
+    Ok(())
+}
+
 /// What happened.
 #[derive(Debug, Default)]
 pub struct LoadOutcome {
@@ -142,6 +154,21 @@ where
 
     let mut ended: HashSet<u64> = HashSet::new();
     let mut finals: HashMap<String, usize> = HashMap::new();
+    // Counts one report read; a final one is judged against what its session sent.
+    let read = |report: &SessionReport<S::Snapshot>,
+                ended: &mut HashSet<u64>,
+                finals: &mut HashMap<String, usize>,
+                outcome: &mut LoadOutcome| {
+        outcome.reports_read += 1;
+        if ended.contains(&report.session_id) {
+            outcome.reports_after_end += 1;
+        }
+        if report.is_ended() {
+            ended.insert(report.session_id);
+            outcome.ended_reports += 1;
+            judge(report, &expected, &check, finals, outcome);
+        }
+    };
     let deadline = start + plan.timeout;
     while finals.len() < expected.len() {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -155,15 +182,7 @@ where
         else {
             continue;
         };
-        outcome.reports_read += 1;
-        if ended.contains(&report.session_id) {
-            outcome.reports_after_end += 1;
-        }
-        if report.is_ended() {
-            ended.insert(report.session_id);
-            outcome.ended_reports += 1;
-            judge(&report, &expected, &check, &mut finals, &mut outcome);
-        }
+        read(&report, &mut ended, &mut finals, &mut outcome);
         if !plan.consumer_delay_per_report.is_zero() {
             std::thread::sleep(plan.consumer_delay_per_report);
         }
@@ -184,15 +203,7 @@ where
     }
     // Hostile sessions still ending are read too, so their ends are counted.
     while let Ok(report) = server.updates().recv_timeout(Duration::from_millis(300)) {
-        outcome.reports_read += 1;
-        if ended.contains(&report.session_id) {
-            outcome.reports_after_end += 1;
-        }
-        if report.is_ended() {
-            ended.insert(report.session_id);
-            outcome.ended_reports += 1;
-            judge(&report, &expected, &check, &mut finals, &mut outcome);
-        }
+        read(&report, &mut ended, &mut finals, &mut outcome);
     }
     outcome.mismatches.sort();
     outcome
