@@ -24,14 +24,19 @@ pub fn encode_message<M: bincode::Encode>(message: &M) -> Vec<u8> {
 fn decode_exact<M: bincode::Decode<()>>(payload: &[u8]) -> Result<M, ProtocolError> {
     match bincode::decode_from_slice::<M, _>(payload, wire_config()) {
         Ok((message, used)) if used == payload.len() => Ok(message),
-        Ok((_, used)) => Err(ProtocolError::malformed(format!(
-            "{} trailing bytes after the message",
-            payload.len() - used
-        ))),
-        Err(DecodeError::UnexpectedVariant { found, .. }) => {
-            Err(ProtocolError::UnknownTag { tag: found })
-        }
-        Err(other) => Err(ProtocolError::malformed(other.to_string())),
+        Ok((_, used)) => Err(trailing_bytes(payload.len() - used)),
+        Err(error) => Err(decode_failure(error)),
+    }
+}
+
+fn trailing_bytes(count: usize) -> ProtocolError {
+    ProtocolError::malformed(format!("{count} trailing bytes after the message"))
+}
+
+fn decode_failure(error: DecodeError) -> ProtocolError {
+    match error {
+        DecodeError::UnexpectedVariant { found, .. } => ProtocolError::UnknownTag { tag: found },
+        other => ProtocolError::malformed(other.to_string()),
     }
 }
 
@@ -79,14 +84,8 @@ fn decode_agent_message_and_token(
                 Some(token).filter(|t| !t.is_empty()),
             ))
         }
-        Ok((_, used)) => Err(ProtocolError::malformed(format!(
-            "{} trailing bytes after the message",
-            payload.len() - used
-        ))),
-        Err(DecodeError::UnexpectedVariant { found, .. }) => {
-            Err(ProtocolError::UnknownTag { tag: found })
-        }
-        Err(other) => Err(ProtocolError::malformed(other.to_string())),
+        Ok((_, used)) => Err(trailing_bytes(payload.len() - used)),
+        Err(error) => Err(decode_failure(error)),
     }
 }
 
