@@ -196,6 +196,10 @@ pub fn sync_structure(
                         // The instances carry their own world positions: the cube's bounds
                         // say nothing about where they stand.
                         NoFrustumCulling,
+                        // Every city's draw uses the same cube: without this, Bevy merges
+                        // adjacent cities' draws into one batch and draws only the first
+                        // city's instance buffer (cities vanished with three programs).
+                        bevy::render::batching::NoAutomaticBatching,
                         Transform::default(),
                         ChildOf(root),
                         CityBuildings { city: key },
