@@ -38,7 +38,8 @@ pub struct City {
     pub instances_entity: Option<Entity>,
     /// The buildings as drawn, indexed like `layout.buildings()`, in world coordinates. The
     /// one copy: the draw gets a weak handle and the render world a clone of the `Arc` until it
-    /// has uploaded it, so writes ([`City::instances_mut`]) copy only while an upload is pending.
+    /// has uploaded it, so writes (through `Arc::make_mut`, at each write site so other fields
+    /// stay borrowable) copy only while an upload is pending.
     pub instances: std::sync::Arc<Vec<BuildingInstance>>,
     /// The origin the instances were placed for.
     pub(super) instances_origin: Vec3,
@@ -169,11 +170,6 @@ pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
 }
 
 impl City {
-    /// The instances, to write: copied first only if the render world still holds them.
-    pub(super) fn instances_mut(&mut self) -> &mut Vec<BuildingInstance> {
-        std::sync::Arc::make_mut(&mut self.instances)
-    }
-
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
     pub fn max_height_wu(&self) -> f32 {
         self.layout.as_ref().map_or(8.0, |layout| {
@@ -380,7 +376,7 @@ impl City {
         self.shown_districts.clear();
         self.shown_blocks.clear();
         // The old draw entity goes with the root's other children (see `sync_structure`).
-        self.instances_mut().clear();
+        std::sync::Arc::make_mut(&mut self.instances).clear();
         self.instances_entity = None;
         self.district_entities.clear();
         self.block_entities.clear();
