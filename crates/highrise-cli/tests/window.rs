@@ -22,11 +22,13 @@ const HIGHRISE: &str = env!("CARGO_BIN_EXE_highrise");
 
 /// Runs the viewer with the X pointer in the window's top-right corner (sky), so that nothing
 /// is hovered and highlighted unless a test means it: Xvfb starts with the pointer in the middle
-/// of the screen, where the framed city's towers often stand.
+/// of the screen, where the framed city's towers often stand. Xvfb ignores a pointer move while
+/// no window is mapped, so the move waits (in the background) for the viewer's window.
 const POINTER_AWAY: [&str; 3] = [
     "sh",
     "-c",
-    "xdotool mousemove 1279 1 >/dev/null 2>&1; exec \"$0\" \"$@\"",
+    "(xdotool search --sync --onlyvisible --name '^highrise'; xdotool mousemove 1279 1) \
+      >/dev/null 2>&1 & exec \"$0\" \"$@\"",
 ];
 
 /// One window at a time.
