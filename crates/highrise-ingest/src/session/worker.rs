@@ -139,5 +139,9 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
     if let Some(active) = recorder.take() {
         active.finish(&mut processor.session);
     }
+    // An ended session takes no more commands or controls: closed before the final report
+    // goes out, so a consumer that saw the end is told so when it sends one.
+    drop(setup.commands);
+    drop(setup.controls);
     publisher.publish_final(&mut processor.session);
 }
