@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use highrise_protocol::Event;
 
 use crate::config::{clamp_window_ns, AggregatorConfig};
+use crate::drops::DropHistory;
 use crate::engine::Engine;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{Snapshot, SnapshotState};
@@ -29,6 +30,7 @@ pub struct Aggregator {
     free_threads: Vec<u32>,
     thread_lookup: HashMap<u64, u32>,
     snapshots: SnapshotState,
+    drops: DropHistory,
 }
 
 impl Default for Aggregator {
@@ -46,6 +48,7 @@ impl Aggregator {
             free_threads: Vec::new(),
             thread_lookup: HashMap::new(),
             snapshots: SnapshotState::default(),
+            drops: DropHistory::default(),
         }
     }
 
@@ -136,9 +139,18 @@ impl Aggregator {
             self.engine
                 .enter(thread, method_id, pair_index, timestamp_ns, false);
         }
+        thread.resynced_ns = Some(timestamp_ns);
         self.engine.counters.resyncs += 1;
         self.engine.advance_now(timestamp_ns);
         self.settle();
+    }
+
+    /// The agent's running total of events it dropped (its buffer was full), from its
+    /// `Dropped` message; a lower total than a previous one is ignored. Read back as
+    /// [`Snapshot::dropped_share`] and [`AggregatorStats::agent_events_dropped`].
+    pub fn agent_dropped(&mut self, events_dropped: u64) {
+        self.drops.events_dropped = self.drops.events_dropped.max(events_dropped);
+        self.sample_drops();
     }
 
     /// Heartbeat: moves "now" to `now_ns` if that is later (never backward). Open frames keep
@@ -208,6 +220,8 @@ impl Aggregator {
         out.changed_method_ids
             .extend_from_slice(&self.snapshots.changed);
         out.stats = self.stats();
+        self.sample_drops();
+        out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
     }
 
     /// The session counters.
@@ -220,6 +234,7 @@ impl Aggregator {
             ended += u64::from(thread.ended);
             thread_bytes += thread.memory_bytes();
         }
+        stats.agent_events_dropped = self.drops.events_dropped;
         stats.active_threads = active;
         stats.ended_threads = ended;
         stats.live_pairs = (self.engine.pairs.len() - self.engine.free_pairs.len()) as u64;
@@ -269,6 +284,16 @@ impl Aggregator {
     }
 
     // ---------------------------------------------------------------- internals
+
+    fn sample_drops(&mut self) {
+        let clock = self.engine.clock;
+        self.drops.sample(
+            clock.now_ns,
+            self.engine.counters.events,
+            clock.window_ns,
+            clock.bucket_ns,
+        );
+    }
 
     fn thread_index(&mut self, thread_id: u64, implicit: bool) -> u32 {
         if let Some(&index) = self.thread_lookup.get(&thread_id) {

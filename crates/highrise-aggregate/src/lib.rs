@@ -34,6 +34,16 @@
 //! bucket (at most W longer than L). The property tests check all of this against a
 //! reference that computes the definitions from the full event list.
 //!
+//! # Drops
+//!
+//! An agent whose buffer is full drops events instead of blocking its program; it then sends
+//! its running drop totals ([`Aggregator::agent_dropped`]) and each affected thread's whole
+//! stack ([`Aggregator::resync`]). The time between that thread's last event and the resync
+//! goes to the method then on top, and calls made meanwhile are missing, so every method that
+//! ran on the thread within the window is marked [`MethodStats::approximate`] until the resync
+//! leaves the window. [`Snapshot::dropped_share`] says what share of the window's events the
+//! agent dropped.
+//!
 //! # Cost
 //!
 //! Per event: a few loads and adds on the thread's stack and one (method, thread) record. Events
@@ -54,6 +64,7 @@
 
 mod aggregator;
 mod config;
+mod drops;
 mod engine;
 mod methods;
 mod pair;

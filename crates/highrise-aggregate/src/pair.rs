@@ -199,6 +199,23 @@ impl PairMap {
         self.len
     }
 
+    /// The method ids with a pair here, in no particular order.
+    pub(crate) fn method_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        let dense = self
+            .dense
+            .iter()
+            .enumerate()
+            .filter(|(_, &pair_index)| pair_index != NO_PAIR)
+            .map(|(method_id, _)| method_id as u32);
+        let table = self
+            .table
+            .slots
+            .iter()
+            .filter(|(method_id, _)| *method_id != FREE_METHOD)
+            .map(|(method_id, _)| *method_id);
+        dense.chain(table)
+    }
+
     pub(crate) fn memory_bytes(&self) -> usize {
         self.table.memory_bytes() + self.dense.capacity() * 4
     }

@@ -24,6 +24,10 @@ pub struct MethodStats {
     pub thread_count: u32,
     /// Calls (enters) in the window, all threads together; saturates at `u32::MAX`.
     pub calls: u32,
+    /// The numbers are estimates: a thread the method ran on lost events within the window
+    /// (the agent's buffer was full), so the time until that thread's resync went to the
+    /// method then on top, and calls made during the loss are missing.
+    pub approximate: bool,
 }
 
 /// Per-method statistics at one moment, indexed by method id. Produced by
@@ -46,6 +50,9 @@ pub struct Snapshot {
     pub changed_method_ids: Vec<u32>,
     /// The session counters at the time of the snapshot.
     pub stats: AggregatorStats,
+    /// Events the agent dropped over about the last window (bucket granularity), as a share
+    /// of the events it produced then (received plus dropped); 0.0 when none were dropped.
+    pub dropped_share: f32,
 }
 
 impl Snapshot {
@@ -130,6 +137,9 @@ pub(crate) struct SnapshotState {
     /// except at the indices in `adjusted` while a snapshot is computed.
     adjust: Vec<[f32; 2]>,
     adjusted: Vec<u32>,
+    /// Per method id: ran on a thread resynced within the window (see
+    /// [`MethodStats::approximate`]); empty when no thread was.
+    approximate: Vec<bool>,
     /// The previous snapshot's values (for the "changed" list); updated in place.
     pub last: Vec<MethodStats>,
     pub changed: Vec<u32>,
@@ -140,6 +150,7 @@ impl SnapshotState {
         self.scratch.capacity() * size_of::<MethodAccum>()
             + self.adjust.capacity() * 8
             + self.adjusted.capacity() * 4
+            + self.approximate.capacity()
             + self.last.capacity() * size_of::<MethodStats>()
             + self.changed.capacity() * 4
     }
@@ -260,6 +271,21 @@ impl SnapshotState {
         for pair_index in self.adjusted.drain(..) {
             self.adjust[pair_index as usize] = [0.0; 2];
         }
+        // Methods of threads that lost events within the window.
+        self.approximate.clear();
+        for thread in threads.iter().filter(|thread| {
+            !thread.free
+                && thread
+                    .resynced_ns
+                    .is_some_and(|at_ns| at_ns >= window_start_ns)
+        }) {
+            self.approximate.resize(method_count, false);
+            for method_id in thread.map.method_ids() {
+                if let Some(flag) = self.approximate.get_mut(method_id as usize) {
+                    *flag = true;
+                }
+            }
+        }
         // Pass 4: normalise, compare with the previous snapshot.
         let per_ns = 1.0 / clock.window_ns as f32;
         self.last.resize(method_count, MethodStats::default());
@@ -267,12 +293,15 @@ impl SnapshotState {
         out.clear();
         out.reserve(method_count);
         for (method_id, (accum, last)) in self.scratch.iter().zip(&mut self.last).enumerate() {
+            let approximate = self.approximate.get(method_id).copied().unwrap_or(false)
+                && (accum.threads > 0 || accum.max_incl_ns > 0.0);
             let stats = MethodStats {
                 elevation: (accum.max_excl_ns * per_ns).min(1.0),
                 inclusive_elevation: (accum.max_incl_ns * per_ns).min(1.0),
                 summed_elevation: accum.sum_excl_ns * per_ns,
                 thread_count: accum.threads,
                 calls: accum.calls,
+                approximate,
             };
             out.push(stats);
             if stats != *last {

@@ -32,6 +32,9 @@ pub struct AggregatorStats {
     /// whose bucket left the window before the thread moved on once; dropped, which is exact
     /// since they are outside every future window.
     pub late_contributions: u64,
+    /// The agent's running total of events it dropped (see
+    /// [`crate::Aggregator::agent_dropped`]).
+    pub agent_events_dropped: u64,
     /// Threads currently known and not yet released (running, or ended but still inside the
     /// window).
     pub active_threads: u64,

@@ -42,6 +42,9 @@ pub(crate) struct ThreadState {
     pub touched: Vec<u32>,
     pub touched_len: usize,
     pub ended: bool,
+    /// Timestamp of the thread's latest resync: the agent lost some of its events before
+    /// then, so the numbers of its methods are estimates while that is in the window.
+    pub resynced_ns: Option<u64>,
     /// The slot is unused (thread released).
     pub free: bool,
 }

@@ -196,6 +196,13 @@ impl Printer {
         };
         let names = self.names.get(&report.session_id).map(|known| &known.names);
         let window_s = snapshot.window_ns as f64 / 1e9;
+        if snapshot.dropped_share > 0.0 {
+            writeln!(
+                out,
+                "    {:.1} % of events dropped in the last {window_s:.1} s: ≈ marks estimates",
+                snapshot.dropped_share * 100.0
+            )?;
+        }
         for (rank, (method_id, stats)) in snapshot.top_by_elevation(self.top).iter().enumerate() {
             let name = names
                 .and_then(|names| names.get(*method_id as usize))
@@ -203,8 +210,9 @@ impl Printer {
                 .map_or_else(|| format!("method #{method_id}"), Clone::clone);
             writeln!(
                 out,
-                "    {:>2}. {name:<48} {:>6.1} %  {} thread{}  {} calls/{window_s:.1}s  (inclusive {:.1} %)",
+                "    {:>2}. {name:<48} {}{:>6.1} %  {} thread{}  {} calls/{window_s:.1}s  (inclusive {:.1} %)",
                 rank + 1,
+                if stats.approximate { "≈" } else { " " },
                 stats.elevation * 100.0,
                 stats.thread_count,
                 if stats.thread_count == 1 { "" } else { "s" },

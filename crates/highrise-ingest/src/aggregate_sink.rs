@@ -83,6 +83,10 @@ impl SessionSink for AggregateSink {
         self.aggregator.advance_to(timestamp_ns);
     }
 
+    fn agent_dropped(&mut self, events_dropped: u64, _batches_dropped: u64) {
+        self.aggregator.agent_dropped(events_dropped);
+    }
+
     fn command(&mut self, command: AggregateCommand) {
         match command {
             AggregateCommand::SetWindow { window_ns } => self.aggregator.set_window_ns(window_ns),

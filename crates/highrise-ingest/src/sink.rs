@@ -25,6 +25,9 @@ pub trait SessionSink: Send + 'static {
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]);
     /// The agent's clock moved on without events.
     fn heartbeat(&mut self, timestamp_ns: u64);
+    /// The agent's running totals of what it dropped (its buffer was full), from its
+    /// `Dropped` message; totals only grow. The default ignores them.
+    fn agent_dropped(&mut self, _events_dropped: u64, _batches_dropped: u64) {}
     /// A command from the consumer.
     fn command(&mut self, command: Self::Command);
     /// The state to publish now.

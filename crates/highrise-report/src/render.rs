@@ -34,6 +34,14 @@ pub fn render_summary(run: &RunSummary) -> String {
     for error in &run.errors {
         let _ = writeln!(out, "session error: {error}");
     }
+    if run.events_dropped > 0 {
+        let _ = writeln!(
+            out,
+            "the agent dropped {} events ({:.2} % of the program's); ≈ marks methods whose \
+             numbers are estimates because of it",
+            run.events_dropped, run.dropped_pct
+        );
+    }
     let _ = writeln!(out);
     let _ = writeln!(
         out,
@@ -43,11 +51,12 @@ pub fn render_summary(run: &RunSummary) -> String {
     for method in run.methods.iter().take(MAX_ROWS) {
         let _ = writeln!(
             out,
-            "{:>8.2} {:>8.2} {:>7} {:>10}  {}",
+            "{:>8.2} {:>8.2} {:>7} {:>10}  {}{}",
             method.mean_elevation_pct,
             method.max_elevation_pct,
             method.max_thread_count,
             method.calls,
+            if method.approximate { "≈ " } else { "" },
             method.display_name
         );
     }

@@ -45,6 +45,9 @@ pub struct MethodSummary {
     pub max_thread_count: u32,
     /// Enters over the whole run, all threads.
     pub calls: u64,
+    /// Some sample's numbers were estimates: the agent lost events of a thread the method ran
+    /// on (see [`highrise_aggregate::MethodStats::approximate`]). Marked `≈` in the tables.
+    pub approximate: bool,
 }
 
 /// A recording, summarized.
@@ -60,6 +63,11 @@ pub struct RunSummary {
     pub samples: u64,
     pub frames: u64,
     pub events: u64,
+    /// Events the agent dropped (its buffer was full; from its `Dropped` totals).
+    pub events_dropped: u64,
+    /// `events_dropped` as a share of all the events the program produced (received plus
+    /// dropped), in percent.
+    pub dropped_pct: f64,
     /// Most live threads at any sample.
     pub max_threads: u64,
     /// How the session ended in the recording ("goodbye", "disconnected", …).
@@ -86,6 +94,7 @@ struct Accumulated {
     elevation_max: f32,
     threads_max: u32,
     calls: u64,
+    approximate: bool,
 }
 
 /// The product's aggregating sink plus the samples the report needs.
@@ -137,6 +146,7 @@ impl SamplingSink {
             accumulated.elevation_sum += f64::from(stats.elevation) * weight as f64;
             accumulated.elevation_max = accumulated.elevation_max.max(stats.elevation);
             accumulated.threads_max = accumulated.threads_max.max(stats.thread_count);
+            accumulated.approximate |= stats.approximate;
         }
         let live_threads = snapshot
             .stats
@@ -184,6 +194,9 @@ impl SessionSink for SamplingSink {
     fn heartbeat(&mut self, timestamp_ns: u64) {
         self.inner.heartbeat(timestamp_ns);
         self.saw(timestamp_ns);
+    }
+    fn agent_dropped(&mut self, events_dropped: u64, batches_dropped: u64) {
+        self.inner.agent_dropped(events_dropped, batches_dropped);
     }
     fn command(&mut self, command: AggregateCommand) {
         self.inner.command(command);
@@ -257,6 +270,7 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
                 calls: accumulated.calls,
+                approximate: accumulated.approximate,
             }
         })
         .collect();
@@ -285,12 +299,22 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         samples: sink.samples,
         frames: report.stats.frames,
         events: report.stats.events,
+        events_dropped: report.stats.agent_events_dropped,
+        dropped_pct: dropped_pct(report.stats.agent_events_dropped, report.stats.events),
         max_threads: sink.max_threads,
         end,
         errors: report.errors.iter().map(ToString::to_string).collect(),
         interrupted,
         methods,
     })
+}
+
+/// Dropped events as a percentage of all produced (received plus dropped).
+fn dropped_pct(events_dropped: u64, events: u64) -> f64 {
+    if events_dropped == 0 {
+        return 0.0;
+    }
+    round(100.0 * events_dropped as f64 / (events_dropped as f64 + events as f64))
 }
 
 /// Four decimals: stable output (JSON, snapshots) without float noise.

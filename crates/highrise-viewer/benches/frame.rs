@@ -69,6 +69,7 @@ fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
                     summed_elevation: 0.5,
                     thread_count: 1 + (id % 4) as u32,
                     calls: 10,
+                    approximate: false,
                 }
             } else {
                 MethodStats::default()

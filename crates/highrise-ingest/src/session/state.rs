@@ -217,6 +217,7 @@ impl<S: SessionSink> Session<S> {
                     self.stats.agent_events_dropped.max(events_dropped);
                 self.stats.agent_batches_dropped =
                     self.stats.agent_batches_dropped.max(batches_dropped);
+                self.with_sink(|sink| sink.agent_dropped(events_dropped, batches_dropped));
             }
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);

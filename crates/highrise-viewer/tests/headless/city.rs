@@ -85,6 +85,7 @@ fn modes_change_targets() {
             summed_elevation: 0.3,
             thread_count: 5,
             calls: 2,
+            approximate: false,
         },
         stats(0.5, 1, 1),
         stats(0.5, 1, 1),

@@ -1,12 +1,13 @@
 //! Hover and the panel's text: picking a building or the ground, the tooltip's lines, search.
 
 use bevy::prelude::*;
+use highrise_aggregate::MethodStats;
 use highrise_layout::HitTarget;
 use highrise_viewer::viewer::city::{Cities, CityKey, ColourKey};
 use highrise_viewer::viewer::compare::Compare;
 use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::sessions::Sessions;
-use highrise_viewer::viewer::ui::{search, tooltip_lines};
+use highrise_viewer::viewer::ui::{dropped_line, search, tooltip_lines, APPROXIMATE_LINE};
 
 use crate::support::*;
 
@@ -50,11 +51,63 @@ fn hovering_a_building_names_it_in_the_tooltip() {
         .iter()
         .any(|l| l.contains("class Game · package main.game")));
 
+    assert!(
+        !lines.iter().any(|l| l.contains("estimate")),
+        "exact numbers: {lines:?}"
+    );
+
     // The hovered building is highlighted on the next frame.
     app.insert_resource(hovered);
     app.update();
     let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
     assert_eq!(city.colours[index as usize], ColourKey::Highlight);
+}
+
+#[test]
+fn a_building_whose_numbers_are_estimates_says_so_and_the_panel_gives_the_dropped_share() {
+    let mut app = app();
+    let mut lossy = report(
+        tetris(),
+        vec![MethodStats {
+            approximate: true,
+            ..stats(0.5, 1, 10)
+        }],
+        1,
+    );
+    lossy.stats.agent_events_dropped = 4_000;
+    if let Some(snapshot) = lossy.sink.as_mut().and_then(std::sync::Arc::get_mut) {
+        snapshot.dropped_share = 0.25;
+    }
+    accept(&mut app, lossy);
+    for _ in 0..40 {
+        app.update();
+    }
+    let sessions = app.world().resource::<Sessions>();
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
+    let index = layout.building_of(0).expect("placed");
+    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
+    let hovered = pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y);
+    let lines = tooltip_lines(
+        sessions,
+        app.world().resource::<Compare>(),
+        cities,
+        &hovered,
+    );
+    assert!(
+        lines.contains(&"elevation ≈ 50.0 %".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&APPROXIMATE_LINE.to_string()), "{lines:?}");
+    let view = &sessions.by_id[&1];
+    assert_eq!(
+        dropped_line(view.report.stats.agent_events_dropped, view.snapshot()).as_deref(),
+        Some(
+            "  25.0 % of events dropped in the last 3.0 s (4000 in all): ≈ buildings are estimates"
+        )
+    );
+    assert_eq!(dropped_line(0, view.snapshot()), None);
 }
 
 #[test]

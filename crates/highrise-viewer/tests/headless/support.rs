@@ -59,6 +59,7 @@ pub fn stats(elevation: f32, thread_count: u32, calls: u32) -> MethodStats {
         summed_elevation: elevation * thread_count as f32,
         thread_count,
         calls,
+        approximate: false,
     }
 }
 

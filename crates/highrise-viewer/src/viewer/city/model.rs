@@ -722,6 +722,7 @@ mod tests {
                             summed_elevation: value * 1.5,
                             thread_count: (random.next_u64() % 9) as u32,
                             calls: (random.next_u64() % 3) as u32,
+                            approximate: false,
                         };
                     }
                     _ => {}

@@ -20,8 +20,9 @@ use bevy_egui::EguiPrimaryContextPass;
 pub use names::{
     building_names, layout_building_names, qualified_name_of_class, raw_building_name,
 };
+pub use panel::dropped_line;
 pub use search::{building_matches, method_focus_point, search};
-pub use tooltip::tooltip_lines;
+pub use tooltip::{tooltip_lines, APPROXIMATE_LINE};
 
 #[derive(Debug)]
 pub struct UiPlugin;

@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
+use highrise_aggregate::Snapshot;
 use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
 
 use super::names::building_names;
@@ -104,14 +105,8 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
             stats.definitions,
             view.report.threads.len()
         ));
-        if stats.agent_events_dropped > 0 {
-            ui.colored_label(
-                egui::Color32::YELLOW,
-                format!(
-                    "  {} events dropped by the agent",
-                    stats.agent_events_dropped
-                ),
-            );
+        if let Some(line) = dropped_line(stats.agent_events_dropped, view.snapshot()) {
+            ui.colored_label(egui::Color32::YELLOW, line);
         }
         if stats.errors_total > 0 {
             egui::CollapsingHeader::new(format!("  {} errors", stats.errors_total))
@@ -126,6 +121,23 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
     if clicked.is_some() {
         sessions.selected = clicked;
     }
+}
+
+/// How exact the session's numbers are: the share of events the agent dropped over the window
+/// (buildings it made estimates of say so in their tooltip), and the run's total.
+pub fn dropped_line(events_dropped: u64, snapshot: Option<&Snapshot>) -> Option<String> {
+    if events_dropped == 0 {
+        return None;
+    }
+    let window_s = snapshot.map_or(0.0, |s| s.window_ns as f64 / 1e9);
+    Some(match snapshot.map_or(0.0, |s| s.dropped_share) {
+        share if share > 0.0 => format!(
+            "  {:.1} % of events dropped in the last {window_s:.1} s ({events_dropped} in all): \
+             ≈ buildings are estimates",
+            share * 100.0
+        ),
+        _ => format!("  {events_dropped} events dropped earlier, none in the last {window_s:.1} s"),
+    })
 }
 
 fn view_section(
@@ -219,7 +231,8 @@ fn selected_section(
                 .and_then(|building| building_names(city, building))
                 .map_or_else(|| format!("method #{method_id}"), |names| names.0);
             let label = format!(
-                "{:>5.1} %  {}×  {name}",
+                "{}{:>5.1} %  {}×  {name}",
+                if stats.approximate { "≈" } else { "" },
                 stats.elevation * 100.0,
                 stats.thread_count
             );

@@ -10,6 +10,10 @@ use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
 use crate::viewer::sessions::Sessions;
 
+/// Said under a building whose numbers are estimates (see `MethodStats::approximate`).
+pub const APPROXIMATE_LINE: &str =
+    "≈ estimate: the agent dropped events of its threads in the window";
+
 fn percent(fraction: f32) -> String {
     format!("{:.1} %", fraction * 100.0)
 }
@@ -49,9 +53,13 @@ pub fn tooltip_lines(
                 return Vec::new();
             };
             let stats = stats_of(method_id);
-            vec![
+            let mut lines = vec![
                 name,
-                format!("elevation {}", percent(stats.elevation)),
+                format!(
+                    "elevation {}{}",
+                    if stats.approximate { "≈ " } else { "" },
+                    percent(stats.elevation)
+                ),
                 format!("threads {}", stats.thread_count),
                 format!("calls in window {}", stats.calls),
                 format!("inclusive {}", percent(stats.inclusive_elevation)),
@@ -65,7 +73,11 @@ pub fn tooltip_lines(
                     }
                 ),
                 format!("program {}", view.title()),
-            ]
+            ];
+            if stats.approximate {
+                lines.push(APPROXIMATE_LINE.to_string());
+            }
+            lines
         }
         HitTarget::Block { block } => {
             let Some(class_index) = layout.blocks().get(block as usize).map(|b| b.class) else {
