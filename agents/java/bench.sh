@@ -7,10 +7,12 @@
 #   4. the same, lossless (the program waits for the sender: the pipeline's throughput);
 #   0. reference: two System.nanoTime() reads per "call" (the floor for enter+exit timestamps);
 #   5. streaming, in short reps of 4000 calls with 1 ms pauses (the sender always keeps up: what
-#      the calling thread pays per call).
+#      the calling thread pays per call);
+#   6. one thread paced at 5, 10 and 20 M events/s (the sustained rate without drops).
 # Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
 # CPU seconds (all its threads, the sender included), and the probe's event and drop counts.
 # Usage: agents/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
+# ONLY=6 runs only the paced cases.
 # PROBE=path overrides the listener (default: the release build if present, else debug).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -52,6 +54,7 @@ bench() {
 
 echo "probe: $PROBE"
 uptime
+if [[ "${ONLY:-}" != 6 ]]; then
 bench "0. reference: two System.nanoTime() per call, no agent" none "$CALLS" "$REPS" 1 0 clock
 bench "1. without the agent" none "$CALLS" "$REPS"
 bench "2. agent loaded, no viewer (no-op hooks)" noviewer "$CALLS" "$REPS"
@@ -59,4 +62,10 @@ bench "3. streaming to highrise-probe, default mode" "" "$CALLS" "$REPS"
 bench "4. streaming to highrise-probe, lossless" ",lossless" "$CALLS" "$REPS"
 bench "5a. short reps with pauses, without the agent" none 4000 2000 1 1
 bench "5b. short reps with pauses, streaming (sender keeps up)" "" 4000 2000 1 1
+fi
+# One thread paced at R M events/s for 3 reps of 5 s each: the share the probe counts dropped.
+for rate in 5 10 20; do
+    bench "6. one thread paced at $rate M events/s, streaming, default mode" "" \
+        $((rate * 500000 * 5)) 3 1 0 "pace:$rate"
+done
 uptime

@@ -9,7 +9,9 @@ package io.highrise.bench;
  * agent's 16384-event ring) this measures what the calling thread pays per call while the sender
  * keeps up (no drops, no back-pressure), the sender's own work happening in the pauses.
  * MODE "clock" replaces each call by two System.nanoTime() reads: the floor of any design that
- * timestamps enter and exit.
+ * timestamps enter and exit. MODE "pace:R" paces the loop at R million events per second (two
+ * events per call; spinning while ahead, as a busy program would be busy): the sustained rate
+ * one thread can stream without drops (the probe counts them).
  * Usage: CallBench CALLS_PER_REP REPS [THREADS] [PAUSE_MS] [MODE]
  */
 public class CallBench {
@@ -24,6 +26,9 @@ public class CallBench {
         long pauseMs = args.length > 3 ? Long.parseLong(args[3]) : 0;
         boolean quiet = reps > 20;
         clockOnly = args.length > 4 && args[4].equals("clock");
+        if (args.length > 4 && args[4].startsWith("pace:")) {
+            nsPerCall = 2e3 / Double.parseDouble(args[4].substring(5));
+        }
         double[] perCall = new double[reps];
         long sink = 0;
         for (int r = 0; r < reps; r++) {
@@ -67,14 +72,34 @@ public class CallBench {
     }
 
     static boolean clockOnly;
+    /** With "pace:R": the loop's budget per call in ns (0: unpaced). */
+    static double nsPerCall;
 
     static long loop(long calls) {
         if (clockOnly) {
             return clockLoop(calls);
         }
+        if (nsPerCall > 0) {
+            return pacedLoop(calls);
+        }
         long sum = 0;
         for (long i = 0; i < calls; i++) {
             sum += leaf((int) i);
+        }
+        return sum;
+    }
+
+    static long pacedLoop(long calls) {
+        long sum = 0;
+        long t0 = System.nanoTime();
+        for (long i = 0; i < calls; i++) {
+            sum += leaf((int) i);
+            if ((i & 255) == 255) {
+                long due = t0 + (long) (i * nsPerCall);
+                while (System.nanoTime() < due) {
+                    Thread.onSpinWait();
+                }
+            }
         }
         return sum;
     }
