@@ -86,6 +86,14 @@ pub use highrise_agent_macros::profile;
 pub use layer::{layer, HighriseLayer};
 pub use scope::ScopeGuard;
 
+/// The agent's reading of the viewer's answer to its Hello, for the fuzz target
+/// (`fuzz/fuzz_targets/agent_answer.rs`). Not a stable API.
+#[cfg(feature = "enable")]
+#[doc(hidden)]
+pub mod __fuzz {
+    pub use crate::sender::read_answer;
+}
+
 /// What the macros expand to. Not a stable API.
 #[doc(hidden)]
 pub mod __private {

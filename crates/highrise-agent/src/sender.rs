@@ -11,7 +11,7 @@
 //! and a thread whose ring fills drops (and counts) events and resynchronises later. Ended
 //! threads' rings are discarded (and counted) so their memory goes back.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -554,26 +554,33 @@ fn open(addr: &str, config: &Config, clock: &GlobalClock) -> io::Result<(TcpStre
                 let frame = wire::hello_frame(&hello, &token)
                     .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
                 stream.write_all(&frame)?;
-                let mut payload = Vec::new();
-                let answered = read_frame(&mut stream, &mut payload)
-                    .map_err(|error| io::Error::other(error.to_string()))?;
-                if !answered {
-                    return Err(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        "the viewer closed the connection without answering",
-                    ));
-                }
-                return match decode_viewer_message(&payload) {
-                    Ok(ViewerMessage::Welcome { session_id, .. }) => Ok((stream, session_id)),
-                    Ok(ViewerMessage::Reject { reason, .. }) => Err(io::Error::new(
-                        io::ErrorKind::ConnectionRefused,
-                        format!("the viewer refused this agent: {reason}"),
-                    )),
-                    Err(error) => Err(io::Error::new(io::ErrorKind::InvalidData, error)),
-                };
+                let session_id = read_answer(&mut stream)?;
+                return Ok((stream, session_id));
             }
             Err(error) => last_error = error,
         }
     }
     Err(last_error)
+}
+
+/// Reads the viewer's one answer to the Hello (a frame): the session id of a `Welcome`, else
+/// why not (a `Reject`'s reason, a closed connection, bytes that are no answer).
+pub fn read_answer(input: &mut impl Read) -> io::Result<u64> {
+    let mut payload = Vec::new();
+    let answered =
+        read_frame(input, &mut payload).map_err(|error| io::Error::other(error.to_string()))?;
+    if !answered {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the viewer closed the connection without answering",
+        ));
+    }
+    match decode_viewer_message(&payload) {
+        Ok(ViewerMessage::Welcome { session_id, .. }) => Ok(session_id),
+        Ok(ViewerMessage::Reject { reason, .. }) => Err(io::Error::new(
+            io::ErrorKind::ConnectionRefused,
+            format!("the viewer refused this agent: {reason}"),
+        )),
+        Err(error) => Err(io::Error::new(io::ErrorKind::InvalidData, error)),
+    }
 }

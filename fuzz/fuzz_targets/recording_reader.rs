@@ -1,0 +1,112 @@
+//! Bytes as a `.hrec` file (format 1, uncompressed, or 2, zstd blocks; whole, truncated or
+//! damaged) opened with [`RecordingReader::new`] on an in-memory cursor, then read every way a
+//! replay reads it: all frames in order, from each index entry (and the entry for a few
+//! program times), and at positions it handed out, just past them and nowhere near them. Must
+//! hold: nothing panics (a bad file is a `RecordError`), every frame read is one whole wire
+//! frame (a length header that matches its payload), and no length field in the file makes
+//! the reader allocate more than the format's bounds (the fuzz runs use `-malloc_limit_mb=64`).
+#![no_main]
+
+use std::io::Cursor;
+
+use highrise_protocol::{FRAME_HEADER_BYTES, MAX_FRAME_BYTES};
+use highrise_record::{RecordedFrame, RecordingReader};
+use libfuzzer_sys::fuzz_target;
+
+/// Frames read per pass at most (a small file cannot hold many more, but keep runs short).
+const MAX_FRAMES: usize = 10_000;
+
+fn check_frame(frame: &RecordedFrame) {
+    let (header, payload) = frame
+        .frame
+        .split_first_chunk::<FRAME_HEADER_BYTES>()
+        .expect("a recorded frame starts with its length header");
+    let length = u32::from_le_bytes(*header);
+    assert!(length <= MAX_FRAME_BYTES);
+    assert_eq!(
+        length as usize,
+        payload.len(),
+        "header and payload disagree"
+    );
+    assert_eq!(frame.payload(), payload);
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(mut reader) = RecordingReader::new(Cursor::new(data)) else {
+        return;
+    };
+    let _ = (
+        reader.header(),
+        reader.completeness(),
+        reader.is_compressed(),
+    );
+    let _ = (
+        reader.frame_count(),
+        reader.last_arrival_ns(),
+        reader.file_bytes(),
+    );
+
+    // Every frame from the start, keeping the positions a replay would keep.
+    let mut frame = RecordedFrame::default();
+    let mut positions = vec![reader.data_start()];
+    let mut cursor = reader.frames();
+    for _ in 0..MAX_FRAMES {
+        match cursor.next_into(&mut frame) {
+            Ok(Some(())) => {
+                check_frame(&frame);
+                positions.push(cursor.offset());
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+    // The iterator ends after its first error.
+    let mut count = 0;
+    for item in reader.frames().take(MAX_FRAMES) {
+        count += 1;
+        if let Ok(frame) = item {
+            check_frame(&frame);
+        }
+    }
+    assert!(count <= MAX_FRAMES);
+
+    // Seeking: each seek point, and the one for a few program times.
+    let index = reader.index().to_vec();
+    let mut entries = index.clone();
+    for time in [0, 1, u64::MAX]
+        .into_iter()
+        .chain(index.iter().map(|entry| entry.agent_time_ns))
+    {
+        entries.extend(reader.entry_for_agent_time(time));
+        entries.extend(reader.entry_for_arrival(time));
+    }
+    for entry in entries.iter().take(64) {
+        let mut cursor = reader.frames_from(entry);
+        for _ in 0..4 {
+            match cursor.next_into(&mut frame) {
+                Ok(Some(())) => check_frame(&frame),
+                Ok(None) | Err(_) => break,
+            }
+        }
+    }
+
+    // Positions handed out, positions just past them, and positions never handed out.
+    let strays = [
+        1,
+        27,
+        29,
+        u64::from(u32::MAX),
+        1 << 32,
+        (1 << 32) | 1,
+        u64::MAX,
+    ];
+    for position in positions
+        .iter()
+        .take(64)
+        .flat_map(|&position| [position, position.wrapping_add(1)])
+        .chain(strays)
+    {
+        if let Ok(Some(_)) = reader.read_frame_at(position, &mut frame) {
+            check_frame(&frame);
+        }
+    }
+});

@@ -1,0 +1,237 @@
+//! A session built from structured operations (via `arbitrary`) rather than raw bytes, so the
+//! fuzzer reaches deep states quickly: a Hello, then well-formed-ish messages — definitions
+//! (duplicates, conflicts, huge ids), thread starts and ends, event batches whose events nest,
+//! mismatch, name undefined methods, go back in time or lie about their count, resyncs,
+//! heartbeats, drop totals, Goodbye — mixed with raw payloads, consumer commands (window,
+//! exclusions) and reports, all through a [`SessionProcessor`] with the product's sink
+//! ([`AggregateSink`]). Must hold: nothing panics; the session ends when the stream does.
+#![no_main]
+
+use std::net::{Ipv4Addr, SocketAddr};
+
+use arbitrary::Arbitrary;
+use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
+use highrise_protocol::{
+    encode_hello, encode_message, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
+    MAGIC, MAX_METHOD_ID, PROTOCOL_VERSION,
+};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Debug, Arbitrary)]
+struct Input {
+    clock_unit_ns: u8,
+    clock_zero_unix_ns: u64,
+    program: String,
+    token: String,
+    ops: Vec<Op>,
+}
+
+#[derive(Debug, Arbitrary)]
+enum Op {
+    Define(Vec<Def>),
+    ThreadStart {
+        thread: u8,
+        name: String,
+        dt: i16,
+    },
+    ThreadEnd {
+        thread: u8,
+        dt: i16,
+    },
+    Events(Batch),
+    Heartbeat {
+        dt: i16,
+    },
+    Resync {
+        thread: u8,
+        dt: i16,
+        stack: Vec<Id>,
+    },
+    Dropped {
+        events: u64,
+        batches: u64,
+    },
+    Goodbye {
+        dt: i16,
+    },
+    /// A second Hello (the first is always sent).
+    Hello,
+    /// A payload as is.
+    Raw(Vec<u8>),
+    Command(Command),
+    Report,
+}
+
+/// A method id. Ids between 65536 and `MAX_METHOD_ID` are left to `session_frames`: the
+/// receiver's per-method tables are dense up to the largest id, so each such input costs
+/// seconds and a gigabyte, and the fuzzer would do little else.
+#[derive(Debug, Arbitrary)]
+enum Id {
+    /// The ids a real agent uses: small, dense.
+    Small(u8),
+    /// A sparse id.
+    Sparse(u16),
+    /// `MAX_METHOD_ID` and beyond: refused.
+    TooLarge(u8),
+}
+
+impl Id {
+    fn get(&self) -> u32 {
+        match self {
+            Id::Small(id) => u32::from(*id % 32),
+            Id::Sparse(id) => u32::from(*id),
+            Id::TooLarge(id) => MAX_METHOD_ID.saturating_add(u32::from(*id).pow(4)),
+        }
+    }
+}
+
+#[derive(Debug, Arbitrary)]
+struct Def {
+    id: Id,
+    package: u8,
+    class: u8,
+    method: u8,
+    signature: Option<String>,
+    line: Option<u32>,
+}
+
+#[derive(Debug, Arbitrary)]
+struct Batch {
+    thread: u8,
+    dt: i16,
+    events: Vec<(u16, Id, bool)>,
+    /// Replaces the true event count.
+    lie_count: Option<u32>,
+    /// Cuts the packed bytes to this length.
+    cut: Option<u8>,
+}
+
+#[derive(Debug, Arbitrary)]
+enum Command {
+    SetWindow(u64),
+    ExcludeMethods(Vec<Id>),
+    ExcludePackages(Vec<u8>),
+}
+
+const PACKAGES: [&str; 4] = ["", "main", "main.game", "lib"];
+const NAMES: [&str; 4] = ["A", "B", "run", "Outer$Inner"];
+
+fn package(index: u8) -> String {
+    PACKAGES[usize::from(index) % PACKAGES.len()].to_owned()
+}
+
+fn name(index: u8) -> String {
+    NAMES[usize::from(index) % NAMES.len()].to_owned()
+}
+
+/// The agent's clock: moves by `dt` ticks (backwards too).
+fn tick(now: &mut u64, dt: i16) -> u64 {
+    *now = now.saturating_add_signed(i64::from(dt) * 1_000);
+    *now
+}
+
+fuzz_target!(|input: Input| {
+    let peer = SocketAddr::from((Ipv4Addr::LOCALHOST, 40000));
+    let mut processor = SessionProcessor::new(1, peer, AggregateSink::factory);
+    let hello = Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent: "fuzz".into(),
+        program: input.program,
+        version_label: String::new(),
+        pid: 1,
+        clock_unit_ns: u32::from(input.clock_unit_ns),
+        clock_zero_unix_ns: input.clock_zero_unix_ns,
+    };
+    processor.feed_payload(&encode_hello(&hello, &input.token));
+    let mut now = 1_000_000u64;
+    for op in input.ops {
+        let message = match op {
+            Op::Define(defs) => AgentMessage::DefineMethods(
+                defs.into_iter()
+                    .map(|def| MethodDef {
+                        id: def.id.get(),
+                        package: package(def.package),
+                        class: name(def.class),
+                        method: name(def.method),
+                        signature: def.signature,
+                        file: None,
+                        line: def.line,
+                    })
+                    .collect(),
+            ),
+            Op::ThreadStart { thread, name, dt } => AgentMessage::ThreadStart {
+                thread_id: u64::from(thread % 8),
+                name,
+                timestamp: tick(&mut now, dt),
+            },
+            Op::ThreadEnd { thread, dt } => AgentMessage::ThreadEnd {
+                thread_id: u64::from(thread % 8),
+                timestamp: tick(&mut now, dt),
+            },
+            Op::Events(batch) => {
+                let base = tick(&mut now, batch.dt);
+                let mut writer = PackedEventWriter::new(u64::from(batch.thread % 8), base);
+                for (dt, id, enter) in &batch.events {
+                    now = now.saturating_add(u64::from(*dt));
+                    let kind = if *enter {
+                        EventKind::Enter
+                    } else {
+                        EventKind::Exit
+                    };
+                    writer.push(now, id.get(), kind);
+                }
+                let mut batch_message = writer.finish();
+                if let Some(count) = batch.lie_count {
+                    batch_message.event_count = count;
+                }
+                if let Some(cut) = batch.cut {
+                    batch_message.packed_events.truncate(usize::from(cut));
+                }
+                AgentMessage::Events(batch_message)
+            }
+            Op::Heartbeat { dt } => AgentMessage::Heartbeat {
+                timestamp: tick(&mut now, dt),
+            },
+            Op::Resync { thread, dt, stack } => AgentMessage::Resync {
+                thread_id: u64::from(thread % 8),
+                timestamp: tick(&mut now, dt),
+                stack: stack.iter().map(Id::get).collect(),
+            },
+            Op::Dropped { events, batches } => AgentMessage::Dropped {
+                events_dropped: events,
+                batches_dropped: batches,
+            },
+            Op::Goodbye { dt } => AgentMessage::Goodbye {
+                timestamp: tick(&mut now, dt),
+            },
+            Op::Hello => AgentMessage::Hello(hello.clone()),
+            Op::Raw(payload) => {
+                processor.feed_payload(&payload);
+                continue;
+            }
+            Op::Command(command) => {
+                processor.command(match command {
+                    Command::SetWindow(window_ns) => AggregateCommand::SetWindow { window_ns },
+                    Command::ExcludeMethods(ids) => {
+                        AggregateCommand::ExcludeMethods(ids.iter().map(Id::get).collect())
+                    }
+                    Command::ExcludePackages(packages) => AggregateCommand::ExcludePackages(
+                        packages.into_iter().map(package).collect(),
+                    ),
+                });
+                continue;
+            }
+            Op::Report => {
+                processor.report();
+                continue;
+            }
+        };
+        if processor.feed_payload(&encode_message(&message)) {
+            break;
+        }
+    }
+    processor.finish();
+    let report = processor.report();
+    assert!(matches!(report.status, SessionStatus::Ended(_)));
+});
