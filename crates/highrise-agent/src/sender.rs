@@ -108,6 +108,9 @@ pub(crate) struct Sender {
     reported_dropped: (u64, u64),
     last_events_at: Instant,
     last_heartbeat_at: Instant,
+    /// Turned away for its token: never connects again (the token does not change while the
+    /// program runs), not even for a final drain.
+    gave_up: bool,
     /// When the latest cycle began, and how long after the one before.
     cycle_at: Instant,
     cycle_span: Duration,
@@ -138,6 +141,7 @@ impl Sender {
             reported_dropped: (0, 0),
             last_events_at: now,
             last_heartbeat_at: now,
+            gave_up: false,
             cycle_at: now,
             cycle_span: Duration::ZERO,
             stats: AgentStats {
@@ -201,7 +205,8 @@ impl Sender {
         self.cycle_span = now - self.cycle_at;
         self.cycle_at = now;
         self.refresh_threads();
-        if self.connection.is_none() && (force_connect || Instant::now() >= self.next_attempt) {
+        let may_connect = !self.gave_up && (force_connect || Instant::now() >= self.next_attempt);
+        if self.connection.is_none() && may_connect {
             self.connect();
         }
         if self.connection.is_some() {
@@ -286,6 +291,15 @@ impl Sender {
                 self.stats.connections += 1;
                 self.stats.session_id = Some(session_id);
                 self.stats.last_error = None;
+            }
+            Err(error) if error.kind() == io::ErrorKind::PermissionDenied => {
+                self.log(format_args!(
+                    "{error} (viewer at {addr}); not retrying: give the agent the viewer's token \
+                     (HIGHRISE_TOKEN); the program runs on without profiling"
+                ));
+                self.failure_logged = true;
+                self.stats.last_error = Some(format!("{addr}: {error}"));
+                self.gave_up = true;
             }
             Err(error) => {
                 if !self.failure_logged {
@@ -577,6 +591,15 @@ pub fn read_answer(input: &mut impl Read) -> io::Result<u64> {
     }
     match decode_viewer_message(&payload) {
         Ok(ViewerMessage::Welcome { session_id, .. }) => Ok(session_id),
+        // A wrong or missing token will not get better by retrying: the sender gives up.
+        Ok(ViewerMessage::Reject { reason, .. })
+            if reason.starts_with(highrise_protocol::REJECT_UNAUTHORIZED) =>
+        {
+            Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("the viewer refused this agent's token: {reason}"),
+            ))
+        }
         Ok(ViewerMessage::Reject { reason, .. }) => Err(io::Error::new(
             io::ErrorKind::ConnectionRefused,
             format!("the viewer refused this agent: {reason}"),

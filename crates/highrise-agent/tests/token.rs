@@ -1,6 +1,6 @@
 //! An agent on "another machine" (this machine's own non-loopback address, so the viewer sees
 //! a peer not on loopback) and a viewer with a token: with a wrong token the agent is turned
-//! away and never counts as connected; with the right one ([`AgentBuilder::token`]) its session
+//! away, never counts as connected and does not retry; with the right one ([`AgentBuilder::token`]) its session
 //! arrives whole.
 #![cfg(feature = "enable")]
 
@@ -56,7 +56,28 @@ fn a_remote_agent_needs_the_viewers_token() {
         refused.status
     );
     assert!(!highrise_agent::stats().connected);
+    // Turned away for its token, the agent does not knock again (its backoff is 10–50 ms).
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(
+        server.updates().try_recv().is_err(),
+        "the refused agent tried again"
+    );
+    let stats = highrise_agent::stats();
+    assert!(
+        stats
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("token")),
+        "{:?}",
+        stats.last_error
+    );
     drop(wrong);
+    // Not even its shutdown's final drain knocks again.
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        server.updates().try_recv().is_err(),
+        "the refused agent tried again at shutdown"
+    );
 
     let right = agent(addr, TOKEN);
     wait_connected();
