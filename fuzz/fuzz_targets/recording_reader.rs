@@ -5,6 +5,8 @@
 //! hold: nothing panics (a bad file is a `RecordError`), every frame read is one whole wire
 //! frame (a length header that matches its payload), and no length field in the file makes
 //! the reader allocate more than the format's bounds (the fuzz runs use `-malloc_limit_mb=64`).
+//! Each input is read as is and again with its checksums made right, so mutations also
+//! reach the records' contents.
 #![no_main]
 
 use std::io::Cursor;
@@ -15,6 +17,8 @@ use libfuzzer_sys::fuzz_target;
 
 /// Frames read per pass at most (a small file cannot hold many more, but keep runs short).
 const MAX_FRAMES: usize = 10_000;
+/// Bytes of the file header (its checksum last).
+const HEADER_BYTES: usize = highrise_record::HEADER_BYTES as usize;
 
 fn check_frame(frame: &RecordedFrame) {
     let (header, payload) = frame
@@ -31,7 +35,41 @@ fn check_frame(frame: &RecordedFrame) {
     assert_eq!(frame.payload(), payload);
 }
 
+/// `data` with the header's and each record's checksum made right (walking the records by
+/// their length fields), so mutations reach what lies behind the checksums.
+fn with_checksums_fixed(data: &[u8]) -> Vec<u8> {
+    let mut fixed = data.to_vec();
+    if fixed.len() < HEADER_BYTES {
+        return fixed;
+    }
+    let crc = crc32fast::hash(&fixed[..HEADER_BYTES - 4]);
+    fixed[HEADER_BYTES - 4..HEADER_BYTES].copy_from_slice(&crc.to_le_bytes());
+    let mut at = HEADER_BYTES;
+    while let Some(head) = fixed.get(at..at + 5) {
+        let body_len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let end = at + 5 + body_len;
+        let Some(record) = fixed.get(at..end) else {
+            break;
+        };
+        let crc = crc32fast::hash(record);
+        let Some(slot) = fixed.get_mut(end..end + 4) else {
+            break;
+        };
+        slot.copy_from_slice(&crc.to_le_bytes());
+        at = end + 4;
+    }
+    fixed
+}
+
 fuzz_target!(|data: &[u8]| {
+    read_every_way(data);
+    let fixed = with_checksums_fixed(data);
+    if fixed != data {
+        read_every_way(&fixed);
+    }
+});
+
+fn read_every_way(data: &[u8]) {
     let Ok(mut reader) = RecordingReader::new(Cursor::new(data)) else {
         return;
     };
@@ -109,4 +147,4 @@ fuzz_target!(|data: &[u8]| {
             check_frame(&frame);
         }
     }
-});
+}
