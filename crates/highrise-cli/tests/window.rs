@@ -242,19 +242,32 @@ fn free_port() -> u16 {
 /// The checks the viewer prints from its own state with each scheduled screenshot.
 #[derive(Debug)]
 struct ViewCheck {
+    name: String,
     footprint_ratio: f32,
     tallest_inside: bool,
+    /// The city's box in the window, `[x0, x1, y0, y1]` pixels.
+    screen_px: Option<[u32; 4]>,
 }
 
 fn view_checks(stdout: &str) -> Vec<ViewCheck> {
     stdout
         .lines()
         .filter_map(|line| {
-            let rest = line.split_once("view check")?.1;
+            let rest = line.split_once("view check ")?.1;
             let ratio = rest.split_once("footprint ")?.1.split_once('x')?.0;
+            let screen_px = rest.split_once("on screen ").and_then(|(_, after)| {
+                let (x, after) = after.split_once(" x ")?;
+                let y = after.split_once(" px")?.0;
+                let (x0, x1) = x.split_once("..")?;
+                let (y0, y1) = y.split_once("..")?;
+                let px = |v: &str| v.trim().parse::<f32>().ok().map(|v| v.max(0.0) as u32);
+                Some([px(x0)?, px(x1)?, px(y0)?, px(y1)?])
+            });
             Some(ViewCheck {
+                name: rest.split_once(": ")?.0.to_string(),
                 footprint_ratio: ratio.trim().parse().ok()?,
                 tallest_inside: rest.trim_end().ends_with("inside the frame: yes"),
+                screen_px,
             })
         })
         .collect()
@@ -389,6 +402,48 @@ fn lazy_example_is_compact_and_framed(example: &str) {
     });
     eprintln!("{stdout}");
     assert_compact_framed_city(example, &stdout, &images);
+}
+
+/// Two programs at once (the tetris and bookstore demos as their own processes): each city
+/// draws its own buildings. Automatic batching once merged the cities' draws, and with
+/// several programs all but one city stood empty.
+#[test]
+fn two_programs_at_once_each_city_draws_its_buildings() {
+    let _one = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !can_open_windows() {
+        return;
+    }
+    let (stdout, images) = lazy_program_in_window("two-programs", &[8.0], |addr| {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "\"$0\" demo --addr \"$1\" --duration-s 60 --restart-every-s 1000 & \
+             exec \"$0\" demo --program bookstore --addr \"$1\" --duration-s 60",
+            HIGHRISE,
+            addr,
+        ]);
+        command
+    });
+    eprintln!("{stdout}");
+    let checks = view_checks(&stdout);
+    assert_eq!(checks.len(), 2, "two cities:\n{stdout}");
+    let image = &images[0];
+    for check in &checks {
+        let [x0, x1, y0, y1] = check
+            .screen_px
+            .unwrap_or_else(|| panic!("{} not in front of the camera:\n{stdout}", check.name));
+        let building_px = (x0.max(330)..x1.min(image.width()))
+            .flat_map(|x| (y0..y1.min(image.height())).map(move |y| (x, y)))
+            .filter(|&(x, y)| is_building(image.get_pixel(x, y)))
+            .count();
+        assert!(
+            building_px > 300,
+            "{}: only {building_px} building pixels in its box {x0}..{x1} x {y0}..{y1}",
+            check.name
+        );
+    }
 }
 
 /// A multi-package Java program whose classes load in phases (examples/java-lazy).

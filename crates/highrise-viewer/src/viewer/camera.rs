@@ -500,6 +500,9 @@ pub struct CityCheck {
     pub tallest_inside: bool,
     /// Its height, world units.
     pub tallest_wu: f32,
+    /// Where the city's box (ground to tallest building) lands in the window: `[min_x, min_y,
+    /// max_x, max_y]` in logical pixels, `None` when a corner is behind the camera.
+    pub screen_px: Option<[f32; 4]>,
 }
 
 /// [`CityCheck`] for every shown city, from the viewer's own state (printed with each
@@ -547,11 +550,30 @@ pub fn view_check(
             }
             None => (true, 0.0),
         };
+        let bounds = layout.bounds();
+        let mut screen_px = Some([f32::MAX, f32::MAX, f32::MIN, f32::MIN]);
+        for x in [bounds.min_x, bounds.max_x] {
+            for z in [bounds.min_z, bounds.max_z] {
+                for y in [0.0, tallest_wu] {
+                    let corner = city.origin + Vec3::new(x, y, z);
+                    screen_px = match (
+                        screen_px,
+                        camera.world_to_viewport(camera_transform, corner),
+                    ) {
+                        (Some([x0, y0, x1, y1]), Ok(p)) => {
+                            Some([x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y)])
+                        }
+                        _ => None,
+                    };
+                }
+            }
+        }
         checks.push(CityCheck {
             city: key,
             footprint_ratio: layout.area_wu2() / fresh_wu2,
             tallest_inside,
             tallest_wu,
+            screen_px,
         });
     }
     checks

@@ -158,10 +158,14 @@ fn take_scheduled(
             for check in
                 super::camera::view_check(&sessions, &compare, &cities, camera, transform, &cover)
             {
+                let on_screen = check.screen_px.map_or_else(
+                    || "partly behind the camera".to_string(),
+                    |[x0, y0, x1, y1]| format!("on screen {x0:.0}..{x1:.0} x {y0:.0}..{y1:.0} px"),
+                );
                 announce(
                     offscreen.is_some(),
                     &format!(
-                        "highrise: view check {}: footprint {:.2}x a fresh layout, tallest building ({:.1} wu) inside the frame: {}",
+                        "highrise: view check {}: {on_screen}, footprint {:.2}x a fresh layout, tallest building ({:.1} wu) inside the frame: {}",
                         compare.label(&sessions, check.city),
                         check.footprint_ratio,
                         check.tallest_wu,
