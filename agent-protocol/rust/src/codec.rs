@@ -1,18 +1,34 @@
 //! bincode 2 (standard configuration) encoding and decoding of whole messages.
 
 use bincode::config::{Configuration, Limit, LittleEndian, Varint};
+use bincode::decode_from_slice;
 use bincode::error::DecodeError;
 
 use crate::{AgentMessage, Hello, ProtocolError, ViewerMessage, MAGIC, MAX_FRAME_BYTES};
 
-/// Upper bound on the memory one decode may claim for containers. bincode checks every
-/// length prefix against it before allocating, so a hostile length cannot exhaust memory.
-const DECODE_LIMIT_BYTES: usize = 32 * MAX_FRAME_BYTES as usize;
+/// How much memory a decode may claim for containers, per byte of payload: bincode checks
+/// every length prefix against its limit before allocating. 32 covers the largest legitimate
+/// expansion (a `MethodDef` of a few encoded bytes is about 140 bytes in memory).
+const DECODE_BYTES_PER_PAYLOAD_BYTE: usize = 32;
 
-type WireConfig = Configuration<LittleEndian, Varint, Limit<DECODE_LIMIT_BYTES>>;
+type WireConfig<const LIMIT: usize> = Configuration<LittleEndian, Varint, Limit<LIMIT>>;
 
-fn wire_config() -> WireConfig {
-    bincode::config::standard().with_limit::<DECODE_LIMIT_BYTES>()
+fn wire_config<const LIMIT: usize>() -> WireConfig<LIMIT> {
+    bincode::config::standard().with_limit::<LIMIT>()
+}
+
+/// Decodes `payload` with a limit that grows with its size (32 × the payload's size, rounded
+/// up to 4 KiB, 64 KiB, 1 MiB or [`MAX_FRAME_BYTES`]), so a length prefix in a few bytes
+/// cannot make the decoder allocate megabytes (bincode allocates what a prefix claims before
+/// reading it). Returns the message and the bytes it used.
+fn decode_limited<M: bincode::Decode<()>>(payload: &[u8]) -> Result<(M, usize), DecodeError> {
+    const PER: usize = DECODE_BYTES_PER_PAYLOAD_BYTE;
+    match payload.len() {
+        len if len <= 4 << 10 => decode_from_slice(payload, wire_config::<{ PER * (4 << 10) }>()),
+        len if len <= 64 << 10 => decode_from_slice(payload, wire_config::<{ PER * (64 << 10) }>()),
+        len if len <= 1 << 20 => decode_from_slice(payload, wire_config::<{ PER * (1 << 20) }>()),
+        _ => decode_from_slice(payload, wire_config::<{ PER * MAX_FRAME_BYTES as usize }>()),
+    }
 }
 
 /// Encodes a message (either direction) to its payload bytes, without the frame header.
@@ -22,7 +38,7 @@ pub fn encode_message<M: bincode::Encode>(message: &M) -> Vec<u8> {
 }
 
 fn decode_exact<M: bincode::Decode<()>>(payload: &[u8]) -> Result<M, ProtocolError> {
-    match bincode::decode_from_slice::<M, _>(payload, wire_config()) {
+    match decode_limited::<M>(payload) {
         Ok((message, used)) if used == payload.len() => Ok(message),
         Ok((_, used)) => Err(trailing_bytes(payload.len() - used)),
         Err(error) => Err(decode_failure(error)),
@@ -36,6 +52,9 @@ fn trailing_bytes(count: usize) -> ProtocolError {
 fn decode_failure(error: DecodeError) -> ProtocolError {
     match error {
         DecodeError::UnexpectedVariant { found, .. } => ProtocolError::UnknownTag { tag: found },
+        DecodeError::LimitExceeded => {
+            ProtocolError::malformed("a length prefix claims more than the payload can hold")
+        }
         other => ProtocolError::malformed(other.to_string()),
     }
 }
@@ -74,7 +93,7 @@ pub fn encode_hello(hello: &Hello, token: &str) -> Vec<u8> {
 fn decode_agent_message_and_token(
     payload: &[u8],
 ) -> Result<(AgentMessage, Option<String>), ProtocolError> {
-    match bincode::decode_from_slice::<AgentMessage, _>(payload, wire_config()) {
+    match decode_limited::<AgentMessage>(payload) {
         Ok((message, used)) if used == payload.len() => Ok((message, None)),
         Ok((AgentMessage::Hello(hello), used)) => {
             let token: String = decode_exact(&payload[used..])
