@@ -14,3 +14,5 @@ scripts/check-pure-crates.sh
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh
+# A short run of each fuzz target (fuzz/) when a nightly toolchain is there; skipped otherwise.
+scripts/fuzz-smoke.sh
