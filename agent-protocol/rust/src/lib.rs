@@ -61,3 +61,9 @@ pub const MAGIC: [u8; 4] = *b"HRSE";
 /// Method ids are dense indexes; a definition with an id at or above this is rejected so a
 /// receiver can keep per-method tables as plain arrays.
 pub const MAX_METHOD_ID: u32 = 1 << 24;
+
+/// Dense means dense: a definition whose id is this much or more above the number of methods
+/// the session has defined so far is rejected, so the per-method tables grow with the
+/// definitions received, never with one hostile id (an id near [`MAX_METHOD_ID`] as the first
+/// definition made every table 16.7 M entries, about a gigabyte).
+pub const MAX_METHOD_ID_GAP: u32 = 1 << 16;

@@ -71,6 +71,12 @@ pub enum SessionError {
         "method id {method_id} is at or above the maximum {max_method_id}; definition skipped"
     )]
     MethodIdTooLarge { method_id: u32, max_method_id: u32 },
+    /// A method id [`highrise_protocol::MAX_METHOD_ID_GAP`] or more above the number of
+    /// methods defined so far (ids are dense); the definition was skipped.
+    #[error(
+        "method id {method_id} is not dense: only {defined} method(s) defined so far; definition skipped"
+    )]
+    MethodIdTooSparse { method_id: u32, defined: u64 },
     /// The agent is not on loopback and its Hello had no token, or not the server's
     /// ([`crate::IngestConfig::token`]); the agent got a `Reject` and the session ended.
     #[error("unauthorized: {0}")]

@@ -11,7 +11,7 @@ use std::time::Duration;
 use highrise_ingest::{SessionEnd, SessionError, SessionStatus};
 use highrise_protocol::{
     encode_message, AgentMessage, EventBatch, EventKind, ProtocolError, ViewerMessage,
-    MAX_FRAME_BYTES, MAX_METHOD_ID,
+    MAX_FRAME_BYTES, MAX_METHOD_ID, MAX_METHOD_ID_GAP,
 };
 use highrise_testkit::messages::{batch, method};
 use highrise_testkit::server::{wait_for_ended, Client};
@@ -348,6 +348,45 @@ fn duplicate_definitions_keep_the_first() {
             SessionError::MethodIdTooLarge {
                 method_id: MAX_METHOD_ID,
                 max_method_id: MAX_METHOD_ID
+            },
+        ]
+    );
+}
+
+/// Found by fuzzing (`session_messages`): one 19-byte definition with an id just under
+/// `MAX_METHOD_ID` made the session size every per-method table to 16.7 M entries (about a
+/// gigabyte once snapshots ran). Ids must be dense: that definition is refused, events naming
+/// it are skipped, and the rest of the session goes on.
+#[test]
+fn fuzz_session_messages_one_huge_method_id_is_refused_not_allocated() {
+    let server = start_server();
+    let mut client = Client::connect(&server);
+    client.handshake(hello("sparse"));
+    let huge = MAX_METHOD_ID - 1;
+    client.send(&AgentMessage::DefineMethods(vec![
+        method(0, "p", "C", "fine"),
+        method(huge, "p", "C", "far-away"),
+        method(MAX_METHOD_ID_GAP, "p", "C", "just-within-the-gap"),
+    ]));
+    client.send(&batch(1, &[(1, huge, Enter), (2, huge, Exit)]));
+    client.send(&batch(1, &[(3, 0, Enter), (4, 0, Exit)]));
+    client.send(&AgentMessage::Goodbye { timestamp: 5 });
+    client.close();
+    let report = &wait_for_ended(&server, 1)[0];
+    assert_eq!(report.status, SessionStatus::Ended(SessionEnd::Goodbye));
+    let ids: Vec<u32> = report.definitions().map(|d| d.id).collect();
+    assert_eq!(ids, vec![0, MAX_METHOD_ID_GAP], "the far id is refused");
+    assert_eq!(report.stats.events, 2);
+    assert_eq!(
+        report.errors,
+        vec![
+            SessionError::MethodIdTooSparse {
+                method_id: huge,
+                defined: 1
+            },
+            SessionError::UndefinedMethod {
+                method_id: huge,
+                events: 2
             },
         ]
     );

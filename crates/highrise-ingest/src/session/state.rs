@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use highrise_protocol::{
     decode_events, encode_message, AgentMessage, Event, Hello, MethodDef, MAGIC, MAX_METHOD_ID,
-    PROTOCOL_VERSION,
+    MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
 };
 
 use crate::report::{
@@ -249,6 +249,15 @@ impl<S: SessionSink> Session<S> {
                 self.record_error(SessionError::MethodIdTooLarge {
                     method_id: id,
                     max_method_id: MAX_METHOD_ID,
+                });
+                continue;
+            }
+            let defined_so_far = self.stats.definitions + accepted.len() as u64;
+            if u64::from(id) >= defined_so_far + u64::from(MAX_METHOD_ID_GAP) {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::MethodIdTooSparse {
+                    method_id: id,
+                    defined: defined_so_far,
                 });
                 continue;
             }
