@@ -62,15 +62,16 @@ enum Op {
     Report,
 }
 
-/// A method id. Ids between 65536 and `MAX_METHOD_ID` are left to `session_frames`: the
-/// receiver's per-method tables are dense up to the largest id, so each such input costs
-/// seconds and a gigabyte, and the fuzzer would do little else.
+/// A method id. Ingest refuses ids `MAX_METHOD_ID_GAP` or more above the methods defined so
+/// far (before that rule, one far id sized every per-method table to 16.7 M entries).
 #[derive(Debug, Arbitrary)]
 enum Id {
     /// The ids a real agent uses: small, dense.
     Small(u8),
-    /// A sparse id.
+    /// A sparse id, within the gap ingest allows.
     Sparse(u16),
+    /// Far below `MAX_METHOD_ID` but far above what was defined: refused as not dense.
+    Far(u16),
     /// `MAX_METHOD_ID` and beyond: refused.
     TooLarge(u8),
 }
@@ -80,6 +81,7 @@ impl Id {
         match self {
             Id::Small(id) => u32::from(*id % 32),
             Id::Sparse(id) => u32::from(*id),
+            Id::Far(id) => MAX_METHOD_ID - 1 - u32::from(*id),
             Id::TooLarge(id) => MAX_METHOD_ID.saturating_add(u32::from(*id).pow(4)),
         }
     }
