@@ -8,9 +8,9 @@ mod support;
 
 use std::time::Duration;
 
-use highrise_ingest::{AggregateSink, IngestConfig};
-use highrise_testkit::server::{start, test_config, wait_for_end};
-use support::{free_port, wait_connected};
+use highrise_ingest::AggregateSink;
+use highrise_testkit::server::{start, wait_for_end};
+use support::{agent_before_the_viewer, config_on, free_port, wait_connected};
 
 #[highrise_agent::profile]
 fn step(i: u64) -> u64 {
@@ -25,24 +25,12 @@ fn busy(calls: u64) -> u64 {
 #[test]
 fn the_session_shows_the_dropped_share_and_marks_the_resynced_threads_methods() {
     let port = free_port();
-    let agent = highrise_agent::AgentBuilder::new("drops-visible-test")
-        .addr(format!("127.0.0.1:{port}"))
-        .ring_capacity_events(4096)
-        .reconnect_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .log_to_stderr(false)
-        .start()
-        .expect("starts");
+    let agent = agent_before_the_viewer("drops-visible-test", port);
     // Nobody listens: all but the ring's worth of these 2 M events are dropped.
     assert!(busy(1_000_000) > 0);
     assert!(highrise_agent::flush(Duration::from_secs(5)));
 
-    let server = start(
-        IngestConfig {
-            listen_addr: std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, port)),
-            ..test_config()
-        },
-        AggregateSink::factory,
-    );
+    let server = start(config_on(port), AggregateSink::factory);
     wait_connected();
     // Calls after the viewer appeared arrive whole.
     assert!(busy(100) > 0);

@@ -9,7 +9,9 @@ mod support;
 use std::time::Duration;
 
 use highrise_testkit::server::wait_for_end;
-use support::{ended_with_goodbye, free_port, start_server_on, wait_connected};
+use support::{
+    agent_before_the_viewer, ended_with_goodbye, free_port, start_server_on, wait_connected,
+};
 
 #[highrise_agent::profile]
 fn outer_loop(calls: u64) -> u64 {
@@ -35,13 +37,7 @@ fn session() {
 #[test]
 fn ten_million_calls_without_a_viewer_finish_and_the_drops_are_reported_later() {
     let port = free_port();
-    let agent = highrise_agent::AgentBuilder::new("no-listener-test")
-        .addr(format!("127.0.0.1:{port}"))
-        .ring_capacity_events(4096)
-        .reconnect_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .log_to_stderr(false)
-        .start()
-        .expect("starts");
+    let agent = agent_before_the_viewer("no-listener-test", port);
 
     // Still inside `session` while the viewer appears: its stack must reach the viewer.
     let outer = {

@@ -178,6 +178,8 @@ fn main() {
         String::from("elapsed_s,viewer_rss_kib,serve_rss_kib,viewer_events,viewer_buildings\n");
     let (mut viewer_after, mut serve_after) = (Vec::new(), Vec::new());
     let mut frames = 0u64;
+    let samples_per_minute = (60.0 / options.sample_s).round().max(1.0) as u64;
+    let mut samples = 0u64;
     while start.elapsed() < total {
         let now = Instant::now();
         if now >= next_frame {
@@ -190,6 +192,7 @@ fn main() {
         }
         if now >= next_sample {
             next_sample += sample_every;
+            samples += 1;
             let elapsed_s = start.elapsed().as_secs_f64();
             let (viewer_kib, serve_kib) = (rss_kib("self"), rss_kib(&serve_pid));
             let sessions = app.world().resource::<Sessions>();
@@ -212,10 +215,7 @@ fn main() {
                 viewer_after.push(viewer_kib);
                 serve_after.push(serve_kib);
             }
-            if (elapsed_s / options.sample_s).round() as u64
-                % (60.0 / options.sample_s).max(1.0) as u64
-                == 0
-            {
+            if samples % samples_per_minute == 0 {
                 println!(
                     "{:>6.1} min: viewer path {:.1} MiB ({events} events, {buildings} buildings, {:.1} fps), serve {:.1} MiB",
                     elapsed_s / 60.0,

@@ -34,6 +34,15 @@ const POINTER_AWAY: [&str; 3] = [
 /// One window at a time.
 static ONE_WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// This test's turn at the window (held until dropped), or `None` (and says why) when the
+/// window tests should not run here.
+fn window_turn() -> Option<std::sync::MutexGuard<'static, ()>> {
+    let turn = ONE_WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    can_open_windows().then_some(turn)
+}
+
 /// False (and says why) when the window tests should not run here.
 fn can_open_windows() -> bool {
     if std::env::var_os("HIGHRISE_SKIP_WINDOW_TEST").is_some() {
@@ -110,12 +119,9 @@ fn load(path: &Path) -> image::RgbImage {
 
 #[test]
 fn the_demo_city_renders_and_moves_in_a_real_window() {
-    let _one = ONE_WINDOW
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !can_open_windows() {
+    let Some(_turn) = window_turn() else {
         return;
-    }
+    };
     let dir = std::env::temp_dir().join(format!("highrise-window-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let first = dir.join("first.png");
@@ -182,12 +188,9 @@ fn is_moved_amber(pixel: &image::Rgb<u8>) -> bool {
 
 #[test]
 fn the_compare_view_shows_the_slower_method_as_a_red_tower() {
-    let _one = ONE_WINDOW
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !can_open_windows() {
+    let Some(_turn) = window_turn() else {
         return;
-    }
+    };
     let dir = std::env::temp_dir().join(format!("highrise-compare-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let shot = dir.join("diff.png");
@@ -385,12 +388,9 @@ fn assert_compact_framed_city(name: &str, stdout: &str, images: &[image::RgbImag
 /// Runs `examples/EXAMPLE/run.sh` against a viewer in a real window and checks every
 /// screenshot: nothing is pressed.
 fn lazy_example_is_compact_and_framed(example: &str) {
-    let _one = ONE_WINDOW
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !can_open_windows() {
+    let Some(_turn) = window_turn() else {
         return;
-    }
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../examples")
         .join(example)
@@ -409,12 +409,9 @@ fn lazy_example_is_compact_and_framed(example: &str) {
 /// several programs all but one city stood empty.
 #[test]
 fn two_programs_at_once_each_city_draws_its_buildings() {
-    let _one = ONE_WINDOW
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !can_open_windows() {
+    let Some(_turn) = window_turn() else {
         return;
-    }
+    };
     let (stdout, images) = lazy_program_in_window("two-programs", &[8.0], |addr| {
         let mut command = Command::new("sh");
         command.args([

@@ -165,10 +165,27 @@ pub fn start_server() -> Server {
 
 /// A listener on `port` (0 = any free port).
 pub fn start_server_on(port: u16) -> Server {
-    start_server_with(IngestConfig {
+    start_server_with(config_on(port))
+}
+
+/// The test configuration, listening on loopback `port`.
+pub fn config_on(port: u16) -> IngestConfig {
+    IngestConfig {
         listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
         ..test_config()
-    })
+    }
+}
+
+/// An agent for `program` that starts before any viewer listens on `port`: a 4096-event ring
+/// (so a busy program drops soon), and quick reconnects once one appears.
+pub fn agent_before_the_viewer(program: &str, port: u16) -> highrise_agent::AgentGuard {
+    highrise_agent::AgentBuilder::new(program)
+        .addr(format!("127.0.0.1:{port}"))
+        .ring_capacity_events(4096)
+        .reconnect_backoff(Duration::from_millis(10), Duration::from_millis(50))
+        .log_to_stderr(false)
+        .start()
+        .expect("starts")
 }
 
 /// A listener with `config`.

@@ -5,11 +5,33 @@ use highrise_aggregate::MethodStats;
 use highrise_layout::HitTarget;
 use highrise_viewer::viewer::city::{Cities, CityKey, ColourKey};
 use highrise_viewer::viewer::compare::Compare;
-use highrise_viewer::viewer::hover::pick;
+use highrise_viewer::viewer::hover::{pick, Hovered};
 use highrise_viewer::viewer::sessions::Sessions;
 use highrise_viewer::viewer::ui::{dropped_line, search, tooltip_lines, APPROXIMATE_LINE};
 
 use crate::support::*;
+
+/// The building of `method_id` in session 1's city and a ray straight down from above its
+/// centre: the synthetic hover.
+fn hover_method(app: &App, method_id: u32) -> (u32, Hovered) {
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
+    let index = layout.building_of(method_id).expect("placed");
+    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
+    (index, pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y))
+}
+
+/// The tooltip's lines for `hovered`.
+fn tooltip(app: &App, hovered: &Hovered) -> Vec<String> {
+    let world = app.world();
+    tooltip_lines(
+        world.resource::<Sessions>(),
+        world.resource::<Compare>(),
+        world.resource::<Cities>(),
+        hovered,
+    )
+}
 
 #[test]
 fn hovering_a_building_names_it_in_the_tooltip() {
@@ -18,14 +40,7 @@ fn hovering_a_building_names_it_in_the_tooltip() {
     for _ in 0..40 {
         app.update();
     }
-    let sessions = app.world().resource::<Sessions>();
-    let cities = app.world().resource::<Cities>();
-    let city = &cities[CityKey::Session(1)];
-    let layout = city.layout.as_ref().expect("laid out");
-    let index = layout.building_of(0).expect("placed");
-    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
-    // A ray straight down from above the building's centre: the synthetic hover.
-    let hovered = pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y);
+    let (index, hovered) = hover_method(&app, 0);
     assert_eq!(hovered.building(), Some((CityKey::Session(1), index)));
     assert_eq!(
         hovered.target,
@@ -34,12 +49,7 @@ fn hovering_a_building_names_it_in_the_tooltip() {
             method_id: 0
         })
     );
-    let lines = tooltip_lines(
-        sessions,
-        app.world().resource::<Compare>(),
-        cities,
-        &hovered,
-    );
+    let lines = tooltip(&app, &hovered);
     assert_eq!(lines[0], "main.game.Game.run");
     assert!(lines.contains(&"elevation 87.3 %".to_string()), "{lines:?}");
     assert!(lines.contains(&"threads 3".to_string()), "{lines:?}");
@@ -82,25 +92,14 @@ fn a_building_whose_numbers_are_estimates_says_so_and_the_panel_gives_the_droppe
     for _ in 0..40 {
         app.update();
     }
-    let sessions = app.world().resource::<Sessions>();
-    let cities = app.world().resource::<Cities>();
-    let city = &cities[CityKey::Session(1)];
-    let layout = city.layout.as_ref().expect("laid out");
-    let index = layout.building_of(0).expect("placed");
-    let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
-    let hovered = pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y);
-    let lines = tooltip_lines(
-        sessions,
-        app.world().resource::<Compare>(),
-        cities,
-        &hovered,
-    );
+    let (_, hovered) = hover_method(&app, 0);
+    let lines = tooltip(&app, &hovered);
     assert!(
         lines.contains(&"elevation ≈ 50.0 %".to_string()),
         "{lines:?}"
     );
     assert!(lines.contains(&APPROXIMATE_LINE.to_string()), "{lines:?}");
-    let view = &sessions.by_id[&1];
+    let view = &app.world().resource::<Sessions>().by_id[&1];
     assert_eq!(
         dropped_line(view.report.stats.agent_events_dropped, view.snapshot()).as_deref(),
         Some(
@@ -133,12 +132,7 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     // Just inside the district's corner: street, not a block.
     let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + city.origin;
     let hovered = pick(cities, corner + Vec3::Y * 100.0, -Vec3::Y);
-    let lines = tooltip_lines(
-        sessions,
-        app.world().resource::<Compare>(),
-        cities,
-        &hovered,
-    );
+    let lines = tooltip(&app, &hovered);
     assert_eq!(
         lines.first().map(String::as_str),
         Some("package main.ui"),
