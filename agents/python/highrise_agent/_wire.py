@@ -1,11 +1,11 @@
-"""The highrise wire format (agent-protocol/SPEC.md): bincode-2 varints, LEB128 packed events,
-length-prefixed frames. Pure functions from values to bytes, and a small reader for the viewer's
-answer. The golden files in agent-protocol/golden/ pin every byte (tests/test_golden.py)."""
+"""The highrise wire format (agent-protocol/SPEC.md): bincode-2 varints, LEB128 packed events and
+packed records, length-prefixed frames. Pure functions from values to bytes, and a small reader for
+the viewer's answer. The golden files in agent-protocol/golden/ pin every byte (tests/test_golden.py)."""
 
 import struct
 
 MAGIC = b"HRSE"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 DEFAULT_PORT = 7878
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 
@@ -18,9 +18,20 @@ TAG_HEARTBEAT = 5
 TAG_RESYNC = 6
 TAG_DROPPED = 7
 TAG_GOODBYE = 8
+# Version 2: class definitions, packed records (enter, exit, memory), memory drop totals.
+TAG_DEFINE_CLASSES = 9
+TAG_RECORDS = 10
+TAG_MEMORY_DROPPED = 11
 
+# Event kinds; in packed records also the record kinds 0 and 1, with MEMORY the third.
 ENTER = 0
 EXIT = 1
+MEMORY = 2
+
+# ClassDef.kind (a bincode enum: its variant index).
+CLASS_KIND_CLASS = 0
+CLASS_KIND_ARRAY = 1
+CLASS_KIND_UNTYPED = 2
 
 _pack_u16 = struct.Struct("<H").pack
 _pack_u32 = struct.Struct("<I").pack
@@ -167,6 +178,76 @@ def dropped(events_dropped, batches_dropped):
 
 def goodbye(timestamp):
     return frame(varint(TAG_GOODBYE) + varint(timestamp))
+
+
+def class_def(class_id, package, name, kind=CLASS_KIND_CLASS):
+    """One ClassDef (version 2): `kind` is CLASS_KIND_CLASS, _ARRAY or _UNTYPED."""
+    if kind not in (CLASS_KIND_CLASS, CLASS_KIND_ARRAY, CLASS_KIND_UNTYPED):
+        raise ValueError("unknown class kind %r" % (kind,))
+    return varint(class_id) + string(package) + string(name) + varint(kind)
+
+
+def define_classes(classes):
+    """DefineClasses (version 2). `classes`: a list of `class_def(...)` byte strings."""
+    return frame(varint(TAG_DEFINE_CLASSES) + varint(len(classes)) + b"".join(classes))
+
+
+def pack_records(base_timestamp, records):
+    """Packed records (version 2, SPEC "Packed records") for one thread. `records`: iterable of
+    (timestamp, method_id, ENTER or EXIT) and (timestamp, class_id, MEMORY, count, free, nbytes),
+    `free` true for objects freed, false for objects created; `nbytes` 0 when not measured.
+    Returns (count, packed bytes). Deltas as in pack_events: a clock that stepped back is written
+    as delta 0."""
+    out = bytearray()
+    previous = base_timestamp
+    count = 0
+    for record in records:
+        timestamp, id_, kind = record[:3]
+        if kind in (ENTER, EXIT):
+            if len(record) != 3:
+                raise ValueError("an enter or exit record is (timestamp, method_id, kind): %r" % (record,))
+        elif kind == MEMORY:
+            if len(record) != 6:
+                raise ValueError(
+                    "a memory record is (timestamp, class_id, MEMORY, count, free, nbytes): %r" % (record,)
+                )
+        else:
+            raise ValueError("unknown record kind %r" % (kind,))
+        delta = timestamp - previous
+        if delta < 0:
+            delta = 0
+        else:
+            previous = timestamp
+        out += leb128(id_ * 4 + kind)
+        out += leb128(delta)
+        if kind == MEMORY:
+            _, _, _, objects, free, nbytes = record
+            out += leb128(objects * 2 + (1 if free else 0))
+            out += leb128(nbytes)
+        count += 1
+    return count, bytes(out)
+
+
+def records(thread_id, base_timestamp, record_count, packed):
+    """A Records frame (version 2) around `pack_records` output."""
+    return frame(
+        varint(TAG_RECORDS)
+        + varint(thread_id)
+        + varint(base_timestamp)
+        + varint(record_count)
+        + varint(len(packed))
+        + packed
+    )
+
+
+def memory_dropped(allocations_dropped, bytes_dropped, frees_dropped):
+    """MemoryDropped (version 2): running totals of the counts lost with dropped memory records."""
+    return frame(
+        varint(TAG_MEMORY_DROPPED)
+        + varint(allocations_dropped)
+        + varint(bytes_dropped)
+        + varint(frees_dropped)
+    )
 
 
 # Viewer -> agent (used by tests and to read the answer).

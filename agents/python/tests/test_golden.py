@@ -17,6 +17,23 @@ def events_frame():
     return w.events(1, 1000, count, packed)
 
 
+# golden/records.bin: thread 1, base 30000; enter 0 @30000; 3 main.game.Piece (class 2), 72 bytes, created;
+# enter 300 @30100; 2 untyped blocks (class 1), 4096 bytes, freed @30227; exit 300; exit 0 @50227.
+GOLDEN_RECORDS = [
+    (30000, 0, w.ENTER),
+    (30000, 2, w.MEMORY, 3, False, 72),
+    (30100, 300, w.ENTER),
+    (30227, 1, w.MEMORY, 2, True, 4096),
+    (30227, 300, w.EXIT),
+    (50227, 0, w.EXIT),
+]
+
+
+def records_frame():
+    count, packed = w.pack_records(30000, GOLDEN_RECORDS)
+    return w.records(1, 30000, count, packed)
+
+
 AGENT_FRAMES = [
     (
         "hello",
@@ -32,10 +49,21 @@ AGENT_FRAMES = [
         ),
     ),
     ("thread_start", lambda: w.thread_start(1, "main", 900)),
+    (
+        "define_classes",
+        lambda: w.define_classes(
+            [
+                w.class_def(1, "", "(untyped)", w.CLASS_KIND_UNTYPED),
+                w.class_def(2, "main.game", "Piece", w.CLASS_KIND_CLASS),
+            ]
+        ),
+    ),
     ("events", events_frame),
+    ("records", records_frame),
     ("heartbeat", lambda: w.heartbeat(70_000)),
     ("resync", lambda: w.resync(1, 80_000, [0, 300])),
     ("dropped", lambda: w.dropped(1_000_000, 3)),
+    ("memory_dropped", lambda: w.memory_dropped(5000, 120_000, 0)),
     ("thread_end", lambda: w.thread_end(1, 90_000)),
     ("goodbye", lambda: w.goodbye(100_000)),
 ]
@@ -50,9 +78,9 @@ ASIDE_FRAMES = [
 ]
 
 VIEWER_FRAMES = [
-    ("welcome", lambda: w.welcome(1, 7)),
-    ("reject", lambda: w.reject(1, "bad magic")),
-    ("reject_token", lambda: w.reject(1, "unauthorized: no token")),
+    ("welcome", lambda: w.welcome(2, 7)),
+    ("reject", lambda: w.reject(2, "bad magic")),
+    ("reject_token", lambda: w.reject(2, "unauthorized: no token")),
 ]
 
 
@@ -70,6 +98,10 @@ def test_every_golden_file_is_covered():
     assert {p.stem for p in GOLDEN.glob("*.bin")} == covered
 
 
+def test_protocol_version_is_2():
+    assert w.PROTOCOL_VERSION == 2
+
+
 def test_native_packer_matches_golden_events():
     native = pytest.importorskip("highrise_agent._native")
     packed = native.pack_events_for_test(1000, [(1000, 0), (1100, 600), (1227, 601), (21227, 1)])
@@ -77,11 +109,11 @@ def test_native_packer_matches_golden_events():
 
 
 def test_viewer_answers_decode():
-    assert w.decode_viewer_message((GOLDEN / "welcome.bin").read_bytes()[4:]) == ("welcome", 1, 7)
-    assert w.decode_viewer_message((GOLDEN / "reject.bin").read_bytes()[4:]) == ("reject", 1, "bad magic")
+    assert w.decode_viewer_message((GOLDEN / "welcome.bin").read_bytes()[4:]) == ("welcome", 2, 7)
+    assert w.decode_viewer_message((GOLDEN / "reject.bin").read_bytes()[4:]) == ("reject", 2, "bad magic")
     assert w.decode_viewer_message((GOLDEN / "reject_token.bin").read_bytes()[4:]) == (
         "reject",
-        1,
+        2,
         "unauthorized: no token",
     )
     with pytest.raises(w.DecodeError):
@@ -101,6 +133,37 @@ def test_varint_examples_from_spec(value, encoded):
 )
 def test_leb128_examples_from_spec(value, encoded):
     assert w.leb128(value).hex() == encoded
+
+
+def test_packed_records_worked_example_from_spec():
+    count, packed = w.pack_records(30000, GOLDEN_RECORDS)
+    assert count == 6
+    assert packed.hex(" ") == "00 00 0a 00 06 48 b0 09 64 06 7f 05 80 20 b1 09 00 01 a0 9c 01"
+
+
+def test_pack_records_clock_back_large_values_and_bad_records():
+    """As pack_events: a clock that stepped back writes delta 0 (memory records included); ids,
+    counts and sizes beyond 7 bits take more LEB128 bytes; a malformed record is refused."""
+    count, packed = w.pack_records(
+        100, [(100, 0, w.ENTER), (90, 1, w.MEMORY, 1, False, 0), (95, 0, w.EXIT), (95, 40, w.MEMORY, 64, True, 1 << 20)]
+    )
+    assert (count, packed.hex(" ")) == (4, "00 00 06 00 02 00 01 00 a2 01 00 81 01 80 80 40")
+    for bad in [(0, 0, 3), (0, 0, w.MEMORY), (0, 0, w.ENTER, 1, False, 0)]:
+        with pytest.raises(ValueError):
+            w.pack_records(0, [bad])
+    with pytest.raises(ValueError):
+        w.class_def(0, "", "x", 3)
+
+
+def test_pack_records_without_memory_is_pack_events_with_wider_heads():
+    """Enter/exit-only records are events with head id*4+kind instead of id*2+kind."""
+    for run in _random_runs(11, count=50):
+        evs = [(t, code >> 1, code & 1) for t, code in run]
+        base = run[0][0]
+        count, packed_records = w.pack_records(base, evs)
+        assert count == len(evs)
+        _, expected = w.pack_events(base, [(t, (m * 4 + k) >> 1, (m * 4 + k) & 1) for t, m, k in evs])
+        assert packed_records == expected
 
 
 def _random_runs(seed, count=200):

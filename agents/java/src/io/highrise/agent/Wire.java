@@ -5,13 +5,13 @@ import java.util.Arrays;
 
 /**
  * The protocol encoder (agent-protocol/SPEC.md): a growable byte buffer with bincode 2 "standard"
- * varints, LEB128 for packed events, and one method per agent message. A frame is built as
+ * varints, LEB128 for packed events and packed records, and one method per agent message. A frame is built as
  * {@code beginFrame()}, one message, {@code endFrame(start)}; the buffer then holds
  * length:u32 LE + payload, ready to write. Not thread-safe: the sender thread owns its Wire.
  */
 public final class Wire {
     public static final byte[] MAGIC = {'H', 'R', 'S', 'E'};
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
     public static final int MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
     public static final int TAG_HELLO = 0;
@@ -23,6 +23,15 @@ public final class Wire {
     public static final int TAG_RESYNC = 6;
     public static final int TAG_DROPPED = 7;
     public static final int TAG_GOODBYE = 8;
+    /** Version 2: class definitions, packed records (enter, exit, memory), memory drop totals. */
+    public static final int TAG_DEFINE_CLASSES = 9;
+    public static final int TAG_RECORDS = 10;
+    public static final int TAG_MEMORY_DROPPED = 11;
+
+    /** Record kinds (SPEC "Packed records"): the low two bits of a record's head. */
+    public static final int RECORD_ENTER = 0;
+    public static final int RECORD_EXIT = 1;
+    public static final int RECORD_MEMORY = 2;
 
     byte[] buf;
     int len;
@@ -252,6 +261,47 @@ public final class Wire {
         endFrame(f);
     }
 
+    /** One class definition, as an element of DefineClasses (no frame). */
+    public void classDef(ClassDef d) {
+        varint(d.id & 0xFFFFFFFFL);
+        string(d.packageName);
+        string(d.name);
+        varint(d.kind);
+    }
+
+    /** DefineClasses (version 2): {@code defs[from..to)}. */
+    public void defineClasses(ClassDef[] defs, int from, int to) {
+        int f = beginFrame();
+        varint(TAG_DEFINE_CLASSES);
+        varint(to - from);
+        for (int i = from; i < to; i++) {
+            classDef(defs[i]);
+        }
+        endFrame(f);
+    }
+
+    /** A Records frame (version 2) around already packed records (see {@link RecordPacker}). */
+    public void records(long threadId, long baseTimestamp, int recordCount, byte[] packed, int packedLen) {
+        int f = beginFrame();
+        varint(TAG_RECORDS);
+        varint(threadId);
+        varint(baseTimestamp);
+        varint(recordCount);
+        varint(packedLen);
+        raw(packed, 0, packedLen);
+        endFrame(f);
+    }
+
+    /** MemoryDropped (version 2): running totals of the counts lost with dropped memory records. */
+    public void memoryDropped(long allocationsDropped, long bytesDropped, long freesDropped) {
+        int f = beginFrame();
+        varint(TAG_MEMORY_DROPPED);
+        varint(allocationsDropped);
+        varint(bytesDropped);
+        varint(freesDropped);
+        endFrame(f);
+    }
+
     /**
      * Packs events for one Events message (SPEC "Packed events"): per event LEB128(code) and
      * LEB128(delta), where code = method_id * 2 + kind. Timestamps going backwards write delta 0.
@@ -291,6 +341,70 @@ public final class Wire {
 
         public void writeTo(Wire w, long threadId) {
             w.events(threadId, base, count, out.buf, out.len);
+        }
+    }
+
+    /**
+     * Packs records for one Records message (SPEC "Packed records", version 2): per record
+     * LEB128(head) and LEB128(delta), head = id * 4 + kind (kind 0 enter, 1 exit: id is a method
+     * id; 2 memory: id is a class id, then LEB128(count * 2 + free) and LEB128(bytes)). Deltas as
+     * in {@link EventPacker}: from the previous record (the first from the base); a clock that
+     * steps back writes delta 0.
+     */
+    public static final class RecordPacker {
+        final Wire out = new Wire(1 << 15);
+        long base;
+        long last;
+        int count;
+
+        public void start(long baseTimestamp) {
+            out.clear();
+            base = baseTimestamp;
+            last = baseTimestamp;
+            count = 0;
+        }
+
+        private void head(int id, int kind, long timestamp) {
+            long delta = timestamp - last;
+            if (delta < 0) {
+                delta = 0;
+            } else {
+                last = timestamp;
+            }
+            out.leb128(((id & 0xFFFFFFFFL) << 2) | kind);
+            out.leb128(delta);
+            count++;
+        }
+
+        public void enter(int methodId, long timestamp) {
+            head(methodId, RECORD_ENTER, timestamp);
+        }
+
+        public void exit(int methodId, long timestamp) {
+            head(methodId, RECORD_EXIT, timestamp);
+        }
+
+        /**
+         * A memory record: since the thread's previous record, its innermost open frame created
+         * ({@code free} false) or freed {@code objects} objects of class {@code classId},
+         * {@code bytes} shallow bytes in all (0 = not measured).
+         */
+        public void memory(int classId, long timestamp, long objects, boolean free, long bytes) {
+            head(classId, RECORD_MEMORY, timestamp);
+            out.leb128((objects << 1) | (free ? 1 : 0));
+            out.leb128(bytes);
+        }
+
+        public int count() {
+            return count;
+        }
+
+        public int bytes() {
+            return out.len;
+        }
+
+        public void writeTo(Wire w, long threadId) {
+            w.records(threadId, base, count, out.buf, out.len);
         }
     }
 }

@@ -102,6 +102,11 @@ public final class AgentTests {
         frames.put("define_methods", take(w));
         w.threadStart(1, "main", 900);
         frames.put("thread_start", take(w));
+        w.defineClasses(new ClassDef[] {
+            new ClassDef(1, "", "(untyped)", ClassDef.UNTYPED),
+            new ClassDef(2, "main.game", "Piece", ClassDef.CLASS),
+        }, 0, 2);
+        frames.put("define_classes", take(w));
         Wire.EventPacker packer = new Wire.EventPacker();
         packer.start(1000);
         packer.push(0, 1000);
@@ -110,12 +115,25 @@ public final class AgentTests {
         packer.push(1, 21227);
         packer.writeTo(w, 1);
         frames.put("events", take(w));
+        Wire.RecordPacker records = new Wire.RecordPacker();
+        records.start(30_000);
+        records.enter(0, 30_000);
+        records.memory(2, 30_000, 3, false, 72);
+        records.enter(300, 30_100);
+        records.memory(1, 30_227, 2, true, 4096);
+        records.exit(300, 30_227);
+        records.exit(0, 50_227);
+        check(records.count() == 6 && records.bytes() == 21, "records packer counts");
+        records.writeTo(w, 1);
+        frames.put("records", take(w));
         w.heartbeat(70_000);
         frames.put("heartbeat", take(w));
         w.resync(1, 80_000, new int[] {0, 300}, 2);
         frames.put("resync", take(w));
         w.dropped(1_000_000, 3);
         frames.put("dropped", take(w));
+        w.memoryDropped(5000, 120_000, 0);
+        frames.put("memory_dropped", take(w));
         w.threadEnd(1, 90_000);
         frames.put("thread_end", take(w));
         w.goodbye(100_000);
@@ -143,6 +161,29 @@ public final class AgentTests {
         byte[] rejectToken = Files.readAllBytes(golden.resolve("reject_token.bin"));
         check(Sender.describeReject(rejectToken, 5, rejectToken.length).equals("unauthorized: no token"),
                 "token reject reason");
+        // Both answers carry the viewer's version (2, this agent's), Welcome also the session id 7.
+        byte[] welcome = Files.readAllBytes(golden.resolve("welcome.bin"));
+        long[] at = {4};
+        check(Sender.readVarint(welcome, at, welcome.length) == 0, "welcome tag");
+        check(Sender.readVarint(welcome, at, welcome.length) == 2, "welcome version");
+        check(Sender.readVarint(welcome, at, welcome.length) == 7 && at[0] == welcome.length, "welcome session");
+        for (byte[] r : new byte[][] {reject, rejectToken}) {
+            at[0] = 4;
+            check(Sender.readVarint(r, at, r.length) == 1, "reject tag");
+            check(Sender.readVarint(r, at, r.length) == 2, "reject version");
+        }
+        check(Wire.PROTOCOL_VERSION == 2, "protocol version");
+        // Every top-level golden file is one of the above (golden/v1/ holds the old session).
+        List<String> covered = new ArrayList<>(frames.keySet());
+        covered.addAll(Arrays.asList("session", "hello_token", "welcome", "reject", "reject_token"));
+        List<String> present = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.list(golden)) {
+            files.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".bin"))
+                    .forEach(p -> present.add(p.getFileName().toString().replaceFirst("\\.bin$", "")));
+        }
+        Collections.sort(covered);
+        Collections.sort(present);
+        check(covered.equals(present), "golden files " + present + " but covered " + covered);
         // Varint and LEB128 examples from SPEC.md.
         checkBytes(v -> v.varint(42), "2a");
         checkBytes(v -> v.varint(250), "fa");
@@ -164,6 +205,17 @@ public final class AgentTests {
         Wire bw = new Wire();
         back.writeTo(bw, 1);
         check(hex(bw.toByteArray()).endsWith("06 00 00 01 00 02 00"), "backwards clock: " + hex(bw.toByteArray()));
+        // The same for records, memory records included; large ids, counts and sizes as LEB128.
+        Wire.RecordPacker rback = new Wire.RecordPacker();
+        rback.start(100);
+        rback.enter(0, 100);
+        rback.memory(1, 90, 1, false, 0);
+        rback.exit(0, 95);
+        rback.memory(40, 95, 64, true, 1L << 20);
+        Wire rw = new Wire();
+        rback.writeTo(rw, 1);
+        check(hex(rw.toByteArray()).endsWith("0a 01 64 04 10 00 00 06 00 02 00 01 00 a2 01 00 81 01 80 80 40"),
+                "records, backwards clock: " + hex(rw.toByteArray()));
     }
 
     interface WireOp {
