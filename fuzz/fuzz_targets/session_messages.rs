@@ -2,7 +2,8 @@
 //! fuzzer reaches deep states quickly: a Hello, then well-formed-ish messages — definitions
 //! (duplicates, conflicts, huge ids), thread starts and ends, event batches whose events nest,
 //! mismatch, name undefined methods, go back in time or lie about their count, resyncs,
-//! heartbeats, drop totals, Goodbye — mixed with raw payloads, consumer commands (window,
+//! heartbeats, drop totals, version-2 class definitions, records with memory records and
+//! memory drop totals, Goodbye — mixed with raw payloads, consumer commands (window,
 //! exclusions) and reports, all through a [`SessionProcessor`] with the product's sink
 //! ([`AggregateSink`]). Must hold: nothing panics; the session ends when the stream does.
 #![no_main]
@@ -12,8 +13,9 @@ use std::net::{Ipv4Addr, SocketAddr};
 use arbitrary::Arbitrary;
 use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
 use highrise_protocol::{
-    encode_hello, encode_message, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
-    MAGIC, MAX_METHOD_ID, PROTOCOL_VERSION,
+    encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, EventKind, Hello,
+    MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
+    PROTOCOL_VERSION,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -39,6 +41,15 @@ enum Op {
         dt: i16,
     },
     Events(Batch),
+    /// Version 2: class definitions (same id rules as methods).
+    DefineClasses(Vec<(Id, u8, u8)>),
+    /// Version 2: enters, exits and memory records of one thread.
+    Records(RecordBatch),
+    MemoryDropped {
+        allocations: u64,
+        bytes: u64,
+        frees: u64,
+    },
     Heartbeat {
         dt: i16,
     },
@@ -105,6 +116,16 @@ struct Batch {
     /// Replaces the true event count.
     lie_count: Option<u32>,
     /// Cuts the packed bytes to this length.
+    cut: Option<u8>,
+}
+
+#[derive(Debug, Arbitrary)]
+struct RecordBatch {
+    thread: u8,
+    dt: i16,
+    /// (delta, id, kind % 3: enter, exit, memory; count, bytes, free)
+    records: Vec<(u16, Id, u8, u32, u64, bool)>,
+    lie_count: Option<u32>,
     cut: Option<u8>,
 }
 
@@ -192,6 +213,58 @@ fuzz_target!(|input: Input| {
                 }
                 AgentMessage::Events(batch_message)
             }
+            Op::DefineClasses(classes) => AgentMessage::DefineClasses(
+                classes
+                    .iter()
+                    .map(|(id, package_index, kind)| ClassDef {
+                        id: id.get(),
+                        package: package(*package_index),
+                        name: name(*kind),
+                        kind: match kind % 3 {
+                            0 => ClassKind::Class,
+                            1 => ClassKind::Array,
+                            _ => ClassKind::Untyped,
+                        },
+                    })
+                    .collect(),
+            ),
+            Op::Records(batch) => {
+                let base = tick(&mut now, batch.dt);
+                let mut writer = PackedRecordWriter::new(u64::from(batch.thread % 8), base);
+                for (dt, id, kind, count, bytes, free) in &batch.records {
+                    now = now.saturating_add(u64::from(*dt));
+                    match kind % 3 {
+                        0 => writer.push(now, id.get(), EventKind::Enter),
+                        1 => writer.push(now, id.get(), EventKind::Exit),
+                        _ => writer.push_memory(
+                            now,
+                            id.get(),
+                            MemoryAmount {
+                                count: u64::from(*count),
+                                bytes: *bytes,
+                                free: *free,
+                            },
+                        ),
+                    }
+                }
+                let mut batch_message = writer.finish();
+                if let Some(count) = batch.lie_count {
+                    batch_message.event_count = count;
+                }
+                if let Some(cut) = batch.cut {
+                    batch_message.packed_events.truncate(usize::from(cut));
+                }
+                AgentMessage::Records(batch_message)
+            }
+            Op::MemoryDropped {
+                allocations,
+                bytes,
+                frees,
+            } => AgentMessage::MemoryDropped {
+                allocations_dropped: allocations,
+                bytes_dropped: bytes,
+                frees_dropped: frees,
+            },
             Op::Heartbeat { dt } => AgentMessage::Heartbeat {
                 timestamp: tick(&mut now, dt),
             },

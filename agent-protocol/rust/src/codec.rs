@@ -119,6 +119,9 @@ fn agent_message_tag(message: &AgentMessage) -> u32 {
         AgentMessage::Resync { .. } => 6,
         AgentMessage::Dropped { .. } => 7,
         AgentMessage::Goodbye { .. } => 8,
+        AgentMessage::DefineClasses(_) => 9,
+        AgentMessage::Records(_) => 10,
+        AgentMessage::MemoryDropped { .. } => 11,
     }
 }
 
@@ -136,7 +139,8 @@ pub struct HelloHeader {
 
 /// Reads only the tag, magic and version of a first message, so a receiver can reject a foreign
 /// stream or an agent of another version with a precise error, whatever the rest of its Hello
-/// looks like. Checks the magic and the version against [`crate::PROTOCOL_VERSION`].
+/// looks like. Checks the magic, and that the version is one this crate reads
+/// ([`crate::MIN_PROTOCOL_VERSION`]`..=`[`crate::PROTOCOL_VERSION`]).
 pub fn peek_hello_header(payload: &[u8]) -> Result<HelloHeader, ProtocolError> {
     let mut cursor = payload;
     let tag = read_varint_u64(&mut cursor)?;
@@ -156,7 +160,7 @@ pub fn peek_hello_header(payload: &[u8]) -> Result<HelloHeader, ProtocolError> {
     let version = read_varint_u64(&mut cursor)?;
     let protocol_version = u32::try_from(version)
         .map_err(|_| ProtocolError::malformed("protocol version does not fit u32"))?;
-    if protocol_version != crate::PROTOCOL_VERSION {
+    if !(crate::MIN_PROTOCOL_VERSION..=crate::PROTOCOL_VERSION).contains(&protocol_version) {
         return Err(ProtocolError::VersionMismatch {
             agent_version: protocol_version,
             viewer_version: crate::PROTOCOL_VERSION,

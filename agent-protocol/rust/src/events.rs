@@ -13,12 +13,18 @@
 
 use crate::{EventBatch, ProtocolError};
 
-/// Whether a method was entered or exited.
+/// Whether a method was entered or exited, or (packed records only) objects were created or
+/// freed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum EventKind {
     Enter = 0,
     Exit = 1,
+    /// Objects of one class were created or freed by the innermost open frame of the thread
+    /// at this point of its stream; [`Event::method_id`] then holds the *class* id, and the
+    /// amounts are in the side vector [`decode_records`] fills (the k-th memory event's
+    /// amounts are its k-th entry).
+    Memory = 2,
 }
 
 /// One decoded event of one thread (the thread is the batch's).
@@ -26,8 +32,18 @@ pub enum EventKind {
 pub struct Event {
     /// Agent clock, converted to nanoseconds.
     pub timestamp_ns: u64,
+    /// The method's id; for [`EventKind::Memory`], the class id.
     pub method_id: u32,
     pub kind: EventKind,
+}
+
+/// What one memory record says: `count` objects of its class created (or freed, `free`),
+/// `bytes` shallow bytes in all (0: not measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct MemoryAmount {
+    pub count: u64,
+    pub bytes: u64,
+    pub free: bool,
 }
 
 /// Builds an [`EventBatch`] for one thread, event by event.
@@ -53,9 +69,13 @@ impl PackedEventWriter {
     }
 
     /// Appends one event. A timestamp earlier than the previous one is written as delta 0
-    /// (timestamps within a batch never go backwards on the wire).
+    /// (timestamps within a batch never go backwards on the wire). This (version 1) layout has
+    /// no memory records: an [`EventKind::Memory`] is ignored (use [`PackedRecordWriter`]).
     #[inline]
     pub fn push(&mut self, timestamp: u64, method_id: u32, kind: EventKind) {
+        if kind == EventKind::Memory {
+            return;
+        }
         let head = (u64::from(method_id) << 1) | kind as u64;
         let delta = timestamp.saturating_sub(self.last_timestamp);
         self.last_timestamp = self.last_timestamp.max(timestamp);
@@ -90,6 +110,85 @@ impl PackedEventWriter {
     }
 }
 
+/// Builds a `Records` batch (SPEC.md "Packed records") for one thread: enters, exits and
+/// memory records in the thread's order.
+#[derive(Debug, Clone)]
+pub struct PackedRecordWriter {
+    thread_id: u64,
+    base_timestamp: u64,
+    last_timestamp: u64,
+    record_count: u32,
+    packed: Vec<u8>,
+}
+
+impl PackedRecordWriter {
+    /// A writer for `thread_id` whose first delta is relative to `base_timestamp` (ticks).
+    pub fn new(thread_id: u64, base_timestamp: u64) -> Self {
+        Self {
+            thread_id,
+            base_timestamp,
+            last_timestamp: base_timestamp,
+            record_count: 0,
+            packed: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn head_and_delta(&mut self, timestamp: u64, id: u32, kind: u64) {
+        let delta = timestamp.saturating_sub(self.last_timestamp);
+        self.last_timestamp = self.last_timestamp.max(timestamp);
+        write_leb128(&mut self.packed, (u64::from(id) << 2) | kind);
+        write_leb128(&mut self.packed, delta);
+        self.record_count += 1;
+    }
+
+    /// Appends an enter or exit (an [`EventKind::Memory`] without amounts is ignored). Backward
+    /// timestamps are written as delta 0, as in [`PackedEventWriter::push`].
+    #[inline]
+    pub fn push(&mut self, timestamp: u64, method_id: u32, kind: EventKind) {
+        if kind != EventKind::Memory {
+            self.head_and_delta(timestamp, method_id, kind as u64);
+        }
+    }
+
+    /// Appends a memory record: the innermost open frame created (or freed) `amount.count`
+    /// objects of `class_id`, `amount.bytes` bytes in all.
+    #[inline]
+    pub fn push_memory(&mut self, timestamp: u64, class_id: u32, amount: MemoryAmount) {
+        self.head_and_delta(timestamp, class_id, EventKind::Memory as u64);
+        write_leb128(
+            &mut self.packed,
+            (amount.count << 1) | u64::from(amount.free),
+        );
+        write_leb128(&mut self.packed, amount.bytes);
+    }
+
+    /// Records pushed so far.
+    pub fn len(&self) -> usize {
+        self.record_count as usize
+    }
+
+    /// True when nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.record_count == 0
+    }
+
+    /// Bytes of packed records so far.
+    pub fn packed_len_bytes(&self) -> usize {
+        self.packed.len()
+    }
+
+    /// The finished batch (the body of an `AgentMessage::Records`).
+    pub fn finish(self) -> EventBatch {
+        EventBatch {
+            thread_id: self.thread_id,
+            base_timestamp: self.base_timestamp,
+            event_count: self.record_count,
+            packed_events: self.packed,
+        }
+    }
+}
+
 #[inline]
 fn write_leb128(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
@@ -106,6 +205,7 @@ enum PackedFault {
     VarintTooLong,
     MethodIdTooLarge,
     TimestampOverflow,
+    ReservedKind,
 }
 
 #[inline(always)]
@@ -165,16 +265,40 @@ fn read_leb128_slow(bytes: &[u8], pos: &mut usize, first: u8) -> Result<u64, Pac
     }
 }
 
-/// Decodes the packed events of `batch` and appends them to `out`, timestamps converted to
-/// nanoseconds with `clock_unit_ns`. On error nothing is appended.
+/// Decodes the packed events of `batch` (a version-1 `Events` body) and appends them to `out`,
+/// timestamps converted to nanoseconds with `clock_unit_ns`. On error nothing is appended.
 pub fn decode_events(
     batch: &EventBatch,
     clock_unit_ns: u32,
     out: &mut Vec<Event>,
 ) -> Result<(), ProtocolError> {
+    let mut no_amounts = Vec::new();
+    decode_packed::<1>(batch, clock_unit_ns, out, &mut no_amounts)
+}
+
+/// Decodes the packed records of `batch` (a `Records` body, SPEC.md "Packed records"):
+/// enters and exits as in [`decode_events`], memory records as [`EventKind::Memory`] events
+/// whose amounts are appended to `amounts`, in order. On error nothing is appended to either.
+pub fn decode_records(
+    batch: &EventBatch,
+    clock_unit_ns: u32,
+    out: &mut Vec<Event>,
+    amounts: &mut Vec<MemoryAmount>,
+) -> Result<(), ProtocolError> {
+    decode_packed::<2>(batch, clock_unit_ns, out, amounts)
+}
+
+/// The decoder of both layouts: `KIND_BITS` 1 (events: enter/exit) or 2 (records).
+#[inline(always)]
+fn decode_packed<const KIND_BITS: u32>(
+    batch: &EventBatch,
+    clock_unit_ns: u32,
+    out: &mut Vec<Event>,
+    amounts: &mut Vec<MemoryAmount>,
+) -> Result<(), ProtocolError> {
     let bytes = batch.packed_events.as_slice();
     let count = batch.event_count as usize;
-    // Every event takes at least two bytes: refuse counts the payload cannot hold before
+    // Every record takes at least two bytes: refuse counts the payload cannot hold before
     // reserving memory for them.
     if count > bytes.len() / 2 {
         return Err(ProtocolError::bad_events(format!(
@@ -183,8 +307,10 @@ pub fn decode_events(
         )));
     }
     let start_len = out.len();
+    let start_amounts = amounts.len();
     out.reserve(count);
     let unit_ns = u64::from(clock_unit_ns);
+    let kind_mask = (1u64 << KIND_BITS) - 1;
     let mut pos = 0usize;
     let mut ticks = batch.base_timestamp;
     let mut decode = || -> Result<(), PackedFault> {
@@ -206,11 +332,22 @@ pub fn decode_events(
             ticks = ticks
                 .checked_add(delta)
                 .ok_or(PackedFault::TimestampOverflow)?;
-            let method_id = u32::try_from(head >> 1).map_err(|_| PackedFault::MethodIdTooLarge)?;
-            let kind = if head & 1 == 0 {
-                EventKind::Enter
-            } else {
-                EventKind::Exit
+            let method_id =
+                u32::try_from(head >> KIND_BITS).map_err(|_| PackedFault::MethodIdTooLarge)?;
+            let kind = match head & kind_mask {
+                0 => EventKind::Enter,
+                1 => EventKind::Exit,
+                2 => {
+                    let count_and_free = read_leb128(bytes, &mut pos)?;
+                    let bytes_total = read_leb128(bytes, &mut pos)?;
+                    amounts.push(MemoryAmount {
+                        count: count_and_free >> 1,
+                        bytes: bytes_total,
+                        free: count_and_free & 1 != 0,
+                    });
+                    EventKind::Memory
+                }
+                _ => return Err(PackedFault::ReservedKind),
             };
             out.push(Event {
                 timestamp_ns: ticks.saturating_mul(unit_ns),
@@ -237,10 +374,12 @@ pub fn decode_events(
                 PackedFault::TimestampOverflow => {
                     format!("timestamp overflows u64 in event {decoded}")
                 }
+                PackedFault::ReservedKind => format!("reserved record kind 3 in event {decoded}"),
             }
         }
     };
     out.truncate(start_len);
+    amounts.truncate(start_amounts);
     Err(ProtocolError::bad_events(error))
 }
 
@@ -345,5 +484,78 @@ mod tests {
         assert!(decode_events(&huge_count, 1, &mut out).is_err());
 
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn records_round_trip_with_memory_between_events() {
+        let mut writer = PackedRecordWriter::new(9, 100);
+        writer.push(100, 5, EventKind::Enter);
+        let made = MemoryAmount {
+            count: 3,
+            bytes: 72,
+            free: false,
+        };
+        writer.push_memory(110, 2, made);
+        let freed = MemoryAmount {
+            count: 1,
+            bytes: 0,
+            free: true,
+        };
+        writer.push_memory(120, 1 << 20, freed);
+        writer.push(130, 5, EventKind::Exit);
+        let batch = writer.finish();
+        let (mut events, mut amounts) = (Vec::new(), Vec::new());
+        decode_records(&batch, 1, &mut events, &mut amounts).unwrap();
+        let kinds: Vec<_> = events
+            .iter()
+            .map(|e| (e.timestamp_ns, e.method_id, e.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (100, 5, EventKind::Enter),
+                (110, 2, EventKind::Memory),
+                (120, 1 << 20, EventKind::Memory),
+                (130, 5, EventKind::Exit),
+            ]
+        );
+        assert_eq!(amounts, vec![made, freed]);
+    }
+
+    #[test]
+    fn reserved_record_kind_rejects_the_batch_and_appends_nothing() {
+        let batch = EventBatch {
+            thread_id: 1,
+            base_timestamp: 0,
+            event_count: 2,
+            packed_events: vec![0x00, 0x00, 0x07, 0x01],
+        };
+        let (mut events, mut amounts) = (Vec::new(), Vec::new());
+        let error = decode_records(&batch, 1, &mut events, &mut amounts).unwrap_err();
+        assert!(
+            error.to_string().contains("reserved record kind 3"),
+            "{error}"
+        );
+        assert!(events.is_empty() && amounts.is_empty());
+    }
+
+    #[test]
+    fn a_truncated_memory_record_appends_no_amount() {
+        let mut writer = PackedRecordWriter::new(1, 0);
+        writer.push(0, 1, EventKind::Enter);
+        writer.push_memory(
+            1,
+            1,
+            MemoryAmount {
+                count: 300,
+                bytes: 1 << 40,
+                free: false,
+            },
+        );
+        let mut batch = writer.finish();
+        batch.packed_events.pop();
+        let (mut events, mut amounts) = (Vec::new(), Vec::new());
+        assert!(decode_records(&batch, 1, &mut events, &mut amounts).is_err());
+        assert!(events.is_empty() && amounts.is_empty());
     }
 }

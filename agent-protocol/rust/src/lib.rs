@@ -12,6 +12,9 @@
 //! - [`frame`]: length-prefixed framing ([`write_frame`], [`FrameHeader`], [`MAX_FRAME_BYTES`]).
 //! - [`PackedEventWriter`] / [`decode_events`]: the compact event encoding inside an
 //!   [`EventBatch`] (delta timestamps, enter/exit packed into the method-id varint).
+//! - [`PackedRecordWriter`] / [`decode_records`] (version 2): the same with memory records
+//!   between a thread's enters and exits ("this frame created 3 `Piece`s, 72 bytes"), naming
+//!   classes sent as [`ClassDef`]s.
 //! - [`display`]: how people read a method's name whatever agent sent it
 //!   ([`display_name`]: `main.game.Board.createOrientation(String, InputStream)`).
 //!
@@ -34,15 +37,30 @@ pub use display::{
     JvmDescriptor, JvmType, SignatureForm,
 };
 pub use error::ProtocolError;
-pub use events::{decode_events, Event, EventKind, PackedEventWriter};
+pub use events::{
+    decode_events, decode_records, Event, EventKind, MemoryAmount, PackedEventWriter,
+    PackedRecordWriter,
+};
 pub use frame::{
     encode_frame, frame_payload, read_frame, write_frame, FrameHeader, ReadFrameError,
     FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
-pub use message::{qualified_name, AgentMessage, EventBatch, Hello, MethodDef, ViewerMessage};
+pub use message::{
+    qualified_name, AgentMessage, ClassDef, ClassKind, EventBatch, Hello, MethodDef, ViewerMessage,
+};
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Version 2 added class definitions, packed records with memory records, and memory drop
+/// totals (tags 9–11); nothing of version 1 changed.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest agent version a receiver accepts: version-1 agents (and recordings) are read
+/// unchanged, as they never send the messages version 2 added.
+pub const MIN_PROTOCOL_VERSION: u32 = 1;
+
+/// Class ids are dense indexes like method ids; a class definition at or above this is
+/// rejected.
+pub const MAX_CLASS_ID: u32 = 1 << 24;
 
 /// The start of every token refusal's [`ViewerMessage::Reject`] reason, so an agent (or a
 /// person) can tell a missing or wrong token from the other refusals.

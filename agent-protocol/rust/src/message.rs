@@ -65,6 +65,45 @@ pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
     }
 }
 
+/// What kind of type a [`ClassDef`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Encode, Decode)]
+pub enum ClassKind {
+    /// Tag 0: a class (Java, Python) or a Rust type named by the program.
+    Class,
+    /// Tag 1: an array type (`int[]`, `Piece[][]`).
+    Array,
+    /// Tag 2: allocations whose type the runtime does not say (Rust's global allocator,
+    /// CPython's object allocator before 3.13).
+    Untyped,
+}
+
+/// One class (type) memory records name. Sent before the first record that uses `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Encode, Decode)]
+pub struct ClassDef {
+    /// Dense id, `< MAX_CLASS_ID`, unique within the connection; its own id space (not a
+    /// method id).
+    pub id: u32,
+    /// Dot-separated package (module) path; empty for the root package and for arrays of
+    /// primitives.
+    pub package: String,
+    /// The class's name in its package, e.g. `ArrayList`, `Piece[][]`, `(untyped)`.
+    pub name: String,
+    pub kind: ClassKind,
+}
+
+impl ClassDef {
+    /// How people read the class: `package.Name` (`Name` in the root package), nested Java
+    /// classes with dots (`java.util.HashMap.Node`, see [`crate::display_class`]).
+    pub fn display_name(&self) -> String {
+        let name = crate::display_class(&self.name);
+        if self.package.is_empty() {
+            name
+        } else {
+            format!("{}.{name}", self.package)
+        }
+    }
+}
+
 /// A run of events from one thread, in timestamp order.
 #[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
 pub struct EventBatch {
@@ -111,6 +150,19 @@ pub enum AgentMessage {
     },
     /// Tag 8: the agent is done; the connection closes after this.
     Goodbye { timestamp: u64 },
+    /// Tag 9 (version 2): new class definitions for memory records (incremental).
+    DefineClasses(Vec<ClassDef>),
+    /// Tag 10 (version 2): records of one thread, in its order: enters, exits and memory
+    /// records (SPEC.md "Packed records"; [`crate::PackedRecordWriter`],
+    /// [`crate::decode_records`]).
+    Records(EventBatch),
+    /// Tag 11 (version 2): the agent's running totals of memory counts it could not send
+    /// (each lost with a dropped memory record).
+    MemoryDropped {
+        allocations_dropped: u64,
+        bytes_dropped: u64,
+        frees_dropped: u64,
+    },
 }
 
 /// The viewer's answer to a [`Hello`]. Agents may ignore it.

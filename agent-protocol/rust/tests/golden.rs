@@ -8,9 +8,10 @@
 use std::path::PathBuf;
 
 use highrise_protocol::{
-    decode_agent_message, decode_events, decode_hello, decode_viewer_message, encode_frame,
-    encode_hello, frame_payload, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
-    ViewerMessage, MAGIC, PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
+    decode_agent_message, decode_events, decode_hello, decode_records, decode_viewer_message,
+    encode_frame, encode_hello, frame_payload, peek_hello_header, AgentMessage, ClassDef,
+    ClassKind, EventKind, Hello, MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter,
+    ProtocolError, ViewerMessage, MAGIC, PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
 };
 
 fn golden_dir() -> PathBuf {
@@ -78,6 +79,49 @@ fn events() -> AgentMessage {
     AgentMessage::Events(writer.finish())
 }
 
+fn define_classes() -> AgentMessage {
+    AgentMessage::DefineClasses(vec![
+        ClassDef {
+            id: 1,
+            package: "".into(),
+            name: "(untyped)".into(),
+            kind: ClassKind::Untyped,
+        },
+        ClassDef {
+            id: 2,
+            package: "main.game".into(),
+            name: "Piece".into(),
+            kind: ClassKind::Class,
+        },
+    ])
+}
+
+/// Thread 1: enter 0 @30000; 3 × Piece (class 2), 72 bytes, created by method 0; enter 300
+/// @30100; 2 untyped blocks (class 1), 4096 bytes, freed by method 300 @30227; exit 300; exit 0
+/// @50227 (delta 20000).
+fn records() -> AgentMessage {
+    let mut writer = PackedRecordWriter::new(1, 30_000);
+    writer.push(30_000, 0, EventKind::Enter);
+    writer.push_memory(30_000, 2, PIECES);
+    writer.push(30_100, 300, EventKind::Enter);
+    writer.push_memory(30_227, 1, FREED);
+    writer.push(30_227, 300, EventKind::Exit);
+    writer.push(50_227, 0, EventKind::Exit);
+    AgentMessage::Records(writer.finish())
+}
+
+const PIECES: MemoryAmount = MemoryAmount {
+    count: 3,
+    bytes: 72,
+    free: false,
+};
+
+const FREED: MemoryAmount = MemoryAmount {
+    count: 2,
+    bytes: 4096,
+    free: true,
+};
+
 /// Every golden file: name, the whole frame (header and payload), and what it holds.
 fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
     let agent = |name: &'static str, message: AgentMessage| {
@@ -110,7 +154,9 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
                 timestamp: 900,
             },
         ),
+        agent("define_classes", define_classes()),
         agent("events", events()),
+        agent("records", records()),
         agent("heartbeat", AgentMessage::Heartbeat { timestamp: 70_000 }),
         agent(
             "resync",
@@ -125,6 +171,14 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
             AgentMessage::Dropped {
                 events_dropped: 1_000_000,
                 batches_dropped: 3,
+            },
+        ),
+        agent(
+            "memory_dropped",
+            AgentMessage::MemoryDropped {
+                allocations_dropped: 5000,
+                bytes_dropped: 120_000,
+                frees_dropped: 0,
             },
         ),
         agent(
@@ -257,6 +311,82 @@ fn golden_events_decode_to_the_documented_events() {
             (21227, 0, EventKind::Exit),
         ]
     );
+}
+
+#[test]
+fn golden_records_decode_to_the_documented_records() {
+    let AgentMessage::Records(batch) = records() else {
+        unreachable!()
+    };
+    let (mut decoded, mut amounts) = (Vec::new(), Vec::new());
+    decode_records(&batch, 1, &mut decoded, &mut amounts).unwrap();
+    let seen: Vec<_> = decoded
+        .iter()
+        .map(|e| (e.timestamp_ns, e.method_id, e.kind))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (30_000, 0, EventKind::Enter),
+            (30_000, 2, EventKind::Memory),
+            (30_100, 300, EventKind::Enter),
+            (30_227, 1, EventKind::Memory),
+            (30_227, 300, EventKind::Exit),
+            (50_227, 0, EventKind::Exit),
+        ]
+    );
+    assert_eq!(amounts, vec![PIECES, FREED]);
+    // SPEC.md's worked example, byte for byte.
+    let frame = std::fs::read(golden_dir().join("records.bin")).unwrap();
+    assert_eq!(
+        hex(&frame[4..]).replace('\n', " "),
+        "0a 01 fb 30 75 06 15 00 00 0a 00 06 48 b0 09 64 06 7f 05 80 20 b1 09 00 01 a0 9c 01"
+    );
+}
+
+/// A version-1 session (the golden session before version 2, kept as it was) is still read:
+/// its Hello passes the handshake and every frame decodes.
+#[test]
+fn a_version_1_session_is_still_accepted() {
+    let bytes = std::fs::read(golden_dir().join("v1/session.bin")).unwrap();
+    let mut rest = &bytes[..];
+    let mut messages = Vec::new();
+    while !rest.is_empty() {
+        let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
+        let payload = &rest[4..4 + len];
+        if messages.is_empty() {
+            assert_eq!(peek_hello_header(payload).unwrap().protocol_version, 1);
+        }
+        messages.push(decode_agent_message(payload).unwrap());
+        rest = &rest[4 + len..];
+    }
+    // hello, define_methods, thread_start, events, heartbeat, resync, dropped, thread_end,
+    // goodbye
+    assert_eq!(messages.len(), 9);
+    assert!(matches!(
+        messages[0],
+        AgentMessage::Hello(Hello {
+            protocol_version: 1,
+            ..
+        })
+    ));
+    assert!(matches!(messages[3], AgentMessage::Events(_)));
+}
+
+#[test]
+fn a_version_3_agent_is_refused_with_both_versions_named() {
+    let mut hello = hello_fields();
+    hello.protocol_version = PROTOCOL_VERSION + 1;
+    let payload = encode_hello(&hello, "");
+    match peek_hello_header(&payload) {
+        Err(ProtocolError::VersionMismatch {
+            agent_version,
+            viewer_version,
+        }) => assert_eq!((agent_version, viewer_version), (3, 2)),
+        other => panic!("{other:?}"),
+    }
+    hello.protocol_version = 0;
+    assert!(peek_hello_header(&encode_hello(&hello, "")).is_err());
 }
 
 #[test]

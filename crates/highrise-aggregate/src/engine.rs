@@ -196,6 +196,8 @@ impl Engine {
                         );
                     }
                     EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
+                    // `Aggregator::apply_records` takes memory records out before this loop.
+                    EventKind::Memory => {}
                 }
             }
         }

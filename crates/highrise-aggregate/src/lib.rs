@@ -44,6 +44,16 @@
 //! leaves the window. [`Snapshot::dropped_share`] says what share of the window's events the
 //! agent dropped.
 //!
+//! # Allocations
+//!
+//! Protocol-version-2 agents send memory records between a thread's enters and exits
+//! ([`Aggregator::apply_records`]): "the innermost open frame created 3 objects of class C,
+//! 72 bytes". Each is counted for that frame's method, over the window and since the start,
+//! per class and per (method, class) ([`Snapshot::memory`], [`MemorySnapshot`]). Exact: the
+//! record's place in the stream says which frame made the objects. A memory record the agent
+//! had to drop is lost (the agent's totals say how many, [`MemoryDrops`]); it never lands on
+//! another frame.
+//!
 //! # Cost
 //!
 //! Per event: a few loads and adds on the thread's stack and one (method, thread) record. Events
@@ -66,6 +76,7 @@ mod aggregator;
 mod config;
 mod drops;
 mod engine;
+mod memory;
 mod methods;
 mod pair;
 mod ring;
@@ -78,6 +89,9 @@ pub use config::{
     bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig,
     DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW,
     MIN_WINDOW_NS,
+};
+pub use memory::{
+    Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };
 pub use snapshot::{MethodStats, Snapshot};
 pub use stats::AggregatorStats;

@@ -1,6 +1,9 @@
 //! Snapshots: what the viewer reads, and how they are computed from the engine's state.
 
+use std::sync::Arc;
+
 use crate::engine::{prefetch, Engine};
+use crate::memory::MemorySnapshot;
 use crate::pair::NO_PAIR;
 use crate::stats::AggregatorStats;
 use crate::thread::ThreadState;
@@ -53,6 +56,10 @@ pub struct Snapshot {
     /// Events the agent dropped over about the last window (bucket granularity), as a share
     /// of the events it produced then (received plus dropped); 0.0 when none were dropped.
     pub dropped_share: f32,
+    /// Allocations per method, class and (method, class), from the agent's memory records
+    /// (protocol version 2); empty when the session sends none. Shared between snapshots
+    /// while it does not change.
+    pub memory: Arc<MemorySnapshot>,
 }
 
 impl Snapshot {

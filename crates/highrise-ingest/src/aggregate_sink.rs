@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
-use highrise_protocol::{Event, Hello, MethodDef};
+use highrise_protocol::{Event, Hello, MemoryAmount, MethodDef};
 
 use crate::sink::SessionSink;
 
@@ -73,6 +73,15 @@ impl SessionSink for AggregateSink {
 
     fn events(&mut self, thread_id: u64, events: &[Event]) {
         self.aggregator.apply_events(thread_id, events);
+    }
+
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        self.aggregator.apply_records(thread_id, events, amounts);
+    }
+
+    fn memory_dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
+        self.aggregator
+            .agent_memory_dropped(allocations, bytes, frees);
     }
 
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {

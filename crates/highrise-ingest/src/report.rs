@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use highrise_protocol::{MethodDef, ProtocolError};
+use highrise_protocol::{ClassDef, MethodDef, ProtocolError};
 
 /// The server's name for one connection, unique for the server's lifetime.
 pub type SessionId = u64;
@@ -77,6 +77,13 @@ pub enum SessionError {
         "method id {method_id} is not dense: only {defined} method(s) defined so far; definition skipped"
     )]
     MethodIdTooSparse { method_id: u32, defined: u64 },
+    /// Memory records named a class never defined; those records were skipped.
+    #[error("{records} memory record(s) for undefined class id {class_id} skipped")]
+    UndefinedClass { class_id: u32, records: u64 },
+    /// A class definition was skipped: its id is too large or not dense, or it conflicts with
+    /// the first definition of that id.
+    #[error("class id {class_id}: {reason}; definition skipped")]
+    BadClassDefinition { class_id: u32, reason: String },
     /// The agent is not on loopback and its Hello had no token, or not the server's
     /// ([`crate::IngestConfig::token`]); the agent got a `Reject` and the session ended.
     #[error("unauthorized: {0}")]
@@ -140,8 +147,14 @@ pub struct SessionStats {
     pub events: u64,
     /// Event rate over the last publish interval, per second of wall time.
     pub events_per_s: f64,
-    /// Event batches accepted.
+    /// Event batches accepted (`Events` and `Records`).
     pub batches: u64,
+    /// Memory records accepted (version 2: allocation counts of one frame and class).
+    pub memory_records: u64,
+    /// Objects created, summed over the accepted memory records.
+    pub allocations: u64,
+    /// Class definitions accepted.
+    pub class_definitions: u64,
     /// Method definitions accepted.
     pub definitions: u64,
     /// Identical re-definitions (harmless, ignored).
@@ -157,6 +170,11 @@ pub struct SessionStats {
     /// The agent's own drop counters, from its latest `Dropped` message.
     pub agent_events_dropped: u64,
     pub agent_batches_dropped: u64,
+    /// The agent's `MemoryDropped` totals: allocations, their bytes and frees it counted but
+    /// could not send.
+    pub agent_allocations_dropped: u64,
+    pub agent_allocation_bytes_dropped: u64,
+    pub agent_frees_dropped: u64,
     /// Latest agent timestamp seen (events or heartbeat), in ns.
     pub last_timestamp_ns: u64,
 }
@@ -186,6 +204,8 @@ pub struct SessionReport<T> {
     /// Method definitions in arrival order, in chunks as they arrived. Append-only: a consumer
     /// that remembers how many it has seen can take only the new ones.
     pub definition_chunks: Vec<Arc<[MethodDef]>>,
+    /// Class definitions (version 2) the same way.
+    pub class_chunks: Vec<Arc<[ClassDef]>>,
     /// Threads in order of first appearance.
     pub threads: Arc<Vec<ThreadInfo>>,
     /// The sink's snapshot; `None` until the Hello was accepted.
@@ -196,6 +216,11 @@ impl<T> SessionReport<T> {
     /// All definitions in arrival order.
     pub fn definitions(&self) -> impl Iterator<Item = &MethodDef> + '_ {
         self.definition_chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
+    /// All class definitions in arrival order.
+    pub fn classes(&self) -> impl Iterator<Item = &ClassDef> + '_ {
+        self.class_chunks.iter().flat_map(|chunk| chunk.iter())
     }
 
     /// True once the session is over; no report follows an ended one.

@@ -1,6 +1,6 @@
 //! What a session feeds its validated stream into.
 
-use highrise_protocol::{Event, Hello, MethodDef};
+use highrise_protocol::{ClassDef, Event, EventKind, Hello, MemoryAmount, MethodDef};
 
 /// Receives one session's validated stream on the session's worker thread.
 ///
@@ -21,6 +21,28 @@ pub trait SessionSink: Send + 'static {
     fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64);
     /// Events of one thread, all naming defined methods.
     fn events(&mut self, thread_id: u64, events: &[Event]);
+    /// New, valid class definitions (protocol version 2), in the order received. The default
+    /// ignores them.
+    fn define_classes(&mut self, _definitions: &[ClassDef]) {}
+    /// Records of one thread (protocol version 2): enters and exits as in
+    /// [`events`](Self::events), and [`EventKind::Memory`] records naming defined classes,
+    /// whose amounts are `amounts`, in order (one per memory record). The default drops the
+    /// memory records and feeds the rest to [`events`](Self::events).
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        if amounts.is_empty() {
+            self.events(thread_id, events);
+        } else {
+            let calls: Vec<Event> = events
+                .iter()
+                .filter(|event| event.kind != EventKind::Memory)
+                .copied()
+                .collect();
+            self.events(thread_id, &calls);
+        }
+    }
+    /// The agent's `MemoryDropped` running totals (allocations, bytes, frees it could not
+    /// send); they only grow. The default ignores them.
+    fn memory_dropped(&mut self, _allocations: u64, _bytes: u64, _frees: u64) {}
     /// After lost events: the thread's whole stack (outermost first) at `timestamp_ns`.
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]);
     /// The agent's clock moved on without events.

@@ -247,7 +247,8 @@ fn wrong_magic_is_answered_with_a_reject() {
 #[test]
 fn a_version_mismatch_says_which_side_to_upgrade() {
     let server = start_server();
-    for (agent_version, upgrade) in [(2, "upgrade the viewer"), (0, "upgrade the agent")] {
+    let next = highrise_protocol::PROTOCOL_VERSION + 1;
+    for (agent_version, upgrade) in [(next, "upgrade the viewer"), (0, "upgrade the agent")] {
         let mut client = Client::connect(&server);
         let mut other = hello("other-version");
         other.protocol_version = agent_version;

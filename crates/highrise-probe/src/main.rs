@@ -25,7 +25,7 @@ use crossbeam_channel::RecvTimeoutError;
 use highrise_ingest::{
     IngestConfig, IngestServer, SessionEnd, SessionReport, SessionSink, SessionStatus,
 };
-use highrise_protocol::{Event, EventKind, Hello, MethodDef};
+use highrise_protocol::{Event, EventKind, Hello, MemoryAmount, MethodDef};
 use serde_json::{json, Value};
 
 #[derive(Debug, Parser)]
@@ -66,6 +66,9 @@ struct ThreadTally {
     resyncs: u64,
     stack: Vec<u32>,
     calls_by_id: HashMap<u32, u64>,
+    /// Memory records by (the stack they arrived on, class id): [created, bytes, freed, freed
+    /// bytes]. The conformance oracle for the agents' allocation counting.
+    allocations: BTreeMap<(Vec<u32>, u32), [u64; 4]>,
 }
 
 impl ThreadTally {
@@ -82,6 +85,8 @@ impl ThreadTally {
                 self.stack.push(event.method_id);
                 self.max_depth = self.max_depth.max(self.stack.len());
             }
+            // Counted by `memory`, which has the amounts.
+            EventKind::Memory => {}
             EventKind::Exit => {
                 self.exits += 1;
                 match self.stack.iter().rposition(|&id| id == event.method_id) {
@@ -96,6 +101,18 @@ impl ThreadTally {
                 }
             }
         }
+    }
+}
+
+impl ThreadTally {
+    fn memory(&mut self, class_id: u32, amount: &MemoryAmount) {
+        let entry = self
+            .allocations
+            .entry((self.stack.clone(), class_id))
+            .or_default();
+        let base = if amount.free { 2 } else { 0 };
+        entry[base] += amount.count;
+        entry[base + 1] += amount.bytes;
     }
 }
 
@@ -119,6 +136,19 @@ impl SessionSink for ProbeSink {
         let tally = tallies.entry(thread_id).or_default();
         for event in events {
             tally.apply(event);
+        }
+    }
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        let mut tallies = self.lock();
+        let tally = tallies.entry(thread_id).or_default();
+        let mut amounts = amounts.iter();
+        for event in events {
+            tally.apply(event);
+            if event.kind == EventKind::Memory {
+                if let Some(amount) = amounts.next() {
+                    tally.memory(event.method_id, amount);
+                }
+            }
         }
     }
     fn resync(&mut self, thread_id: u64, _timestamp_ns: u64, stack: &[u32]) {
@@ -149,7 +179,11 @@ impl ProbeSink {
 /// method, signature, file, name), `threads` (thread_id, name, started, ended, enters, exits,
 /// balanced, open_frames, mismatched_exits, orphan_exits, max_depth, backwards_timestamps,
 /// resyncs, calls: {qualified name → enters}, calls_by_id: {id → enters}), and `calls`
-/// (qualified name → enters over all threads).
+/// (qualified name → enters over all threads). Protocol version 2 adds `classes` (id,
+/// package, name, kind, display), per thread `allocations` ([{stack: [names, outermost
+/// first], class: display name, count, bytes, frees, freed_bytes}]) and stats
+/// memory_records, allocations, class_definitions, agent_allocations_dropped,
+/// agent_allocation_bytes_dropped, agent_frees_dropped.
 fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) -> Value {
     let names: HashMap<u32, String> = report
         .definitions()
@@ -167,6 +201,22 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
                 "signature": definition.signature,
                 "file": definition.file,
                 "name": definition.qualified_name(),
+            })
+        })
+        .collect();
+    let class_names: HashMap<u32, String> = report
+        .classes()
+        .map(|class| (class.id, class.display_name()))
+        .collect();
+    let classes: Vec<Value> = report
+        .classes()
+        .map(|class| {
+            json!({
+                "id": class.id,
+                "package": class.package,
+                "name": class.name,
+                "kind": format!("{:?}", class.kind),
+                "display": class.display_name(),
             })
         })
         .collect();
@@ -213,6 +263,14 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
             "last_timestamp_ns": tally.last_timestamp_ns,
             "calls": calls,
             "calls_by_id": calls_by_id,
+            "allocations": tally.allocations.iter().map(|((stack, class_id), amounts)| json!({
+                "stack": stack.iter().map(|&id| name_of(id)).collect::<Vec<_>>(),
+                "class": class_names.get(class_id).cloned().unwrap_or_else(|| format!("#{class_id}")),
+                "count": amounts[0],
+                "bytes": amounts[1],
+                "frees": amounts[2],
+                "freed_bytes": amounts[3],
+            })).collect::<Vec<_>>(),
         }));
     }
     let end = match &report.status {
@@ -249,8 +307,15 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
             "agent_events_dropped": stats.agent_events_dropped,
             "agent_batches_dropped": stats.agent_batches_dropped,
             "last_timestamp_ns": stats.last_timestamp_ns,
+            "memory_records": stats.memory_records,
+            "allocations": stats.allocations,
+            "class_definitions": stats.class_definitions,
+            "agent_allocations_dropped": stats.agent_allocations_dropped,
+            "agent_allocation_bytes_dropped": stats.agent_allocation_bytes_dropped,
+            "agent_frees_dropped": stats.agent_frees_dropped,
         },
         "methods": methods,
+        "classes": classes,
         "threads": threads,
         "calls": all_calls,
     })

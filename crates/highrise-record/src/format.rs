@@ -132,7 +132,10 @@ impl RecordingHeader {
                 supported: FORMAT_VERSION,
             });
         }
-        if header.protocol_version != highrise_protocol::PROTOCOL_VERSION {
+        // Version-1 recordings hold version-1 frames, which version 2 reads unchanged.
+        let readable =
+            highrise_protocol::MIN_PROTOCOL_VERSION..=highrise_protocol::PROTOCOL_VERSION;
+        if !readable.contains(&header.protocol_version) {
             return Err(RecordError::ProtocolVersion {
                 found: header.protocol_version,
                 supported: highrise_protocol::PROTOCOL_VERSION,

@@ -37,6 +37,7 @@ fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
         stats: SessionStats::default(),
         errors: Vec::new(),
         definition_chunks: vec![Arc::clone(definitions)],
+        class_chunks: Vec::new(),
         threads: Arc::new(Vec::new()),
         sink: Some(snapshot),
     }

@@ -8,14 +8,23 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use highrise_ingest::{IngestConfig, IngestServer, SessionEnd, SessionReport, SessionSink};
-use highrise_protocol::{Event, EventKind, Hello, MethodDef};
+use highrise_protocol::{ClassDef, Event, EventKind, Hello, MemoryAmount, MethodDef};
 use highrise_testkit::server::{start, test_config};
 
 /// One thread's stream, in arrival order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Event(Event),
-    Resync { timestamp_ns: u64, stack: Vec<u32> },
+    Resync {
+        timestamp_ns: u64,
+        stack: Vec<u32>,
+    },
+    /// A memory record: the innermost open frame created or freed objects of `class_id`.
+    Memory {
+        timestamp_ns: u64,
+        class_id: u32,
+        amount: MemoryAmount,
+    },
 }
 
 /// Everything one session's sink was fed.
@@ -27,6 +36,9 @@ pub struct Recorded {
     pub thread_ends: Vec<u64>,
     pub threads: BTreeMap<u64, Vec<Item>>,
     pub heartbeats: u64,
+    pub classes: Vec<ClassDef>,
+    /// The latest `MemoryDropped` totals: (allocations, bytes, frees).
+    pub memory_dropped: (u64, u64, u64),
 }
 
 impl Recorded {
@@ -52,7 +64,7 @@ impl Recorded {
                     .iter()
                     .filter_map(|item| match item {
                         Item::Event(event) => Some(*event),
-                        Item::Resync { .. } => None,
+                        Item::Resync { .. } | Item::Memory { .. } => None,
                     })
                     .collect()
             })
@@ -90,9 +102,11 @@ impl Recorded {
                                     top.map(|id| self.name_of(id)),
                                 );
                             }
+                            EventKind::Memory => unreachable!("kept as Item::Memory"),
                         }
                     }
                     Item::Resync { stack: given, .. } => stack = given.clone(),
+                    Item::Memory { .. } => {}
                 }
             }
             finals.insert(thread_id, stack);
@@ -134,6 +148,27 @@ impl SessionSink for RecordingSink {
             .entry(thread_id)
             .or_default()
             .extend(events.iter().copied().map(Item::Event));
+    }
+    fn define_classes(&mut self, definitions: &[ClassDef]) {
+        self.0.get().classes.extend_from_slice(definitions);
+    }
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        let mut amounts = amounts.iter();
+        let mut recorded = self.0.get();
+        let items = recorded.threads.entry(thread_id).or_default();
+        for event in events {
+            items.push(match event.kind {
+                EventKind::Memory => Item::Memory {
+                    timestamp_ns: event.timestamp_ns,
+                    class_id: event.method_id,
+                    amount: *amounts.next().expect("one amount per memory record"),
+                },
+                _ => Item::Event(*event),
+            });
+        }
+    }
+    fn memory_dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
+        self.0.get().memory_dropped = (allocations, bytes, frees);
     }
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
         self.0

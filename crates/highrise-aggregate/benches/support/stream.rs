@@ -69,6 +69,7 @@ pub fn thread_stream(
             EventKind::Exit => {
                 stack.pop();
             }
+            EventKind::Memory => {}
         }
         out.push(Event {
             timestamp_ns: t,

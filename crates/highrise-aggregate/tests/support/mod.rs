@@ -128,6 +128,8 @@ impl Reference {
                         }
                     }
                 }
+                // Time and calls only: memory records change neither.
+                EventKind::Memory => {}
             }
         }
     }

@@ -7,7 +7,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use highrise_protocol::{
-    decode_events, encode_message, AgentMessage, Event, Hello, MethodDef, MAGIC, MAX_METHOD_ID,
+    decode_events, decode_records, encode_message, AgentMessage, ClassDef, Event, EventBatch,
+    EventKind, Hello, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID, MAX_METHOD_ID,
     MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
 };
 
@@ -35,12 +36,16 @@ pub(crate) struct Session<S: SessionSink> {
     /// Indexed by method id: the definition's position (chunk, index), for duplicate checks
     /// and the per-event "is it defined" test.
     defined: Vec<Option<(u32, u32)>>,
+    class_chunks: Vec<Arc<[ClassDef]>>,
+    /// Indexed by class id: the definition's position (chunk, index), like `defined`.
+    classes_defined: Vec<Option<(u32, u32)>>,
     threads: Arc<Vec<ThreadInfo>>,
     thread_index: HashMap<u64, usize>,
     pub(super) sink: Option<S>,
     early_commands: Vec<S::Command>,
     clock_unit_ns: u32,
     event_buffer: Vec<Event>,
+    amount_buffer: Vec<MemoryAmount>,
     /// Something changed since the last report was sent.
     pub(super) dirty: bool,
 }
@@ -57,12 +62,15 @@ impl<S: SessionSink> Session<S> {
             errors: Vec::new(),
             definition_chunks: Vec::new(),
             defined: Vec::new(),
+            class_chunks: Vec::new(),
+            classes_defined: Vec::new(),
             threads: Arc::new(Vec::new()),
             thread_index: HashMap::new(),
             sink: None,
             early_commands: Vec::new(),
             clock_unit_ns: 1,
             event_buffer: Vec::new(),
+            amount_buffer: Vec::new(),
             dirty: true,
         }
     }
@@ -219,6 +227,26 @@ impl<S: SessionSink> Session<S> {
                     self.stats.agent_batches_dropped.max(batches_dropped);
                 self.with_sink(|sink| sink.agent_dropped(events_dropped, batches_dropped));
             }
+            AgentMessage::DefineClasses(definitions) => self.define_classes(definitions),
+            AgentMessage::Records(batch) => self.records(&batch),
+            AgentMessage::MemoryDropped {
+                allocations_dropped,
+                bytes_dropped,
+                frees_dropped,
+            } => {
+                let stats = &mut self.stats;
+                stats.agent_allocations_dropped =
+                    stats.agent_allocations_dropped.max(allocations_dropped);
+                stats.agent_allocation_bytes_dropped =
+                    stats.agent_allocation_bytes_dropped.max(bytes_dropped);
+                stats.agent_frees_dropped = stats.agent_frees_dropped.max(frees_dropped);
+                let (allocations, bytes, frees) = (
+                    stats.agent_allocations_dropped,
+                    stats.agent_allocation_bytes_dropped,
+                    stats.agent_frees_dropped,
+                );
+                self.with_sink(|sink| sink.memory_dropped(allocations, bytes, frees));
+            }
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);
                 self.with_sink(|sink| sink.heartbeat(timestamp_ns));
@@ -290,28 +318,156 @@ impl<S: SessionSink> Session<S> {
         self.definition_chunks.push(accepted.into());
     }
 
-    fn accept_events(&mut self, thread_id: u64, events: &mut Vec<Event>) {
-        let all_defined = events.iter().all(|event| self.is_defined(event.method_id));
-        if !all_defined {
-            let mut undefined: Vec<(u32, u64)> = Vec::new();
-            events.retain(|event| {
-                if self.is_defined(event.method_id) {
-                    return true;
-                }
-                match undefined.iter_mut().find(|(id, _)| *id == event.method_id) {
-                    Some((_, count)) => *count += 1,
-                    None => undefined.push((event.method_id, 1)),
-                }
-                false
-            });
-            for (method_id, count) in undefined {
-                self.stats.skipped_records += count;
-                self.record_error(SessionError::UndefinedMethod {
-                    method_id,
-                    events: count,
+    fn is_class_defined(&self, class_id: u32) -> bool {
+        matches!(self.classes_defined.get(class_id as usize), Some(Some(_)))
+    }
+
+    /// Class definitions, checked like method definitions (dense ids below
+    /// [`MAX_CLASS_ID`], a re-definition must be identical).
+    fn define_classes(&mut self, definitions: Vec<ClassDef>) {
+        let chunk_index = self.class_chunks.len() as u32;
+        let mut accepted: Vec<ClassDef> = Vec::with_capacity(definitions.len());
+        for definition in definitions {
+            let id = definition.id;
+            let defined_so_far = self.stats.class_definitions + accepted.len() as u64;
+            let refusal = if id >= MAX_CLASS_ID {
+                Some(format!("at or above the maximum {MAX_CLASS_ID}"))
+            } else if u64::from(id) >= defined_so_far + u64::from(MAX_METHOD_ID_GAP) {
+                Some(format!(
+                    "not dense: only {defined_so_far} class(es) defined so far"
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = refusal {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::BadClassDefinition {
+                    class_id: id,
+                    reason,
                 });
+                continue;
+            }
+            let slot = id as usize;
+            if self.classes_defined.len() <= slot {
+                self.classes_defined.resize(slot + 1, None);
+            }
+            if let Some((chunk, index)) = self.classes_defined[slot] {
+                let existing = if chunk == chunk_index {
+                    &accepted[index as usize]
+                } else {
+                    &self.class_chunks[chunk as usize][index as usize]
+                };
+                if *existing == definition {
+                    self.stats.duplicate_definitions += 1;
+                } else {
+                    self.stats.skipped_records += 1;
+                    self.record_error(SessionError::BadClassDefinition {
+                        class_id: id,
+                        reason: "conflicting redefinition (first definition kept)".into(),
+                    });
+                }
+                continue;
+            }
+            self.classes_defined[slot] = Some((chunk_index, accepted.len() as u32));
+            accepted.push(definition);
+        }
+        if accepted.is_empty() {
+            return;
+        }
+        self.stats.class_definitions += accepted.len() as u64;
+        self.with_sink(|sink| sink.define_classes(&accepted));
+        self.class_chunks.push(accepted.into());
+    }
+
+    /// A `Records` batch: decoded, records naming undefined methods or classes removed (and
+    /// counted), the rest fed to the sink in order.
+    fn records(&mut self, batch: &EventBatch) {
+        let mut events = std::mem::take(&mut self.event_buffer);
+        let mut amounts = std::mem::take(&mut self.amount_buffer);
+        events.clear();
+        amounts.clear();
+        match decode_records(batch, self.clock_unit_ns, &mut events, &mut amounts) {
+            Ok(()) => {
+                self.drop_undefined_classes(&mut events, &mut amounts);
+                let memory = amounts.len() as u64;
+                self.stats.memory_records += memory;
+                self.stats.allocations += amounts
+                    .iter()
+                    .filter(|amount| !amount.free)
+                    .map(|amount| amount.count)
+                    .sum::<u64>();
+                if memory == 0 {
+                    self.accept_events(batch.thread_id, &mut events);
+                } else {
+                    self.accept_records(batch.thread_id, &mut events, &amounts);
+                }
+            }
+            Err(error) => {
+                self.stats.skipped_records += 1;
+                self.record_error(error.into());
             }
         }
+        self.event_buffer = events;
+        self.amount_buffer = amounts;
+    }
+
+    /// Removes memory records naming undefined classes (with their amounts), counting them.
+    fn drop_undefined_classes(&mut self, events: &mut Vec<Event>, amounts: &mut Vec<MemoryAmount>) {
+        let all_defined = events
+            .iter()
+            .all(|e| e.kind != EventKind::Memory || self.is_class_defined(e.method_id));
+        if all_defined {
+            return;
+        }
+        let mut undefined: Vec<(u32, u64)> = Vec::new();
+        let (mut read, mut kept_amounts) = (0usize, 0usize);
+        events.retain(|event| {
+            if event.kind != EventKind::Memory {
+                return true;
+            }
+            let amount = amounts[read];
+            read += 1;
+            if self.is_class_defined(event.method_id) {
+                amounts[kept_amounts] = amount;
+                kept_amounts += 1;
+                return true;
+            }
+            match undefined.iter_mut().find(|(id, _)| *id == event.method_id) {
+                Some((_, count)) => *count += 1,
+                None => undefined.push((event.method_id, 1)),
+            }
+            false
+        });
+        amounts.truncate(kept_amounts);
+        for (class_id, records) in undefined {
+            self.stats.skipped_records += records;
+            self.record_error(SessionError::UndefinedClass { class_id, records });
+        }
+    }
+
+    /// Like [`accept_events`](Self::accept_events) for a batch that holds memory records.
+    fn accept_records(
+        &mut self,
+        thread_id: u64,
+        events: &mut Vec<Event>,
+        amounts: &[MemoryAmount],
+    ) {
+        self.drop_undefined_methods(events, Some(amounts));
+        let calls = events
+            .iter()
+            .filter(|e| e.kind != EventKind::Memory)
+            .count() as u64;
+        self.stats.batches += 1;
+        self.stats.events += calls;
+        if let Some(last) = events.last() {
+            self.note_timestamp(last.timestamp_ns);
+        }
+        self.thread_mut(thread_id, true).events += calls;
+        self.with_sink(|sink| sink.records(thread_id, events, amounts));
+    }
+
+    fn accept_events(&mut self, thread_id: u64, events: &mut Vec<Event>) {
+        self.drop_undefined_methods(events, None);
         self.stats.batches += 1;
         self.stats.events += events.len() as u64;
         if let Some(last) = events.last() {
@@ -319,6 +475,40 @@ impl<S: SessionSink> Session<S> {
         }
         self.thread_mut(thread_id, true).events += events.len() as u64;
         self.with_sink(|sink| sink.events(thread_id, events));
+    }
+
+    /// Removes enters and exits naming undefined methods, counting them. Memory records (only
+    /// in batches that have `amounts`) stay: their classes were checked already.
+    fn drop_undefined_methods(
+        &mut self,
+        events: &mut Vec<Event>,
+        amounts: Option<&[MemoryAmount]>,
+    ) {
+        let is_call = |event: &Event| amounts.is_none() || event.kind != EventKind::Memory;
+        let all_defined = events
+            .iter()
+            .all(|event| !is_call(event) || self.is_defined(event.method_id));
+        if all_defined {
+            return;
+        }
+        let mut undefined: Vec<(u32, u64)> = Vec::new();
+        events.retain(|event| {
+            if !is_call(event) || self.is_defined(event.method_id) {
+                return true;
+            }
+            match undefined.iter_mut().find(|(id, _)| *id == event.method_id) {
+                Some((_, count)) => *count += 1,
+                None => undefined.push((event.method_id, 1)),
+            }
+            false
+        });
+        for (method_id, count) in undefined {
+            self.stats.skipped_records += count;
+            self.record_error(SessionError::UndefinedMethod {
+                method_id,
+                events: count,
+            });
+        }
     }
 
     /// The thread's bookkeeping, created on first sight (`implicit`: seen without ThreadStart).
@@ -363,6 +553,14 @@ impl<S: SessionSink> Session<S> {
         for chunk in definitions.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
             frames.push(encode_message(&AgentMessage::DefineMethods(chunk.to_vec())));
         }
+        let classes: Vec<ClassDef> = self
+            .class_chunks
+            .iter()
+            .flat_map(|chunk| chunk.iter().cloned())
+            .collect();
+        for chunk in classes.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
+            frames.push(encode_message(&AgentMessage::DefineClasses(chunk.to_vec())));
+        }
         for thread in self
             .threads
             .iter()
@@ -378,6 +576,18 @@ impl<S: SessionSink> Session<S> {
             frames.push(encode_message(&AgentMessage::Dropped {
                 events_dropped: self.stats.agent_events_dropped,
                 batches_dropped: self.stats.agent_batches_dropped,
+            }));
+        }
+        let stats = &self.stats;
+        if stats.agent_allocations_dropped
+            + stats.agent_allocation_bytes_dropped
+            + stats.agent_frees_dropped
+            > 0
+        {
+            frames.push(encode_message(&AgentMessage::MemoryDropped {
+                allocations_dropped: stats.agent_allocations_dropped,
+                bytes_dropped: stats.agent_allocation_bytes_dropped,
+                frees_dropped: stats.agent_frees_dropped,
             }));
         }
         if let Some(sink) = self.sink.as_ref() {
@@ -405,6 +615,7 @@ impl<S: SessionSink> Session<S> {
             stats: self.stats.clone(),
             errors: self.errors.clone(),
             definition_chunks: self.definition_chunks.clone(),
+            class_chunks: self.class_chunks.clone(),
             threads: Arc::clone(&self.threads),
             sink: self.sink.as_mut().map(|sink| sink.snapshot()),
         }

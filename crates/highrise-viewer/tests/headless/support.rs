@@ -41,6 +41,7 @@ pub fn report(definitions: Vec<MethodDef>, methods: Vec<MethodStats>, now_ns: u6
         stats: SessionStats::default(),
         errors: Vec::new(),
         definition_chunks: vec![definitions.into()],
+        class_chunks: Vec::new(),
         threads: Arc::new(Vec::new()),
         sink: Some(Arc::new(Snapshot {
             now_ns,
