@@ -12,6 +12,17 @@ pub(crate) static ACTIVE: AtomicBool = AtomicBool::new(false);
 pub(crate) static RUNNING: AtomicBool = AtomicBool::new(false);
 /// The runtime switch ([`set_enabled`]).
 static ENABLED: AtomicBool = AtomicBool::new(true);
+/// The running agent counts allocations ([`AgentBuilder::allocations`]).
+static ALLOCATIONS: AtomicBool = AtomicBool::new(false);
+
+/// Allocations are counted while events are recorded and the agent wants them.
+fn update_counting() {
+    #[cfg(feature = "enable")]
+    crate::alloc::COUNTING.store(
+        ACTIVE.load(Ordering::Relaxed) && ALLOCATIONS.load(Ordering::Relaxed),
+        Ordering::Relaxed,
+    );
+}
 
 #[cfg(feature = "enable")]
 static AGENT: Mutex<Option<running::Running>> = Mutex::new(None);
@@ -47,6 +58,8 @@ pub(crate) struct Config {
     pub(crate) reconnect_max: Duration,
     pub(crate) shutdown_timeout: Duration,
     pub(crate) log_to_stderr: bool,
+    /// Count allocations through [`crate::Allocator`] (when it is the global allocator).
+    pub(crate) allocations: bool,
 }
 
 /// Configures and starts the agent. [`init`] is `AgentBuilder::new(program).start()` with
@@ -82,6 +95,9 @@ impl AgentBuilder {
                 reconnect_max: Duration::from_secs(2),
                 shutdown_timeout: Duration::from_secs(3),
                 log_to_stderr: true,
+                allocations: std::env::var("HIGHRISE_ALLOC").map_or(true, |value| {
+                    !matches!(value.as_str(), "off" | "0" | "false")
+                }),
             },
         }
     }
@@ -150,6 +166,14 @@ impl AgentBuilder {
     /// Whether the agent prints connection changes on stderr (one line each). Default on.
     pub fn log_to_stderr(mut self, on: bool) -> Self {
         self.config.log_to_stderr = on;
+        self
+    }
+
+    /// Whether allocations are counted per method, when [`crate::Allocator`] is the program's
+    /// global allocator (without it there is nothing to count). Default on, unless
+    /// `HIGHRISE_ALLOC=off`.
+    pub fn allocations(mut self, on: bool) -> Self {
+        self.config.allocations = on;
         self
     }
 
@@ -249,6 +273,7 @@ pub fn set_enabled(enabled: bool) {
         let slot = agent_slot();
         ACTIVE.store(enabled && slot.is_some(), Ordering::Relaxed);
     }
+    update_counting();
 }
 
 /// The runtime switch's position.
@@ -327,7 +352,10 @@ mod running {
     use std::thread::JoinHandle;
     use std::time::Duration;
 
-    use super::{agent_slot, AgentError, AgentGuard, Config, ACTIVE, ENABLED, RUNNING};
+    use super::{
+        agent_slot, update_counting, AgentError, AgentGuard, Config, ACTIVE, ALLOCATIONS, ENABLED,
+        RUNNING,
+    };
     use crate::sender::{Command, Sender};
     use crate::{clock, thread};
 
@@ -347,6 +375,7 @@ mod running {
         thread::RING_CAPACITY.store(config.ring_capacity_events, Ordering::Relaxed);
         let (commands, receiver) = mpsc::channel();
         let shutdown_timeout = config.shutdown_timeout;
+        let allocations = config.allocations;
         let sender = Sender::new(config, clock, receiver);
         let handle = std::thread::Builder::new()
             .name("highrise-agent".into())
@@ -358,6 +387,8 @@ mod running {
         });
         RUNNING.store(true, Ordering::Relaxed);
         ACTIVE.store(ENABLED.load(Ordering::Relaxed), Ordering::Relaxed);
+        ALLOCATIONS.store(allocations, Ordering::Relaxed);
+        update_counting();
         Ok(AgentGuard { owns_agent: true })
     }
 
@@ -367,6 +398,7 @@ mod running {
         };
         ACTIVE.store(false, Ordering::Relaxed);
         RUNNING.store(false, Ordering::Relaxed);
+        update_counting();
         let (done, finished) = mpsc::channel();
         if running.commands.send(Command::Shutdown(done)).is_ok()
             && finished.recv_timeout(running.shutdown_timeout).is_ok()

@@ -51,6 +51,20 @@
 //! backoff, sends heartbeats while idle, flushes ended threads, and says Goodbye when the
 //! guard drops.
 //!
+//! # Allocations
+//!
+//! With [`Allocator`] as the program's global allocator, the viewer also shows how many
+//! allocations (and bytes, and frees) each method makes, per calling context, live:
+//!
+//! ```no_run
+//! #[global_allocator]
+//! static ALLOC: highrise_agent::Allocator = highrise_agent::Allocator::system();
+//! ```
+//!
+//! Counts are exact per frame: each thread's counters are written into its ring just before
+//! its next enter or exit. Rust allocations carry no type, so they are one class,
+//! `(untyped)`. Off with [`AgentBuilder::allocations`]`(false)` or `HIGHRISE_ALLOC=off`.
+//!
 //! # Switches
 //!
 //! - Cargo feature `enable` (default): off, [`profile`] and [`scope!`] expand to nothing, the
@@ -67,6 +81,7 @@
 #![cfg_attr(not(feature = "enable"), allow(dead_code, unused_imports))]
 
 mod agent;
+mod alloc;
 mod callsite;
 #[cfg(feature = "enable")]
 mod clock;
@@ -82,6 +97,7 @@ mod wire;
 pub use agent::{
     flush, init, is_enabled, set_enabled, stats, AgentBuilder, AgentError, AgentGuard, AgentStats,
 };
+pub use alloc::Allocator;
 pub use highrise_agent_macros::profile;
 pub use layer::{layer, HighriseLayer};
 pub use scope::ScopeGuard;

@@ -22,10 +22,10 @@ use highrise_protocol::{
 };
 
 use crate::agent::{AgentStats, Config};
-use crate::callsite;
 use crate::clock::GlobalClock;
 use crate::thread::{self, Ring, RINGS_GENERATION};
 use crate::wire;
+use crate::{alloc, callsite};
 
 /// What the host side asks of the sender.
 #[derive(Debug)]
@@ -71,6 +71,8 @@ struct Connection {
     writer: BufWriter<TcpStream>,
     /// Method definitions sent on this connection (ids below this).
     defs_sent: u32,
+    /// The `(untyped)` class was defined on this connection.
+    classes_sent: bool,
 }
 
 struct ThreadState {
@@ -106,6 +108,10 @@ pub(crate) struct Sender {
     retired_dropped: (u64, u64),
     /// Totals last sent in a Dropped message on this connection.
     reported_dropped: (u64, u64),
+    /// Memory counts (allocations, bytes, frees) dropped by rings since retired, and the
+    /// totals last sent in a MemoryDropped message on this connection.
+    retired_memory_dropped: [u64; 3],
+    reported_memory_dropped: [u64; 3],
     last_events_at: Instant,
     last_heartbeat_at: Instant,
     /// Turned away for its token: never connects again (the token does not change while the
@@ -139,6 +145,8 @@ impl Sender {
             sender_dropped: (0, 0),
             retired_dropped: (0, 0),
             reported_dropped: (0, 0),
+            retired_memory_dropped: [0; 3],
+            reported_memory_dropped: [0; 3],
             last_events_at: now,
             last_heartbeat_at: now,
             gave_up: false,
@@ -153,6 +161,7 @@ impl Sender {
 
     /// The thread's body: cycles until told to shut down (or the host side is gone).
     pub(crate) fn run(mut self) {
+        alloc::exclude_this_thread();
         let mut wait = Duration::ZERO;
         loop {
             match self.commands.recv_timeout(wait) {
@@ -201,6 +210,8 @@ impl Sender {
     }
 
     fn cycle(&mut self, force_connect: bool) {
+        // Threads that allocate without calling or returning write their counts out soon.
+        alloc::FLUSH_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let now = Instant::now();
         self.cycle_span = now - self.cycle_at;
         self.cycle_at = now;
@@ -279,12 +290,14 @@ impl Sender {
                 self.connection = Some(Connection {
                     writer: BufWriter::with_capacity(256 * 1024, stream),
                     defs_sent: 0,
+                    classes_sent: false,
                 });
                 for thread in &mut self.threads {
                     thread.announced = false;
                     thread.resync = true;
                 }
                 self.reported_dropped = (0, 0);
+                self.reported_memory_dropped = [0; 3];
                 self.backoff = self.config.reconnect_min;
                 self.failure_logged = false;
                 self.stats.connected = true;
@@ -336,11 +349,7 @@ impl Sender {
             }
             self.scratch.clear();
             ring.drain_into(&mut self.scratch);
-            let events = self
-                .scratch
-                .iter()
-                .filter(|(_, word)| word & thread::MARK_RESYNC == 0)
-                .count() as u64;
+            let events = wire::count_events(&self.scratch);
             if events > 0 {
                 self.sender_dropped.0 += events;
                 self.sender_dropped.1 += 1;
@@ -354,6 +363,13 @@ impl Sender {
         let (events, batches) = state.ring.drops();
         self.retired_dropped.0 += events;
         self.retired_dropped.1 += batches;
+        for (total, dropped) in self
+            .retired_memory_dropped
+            .iter_mut()
+            .zip(state.ring.memory_drops())
+        {
+            *total += dropped;
+        }
         // The next refresh re-reads the list: another thread may have registered since the
         // last one, so the generation must not be taken as seen here.
         thread::retire(&state.ring);
@@ -379,6 +395,7 @@ impl Sender {
         };
         let clock = self.clock;
         let max_batch_events = self.config.max_batch_events;
+        let allocations = self.config.allocations;
         let mut wrote_events = false;
         let mut ended = Vec::new();
         let mut failure: Option<io::Error> = None;
@@ -396,7 +413,7 @@ impl Sender {
                 continue;
             }
             let result = (|| -> io::Result<()> {
-                send_definitions(connection)?;
+                send_definitions(connection, allocations)?;
                 if !state.announced {
                     write_frame(
                         &mut connection.writer,
@@ -494,13 +511,30 @@ impl Sender {
             )?;
             self.reported_dropped = totals;
         }
+        let mut memory_totals = self.retired_memory_dropped;
+        for thread in &self.threads {
+            for (total, dropped) in memory_totals.iter_mut().zip(thread.ring.memory_drops()) {
+                *total += dropped;
+            }
+        }
+        if memory_totals != self.reported_memory_dropped {
+            write_frame(
+                &mut connection.writer,
+                &AgentMessage::MemoryDropped {
+                    allocations_dropped: memory_totals[0],
+                    bytes_dropped: memory_totals[1],
+                    frees_dropped: memory_totals[2],
+                },
+            )?;
+            self.reported_memory_dropped = memory_totals;
+        }
         let now = Instant::now();
         if wrote_events {
             self.last_events_at = now;
         } else if now.duration_since(self.last_events_at) >= self.config.heartbeat_interval
             && now.duration_since(self.last_heartbeat_at) >= self.config.heartbeat_interval
         {
-            send_definitions(connection)?;
+            send_definitions(connection, allocations)?;
             write_frame(
                 &mut connection.writer,
                 &AgentMessage::Heartbeat {
@@ -526,8 +560,16 @@ impl Sender {
     }
 }
 
-/// Sends the definitions registered since the last ones this connection got.
-fn send_definitions(connection: &mut Connection) -> io::Result<()> {
+/// Sends the definitions registered since the last ones this connection got (and the one
+/// class of memory records, once, when the agent counts allocations).
+fn send_definitions(connection: &mut Connection, allocations: bool) -> io::Result<()> {
+    if !connection.classes_sent && allocations {
+        write_frame(
+            &mut connection.writer,
+            &AgentMessage::DefineClasses(vec![wire::untyped_class()]),
+        )?;
+        connection.classes_sent = true;
+    }
     let count = callsite::method_count();
     if count <= connection.defs_sent {
         return Ok(());

@@ -15,16 +15,26 @@
 //!
 //! Words: an event is `method_id << 1 | kind` (kind 0 = enter, 1 = exit). A resync block is a
 //! marker word [`MARK_RESYNC`] `| exits << 24 | enters` followed by `exits` slots, then
-//! `enters` slots, each holding one method id (their clock field is unused).
+//! `enters` slots, each holding one method id (their clock field is unused). A memory record
+//! ([`crate::alloc`]) is two slots: [`MARK_MEMORY`] `| free << 32 | class_id` with its clock,
+//! then `(count, bytes)` in the clock and word fields; it is written just before the event
+//! that follows it (or by a late flush), so it belongs to the frame on top at that point.
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::alloc::{self, PENDING};
 use crate::clock::{self, FastClock};
 
 /// Marks the first slot of a resync block.
 pub(crate) const MARK_RESYNC: u64 = 1 << 63;
+
+/// Marks the first slot of a memory record; bit 32 says "freed".
+pub(crate) const MARK_MEMORY: u64 = 1 << 62;
+
+/// Bit of a memory record's first word: the objects were freed, not created.
+pub(crate) const MEMORY_FREED: u64 = 1 << 32;
 
 /// Most exits or enters one resync block carries (beyond that the thread's stack is deeper
 /// than any real program's and the block is cut; the viewer's stack is then approximate).
@@ -92,6 +102,9 @@ pub(crate) struct Ring {
     events_dropped: AtomicU64,
     /// Runs of consecutive dropped events (each one a lost batch).
     batches_dropped: AtomicU64,
+    /// Memory counts this thread could not write (its ring was full): allocations, their
+    /// bytes, frees.
+    memory_dropped: [AtomicU64; 3],
     /// The sender's replay of this thread's stack; only the sender touches it.
     pub(crate) shadow: Mutex<Shadow>,
 }
@@ -119,6 +132,7 @@ impl Ring {
             end_raw: AtomicU64::new(0),
             events_dropped: AtomicU64::new(0),
             batches_dropped: AtomicU64::new(0),
+            memory_dropped: Default::default(),
             shadow: Mutex::new(Shadow::default()),
         }
     }
@@ -162,6 +176,13 @@ impl Ring {
             self.events_dropped.load(Ordering::Relaxed),
             self.batches_dropped.load(Ordering::Relaxed),
         )
+    }
+
+    /// `[allocations, bytes, frees]` whose memory records this thread had to drop.
+    pub(crate) fn memory_drops(&self) -> [u64; 3] {
+        self.memory_dropped
+            .each_ref()
+            .map(|count| count.load(Ordering::Relaxed))
     }
 
     pub(crate) fn lock_shadow(&self) -> MutexGuard<'_, Shadow> {
@@ -231,6 +252,88 @@ impl Local {
 
     #[inline(always)]
     fn record(&self, word: u64) {
+        if PENDING.try_with(alloc::Pending::any).unwrap_or(false) {
+            self.record_after_memory(word);
+            return;
+        }
+        self.record_event(word);
+    }
+
+    /// The thread allocated since its last record: the memory records first (they belong to
+    /// the frame on top until this event), then the event.
+    #[cold]
+    #[inline(never)]
+    fn record_after_memory(&self, word: u64) {
+        let _ = PENDING.try_with(|pending| {
+            pending.busy.set(true);
+            let _ = self.inner();
+            self.write_memory(pending.take());
+            self.record_event(word);
+            pending.busy.set(false);
+        });
+    }
+
+    /// Writes pending counts now, if the thread has a ring (called from the allocator when
+    /// the sender moved on; without a ring they wait for the thread's first event).
+    fn flush_memory(&self) {
+        if self.inner.get().is_none() {
+            return;
+        }
+        let _ = PENDING.try_with(|pending| self.write_memory(pending.take()));
+    }
+
+    /// Writes memory records for `[allocations, bytes, frees, freed bytes]`, or counts them as
+    /// dropped when the ring has no room or the thread is dropping events (after a loss,
+    /// nothing may precede the resync block).
+    fn write_memory(&self, counts: [u64; 4]) {
+        let [allocations, bytes, frees, freed_bytes] = counts;
+        let records = [
+            (allocations, bytes, 0u64),
+            (frees, freed_bytes, MEMORY_FREED),
+        ];
+        let slots = records.iter().filter(|r| r.0 > 0).count() as u64 * 2;
+        let Some(inner) = self.inner.get() else {
+            return;
+        };
+        if slots == 0 {
+            return;
+        }
+        let ring = &inner.ring;
+        let head = self.head.get();
+        let dropping = self
+            .dropping
+            .try_borrow()
+            .map_or(true, |track| track.is_some());
+        let limit = ring.tail.0.load(Ordering::Acquire) + ring.slots.len() as u64;
+        if dropping || limit - head < slots {
+            ring.memory_dropped[0].fetch_add(allocations, Ordering::Relaxed);
+            ring.memory_dropped[1].fetch_add(bytes, Ordering::Relaxed);
+            ring.memory_dropped[2].fetch_add(frees, Ordering::Relaxed);
+            return;
+        }
+        let raw = inner.clock.raw();
+        let mut position = head;
+        for (count, bytes, freed) in records {
+            if count == 0 {
+                continue;
+            }
+            inner.write(
+                position,
+                raw,
+                MARK_MEMORY | freed | u64::from(alloc::UNTYPED_CLASS),
+            );
+            inner.write(position + 1, count, bytes);
+            position += 2;
+        }
+        self.head.set(position);
+        ring.head.0.store(position, Ordering::Release);
+        if self.limit.get() != 0 {
+            self.limit.set(limit);
+        }
+    }
+
+    #[inline(always)]
+    fn record_event(&self, word: u64) {
         let head = self.head.get();
         if head < self.limit.get() {
             if let Some(inner) = self.inner.get() {
@@ -246,6 +349,11 @@ impl Local {
     #[cold]
     #[inline(never)]
     fn record_slow(&self, word: u64) {
+        // Tracking drops allocates and frees (the drop track's vectors): not the program's.
+        agents_own(|| self.record_slow_inner(word));
+    }
+
+    fn record_slow_inner(&self, word: u64) {
         let Some(inner) = self.inner() else {
             return;
         };
@@ -295,6 +403,11 @@ impl Local {
         if let Some(inner) = self.inner.get() {
             return Some(inner);
         }
+        // Creating the ring allocates: that is the agent's doing, not the program's.
+        agents_own(|| self.create_inner())
+    }
+
+    fn create_inner(&self) -> Option<&Inner> {
         let clock = clock::global()?.fast.clone();
         let thread = std::thread::current();
         let thread_id = NEXT_THREAD_ID.fetch_add(1, Ordering::Relaxed);
@@ -323,10 +436,40 @@ impl Inner {
     }
 }
 
+/// Runs the agent's own code: allocations and frees it makes are not counted as the
+/// program's (nor written out meanwhile).
+fn agents_own<R>(work: impl FnOnce() -> R) -> R {
+    let outer = PENDING.try_with(|pending| (pending.take(), pending.busy.replace(true)));
+    let result = work();
+    if let Ok((counts, busy)) = outer {
+        let _ = PENDING.try_with(|pending| {
+            pending.take();
+            restore(pending, counts);
+            pending.busy.set(busy);
+        });
+    }
+    result
+}
+
+/// Puts counts taken with [`alloc::Pending::take`] back.
+fn restore(pending: &alloc::Pending, counts: [u64; 4]) {
+    pending
+        .allocations
+        .set(pending.allocations.get() + counts[0]);
+    pending
+        .allocated_bytes
+        .set(pending.allocated_bytes.get() + counts[1]);
+    pending.frees.set(pending.frees.get() + counts[2]);
+    pending
+        .freed_bytes
+        .set(pending.freed_bytes.get() + counts[3]);
+}
+
 impl Drop for Local {
-    /// The thread is ending: what it recorded is already in the ring; tell the sender to
-    /// drain it and announce the end.
+    /// The thread is ending: what it recorded is already in the ring (its last allocations
+    /// are written now); tell the sender to drain it and announce the end.
     fn drop(&mut self) {
+        self.flush_memory();
         if let Some(inner) = self.inner.get() {
             inner
                 .ring
@@ -339,6 +482,12 @@ impl Drop for Local {
 
 thread_local! {
     static LOCAL: Local = const { Local::new() };
+}
+
+/// Writes the calling thread's pending allocation counts into its ring now (see
+/// [`crate::alloc`]); does nothing during thread teardown or before the thread's first event.
+pub(crate) fn flush_memory() {
+    let _ = LOCAL.try_with(Local::flush_memory);
 }
 
 /// Records one event on the calling thread. Never blocks, never allocates after the

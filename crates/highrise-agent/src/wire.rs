@@ -5,12 +5,13 @@
 //! tests drive exactly the code the sender runs.
 
 use highrise_protocol::{
-    encode_hello, frame_payload, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter,
-    ProtocolError, MAGIC,
+    encode_hello, frame_payload, AgentMessage, ClassDef, ClassKind, EventKind, Hello, MemoryAmount,
+    MethodDef, PackedEventWriter, PackedRecordWriter, ProtocolError, MAGIC,
 };
 
+use crate::alloc::UNTYPED_CLASS;
 use crate::callsite::MethodInfo;
-use crate::thread::{Shadow, MARK_RESYNC};
+use crate::thread::{Shadow, MARK_MEMORY, MARK_RESYNC, MEMORY_FREED};
 
 /// How the agent names itself in its Hello.
 pub(crate) const AGENT_NAME: &str = concat!("highrise-agent-rust ", env!("CARGO_PKG_VERSION"));
@@ -54,6 +55,62 @@ pub(crate) fn method_def(id: u32, info: &MethodInfo) -> MethodDef {
     }
 }
 
+/// The one class of the Rust agent's memory records: Rust allocations carry no type.
+pub(crate) fn untyped_class() -> ClassDef {
+    ClassDef {
+        id: UNTYPED_CLASS,
+        package: String::new(),
+        name: "(untyped)".into(),
+        kind: ClassKind::Untyped,
+    }
+}
+
+/// The batch being built: `Records` when the drain holds memory records, else `Events`
+/// (the version 1 layout, which every viewer reads).
+enum Batch {
+    Events(PackedEventWriter),
+    Records(PackedRecordWriter),
+}
+
+impl Batch {
+    fn len(&self) -> usize {
+        match self {
+            Batch::Events(writer) => writer.len(),
+            Batch::Records(writer) => writer.len(),
+        }
+    }
+
+    fn finish(self) -> AgentMessage {
+        match self {
+            Batch::Events(writer) => AgentMessage::Events(writer.finish()),
+            Batch::Records(writer) => AgentMessage::Records(writer.finish()),
+        }
+    }
+}
+
+/// Enters and exits, and memory records, among drained ring records (resync blocks
+/// skipped): `(events, memory records)`.
+fn count_records(records: &[(u64, u64)]) -> (u64, u64) {
+    let (mut events, mut memory, mut index) = (0u64, 0u64, 0usize);
+    while let Some(&(_, word)) = records.get(index) {
+        index += if word & MARK_RESYNC != 0 {
+            1 + ((word >> 24) & 0xff_ffff) as usize + (word & 0xff_ffff) as usize
+        } else if word & MARK_MEMORY != 0 {
+            memory += 1;
+            2
+        } else {
+            events += 1;
+            1
+        };
+    }
+    (events, memory)
+}
+
+/// Enters and exits among drained ring records.
+pub(crate) fn count_events(records: &[(u64, u64)]) -> u64 {
+    count_records(records).0
+}
+
 /// Applies an exit to a replayed stack the way the viewer does: the top frame closes; an exit
 /// of a frame further down closes it and everything above it; an unknown exit is ignored.
 fn apply_exit(stack: &mut Vec<u32>, method_id: u32) {
@@ -77,7 +134,9 @@ pub(crate) fn encode_records(
     emit: &mut impl FnMut(AgentMessage),
 ) -> u64 {
     let max_batch_events = max_batch_events.max(1);
-    let mut writer: Option<PackedEventWriter> = None;
+    let mut writer: Option<Batch> = None;
+    // A drain with memory records is sent as `Records` batches, one without as `Events`.
+    let with_memory = count_records(records).1 > 0;
     let mut events = 0u64;
     let mut index = 0;
     while index < records.len() {
@@ -86,7 +145,7 @@ pub(crate) fn encode_records(
         let timestamp = to_ns(raw).max(shadow.last_ns);
         if word & MARK_RESYNC != 0 {
             if let Some(full) = writer.take() {
-                emit(AgentMessage::Events(full.finish()));
+                emit(full.finish());
             }
             let exits = ((word >> 24) & 0xff_ffff) as usize;
             let enters = (word & 0xff_ffff) as usize;
@@ -107,6 +166,33 @@ pub(crate) fn encode_records(
             });
             continue;
         }
+        if word & MARK_MEMORY != 0 {
+            let Some(&(count, bytes)) = records.get(index) else {
+                break;
+            };
+            index += 1;
+            let batch = writer.get_or_insert_with(|| {
+                Batch::Records(PackedRecordWriter::new(thread_id, timestamp))
+            });
+            if let Batch::Records(records_writer) = batch {
+                records_writer.push_memory(
+                    timestamp,
+                    (word & 0xffff_ffff) as u32,
+                    MemoryAmount {
+                        count,
+                        bytes,
+                        free: word & MEMORY_FREED != 0,
+                    },
+                );
+            }
+            shadow.last_ns = timestamp;
+            if batch.len() >= max_batch_events {
+                if let Some(full) = writer.take() {
+                    emit(full.finish());
+                }
+            }
+            continue;
+        }
         let method_id = (word >> 1) as u32;
         let kind = if word & 1 == 0 {
             shadow.stack.push(method_id);
@@ -115,18 +201,27 @@ pub(crate) fn encode_records(
             apply_exit(&mut shadow.stack, method_id);
             EventKind::Exit
         };
-        let batch = writer.get_or_insert_with(|| PackedEventWriter::new(thread_id, timestamp));
-        batch.push(timestamp, method_id, kind);
+        let batch = writer.get_or_insert_with(|| {
+            if with_memory {
+                Batch::Records(PackedRecordWriter::new(thread_id, timestamp))
+            } else {
+                Batch::Events(PackedEventWriter::new(thread_id, timestamp))
+            }
+        });
+        match batch {
+            Batch::Events(events_writer) => events_writer.push(timestamp, method_id, kind),
+            Batch::Records(records_writer) => records_writer.push(timestamp, method_id, kind),
+        }
         shadow.last_ns = timestamp;
         events += 1;
         if batch.len() >= max_batch_events {
             if let Some(full) = writer.take() {
-                emit(AgentMessage::Events(full.finish()));
+                emit(full.finish());
             }
         }
     }
     if let Some(rest) = writer.take() {
-        emit(AgentMessage::Events(rest.finish()));
+        emit(rest.finish());
     }
     events
 }
@@ -208,7 +303,23 @@ mod tests {
                     timestamp: 900,
                 },
             ),
+            (
+                "define_classes",
+                AgentMessage::DefineClasses(vec![
+                    ClassDef {
+                        id: 1,
+                        ..untyped_class()
+                    },
+                    ClassDef {
+                        id: 2,
+                        package: "main.game".into(),
+                        name: "Piece".into(),
+                        kind: ClassKind::Class,
+                    },
+                ]),
+            ),
             ("events", events.remove(0)),
+            ("records", golden_records()),
             ("heartbeat", AgentMessage::Heartbeat { timestamp: 70_000 }),
             ("resync", resync_from_a_drop_block()),
             (
@@ -216,6 +327,14 @@ mod tests {
                 AgentMessage::Dropped {
                     events_dropped: 1_000_000,
                     batches_dropped: 3,
+                },
+            ),
+            (
+                "memory_dropped",
+                AgentMessage::MemoryDropped {
+                    allocations_dropped: 5000,
+                    bytes_dropped: 120_000,
+                    frees_dropped: 0,
                 },
             ),
             (
@@ -227,6 +346,29 @@ mod tests {
             ),
             ("goodbye", AgentMessage::Goodbye { timestamp: 100_000 }),
         ]
+    }
+
+    /// golden/records.bin from ring words: memory records between the thread's events.
+    fn golden_records() -> AgentMessage {
+        let memory = |raw: u64, class: u64, freed: bool, count: u64, bytes: u64| {
+            let flag = if freed { MEMORY_FREED } else { 0 };
+            [(raw, MARK_MEMORY | flag | class), (count, bytes)]
+        };
+        let mut records = vec![enter(30_000, 0)];
+        records.extend(memory(30_000, 2, false, 3, 72));
+        records.push(enter(30_100, 300));
+        records.extend(memory(30_227, 1, true, 2, 4096));
+        records.extend([exit(30_227, 300), exit(50_227, 0)]);
+        let mut shadow = Shadow::default();
+        let mut out = Vec::new();
+        let count = encode_records(1, &records, |raw| raw, &mut shadow, 4096, &mut |m| {
+            out.push(m)
+        });
+        assert_eq!(count, 4, "memory records are not events");
+        assert_eq!(count_records(&records), (4, 2));
+        assert_eq!(out.len(), 1);
+        assert!(shadow.stack.is_empty());
+        out.remove(0)
     }
 
     fn golden_hello() -> Hello {
@@ -292,7 +434,7 @@ mod tests {
         assert_eq!(
             highrise_protocol::decode_viewer_message(&payload).expect("decodes"),
             ViewerMessage::Welcome {
-                protocol_version: 1,
+                protocol_version: 2,
                 session_id: 7
             }
         );
