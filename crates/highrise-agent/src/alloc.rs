@@ -76,6 +76,35 @@ thread_local! {
     pub(crate) static PENDING: Pending = const { Pending::new() };
 }
 
+/// Runs the agent's own code: allocations and frees it makes are not counted as the
+/// program's (nor written out meanwhile).
+pub(crate) fn agents_own<R>(work: impl FnOnce() -> R) -> R {
+    let outer = PENDING.try_with(|pending| (pending.take(), pending.busy.replace(true)));
+    let result = work();
+    if let Ok((counts, busy)) = outer {
+        let _ = PENDING.try_with(|pending| {
+            pending.take();
+            restore(pending, counts);
+            pending.busy.set(busy);
+        });
+    }
+    result
+}
+
+/// Puts counts taken with [`Pending::take`] back.
+fn restore(pending: &Pending, counts: [u64; 4]) {
+    pending
+        .allocations
+        .set(pending.allocations.get() + counts[0]);
+    pending
+        .allocated_bytes
+        .set(pending.allocated_bytes.get() + counts[1]);
+    pending.frees.set(pending.frees.get() + counts[2]);
+    pending
+        .freed_bytes
+        .set(pending.freed_bytes.get() + counts[3]);
+}
+
 /// Counts every allocation of the program for the highrise viewer, then forwards it to `A`.
 ///
 /// ```no_run

@@ -110,7 +110,8 @@ fn push(methods: &mut Vec<MethodInfo>, info: MethodInfo) -> u32 {
     if id >= MAX_METHODS {
         return MAX_METHODS - 1;
     }
-    methods.push(info);
+    // Growing the registry is the agent's allocation, not the program's.
+    crate::alloc::agents_own(|| methods.push(info));
     METHOD_COUNT.store(id + 1, Ordering::Release);
     id
 }

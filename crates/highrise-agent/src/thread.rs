@@ -24,7 +24,7 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::alloc::{self, PENDING};
+use crate::alloc::{self, agents_own, PENDING};
 use crate::clock::{self, FastClock};
 
 /// Marks the first slot of a resync block.
@@ -434,35 +434,6 @@ impl Inner {
         slot.raw.store(raw, Ordering::Relaxed);
         slot.word.store(word, Ordering::Relaxed);
     }
-}
-
-/// Runs the agent's own code: allocations and frees it makes are not counted as the
-/// program's (nor written out meanwhile).
-fn agents_own<R>(work: impl FnOnce() -> R) -> R {
-    let outer = PENDING.try_with(|pending| (pending.take(), pending.busy.replace(true)));
-    let result = work();
-    if let Ok((counts, busy)) = outer {
-        let _ = PENDING.try_with(|pending| {
-            pending.take();
-            restore(pending, counts);
-            pending.busy.set(busy);
-        });
-    }
-    result
-}
-
-/// Puts counts taken with [`alloc::Pending::take`] back.
-fn restore(pending: &alloc::Pending, counts: [u64; 4]) {
-    pending
-        .allocations
-        .set(pending.allocations.get() + counts[0]);
-    pending
-        .allocated_bytes
-        .set(pending.allocated_bytes.get() + counts[1]);
-    pending.frees.set(pending.frees.get() + counts[2]);
-    pending
-        .freed_bytes
-        .set(pending.freed_bytes.get() + counts[3]);
 }
 
 impl Drop for Local {

@@ -5,7 +5,9 @@
 //! - [`summarize`]: replays a `.hrec` recording through the same session logic and aggregator
 //!   as a live session ([`highrise_ingest::SessionProcessor`] + the aggregator), samples the
 //!   aggregator every [`SAMPLE_INTERVAL_NS`] of program time and returns a [`RunSummary`]:
-//!   per-method mean and max elevation, max thread count, calls.
+//!   per-method mean and max elevation, max thread count, calls; and, when the agent counted
+//!   allocations (protocol version 2), per method the objects it created per class, and per
+//!   class over the run ([`MemorySummary`]).
 //! - [`compare`]: two summaries → a [`Comparison`]: per-method elevation differences (B − A,
 //!   in percentage points) and the structural diff (packages, classes, methods added,
 //!   removed, moved between packages), sorted by magnitude; [`Comparison::regressions`] is the
@@ -30,4 +32,7 @@ pub use compare::{
 pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
-pub use summary::{summarize, MethodSummary, ReportError, RunSummary, SAMPLE_INTERVAL_NS};
+pub use summary::{
+    summarize, AmountSummary, ClassAmount, MemorySummary, MethodSummary, ReportError, RunSummary,
+    SAMPLE_INTERVAL_NS,
+};

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::compare::Comparison;
-use crate::summary::RunSummary;
+use crate::summary::{MemorySummary, RunSummary};
 
 /// Rows of a method table (the rest is summarized in one line).
 const MAX_ROWS: usize = 40;
@@ -63,7 +63,92 @@ pub fn render_summary(run: &RunSummary) -> String {
     if run.methods.len() > MAX_ROWS {
         let _ = writeln!(out, "… and {} more methods", run.methods.len() - MAX_ROWS);
     }
+    if let Some(memory) = &run.memory {
+        render_allocations(&mut out, run, memory);
+    }
     out
+}
+
+/// The allocation tables: methods by objects created (with their top classes), then classes.
+fn render_allocations(out: &mut String, run: &RunSummary, memory: &MemorySummary) {
+    let _ = writeln!(
+        out,
+        "\nAllocations (objects the method itself created; kB = 1000 bytes)"
+    );
+    if memory.allocations_dropped > 0 {
+        let _ = writeln!(
+            out,
+            "the agent could not send {} allocations ({:.1} kB): the counts are lower bounds",
+            memory.allocations_dropped,
+            memory.bytes_dropped as f64 / 1e3
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:>10} {:>10} {:>10}  method  (top classes)",
+        "objects", "kB", "frees"
+    );
+    let mut allocating: Vec<_> = run
+        .methods
+        .iter()
+        .filter_map(|method| method.allocations_total.map(|total| (method, total)))
+        .collect();
+    allocating.sort_by(|a, b| {
+        b.1.count
+            .cmp(&a.1.count)
+            .then_with(|| a.0.display_name.cmp(&b.0.display_name))
+    });
+    for (method, total) in allocating.iter().take(MAX_ROWS) {
+        let top: Vec<String> = method
+            .allocations
+            .iter()
+            .take(3)
+            .map(|class| format!("{} {}", class.class, class.count))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:>10} {:>10.1} {:>10}  {}  ({})",
+            total.count,
+            total.bytes as f64 / 1e3,
+            total.frees,
+            method.display_name,
+            top.join(", ")
+        );
+    }
+    if allocating.len() > MAX_ROWS {
+        let _ = writeln!(out, "… and {} more methods", allocating.len() - MAX_ROWS);
+    }
+    if memory.outside.count + memory.outside.frees > 0 {
+        let _ = writeln!(
+            out,
+            "{:>10} {:>10.1} {:>10}  (outside profiled methods)",
+            memory.outside.count,
+            memory.outside.bytes as f64 / 1e3,
+            memory.outside.frees
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{:>10} {:>10} {:>10}  class",
+        "objects", "kB", "frees"
+    );
+    for class in memory.classes.iter().take(MAX_ROWS) {
+        let _ = writeln!(
+            out,
+            "{:>10} {:>10.1} {:>10}  {}",
+            class.count,
+            class.bytes as f64 / 1e3,
+            class.frees,
+            class.class
+        );
+    }
+    if memory.classes.len() > MAX_ROWS {
+        let _ = writeln!(
+            out,
+            "… and {} more classes",
+            memory.classes.len() - MAX_ROWS
+        );
+    }
 }
 
 /// The comparison of two runs as tables.

@@ -2,11 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use highrise_aggregate::AggregatorConfig;
+use highrise_aggregate::{AggregatorConfig, Amount, OUTSIDE_METHODS};
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
 };
-use highrise_protocol::{Event, EventKind, MethodDef};
+use highrise_protocol::{ClassDef, ClassKind, Event, EventKind, MemoryAmount, MethodDef};
 use highrise_record::{Completeness, RecordError, RecordingReader};
 use serde::Serialize;
 
@@ -48,6 +48,60 @@ pub struct MethodSummary {
     /// Some sample's numbers were estimates: the agent lost events of a thread the method ran
     /// on (see [`highrise_aggregate::MethodStats::approximate`]). Marked `≈` in the tables.
     pub approximate: bool,
+    /// Objects the method's own frames created (and freed), per class, most created first:
+    /// from the agent's allocation counting (protocol version 2); absent without it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allocations: Vec<ClassAmount>,
+    /// The sum of `allocations`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocations_total: Option<AmountSummary>,
+}
+
+/// Objects created and freed, with their bytes (0 where the agent does not measure them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct AmountSummary {
+    pub count: u64,
+    pub bytes: u64,
+    pub frees: u64,
+    pub freed_bytes: u64,
+}
+
+impl From<Amount> for AmountSummary {
+    fn from(amount: Amount) -> Self {
+        Self {
+            count: amount.count,
+            bytes: amount.bytes,
+            frees: amount.frees,
+            freed_bytes: amount.freed_bytes,
+        }
+    }
+}
+
+/// One class's objects, created by one method or by the whole run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClassAmount {
+    /// How people read the class: `java.util.ArrayList`, `shapes.Circle`, `(untyped)`.
+    pub class: String,
+    /// `class`, `array` or `untyped`.
+    pub kind: &'static str,
+    pub count: u64,
+    pub bytes: u64,
+    pub frees: u64,
+    pub freed_bytes: u64,
+}
+
+/// The run's allocation counting, when the agent counted (protocol version 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MemorySummary {
+    /// Every class, most created first.
+    pub classes: Vec<ClassAmount>,
+    /// What was created outside any profiled method.
+    pub outside: AmountSummary,
+    /// Counts the agent could not send (its buffer was full): every number is a lower bound
+    /// when these are not zero.
+    pub allocations_dropped: u64,
+    pub bytes_dropped: u64,
+    pub frees_dropped: u64,
 }
 
 /// A recording, summarized.
@@ -78,6 +132,9 @@ pub struct RunSummary {
     pub interrupted: Option<String>,
     /// Every defined method, highest mean elevation first (ties: by name).
     pub methods: Vec<MethodSummary>,
+    /// Allocations per class over the run; absent when the agent did not count them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemorySummary>,
 }
 
 impl RunSummary {
@@ -157,6 +214,20 @@ impl SamplingSink {
     }
 }
 
+impl SamplingSink {
+    fn count_calls(&mut self, events: &[Event]) {
+        for event in events {
+            if event.kind == EventKind::Enter {
+                let index = event.method_id as usize;
+                if self.methods.len() <= index {
+                    self.methods.resize(index + 1, Accumulated::default());
+                }
+                self.methods[index].calls += 1;
+            }
+        }
+    }
+}
+
 impl SessionSink for SamplingSink {
     type Snapshot = ();
     type Command = AggregateCommand;
@@ -172,16 +243,18 @@ impl SessionSink for SamplingSink {
         self.inner.thread_ended(thread_id, timestamp_ns);
         self.saw(timestamp_ns);
     }
-    fn events(&mut self, thread_id: u64, events: &[Event]) {
-        for event in events {
-            if event.kind == EventKind::Enter {
-                let index = event.method_id as usize;
-                if self.methods.len() <= index {
-                    self.methods.resize(index + 1, Accumulated::default());
-                }
-                self.methods[index].calls += 1;
-            }
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        self.count_calls(events);
+        self.inner.records(thread_id, events, amounts);
+        if let Some(last) = events.last() {
+            self.saw(last.timestamp_ns);
         }
+    }
+    fn memory_dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
+        self.inner.memory_dropped(allocations, bytes, frees);
+    }
+    fn events(&mut self, thread_id: u64, events: &[Event]) {
+        self.count_calls(events);
         self.inner.events(thread_id, events);
         if let Some(last) = events.last() {
             self.saw(last.timestamp_ns);
@@ -250,6 +323,23 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         sink.sample(1);
     }
     let samples = sink.samples.max(1);
+    let memory = sink.inner.aggregator_mut().snapshot().memory;
+    let classes: Vec<&ClassDef> = report.classes().collect();
+    let class_of = |class_id: u32| classes.iter().find(|class| class.id == class_id);
+    let class_amount = |class_id: u32, amount: Amount| {
+        let (class, kind) = match class_of(class_id) {
+            Some(class) => (class.display_name(), kind_name(class.kind)),
+            None => (format!("#{class_id}"), "class"),
+        };
+        ClassAmount {
+            class,
+            kind,
+            count: amount.count,
+            bytes: amount.bytes,
+            frees: amount.frees,
+            freed_bytes: amount.freed_bytes,
+        }
+    };
     let mut methods: Vec<MethodSummary> = report
         .definitions()
         .map(|definition| {
@@ -271,9 +361,34 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
                 max_thread_count: accumulated.threads_max,
                 calls: accumulated.calls,
                 approximate: accumulated.approximate,
+                allocations: by_count(
+                    memory
+                        .classes_of(definition.id)
+                        .iter()
+                        .map(|entry| class_amount(entry.class_id, entry.amount))
+                        .collect(),
+                ),
+                allocations_total: Some(memory.method(definition.id).total)
+                    .filter(|total| !total.is_zero())
+                    .map(AmountSummary::from),
             }
         })
         .collect();
+    let memory_summary = (!memory.is_empty()).then(|| MemorySummary {
+        classes: by_count(
+            memory
+                .classes
+                .iter()
+                .enumerate()
+                .filter(|(_, amount)| !amount.is_zero())
+                .map(|(class_id, amount)| class_amount(class_id as u32, *amount))
+                .collect(),
+        ),
+        outside: memory.method(OUTSIDE_METHODS).total.into(),
+        allocations_dropped: memory.dropped.allocations,
+        bytes_dropped: memory.dropped.bytes,
+        frees_dropped: memory.dropped.frees,
+    });
     methods.sort_by(|a, b| {
         b.mean_elevation_pct
             .total_cmp(&a.mean_elevation_pct)
@@ -306,7 +421,22 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         errors: report.errors.iter().map(ToString::to_string).collect(),
         interrupted,
         methods,
+        memory: memory_summary,
     })
+}
+
+/// Most created first (ties: by class name).
+fn by_count(mut amounts: Vec<ClassAmount>) -> Vec<ClassAmount> {
+    amounts.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.class.cmp(&b.class)));
+    amounts
+}
+
+fn kind_name(kind: ClassKind) -> &'static str {
+    match kind {
+        ClassKind::Class => "class",
+        ClassKind::Array => "array",
+        ClassKind::Untyped => "untyped",
+    }
 }
 
 /// Dropped events as a percentage of all produced (received plus dropped).

@@ -1,0 +1,100 @@
+//! The paper's example as a real process (the Rust agent and `highrise_agent::Allocator`)
+//! against the real listener, recorded to a `.hrec` file; `highrise report`'s summary (and its
+//! JSON) then says exactly which method made how many objects and bytes.
+
+use std::mem::size_of;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use highrise_ingest::{IngestConfig, IngestServer, NullSink};
+use shapes::factory::{Circle, Rectangle};
+use shapes::Canvas;
+
+const RUNS: u64 = 3;
+
+#[test]
+fn the_report_counts_each_methods_allocations_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("shapes.hrec");
+    let server = IngestServer::start(
+        IngestConfig {
+            listen_addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            record_sessions_to: Some(path.clone()),
+            ..IngestConfig::default()
+        },
+        NullSink::factory,
+    )
+    .expect("listener starts");
+    let status = Command::new(env!("CARGO_BIN_EXE_shapes"))
+        .args(["--repeat", &RUNS.to_string()])
+        .env("HIGHRISE_ADDR", server.local_addr().to_string())
+        .status()
+        .expect("shapes runs");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let report = server
+            .updates()
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("a report");
+        if report.is_ended() {
+            assert!(report.errors.is_empty(), "{:?}", report.errors);
+            break;
+        }
+    }
+    let run = highrise_report::summarize(&path).expect("summarizes");
+    let json = serde_json::to_value(&run).expect("serializes");
+    let allocations = |name: &str| {
+        let method = json["methods"]
+            .as_array()
+            .expect("methods")
+            .iter()
+            .find(|method| method["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not in the report"));
+        (
+            method["allocations_total"]["count"].as_u64().unwrap_or(0),
+            method["allocations_total"]["bytes"].as_u64().unwrap_or(0),
+            method["allocations_total"]["frees"].as_u64().unwrap_or(0),
+        )
+    };
+    let shape_box = size_of::<Box<dyn shapes::factory::Shape>>() as u64;
+    // Per run: 30 circles and 16 rectangles, one box each.
+    let made = 30 * size_of::<Circle>() as u64 + 16 * size_of::<Rectangle>() as u64;
+    assert_eq!(
+        allocations("shapes.factory.ShapeFactory.create"),
+        (46 * RUNS, made * RUNS, 0)
+    );
+    // The vector (room for 46 shapes) and the boxed factory.
+    assert_eq!(
+        allocations("shapes.canvas.Canvas.new"),
+        (2 * RUNS, (46 * shape_box + 8) * RUNS, 0)
+    );
+    // run boxes the canvas and, when the canvas drops, frees everything: 46 shapes, the
+    // vector, the factory and the canvas.
+    assert_eq!(
+        allocations("shapes.shapes.run"),
+        (RUNS, size_of::<Canvas>() as u64 * RUNS, 49 * RUNS)
+    );
+    for quiet in [
+        "shapes.canvas.Canvas.add",
+        "shapes.canvas.Canvas.create_shape",
+        "shapes.canvas.Canvas.create_circles",
+        "shapes.canvas.Canvas.create_boxes",
+    ] {
+        assert_eq!(allocations(quiet), (0, 0, 0), "{quiet} allocates nothing");
+    }
+    let class = &json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .find(|method| method["name"] == "shapes.factory.ShapeFactory.create")
+        .expect("create")["allocations"][0];
+    assert_eq!(class["class"], "(untyped)");
+    assert_eq!(class["kind"], "untyped");
+    assert_eq!(json["memory"]["classes"][0]["class"], "(untyped)");
+    assert_eq!(json["memory"]["allocations_dropped"], 0);
+    let text = highrise_report::render_summary(&run);
+    assert!(text.contains("Allocations"), "{text}");
+    assert!(text.contains("ShapeFactory.create"), "{text}");
+}
