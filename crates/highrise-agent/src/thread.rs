@@ -267,8 +267,11 @@ impl Local {
         let _ = PENDING.try_with(|pending| {
             pending.busy.set(true);
             let _ = self.inner();
-            self.write_memory(pending.take());
-            self.record_event(word);
+            match self.write_memory(pending.take()) {
+                // One clock read for both: the records and the event share the timestamp.
+                Some(raw) => self.record_event_at(word, raw),
+                None => self.record_event(word),
+            }
             pending.busy.set(false);
         });
     }
@@ -279,37 +282,47 @@ impl Local {
         if self.inner.get().is_none() {
             return;
         }
-        let _ = PENDING.try_with(|pending| self.write_memory(pending.take()));
+        let _ = PENDING.try_with(|pending| {
+            self.write_memory(pending.take());
+        });
     }
 
     /// Writes memory records for `[allocations, bytes, frees, freed bytes]`, or counts them as
     /// dropped when the ring has no room or the thread is dropping events (after a loss,
-    /// nothing may precede the resync block).
-    fn write_memory(&self, counts: [u64; 4]) {
+    /// nothing may precede the resync block). Returns the clock reading they were written
+    /// with, if they were.
+    fn write_memory(&self, counts: [u64; 4]) -> Option<u64> {
         let [allocations, bytes, frees, freed_bytes] = counts;
         let records = [
             (allocations, bytes, 0u64),
             (frees, freed_bytes, MEMORY_FREED),
         ];
         let slots = records.iter().filter(|r| r.0 > 0).count() as u64 * 2;
-        let Some(inner) = self.inner.get() else {
-            return;
-        };
+        let inner = self.inner.get()?;
         if slots == 0 {
-            return;
+            return None;
         }
         let ring = &inner.ring;
         let head = self.head.get();
-        let dropping = self
-            .dropping
-            .try_borrow()
-            .map_or(true, |track| track.is_some());
-        let limit = ring.tail.0.load(Ordering::Acquire) + ring.slots.len() as u64;
-        if dropping || limit - head < slots {
+        // The known room first: reading the sender's `tail` is a cache miss while it drains.
+        let mut limit = self.limit.get();
+        if limit < head + slots {
+            let dropping = self
+                .dropping
+                .try_borrow()
+                .map_or(true, |track| track.is_some());
+            // After a loss nothing may come before the resync block: drop mode drops these.
+            limit = if dropping {
+                0
+            } else {
+                ring.tail.0.load(Ordering::Acquire) + ring.slots.len() as u64
+            };
+        }
+        if limit < head + slots {
             ring.memory_dropped[0].fetch_add(allocations, Ordering::Relaxed);
             ring.memory_dropped[1].fetch_add(bytes, Ordering::Relaxed);
             ring.memory_dropped[2].fetch_add(frees, Ordering::Relaxed);
-            return;
+            return None;
         }
         let raw = inner.clock.raw();
         let mut position = head;
@@ -327,9 +340,23 @@ impl Local {
         }
         self.head.set(position);
         ring.head.0.store(position, Ordering::Release);
-        if self.limit.get() != 0 {
-            self.limit.set(limit);
+        self.limit.set(limit);
+        Some(raw)
+    }
+
+    /// [`record_event`](Self::record_event) with a clock reading already taken.
+    #[inline(always)]
+    fn record_event_at(&self, word: u64, raw: u64) {
+        let head = self.head.get();
+        if head < self.limit.get() {
+            if let Some(inner) = self.inner.get() {
+                inner.write(head, raw, word);
+                self.head.set(head + 1);
+                inner.ring.head.0.store(head + 1, Ordering::Release);
+                return;
+            }
         }
+        self.record_slow(word);
     }
 
     #[inline(always)]

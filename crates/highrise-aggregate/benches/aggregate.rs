@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
-use highrise_protocol::Event;
+use highrise_protocol::{Event, EventKind, MemoryAmount};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -124,5 +124,86 @@ fn snapshots(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, throughput, snapshots);
+/// The same streams with a memory record before every other event (as agents write them:
+/// a frame's counts just before its next enter or exit), 64 classes: enters, exits and memory
+/// records per second together, and memory records alone. Each method makes a few classes
+/// (the class depends on the neighbouring event's method), as real programs do.
+fn records(c: &mut Criterion) {
+    let mut group = c.benchmark_group("apply_records");
+    for methods in [1_000u32, 200_000] {
+        let stream = Stream::new(methods, 128 * 1024, 1_000, 7);
+        let mut with_memory: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = stream
+            .batches
+            .iter()
+            .map(|(thread, batch)| {
+                let mut events = Vec::with_capacity(batch.len() * 3 / 2);
+                let mut amounts = Vec::new();
+                for (index, event) in batch.iter().enumerate() {
+                    if index % 2 == 0 {
+                        events.push(Event {
+                            timestamp_ns: event.timestamp_ns,
+                            // A method makes a few classes: keyed by the next event's method.
+                            method_id: (event.method_id * 7 + index as u32 % 2) % 64,
+                            kind: EventKind::Memory,
+                        });
+                        amounts.push(MemoryAmount {
+                            count: 1 + index as u64 % 3,
+                            bytes: 48,
+                            free: index % 6 == 0,
+                        });
+                    }
+                    events.push(*event);
+                }
+                (*thread, events, amounts)
+            })
+            .collect();
+        let records: u64 = with_memory.iter().map(|(_, e, _)| e.len() as u64).sum();
+        let memory: u64 = with_memory.iter().map(|(_, _, a)| a.len() as u64).sum();
+        group.throughput(Throughput::Elements(records));
+        let mut aggregator = Aggregator::new(AggregatorConfig::default());
+        define(&mut aggregator, methods);
+        let apply = |aggregator: &mut Aggregator,
+                     batches: &mut Vec<(u64, Vec<Event>, Vec<MemoryAmount>)>| {
+            for (thread, events, amounts) in batches.iter() {
+                aggregator.apply_records(*thread, events, amounts);
+            }
+            for (_, events, _) in batches.iter_mut() {
+                for event in events {
+                    event.timestamp_ns += stream.span_ns;
+                }
+            }
+        };
+        let passes_per_window = (3_000_000_000 / stream.span_ns + 2) as usize;
+        for _ in 0..passes_per_window {
+            apply(&mut aggregator, &mut with_memory);
+        }
+        let mut elapsed_total = Duration::ZERO;
+        let mut passes = 0u64;
+        group.bench_function(BenchmarkId::new("methods", methods), |b| {
+            b.iter_custom(|iterations| {
+                let mut elapsed = Duration::ZERO;
+                for _ in 0..iterations {
+                    let start = Instant::now();
+                    apply(&mut aggregator, &mut with_memory);
+                    elapsed += start.elapsed();
+                }
+                elapsed_total += elapsed;
+                passes += iterations;
+                elapsed
+            });
+        });
+        let seconds = elapsed_total.as_secs_f64().max(1e-9);
+        eprintln!(
+            "methods={methods}: {:.1} M records/s, of which {:.1} M memory records/s ({} of {} records); memory state {:.1} MiB",
+            (records * passes) as f64 / seconds / 1e6,
+            (memory * passes) as f64 / seconds / 1e6,
+            memory,
+            records,
+            aggregator.stats().memory_bytes as f64 / (1 << 20) as f64,
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, throughput, snapshots, records);
 criterion_main!(benches);

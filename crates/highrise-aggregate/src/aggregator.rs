@@ -7,7 +7,6 @@ use highrise_protocol::{Event, EventKind, MemoryAmount};
 use crate::config::{clamp_window_ns, AggregatorConfig};
 use crate::drops::DropHistory;
 use crate::engine::Engine;
-use crate::memory::{MemoryState, OUTSIDE_METHODS};
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{Snapshot, SnapshotState};
 use crate::stats::AggregatorStats;
@@ -32,7 +31,6 @@ pub struct Aggregator {
     thread_lookup: HashMap<u64, u32>,
     snapshots: SnapshotState,
     drops: DropHistory,
-    memory: MemoryState,
 }
 
 impl Default for Aggregator {
@@ -51,7 +49,6 @@ impl Aggregator {
             thread_lookup: HashMap::new(),
             snapshots: SnapshotState::default(),
             drops: DropHistory::default(),
-            memory: MemoryState::default(),
         }
     }
 
@@ -112,14 +109,14 @@ impl Aggregator {
         let thread_index = self.thread_index(thread_id, true);
         let thread = &mut self.threads[thread_index as usize];
         thread.ended = false;
-        self.engine.apply_events(thread, thread_index, events);
+        self.engine.apply_events(thread, thread_index, events, &[]);
         self.settle();
     }
 
     /// Like [`apply_events`](Self::apply_events) for a batch of protocol-version-2 records:
     /// `events` may hold [`EventKind::Memory`] records, whose amounts are `amounts` in order
     /// (one per memory record). Each memory record belongs to the thread's innermost open
-    /// frame at that point of the stream (at depth 0 to [`OUTSIDE_METHODS`]; beyond the
+    /// frame at that point of the stream (at depth 0 to [`crate::OUTSIDE_METHODS`]; beyond the
     /// stack-depth limit to the deepest tracked frame), read back through
     /// [`Snapshot::memory`]. Extra memory records without amounts are ignored.
     pub fn apply_records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
@@ -127,58 +124,18 @@ impl Aggregator {
             self.apply_events(thread_id, events);
             return;
         }
-        let mut amounts = amounts.iter();
-        let mut rest = events;
-        while !rest.is_empty() {
-            let calls = rest
-                .iter()
-                .position(|event| event.kind == EventKind::Memory)
-                .unwrap_or(rest.len());
-            if calls > 0 {
-                self.apply_events(thread_id, &rest[..calls]);
-            }
-            let memory = rest[calls..]
-                .iter()
-                .position(|event| event.kind != EventKind::Memory)
-                .map_or(rest.len(), |end| calls + end);
-            for event in &rest[calls..memory] {
-                if let Some(&amount) = amounts.next() {
-                    self.memory_record(thread_id, event, amount);
-                }
-            }
-            rest = &rest[memory..];
-        }
-        self.settle();
-    }
-
-    fn memory_record(&mut self, thread_id: u64, event: &Event, amount: MemoryAmount) {
         let thread_index = self.thread_index(thread_id, true);
         let thread = &mut self.threads[thread_index as usize];
         thread.ended = false;
-        let timestamp_ns = event.timestamp_ns.max(thread.last_ns);
-        let method_id = match thread.stack().last() {
-            Some(frame) => frame.method_id,
-            None => OUTSIDE_METHODS,
-        };
-        if thread.phantom_depth > 0 {
-            self.memory.records_over_depth += 1;
-        }
-        self.engine.advance_now(timestamp_ns);
-        let clock = self.engine.clock;
-        self.memory.add(
-            method_id,
-            event.method_id,
-            amount,
-            timestamp_ns,
-            clock.now_ns,
-            clock.window_ns,
-        );
+        self.engine
+            .apply_events(thread, thread_index, events, amounts);
+        self.settle();
     }
 
     /// The agent's running totals of memory counts it could not send (`MemoryDropped`);
     /// lower totals than earlier ones are ignored. Read back in [`Snapshot::memory`].
     pub fn agent_memory_dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
-        self.memory.dropped(allocations, bytes, frees);
+        self.engine.memory.dropped(allocations, bytes, frees);
     }
 
     /// After the agent dropped events: `stack` (outermost first) is the thread's complete
@@ -290,8 +247,8 @@ impl Aggregator {
         out.stats = self.stats();
         self.sample_drops();
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
-        self.memory.expire(out.now_ns, out.window_ns);
-        out.memory = self.memory.snapshot();
+        self.engine.memory.expire(out.now_ns, out.window_ns);
+        out.memory = self.engine.memory.snapshot();
     }
 
     /// The session counters.
@@ -320,7 +277,7 @@ impl Aggregator {
             + self.engine.ring.memory_bytes()
             + self.engine.methods.memory_bytes()
             + self.snapshots.memory_bytes()
-            + self.memory.memory_bytes()) as u64;
+            + self.engine.memory.memory_bytes()) as u64;
         stats
     }
 

@@ -9,9 +9,10 @@
 //! [`Engine::touch`]); anything that crosses bucket boundaries takes the cold path
 //! ([`Engine::charge_interval`]).
 
-use highrise_protocol::{Event, EventKind};
+use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
+use crate::memory::{MemoryState, OUTSIDE_METHODS};
 use crate::methods::Methods;
 use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
 use crate::ring::{Entry, Ring};
@@ -86,6 +87,8 @@ pub(crate) struct Engine {
     pub release_candidates: Vec<u32>,
     pub max_stack_depth: u32,
     buckets_since_sweep: u64,
+    /// Allocation counts from memory records (protocol version 2).
+    pub(crate) memory: MemoryState,
 }
 
 /// Expired buckets between two sweeps for dead accumulators and unused pairs (a pair is
@@ -116,6 +119,7 @@ impl Engine {
             release_candidates: Vec::new(),
             max_stack_depth,
             buckets_since_sweep: 0,
+            memory: MemoryState::default(),
         }
     }
 
@@ -126,13 +130,18 @@ impl Engine {
     /// Works in chunks of [`CHUNK_EVENTS`]: first the pair of every enter is looked up (the
     /// lookups are independent, so their cache misses overlap), then the events are applied
     /// in order with the pairs at hand.
+    ///
+    /// Memory records ([`EventKind::Memory`], protocol version 2) may sit between the events;
+    /// `amounts` holds theirs in order. Each goes to the innermost open frame at its place.
     pub(crate) fn apply_events(
         &mut self,
         thread: &mut ThreadState,
         thread_index: u32,
         events: &[Event],
+        amounts: &[MemoryAmount],
     ) {
-        self.counters.events += events.len() as u64;
+        self.counters.events += events.len().saturating_sub(amounts.len()) as u64;
+        let mut next_amount = 0usize;
         // The pair of each event of the chunk being applied.
         let mut chunk_pairs = [NO_PAIR; CHUNK_EVENTS];
         // Whether each event's method is excluded: loaded here, where the loads are
@@ -196,12 +205,45 @@ impl Engine {
                         );
                     }
                     EventKind::Exit => self.exit(thread, event.method_id, timestamp_ns),
-                    // `Aggregator::apply_records` takes memory records out before this loop.
-                    EventKind::Memory => {}
+                    EventKind::Memory => {
+                        if let Some(&amount) = amounts.get(next_amount) {
+                            next_amount += 1;
+                            self.memory_record(thread, event.method_id, amount, timestamp_ns);
+                        }
+                    }
                 }
             }
         }
         self.advance_now(thread.last_ns);
+    }
+
+    /// One memory record: to the innermost tracked frame (beyond the depth limit, counted), or
+    /// outside profiled methods at depth 0.
+    #[inline]
+    fn memory_record(
+        &mut self,
+        thread: &ThreadState,
+        class_id: u32,
+        amount: MemoryAmount,
+        timestamp_ns: u64,
+    ) {
+        let method_id = match thread.stack().last() {
+            Some(frame) => frame.method_id,
+            None => OUTSIDE_METHODS,
+        };
+        if thread.phantom_depth > 0 {
+            self.memory.records_over_depth += 1;
+        }
+        // "now" reaches this record's time at the end of the batch at the latest.
+        let now_ns = self.clock.now_ns.max(timestamp_ns);
+        self.memory.add(
+            method_id,
+            class_id,
+            amount,
+            timestamp_ns,
+            now_ns,
+            self.clock.window_ns,
+        );
     }
 
     /// Adds exclusive time to `pair` in the thread's current bucket.

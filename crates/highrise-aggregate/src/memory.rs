@@ -10,6 +10,7 @@
 //! plus the cumulative tables; never proportional to the number of records.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use highrise_protocol::MemoryAmount;
@@ -155,7 +156,8 @@ pub(crate) struct MemoryState {
     outside_entry: (u64, u32),
     buckets: VecDeque<Bucket>,
     classes: Vec<Amount>,
-    method_classes: HashMap<(u32, u32), Amount>,
+    /// Keyed by `method_id << 32 | class_id`.
+    method_classes: HashMap<u64, Amount, BuildHasherDefault<IdHasher>>,
     dropped: MemoryDrops,
     records: u64,
     pub records_over_depth: u64,
@@ -182,7 +184,7 @@ impl MemoryState {
             class.add_record(amount);
         }
         self.method_classes
-            .entry((method_id, class_id))
+            .entry(u64::from(method_id) << 32 | u64::from(class_id))
             .or_default()
             .add_record(amount);
         // Never in a bucket after "now" (the caller moves "now" to the record first).
@@ -295,9 +297,9 @@ impl MemoryState {
         let mut method_classes: Vec<MethodClassAmount> = self
             .method_classes
             .iter()
-            .map(|(&(method_id, class_id), &amount)| MethodClassAmount {
-                method_id,
-                class_id,
+            .map(|(&key, &amount)| MethodClassAmount {
+                method_id: (key >> 32) as u32,
+                class_id: key as u32,
                 amount,
             })
             .collect();
@@ -327,7 +329,29 @@ impl MemoryState {
             + self.buckets.capacity() * size_of::<Bucket>()
             + entries
             + self.classes.capacity() * size_of::<Amount>()
-            + self.method_classes.capacity() * (size_of::<(u32, u32)>() + size_of::<Amount>() + 8)
+            + self.method_classes.capacity() * (size_of::<u64>() + size_of::<Amount>() + 1)
+    }
+}
+
+/// Hashes the (method, class) key with one multiplication (Fibonacci hashing): keys are
+/// small dense ids, never chosen by an attacker in a way that matters (the agent's own ids),
+/// and the standard SipHash was most of a memory record's cost.
+#[derive(Debug, Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (value ^ value >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
