@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::{clamp_window_ns, AggregatorConfig};
+use crate::contexts::{ContextTree, Contexts};
 use crate::drops::DropHistory;
 use crate::engine::Engine;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
@@ -31,6 +32,7 @@ pub struct Aggregator {
     thread_lookup: HashMap<u64, u32>,
     snapshots: SnapshotState,
     drops: DropHistory,
+    contexts: Option<Box<Contexts>>,
 }
 
 impl Default for Aggregator {
@@ -49,6 +51,12 @@ impl Aggregator {
             thread_lookup: HashMap::new(),
             snapshots: SnapshotState::default(),
             drops: DropHistory::default(),
+            contexts: config.contexts.then(|| {
+                Box::new(Contexts::new(
+                    config.max_context_nodes,
+                    config.max_stack_depth.max(1),
+                ))
+            }),
         }
     }
 
@@ -86,6 +94,9 @@ impl Aggregator {
         };
         let thread = &mut self.threads[thread_index as usize];
         let timestamp_ns = clamp_timestamp(&mut self.engine, thread, timestamp_ns);
+        if let Some(contexts) = self.contexts.as_mut() {
+            contexts.thread_ended(thread_id, timestamp_ns);
+        }
         self.engine.advance_thread(thread, timestamp_ns);
         while thread.depth > 0 {
             self.engine.pop_frame(thread, timestamp_ns);
@@ -106,6 +117,9 @@ impl Aggregator {
         if events.is_empty() {
             return;
         }
+        if let Some(contexts) = self.contexts.as_mut() {
+            contexts.apply(thread_id, events, &[]);
+        }
         let thread_index = self.thread_index(thread_id, true);
         let thread = &mut self.threads[thread_index as usize];
         thread.ended = false;
@@ -123,6 +137,9 @@ impl Aggregator {
         if amounts.is_empty() && events.iter().all(|e| e.kind != EventKind::Memory) {
             self.apply_events(thread_id, events);
             return;
+        }
+        if let Some(contexts) = self.contexts.as_mut() {
+            contexts.apply(thread_id, events, amounts);
         }
         let thread_index = self.thread_index(thread_id, true);
         let thread = &mut self.threads[thread_index as usize];
@@ -165,6 +182,9 @@ impl Aggregator {
                 .enter(thread, method_id, pair_index, timestamp_ns, false);
         }
         thread.resynced_ns = Some(timestamp_ns);
+        if let Some(contexts) = self.contexts.as_mut() {
+            contexts.resync(thread_id, timestamp_ns, stack);
+        }
         self.engine.counters.resyncs += 1;
         self.engine.advance_now(timestamp_ns);
         self.settle();
@@ -251,6 +271,18 @@ impl Aggregator {
         out.memory = self.engine.memory.snapshot();
     }
 
+    /// The calling-context tree so far (cumulative since the session started), when
+    /// [`AggregatorConfig::contexts`] is on: every call path with its calls, time and
+    /// allocations per class. Cost: linear in its nodes.
+    pub fn contexts(&self) -> Option<ContextTree> {
+        self.contexts.as_ref().map(|contexts| contexts.export())
+    }
+
+    /// Nodes in the calling-context tree (0 when it is off).
+    pub fn context_nodes(&self) -> usize {
+        self.contexts.as_ref().map_or(0, |contexts| contexts.len())
+    }
+
     /// The session counters.
     pub fn stats(&self) -> AggregatorStats {
         let mut stats = self.engine.counters;
@@ -277,7 +309,11 @@ impl Aggregator {
             + self.engine.ring.memory_bytes()
             + self.engine.methods.memory_bytes()
             + self.snapshots.memory_bytes()
-            + self.engine.memory.memory_bytes()) as u64;
+            + self.engine.memory.memory_bytes()
+            + self
+                .contexts
+                .as_ref()
+                .map_or(0, |contexts| contexts.memory_bytes())) as u64;
         stats
     }
 

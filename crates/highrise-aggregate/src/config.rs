@@ -24,6 +24,13 @@ pub struct AggregatorConfig {
     /// [`crate::AggregatorStats::stack_overflows`]; this bounds memory when exits are lost.
     /// Default [`DEFAULT_MAX_STACK_DEPTH`].
     pub max_stack_depth: u32,
+    /// Keep the calling-context tree ([`crate::Aggregator::contexts`]): every call path with
+    /// its calls, time and allocations per class. Costs a second stack replay per event; off
+    /// by default (the headless report turns it on).
+    pub contexts: bool,
+    /// Most nodes the calling-context tree keeps; past it, new paths are counted in their
+    /// parent's "(other contexts)" node. Default [`crate::DEFAULT_MAX_CONTEXT_NODES`].
+    pub max_context_nodes: u32,
 }
 
 impl Default for AggregatorConfig {
@@ -31,6 +38,8 @@ impl Default for AggregatorConfig {
         Self {
             window_ns: DEFAULT_WINDOW_NS,
             max_stack_depth: DEFAULT_MAX_STACK_DEPTH,
+            contexts: false,
+            max_context_nodes: crate::DEFAULT_MAX_CONTEXT_NODES,
         }
     }
 }

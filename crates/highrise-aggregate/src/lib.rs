@@ -74,6 +74,7 @@
 
 mod aggregator;
 mod config;
+mod contexts;
 mod drops;
 mod engine;
 mod memory;
@@ -90,6 +91,7 @@ pub use config::{
     DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW,
     MIN_WINDOW_NS,
 };
+pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CONTEXTS};
 pub use memory::{
     Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };

@@ -337,7 +337,7 @@ impl MemoryState {
 /// small dense ids, never chosen by an attacker in a way that matters (the agent's own ids),
 /// and the standard SipHash was most of a memory record's cost.
 #[derive(Debug, Default, Clone, Copy)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {

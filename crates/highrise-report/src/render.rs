@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use crate::compare::Comparison;
-use crate::summary::{MemorySummary, RunSummary};
+use crate::summary::{AllocNode, MemorySummary, RunSummary};
 
 /// Rows of a method table (the rest is summarized in one line).
 const MAX_ROWS: usize = 40;
@@ -148,6 +148,66 @@ fn render_allocations(out: &mut String, run: &RunSummary, memory: &MemorySummary
             "… and {} more classes",
             memory.classes.len() - MAX_ROWS
         );
+    }
+    if !memory.allocation_tree.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nAllocation sites (calling contexts that create objects, with their calls; ● made \
+             in that context itself)"
+        );
+        let total: u64 = memory.allocation_tree.iter().map(|node| node.count).sum();
+        let mut rows = 0usize;
+        for node in &memory.allocation_tree {
+            render_alloc_node(out, node, 0, total, &mut rows);
+        }
+        if memory.capped_calls > 0 {
+            let _ = writeln!(
+                out,
+                "({} calls went to \"(other contexts)\": the tree reached its node cap)",
+                memory.capped_calls
+            );
+        }
+    }
+}
+
+/// Deepest level and most rows the text tree shows; contexts under 0.1 % of the objects are
+/// left out (the JSON has them all).
+const MAX_TREE_DEPTH: usize = 12;
+const MAX_TREE_ROWS: usize = 200;
+
+fn render_alloc_node(
+    out: &mut String,
+    node: &AllocNode,
+    depth: usize,
+    total: u64,
+    rows: &mut usize,
+) {
+    if depth > MAX_TREE_DEPTH || *rows >= MAX_TREE_ROWS || node.count * 1000 < total {
+        return;
+    }
+    *rows += 1;
+    let classes: Vec<String> = node
+        .classes
+        .iter()
+        .take(4)
+        .map(|class| {
+            let mark = if class.direct { "●" } else { "" };
+            format!("{mark}{} {}", class.class, class.count)
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "{:indent$}{}  ×{}  {} objects, {:.1} kB  [{}]",
+        "",
+        node.method,
+        node.calls,
+        node.count,
+        node.bytes as f64 / 1e3,
+        classes.join(", "),
+        indent = 2 * depth
+    );
+    for child in &node.children {
+        render_alloc_node(out, child, depth + 1, total, rows);
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use highrise_aggregate::{AggregatorConfig, Amount, OUTSIDE_METHODS};
+use highrise_aggregate::{AggregatorConfig, Amount, ContextTree, OTHER_CONTEXTS, OUTSIDE_METHODS};
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
 };
@@ -90,6 +90,36 @@ pub struct ClassAmount {
     pub freed_bytes: u64,
 }
 
+/// One calling context of the allocation-site tree (the paper's Figure 1): a call path that
+/// creates objects, itself or through its callees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AllocNode {
+    /// The method as people read it (`(other contexts)` for paths beyond the tree's cap).
+    pub method: String,
+    /// Calls made through this path.
+    pub calls: u64,
+    /// Time in this path's frames, callees included.
+    pub time_ns: u64,
+    /// Objects created here and in callees.
+    pub count: u64,
+    pub bytes: u64,
+    /// Per class, most created first: here and in callees (`count`, `bytes`), of which here
+    /// (`direct_count`; `direct` when nonzero — the paper's black border).
+    pub classes: Vec<AllocClass>,
+    /// Callees that create objects, in order of first call.
+    pub children: Vec<AllocNode>,
+}
+
+/// One class in an [`AllocNode`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AllocClass {
+    pub class: String,
+    pub count: u64,
+    pub bytes: u64,
+    pub direct: bool,
+    pub direct_count: u64,
+}
+
 /// The run's allocation counting, when the agent counted (protocol version 2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MemorySummary {
@@ -102,6 +132,12 @@ pub struct MemorySummary {
     pub allocations_dropped: u64,
     pub bytes_dropped: u64,
     pub frees_dropped: u64,
+    /// The allocation-site tree: the calling contexts that create objects, roots first.
+    pub allocation_tree: Vec<AllocNode>,
+    /// Nodes of the whole calling-context tree, and calls beyond its cap (counted in
+    /// "(other contexts)" nodes).
+    pub context_nodes: u64,
+    pub capped_calls: u64,
 }
 
 /// A recording, summarized.
@@ -167,7 +203,10 @@ struct SamplingSink {
 impl SamplingSink {
     fn new() -> Self {
         Self {
-            inner: AggregateSink::new(AggregatorConfig::default()),
+            inner: AggregateSink::new(AggregatorConfig {
+                contexts: true,
+                ..AggregatorConfig::default()
+            }),
             methods: Vec::new(),
             samples: 0,
             first_ns: None,
@@ -374,7 +413,22 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
             }
         })
         .collect();
+    let names: std::collections::HashMap<u32, String> = report
+        .definitions()
+        .map(|definition| (definition.id, definition.display_name()))
+        .collect();
+    let tree = sink.inner.aggregator().contexts().unwrap_or_default();
+    let class_name = |class_id: u32| match class_of(class_id) {
+        Some(class) => class.display_name(),
+        None => format!("#{class_id}"),
+    };
     let memory_summary = (!memory.is_empty()).then(|| MemorySummary {
+        allocation_tree: tree
+            .children(0)
+            .filter_map(|node| alloc_node(&tree, node, &names, &class_name))
+            .collect(),
+        context_nodes: tree.nodes.len().saturating_sub(1) as u64,
+        capped_calls: tree.capped_calls,
         classes: by_count(
             memory
                 .classes
@@ -422,6 +476,60 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         interrupted,
         methods,
         memory: memory_summary,
+    })
+}
+
+/// The allocation-site subtree at `node`, or `None` when nothing is created in it.
+fn alloc_node(
+    tree: &ContextTree,
+    node: usize,
+    names: &std::collections::HashMap<u32, String>,
+    class_name: &dyn Fn(u32) -> String,
+) -> Option<AllocNode> {
+    let inclusive = tree.inclusive(node);
+    let count: u64 = inclusive.iter().map(|(_, amount)| amount.count).sum();
+    if count == 0 {
+        return None;
+    }
+    let direct = tree.direct(node);
+    let mut classes: Vec<AllocClass> = inclusive
+        .iter()
+        .filter(|(_, amount)| amount.count > 0)
+        .map(|(class_id, amount)| {
+            let direct_count = direct
+                .iter()
+                .find(|(id, _)| id == class_id)
+                .map_or(0, |(_, amount)| amount.count);
+            AllocClass {
+                class: class_name(*class_id),
+                count: amount.count,
+                bytes: amount.bytes,
+                direct: direct_count > 0,
+                direct_count,
+            }
+        })
+        .collect();
+    classes.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.class.cmp(&b.class)));
+    let info = &tree.nodes[node];
+    let method = if info.method_id == OTHER_CONTEXTS {
+        "(other contexts)".to_string()
+    } else {
+        names
+            .get(&info.method_id)
+            .cloned()
+            .unwrap_or_else(|| format!("#{}", info.method_id))
+    };
+    Some(AllocNode {
+        method,
+        calls: info.calls,
+        time_ns: info.time_ns,
+        count,
+        bytes: inclusive.iter().map(|(_, amount)| amount.bytes).sum(),
+        classes,
+        children: tree
+            .children(node)
+            .filter_map(|child| alloc_node(tree, child, names, class_name))
+            .collect(),
     })
 }
 

@@ -94,7 +94,53 @@ fn the_report_counts_each_methods_allocations_exactly() {
     assert_eq!(class["kind"], "untyped");
     assert_eq!(json["memory"]["classes"][0]["class"], "(untyped)");
     assert_eq!(json["memory"]["allocations_dropped"], 0);
+    // The allocation-site tree: run at the root, then its contexts in order of first call;
+    // the three branches that reach `create` are separate contexts, as in the paper.
+    let tree = &json["memory"]["allocation_tree"];
+    assert_eq!(tree.as_array().map(Vec::len), Some(1), "{tree}");
+    let run_node = &tree[0];
+    assert!(
+        run_node["method"].as_str().unwrap_or("").contains("run"),
+        "{run_node}"
+    );
+    assert_eq!(run_node["count"], (1 + 2 + 46) * RUNS);
+    let children: Vec<String> = run_node["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|child| child["method"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(children.len(), 4, "{children:?}");
+    for (child, name) in
+        children
+            .iter()
+            .zip(["new", "create_circles", "create_boxes", "create_shape"])
+    {
+        assert!(child.contains(name), "{children:?}");
+    }
+    let create_under = |branch: &serde_json::Value| -> (u64, u64) {
+        let mut node = branch;
+        while let Some(next) = node["children"].as_array().and_then(|c| c.first()) {
+            node = next;
+        }
+        assert!(
+            node["method"].as_str().unwrap_or("").contains("create"),
+            "{node}"
+        );
+        (
+            node["calls"].as_u64().unwrap_or(0),
+            node["count"].as_u64().unwrap_or(0),
+        )
+    };
+    let branches = run_node["children"].as_array().expect("children");
+    assert_eq!(create_under(&branches[1]), (15 * RUNS, 15 * RUNS));
+    assert_eq!(create_under(&branches[2]), (8 * RUNS, 8 * RUNS));
+    // main → create_shape twice per run: one context with both calls' objects.
+    assert_eq!(branches[3]["calls"], 2 * RUNS);
+    assert_eq!(create_under(&branches[3]), (23 * RUNS, 23 * RUNS));
+    assert_eq!(branches[3]["classes"][0]["direct"], false);
     let text = highrise_report::render_summary(&run);
+    assert!(text.contains("Allocation sites"), "{text}");
     assert!(text.contains("Allocations"), "{text}");
     assert!(text.contains("ShapeFactory.create"), "{text}");
 }

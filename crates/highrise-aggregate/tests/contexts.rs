@@ -1,0 +1,279 @@
+//! The calling-context tree: one node per call path, with its calls, time and allocations per
+//! class; the paper's running example, a reference built from the full event list (threads,
+//! recursion, unmatched exits, resyncs), and the node cap.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use highrise_aggregate::{Aggregator, AggregatorConfig, ContextTree, OTHER_CONTEXTS};
+use highrise_protocol::{Event, EventKind, MemoryAmount};
+use proptest::prelude::*;
+use support::{enter, exit};
+
+fn memory(timestamp_ns: u64, class_id: u32) -> Event {
+    Event {
+        timestamp_ns,
+        method_id: class_id,
+        kind: EventKind::Memory,
+    }
+}
+
+fn made(count: u64) -> MemoryAmount {
+    MemoryAmount {
+        count,
+        bytes: count * 24,
+        free: false,
+    }
+}
+
+fn with_contexts() -> Aggregator {
+    Aggregator::new(AggregatorConfig {
+        contexts: true,
+        ..AggregatorConfig::default()
+    })
+}
+
+/// Every node's path of method ids (root excluded) → (calls, direct counts per class).
+fn paths(tree: &ContextTree) -> BTreeMap<Vec<u32>, (u64, BTreeMap<u32, u64>)> {
+    let mut out = BTreeMap::new();
+    let mut path: Vec<u32> = Vec::new();
+    for (index, node) in tree.nodes.iter().enumerate().skip(1) {
+        path.truncate(node.depth as usize - 1);
+        path.push(node.method_id);
+        let classes = tree
+            .direct(index)
+            .iter()
+            .map(|(class, amount)| (*class, amount.count))
+            .filter(|(_, count)| *count > 0)
+            .collect();
+        out.insert(path.clone(), (node.calls, classes));
+    }
+    out
+}
+
+// The paper's example: main (A) makes a Canvas; Canvas.<init> (B) makes a list and a
+// ShapeFactory; createCircles (C) → createShape (F) → create (D) ×15 Circles; createBoxes (E)
+// → F → D ×8 Boxes; then main → F twice, 15 Circles and 8 Boxes through the same D.
+const MAIN: u32 = 0;
+const INIT: u32 = 1;
+const CIRCLES: u32 = 2;
+const BOXES: u32 = 3;
+const SHAPE: u32 = 4;
+const CREATE: u32 = 5;
+const CANVAS: u32 = 10;
+const LIST: u32 = 11;
+const FACTORY: u32 = 12;
+const CIRCLE: u32 = 13;
+const BOX: u32 = 14;
+
+fn paper_example() -> Vec<Event> {
+    let mut t = 0;
+    let mut next = || {
+        t += 10;
+        t
+    };
+    let mut events = vec![enter(next(), MAIN), memory(next(), CANVAS)];
+    events.extend([
+        enter(next(), INIT),
+        memory(next(), LIST),
+        memory(next(), FACTORY),
+        exit(next(), INIT),
+    ]);
+    let shapes = |events: &mut Vec<Event>, next: &mut dyn FnMut() -> u64, n: usize, class| {
+        events.push(enter(next(), SHAPE));
+        for _ in 0..n {
+            events.extend([
+                enter(next(), CREATE),
+                memory(next(), class),
+                exit(next(), CREATE),
+            ]);
+        }
+        events.push(exit(next(), SHAPE));
+    };
+    events.push(enter(next(), CIRCLES));
+    shapes(&mut events, &mut next, 15, CIRCLE);
+    events.push(exit(next(), CIRCLES));
+    events.push(enter(next(), BOXES));
+    shapes(&mut events, &mut next, 8, BOX);
+    events.push(exit(next(), BOXES));
+    shapes(&mut events, &mut next, 15, CIRCLE);
+    shapes(&mut events, &mut next, 8, BOX);
+    events.push(exit(next(), MAIN));
+    events
+}
+
+#[test]
+fn the_papers_example_has_its_three_branches() {
+    let mut aggregator = with_contexts();
+    let events = paper_example();
+    let amounts: Vec<MemoryAmount> = events
+        .iter()
+        .filter(|e| e.kind == EventKind::Memory)
+        .map(|_| made(1))
+        .collect();
+    aggregator.apply_records(1, &events, &amounts);
+    let tree = aggregator.contexts().expect("contexts on");
+    let paths = paths(&tree);
+    let direct = |path: &[u32]| paths.get(path).cloned().unwrap_or_default();
+    assert_eq!(direct(&[MAIN]), (1, BTreeMap::from([(CANVAS, 1)])));
+    assert_eq!(
+        direct(&[MAIN, INIT]),
+        (1, BTreeMap::from([(LIST, 1), (FACTORY, 1)]))
+    );
+    assert_eq!(
+        direct(&[MAIN, CIRCLES, SHAPE, CREATE]),
+        (15, BTreeMap::from([(CIRCLE, 15)]))
+    );
+    assert_eq!(
+        direct(&[MAIN, BOXES, SHAPE, CREATE]),
+        (8, BTreeMap::from([(BOX, 8)]))
+    );
+    // main → createShape twice: one context (the paper's merged branch), both classes.
+    assert_eq!(direct(&[MAIN, SHAPE]).0, 2);
+    assert_eq!(
+        direct(&[MAIN, SHAPE, CREATE]),
+        (23, BTreeMap::from([(CIRCLE, 15), (BOX, 8)]))
+    );
+    // Preorder with children in order of first call: INIT, CIRCLES, BOXES, SHAPE under main.
+    let main = tree.children(0).next().expect("main");
+    let order: Vec<u32> = tree
+        .children(main)
+        .map(|child| tree.nodes[child].method_id)
+        .collect();
+    assert_eq!(order, vec![INIT, CIRCLES, BOXES, SHAPE]);
+    // Inclusive at main: everything.
+    let all: BTreeMap<u32, u64> = tree
+        .inclusive(main)
+        .iter()
+        .map(|(class, amount)| (*class, amount.count))
+        .collect();
+    assert_eq!(
+        all,
+        BTreeMap::from([
+            (CANVAS, 1),
+            (LIST, 1),
+            (FACTORY, 1),
+            (CIRCLE, 30),
+            (BOX, 16)
+        ])
+    );
+    // Time: main's frame is closed, its time is its whole span.
+    let main_node = &tree.nodes[main];
+    assert_eq!(main_node.time_ns, events.last().unwrap().timestamp_ns - 10);
+}
+
+#[test]
+fn past_the_cap_new_paths_go_to_other_contexts() {
+    let mut aggregator = Aggregator::new(AggregatorConfig {
+        contexts: true,
+        max_context_nodes: 16,
+        ..AggregatorConfig::default()
+    });
+    let mut events = vec![enter(0, 0)];
+    for method in 1..40u32 {
+        let t = u64::from(method) * 10;
+        events.extend([enter(t, method), memory(t + 1, 0), exit(t + 2, method)]);
+    }
+    events.push(exit(1000, 0));
+    let amounts: Vec<MemoryAmount> = (1..40).map(|_| made(1)).collect();
+    aggregator.apply_records(1, &events, &amounts);
+    let tree = aggregator.contexts().expect("contexts on");
+    assert!(tree.nodes.len() <= 17, "{} nodes", tree.nodes.len());
+    // Node 0 is the root (its method id is OTHER_CONTEXTS too, it stands for no method).
+    let other = tree
+        .nodes
+        .iter()
+        .skip(1)
+        .position(|node| node.method_id == OTHER_CONTEXTS)
+        .expect("an overflow node")
+        + 1;
+    assert!(tree.nodes[other].calls > 0);
+    assert_eq!(tree.capped_calls, tree.nodes[other].calls);
+    // Nothing is lost: the calls and allocations of every path are somewhere.
+    let calls: u64 = tree.nodes.iter().map(|node| node.calls).sum();
+    assert_eq!(calls, 40);
+    let made_total: u64 = tree.amounts.iter().map(|(_, amount)| amount.count).sum();
+    assert_eq!(made_total, 39);
+}
+
+/// The reference: replays each thread over the full list with the same stack rules.
+fn reference(
+    threads: &[(u64, Vec<Event>, Vec<MemoryAmount>)],
+) -> BTreeMap<Vec<u32>, (u64, BTreeMap<u32, u64>)> {
+    let mut out: BTreeMap<Vec<u32>, (u64, BTreeMap<u32, u64>)> = BTreeMap::new();
+    let mut stacks: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    for (thread, events, amounts) in threads {
+        let stack = stacks.entry(*thread).or_default();
+        let mut amounts = amounts.iter();
+        for event in events {
+            match event.kind {
+                EventKind::Enter => {
+                    stack.push(event.method_id);
+                    out.entry(stack.clone()).or_default().0 += 1;
+                }
+                EventKind::Exit => {
+                    if let Some(at) = stack.iter().rposition(|&id| id == event.method_id) {
+                        stack.truncate(at);
+                    }
+                }
+                EventKind::Memory => {
+                    let amount = amounts.next().expect("amount");
+                    if !stack.is_empty() {
+                        *out.entry(stack.clone())
+                            .or_default()
+                            .1
+                            .entry(event.method_id)
+                            .or_default() += amount.count;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Batches of several threads interleaved; recursion and unmatched exits included.
+    #[test]
+    fn the_tree_matches_the_reference(
+        batches in prop::collection::vec(
+            (1u64..4, prop::collection::vec((0u8..3, 0u32..5, 1u64..9), 0..40)),
+            1..12,
+        ),
+    ) {
+        let mut clock = 0u64;
+        let threads: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = batches
+            .iter()
+            .map(|(thread, steps)| {
+                let mut events = Vec::new();
+                let mut amounts = Vec::new();
+                for &(kind, id, count) in steps {
+                    clock += 5;
+                    events.push(match kind {
+                        0 => enter(clock, id),
+                        1 => exit(clock, id),
+                        _ => {
+                            amounts.push(made(count));
+                            memory(clock, id)
+                        }
+                    });
+                }
+                (*thread, events, amounts)
+            })
+            .collect();
+        let mut aggregator = with_contexts();
+        for (thread, events, amounts) in &threads {
+            aggregator.apply_records(*thread, events, amounts);
+        }
+        let tree = aggregator.contexts().expect("contexts on");
+        let mut got = paths(&tree);
+        // Paths the reference never entered do not exist; drop empty entries on both sides.
+        got.retain(|_, (calls, classes)| *calls > 0 || !classes.is_empty());
+        let mut want = reference(&threads);
+        want.retain(|_, (calls, classes)| *calls > 0 || !classes.is_empty());
+        prop_assert_eq!(got, want);
+    }
+}
