@@ -63,7 +63,7 @@
 //!
 //! Counts are exact per frame: each thread's counters are written into its ring just before
 //! its next enter or exit. Rust allocations carry no type, so they are one class,
-//! `(untyped)`. Off with [`AgentBuilder::allocations`]`(false)` or `HIGHRISE_ALLOC=off`.
+//! `(untyped)`, unless made inside [`alloc_as`]`::<T, _>(|| ...)`, which names them `T`. Off with [`AgentBuilder::allocations`]`(false)` or `HIGHRISE_ALLOC=off`.
 //!
 //! # Switches
 //!
@@ -97,7 +97,7 @@ mod wire;
 pub use agent::{
     flush, init, is_enabled, set_enabled, stats, AgentBuilder, AgentError, AgentGuard, AgentStats,
 };
-pub use alloc::Allocator;
+pub use alloc::{alloc_as, Allocator};
 pub use highrise_agent_macros::profile;
 pub use layer::{layer, HighriseLayer};
 pub use scope::ScopeGuard;

@@ -71,8 +71,8 @@ struct Connection {
     writer: BufWriter<TcpStream>,
     /// Method definitions sent on this connection (ids below this).
     defs_sent: u32,
-    /// The `(untyped)` class was defined on this connection.
-    classes_sent: bool,
+    /// Class definitions sent on this connection (ids below this; 0: not even `(untyped)`).
+    classes_sent: u32,
 }
 
 struct ThreadState {
@@ -290,7 +290,7 @@ impl Sender {
                 self.connection = Some(Connection {
                     writer: BufWriter::with_capacity(256 * 1024, stream),
                     defs_sent: 0,
-                    classes_sent: false,
+                    classes_sent: 0,
                 });
                 for thread in &mut self.threads {
                     thread.announced = false;
@@ -563,12 +563,21 @@ impl Sender {
 /// Sends the definitions registered since the last ones this connection got (and the one
 /// class of memory records, once, when the agent counts allocations).
 fn send_definitions(connection: &mut Connection, allocations: bool) -> io::Result<()> {
-    if !connection.classes_sent && allocations {
-        write_frame(
-            &mut connection.writer,
-            &AgentMessage::DefineClasses(vec![wire::untyped_class()]),
-        )?;
-        connection.classes_sent = true;
+    if allocations {
+        let mut classes = Vec::new();
+        if connection.classes_sent == 0 {
+            classes.push(wire::untyped_class());
+        }
+        for (id, name) in alloc::classes_from(connection.classes_sent.max(1)) {
+            classes.push(wire::typed_class(id, name));
+        }
+        if let Some(last) = classes.last() {
+            connection.classes_sent = last.id + 1;
+            write_frame(
+                &mut connection.writer,
+                &AgentMessage::DefineClasses(classes),
+            )?;
+        }
     }
     let count = callsite::method_count();
     if count <= connection.defs_sent {

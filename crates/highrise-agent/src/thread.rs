@@ -267,7 +267,7 @@ impl Local {
         let _ = PENDING.try_with(|pending| {
             pending.busy.set(true);
             let _ = self.inner();
-            match self.write_memory(pending.take()) {
+            match self.write_memory(pending.take(), pending.class_id.get()) {
                 // One clock read for both: the records and the event share the timestamp.
                 Some(raw) => self.record_event_at(word, raw),
                 None => self.record_event(word),
@@ -283,7 +283,7 @@ impl Local {
             return;
         }
         let _ = PENDING.try_with(|pending| {
-            self.write_memory(pending.take());
+            self.write_memory(pending.take(), pending.class_id.get());
         });
     }
 
@@ -291,7 +291,7 @@ impl Local {
     /// dropped when the ring has no room or the thread is dropping events (after a loss,
     /// nothing may precede the resync block). Returns the clock reading they were written
     /// with, if they were.
-    fn write_memory(&self, counts: [u64; 4]) -> Option<u64> {
+    fn write_memory(&self, counts: [u64; 4], class_id: u32) -> Option<u64> {
         let [allocations, bytes, frees, freed_bytes] = counts;
         let records = [
             (allocations, bytes, 0u64),
@@ -330,11 +330,7 @@ impl Local {
             if count == 0 {
                 continue;
             }
-            inner.write(
-                position,
-                raw,
-                MARK_MEMORY | freed | u64::from(alloc::UNTYPED_CLASS),
-            );
+            inner.write(position, raw, MARK_MEMORY | freed | u64::from(class_id));
             inner.write(position + 1, count, bytes);
             position += 2;
         }
@@ -486,6 +482,19 @@ thread_local! {
 /// [`crate::alloc`]); does nothing during thread teardown or before the thread's first event.
 pub(crate) fn flush_memory() {
     let _ = LOCAL.try_with(Local::flush_memory);
+}
+
+/// Like [`flush_memory`], creating the thread's ring if it has none yet (for
+/// [`crate::alloc_as`], whose counts must be written before the class changes).
+pub(crate) fn flush_memory_now() {
+    let _ = LOCAL.try_with(|local| {
+        let _ = local.inner();
+        let _ = PENDING.try_with(|pending| {
+            let busy = pending.busy.replace(true);
+            local.write_memory(pending.take(), pending.class_id.get());
+            pending.busy.set(busy);
+        });
+    });
 }
 
 /// Records one event on the calling thread. Never blocks, never allocates after the

@@ -65,6 +65,26 @@ pub(crate) fn untyped_class() -> ClassDef {
     }
 }
 
+/// The class definition of a type named with [`crate::alloc_as`]: its path up to the last
+/// `::` (outside generic arguments) as the package, dot-separated; the rest as the name.
+pub(crate) fn typed_class(id: u32, type_name: &str) -> ClassDef {
+    let path_end = type_name.find('<').unwrap_or(type_name.len());
+    let (package, name) = match type_name[..path_end].rfind("::") {
+        Some(at) => (&type_name[..at], &type_name[at + 2..]),
+        None => ("", type_name),
+    };
+    ClassDef {
+        id,
+        package: package.replace("::", "."),
+        name: name.to_string(),
+        kind: if type_name.starts_with('[') {
+            ClassKind::Array
+        } else {
+            ClassKind::Class
+        },
+    }
+}
+
 /// The batch being built: `Records` when the drain holds memory records, else `Events`
 /// (the version 1 layout, which every viewer reads).
 enum Batch {
@@ -438,6 +458,20 @@ mod tests {
                 session_id: 7
             }
         );
+    }
+
+    #[test]
+    fn typed_classes_are_named_like_the_other_agents_classes() {
+        let class = typed_class(3, "shapes::factory::Circle");
+        assert_eq!(
+            (class.package.as_str(), class.name.as_str()),
+            ("shapes.factory", "Circle")
+        );
+        let generic = typed_class(4, "alloc::vec::Vec<shapes::factory::Circle>");
+        assert_eq!(generic.package, "alloc.vec");
+        assert_eq!(generic.name, "Vec<shapes::factory::Circle>");
+        assert_eq!(typed_class(5, "u8").package, "");
+        assert_eq!(typed_class(6, "[u8]").kind, ClassKind::Array);
     }
 
     #[test]

@@ -102,6 +102,7 @@ fn render_allocations(out: &mut String, run: &RunSummary, memory: &MemorySummary
         let top: Vec<String> = method
             .allocations
             .iter()
+            .filter(|class| class.count > 0)
             .take(3)
             .map(|class| format!("{} {}", class.class, class.count))
             .collect();

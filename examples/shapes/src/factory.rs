@@ -42,21 +42,25 @@ pub struct ShapeFactory {
 
 #[highrise_agent::profile]
 impl ShapeFactory {
-    /// One allocation per shape: the box.
+    /// One allocation per shape: the box, counted as its type (`alloc_as`).
     pub fn create(&mut self, form: &str) -> Option<Box<dyn Shape>> {
         self.made += 1;
         let at = self.made as i32;
         match form {
-            "Circle" => Some(Box::new(Circle {
-                x: at,
-                y: at,
-                r: 1.0,
+            "Circle" => Some(highrise_agent::alloc_as::<Circle, _>(|| {
+                Box::new(Circle {
+                    x: at,
+                    y: at,
+                    r: 1.0,
+                })
             })),
-            "Box" => Some(Box::new(Rectangle {
-                x: at,
-                y: at,
-                h: 1.0,
-                w: 2.0,
+            "Box" => Some(highrise_agent::alloc_as::<Rectangle, _>(|| {
+                Box::new(Rectangle {
+                    x: at,
+                    y: at,
+                    h: 1.0,
+                    w: 2.0,
+                })
             })),
             _ => None,
         }

@@ -4,7 +4,9 @@
 //! Run it with `highrise_agent::Allocator` as the global allocator (the `shapes` binary does)
 //! and the viewer and `highrise report` show which method made how many objects.
 //!
-//! Every allocation is deliberate and counted in the tests: [`Canvas::new`] makes the shape
+//! The shapes, the factory and the canvas are counted as their types
+//! ([`highrise_agent::alloc_as`]); the shape vector stays `(untyped)`, as every Rust
+//! allocation is unless named. Every allocation is deliberate and counted in the tests: [`Canvas::new`] makes the shape
 //! vector (capacity for all 46 shapes, so [`Canvas::add`] never grows it) and boxes the
 //! factory; [`factory::ShapeFactory::create`] boxes each shape; [`run`] boxes the canvas.
 
@@ -21,7 +23,8 @@ pub const SHAPES: usize = 46;
 /// shapes made.
 #[highrise_agent::profile]
 pub fn run() -> usize {
-    let mut canvas = Box::new(Canvas::new());
+    let canvas = Canvas::new();
+    let mut canvas = highrise_agent::alloc_as::<Canvas, _>(|| Box::new(canvas));
     canvas.create_circles(15);
     canvas.create_boxes(8);
     canvas.create_shape(15, "Circle");

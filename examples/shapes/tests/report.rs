@@ -84,15 +84,56 @@ fn the_report_counts_each_methods_allocations_exactly() {
     ] {
         assert_eq!(allocations(quiet), (0, 0, 0), "{quiet} allocates nothing");
     }
-    let class = &json["methods"]
+    let classes_of = |name: &str| -> Vec<(String, u64)> {
+        json["methods"]
+            .as_array()
+            .expect("methods")
+            .iter()
+            .find(|method| method["name"] == name)
+            .expect("method")["allocations"]
+            .as_array()
+            .map(|classes| {
+                classes
+                    .iter()
+                    .filter(|class| class["count"].as_u64().unwrap_or(0) > 0)
+                    .map(|class| {
+                        (
+                            class["class"].as_str().unwrap_or("").to_string(),
+                            class["count"].as_u64().unwrap_or(0),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        classes_of("shapes.factory.ShapeFactory.create"),
+        vec![
+            ("shapes.factory.Circle".to_string(), 30 * RUNS),
+            ("shapes.factory.Rectangle".to_string(), 16 * RUNS)
+        ]
+    );
+    assert_eq!(
+        classes_of("shapes.canvas.Canvas.new"),
+        vec![
+            ("(untyped)".to_string(), RUNS),
+            ("shapes.factory.ShapeFactory".to_string(), RUNS)
+        ]
+    );
+    assert_eq!(
+        classes_of("shapes.shapes.run"),
+        vec![("shapes.canvas.Canvas".to_string(), RUNS)]
+    );
+    let kinds: Vec<&str> = json["memory"]["classes"]
         .as_array()
-        .expect("methods")
+        .expect("classes")
         .iter()
-        .find(|method| method["name"] == "shapes.factory.ShapeFactory.create")
-        .expect("create")["allocations"][0];
-    assert_eq!(class["class"], "(untyped)");
-    assert_eq!(class["kind"], "untyped");
-    assert_eq!(json["memory"]["classes"][0]["class"], "(untyped)");
+        .filter_map(|class| class["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"untyped") && kinds.contains(&"class"),
+        "{kinds:?}"
+    );
     assert_eq!(json["memory"]["allocations_dropped"], 0);
     // The allocation-site tree: run at the root, then its contexts in order of first call;
     // the three branches that reach `create` are separate contexts, as in the paper.
@@ -138,6 +179,8 @@ fn the_report_counts_each_methods_allocations_exactly() {
     // main → create_shape twice per run: one context with both calls' objects.
     assert_eq!(branches[3]["calls"], 2 * RUNS);
     assert_eq!(create_under(&branches[3]), (23 * RUNS, 23 * RUNS));
+    assert_eq!(branches[3]["classes"][0]["class"], "shapes.factory.Circle");
+    assert_eq!(branches[3]["classes"][0]["count"], 15 * RUNS);
     assert_eq!(branches[3]["classes"][0]["direct"], false);
     let text = highrise_report::render_summary(&run);
     assert!(text.contains("Allocation sites"), "{text}");
