@@ -277,3 +277,37 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// The budget: a million call paths in at most 200 MiB (nodes, the child index and
+/// a class slot per path that allocates).
+#[test]
+fn a_million_contexts_fit_in_200_mib() {
+    let mut aggregator = with_contexts();
+    let before = aggregator.stats().memory_bytes;
+    let mut events = Vec::with_capacity(4096);
+    let mut amounts = Vec::with_capacity(1024);
+    let mut t = 0u64;
+    // 1000 callers × 1000 callees under one root: 1 001 001 paths.
+    for caller in 0..1000u32 {
+        events.clear();
+        amounts.clear();
+        t += 1;
+        events.push(enter(t, 1_000_000));
+        events.push(enter(t, caller));
+        for callee in 0..1000u32 {
+            t += 1;
+            events.push(enter(t, 1000 + callee));
+            events.push(memory(t, callee % 3));
+            amounts.push(made(1));
+            events.push(exit(t, 1000 + callee));
+        }
+        events.push(exit(t, caller));
+        events.push(exit(t, 1_000_000));
+        aggregator.apply_records(1, &events, &amounts);
+    }
+    assert!(aggregator.context_nodes() > 1_000_000);
+    let bytes = aggregator.stats().memory_bytes - before;
+    let mib = bytes as f64 / (1 << 20) as f64;
+    eprintln!("{} nodes: {mib:.1} MiB", aggregator.context_nodes());
+    assert!(mib <= 200.0, "{mib:.1} MiB");
+}
