@@ -145,3 +145,85 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     assert_eq!(found[0].1, 1);
     assert_eq!(found[0].2, "main.game.Board.rotate");
 }
+
+#[test]
+fn a_building_that_allocates_lists_its_classes_in_the_tooltip() {
+    use highrise_aggregate::{Amount, MemorySnapshot, MethodClassAmount, MethodMemory};
+    use highrise_protocol::{ClassDef, ClassKind};
+    let mut app = app();
+    let mut allocating = report(tetris(), vec![stats(0.5, 1, 10)], 1);
+    let made = |count: u64, bytes: u64| Amount {
+        count,
+        bytes,
+        ..Amount::default()
+    };
+    allocating.class_chunks = vec![vec![
+        ClassDef {
+            id: 0,
+            package: "main.game".into(),
+            name: "Piece".into(),
+            kind: ClassKind::Class,
+        },
+        ClassDef {
+            id: 1,
+            package: "".into(),
+            name: "int[]".into(),
+            kind: ClassKind::Array,
+        },
+    ]
+    .into()];
+    if let Some(snapshot) = allocating.sink.as_mut().and_then(std::sync::Arc::get_mut) {
+        snapshot.memory = std::sync::Arc::new(MemorySnapshot {
+            methods: vec![MethodMemory {
+                window: made(300, 9_600),
+                total: Amount {
+                    frees: 12,
+                    ..made(1_000, 32_000)
+                },
+            }],
+            method_classes: vec![
+                MethodClassAmount {
+                    method_id: 0,
+                    class_id: 0,
+                    amount: made(700, 16_800),
+                },
+                MethodClassAmount {
+                    method_id: 0,
+                    class_id: 1,
+                    amount: made(300, 15_200),
+                },
+            ],
+            records: 40,
+            ..MemorySnapshot::default()
+        });
+    }
+    accept(&mut app, allocating);
+    for _ in 0..40 {
+        app.update();
+    }
+    let (_, hovered) = hover_method(&app, 0);
+    let lines = tooltip(&app, &hovered);
+    // 300 objects over the 3 s window: 100/s.
+    assert!(
+        lines.contains(
+            &"allocations 100/s (3.2 kB/s) · 1000 since start (32.0 kB), 12 freed".to_string()
+        ),
+        "{lines:?}"
+    );
+    let piece = lines
+        .iter()
+        .position(|l| l == "  main.game.Piece 700 (16.8 kB)");
+    let ints = lines.iter().position(|l| l == "  int[] 300 (15.2 kB)");
+    assert!(
+        piece.is_some() && ints.is_some() && piece < ints,
+        "{lines:?}"
+    );
+    // Another building, which allocated nothing, says nothing about allocations.
+    let (_, other) = hover_method(&app, 1);
+    assert!(
+        !tooltip(&app, &other)
+            .iter()
+            .any(|l| l.starts_with("allocations")),
+        "no allocations"
+    );
+}

@@ -14,6 +14,65 @@ use crate::viewer::sessions::Sessions;
 pub const APPROXIMATE_LINE: &str =
     "≈ estimate: the agent dropped events of its threads in the window";
 
+/// Classes listed under a building (most created first).
+const TOOLTIP_CLASSES: usize = 5;
+
+/// A building's allocations, when its agent counts them: the rate over the window, the total
+/// since the start, and the classes its own frames create, with counts and kB.
+pub fn allocation_lines(
+    snapshot: &highrise_aggregate::Snapshot,
+    report: &crate::viewer::sessions::Report,
+    method_id: u32,
+) -> Vec<String> {
+    let memory = &snapshot.memory;
+    let method = memory.method(method_id);
+    if memory.is_empty() || method.total.is_zero() {
+        return Vec::new();
+    }
+    let window_s = snapshot.window_ns as f64 / 1e9;
+    let mut lines = vec![format!(
+        "allocations {:.0}/s ({:.1} kB/s) · {} since start ({:.1} kB), {} freed",
+        method.window.count as f64 / window_s,
+        method.window.bytes as f64 / 1e3 / window_s,
+        method.total.count,
+        method.total.bytes as f64 / 1e3,
+        method.total.frees
+    )];
+    let mut classes: Vec<_> = memory
+        .classes_of(method_id)
+        .iter()
+        .filter(|entry| entry.amount.count > 0)
+        .collect();
+    classes.sort_by(|a, b| b.amount.count.cmp(&a.amount.count));
+    for entry in classes.iter().take(TOOLTIP_CLASSES) {
+        let name = report
+            .classes()
+            .find(|class| class.id == entry.class_id)
+            .map_or_else(
+                || format!("#{}", entry.class_id),
+                |class| class.display_name(),
+            );
+        lines.push(format!(
+            "  {name} {} ({:.1} kB)",
+            entry.amount.count,
+            entry.amount.bytes as f64 / 1e3
+        ));
+    }
+    if classes.len() > TOOLTIP_CLASSES {
+        lines.push(format!(
+            "  … {} more classes",
+            classes.len() - TOOLTIP_CLASSES
+        ));
+    }
+    if memory.dropped.allocations > 0 {
+        lines.push(format!(
+            "  (the agent could not send {} allocations: counts are lower bounds)",
+            memory.dropped.allocations
+        ));
+    }
+    lines
+}
+
 fn percent(fraction: f32) -> String {
     format!("{:.1} %", fraction * 100.0)
 }
@@ -76,6 +135,9 @@ pub fn tooltip_lines(
             ];
             if stats.approximate {
                 lines.push(APPROXIMATE_LINE.to_string());
+            }
+            if let Some(snapshot) = view.snapshot() {
+                lines.extend(allocation_lines(snapshot, &view.report, method_id));
             }
             lines
         }
