@@ -43,7 +43,7 @@ pub fn allocation_lines(
         .iter()
         .filter(|entry| entry.amount.count > 0)
         .collect();
-    classes.sort_by(|a, b| b.amount.count.cmp(&a.amount.count));
+    classes.sort_by_key(|entry| std::cmp::Reverse(entry.amount.count));
     for entry in classes.iter().take(TOOLTIP_CLASSES) {
         let name = report
             .classes()
