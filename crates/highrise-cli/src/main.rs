@@ -20,6 +20,13 @@ use highrise_protocol::DEFAULT_PORT;
 
 mod attach;
 mod demo;
+
+/// The demo programs run with the agent in this process (tetris on a thread of the viewer,
+/// `highrise demo`), so their allocations show per method like any Rust program's. Without a
+/// running agent nothing is counted (one relaxed load per allocation); threads that never
+/// record events (the viewer's own) never send any.
+#[global_allocator]
+static ALLOC: highrise_agent::Allocator = highrise_agent::Allocator::system();
 mod record;
 mod replay;
 mod report;
