@@ -13,7 +13,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use arbitrary::Arbitrary;
 use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
 use highrise_protocol::{
-    encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, EventKind, Hello,
+    encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, EventBatch, EventKind, Hello,
     MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
     PROTOCOL_VERSION,
 };
@@ -136,6 +136,17 @@ enum Command {
     ExcludePackages(Vec<u8>),
 }
 
+/// A batch that lies about its count and/or is cut short, as asked.
+fn tamper(mut batch: EventBatch, lie_count: Option<u32>, cut: Option<u8>) -> EventBatch {
+    if let Some(count) = lie_count {
+        batch.event_count = count;
+    }
+    if let Some(cut) = cut {
+        batch.packed_events.truncate(usize::from(cut));
+    }
+    batch
+}
+
 const PACKAGES: [&str; 4] = ["", "main", "main.game", "lib"];
 const NAMES: [&str; 4] = ["A", "B", "run", "Outer$Inner"];
 
@@ -204,14 +215,7 @@ fuzz_target!(|input: Input| {
                     };
                     writer.push(now, id.get(), kind);
                 }
-                let mut batch_message = writer.finish();
-                if let Some(count) = batch.lie_count {
-                    batch_message.event_count = count;
-                }
-                if let Some(cut) = batch.cut {
-                    batch_message.packed_events.truncate(usize::from(cut));
-                }
-                AgentMessage::Events(batch_message)
+                AgentMessage::Events(tamper(writer.finish(), batch.lie_count, batch.cut))
             }
             Op::DefineClasses(classes) => AgentMessage::DefineClasses(
                 classes
@@ -247,14 +251,7 @@ fuzz_target!(|input: Input| {
                         ),
                     }
                 }
-                let mut batch_message = writer.finish();
-                if let Some(count) = batch.lie_count {
-                    batch_message.event_count = count;
-                }
-                if let Some(cut) = batch.cut {
-                    batch_message.packed_events.truncate(usize::from(cut));
-                }
-                AgentMessage::Records(batch_message)
+                AgentMessage::Records(tamper(writer.finish(), batch.lie_count, batch.cut))
             }
             Op::MemoryDropped {
                 allocations,

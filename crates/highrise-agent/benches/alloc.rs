@@ -18,12 +18,14 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use highrise_protocol::{encode_frame, ViewerMessage, PROTOCOL_VERSION};
+
+#[path = "support/listener.rs"]
+mod listener;
+
+use listener::discard_listener;
 
 #[global_allocator]
 static ALLOC: highrise_agent::Allocator = highrise_agent::Allocator::system();
@@ -67,31 +69,6 @@ fn scope_with_8_pairs(x: u64) -> u64 {
         pair(&ALLOC);
     }
     black_box(x)
-}
-
-/// A viewer stand-in that welcomes the agent and discards everything else.
-fn discard_listener() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
-    let addr = listener.local_addr().expect("addr").to_string();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            std::thread::spawn(move || {
-                let mut buffer = vec![0u8; 1 << 16];
-                if stream.read(&mut buffer).unwrap_or(0) == 0 {
-                    return;
-                }
-                let welcome = encode_frame(&ViewerMessage::Welcome {
-                    protocol_version: PROTOCOL_VERSION,
-                    session_id: 1,
-                })
-                .expect("encodes");
-                let _ = stream.write_all(&welcome);
-                while stream.read(&mut buffer).unwrap_or(0) > 0 {}
-            });
-        }
-    });
-    addr
 }
 
 fn benches(c: &mut Criterion) {

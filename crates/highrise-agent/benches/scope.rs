@@ -24,13 +24,15 @@
 
 use std::cell::RefCell;
 use std::hint::black_box;
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use highrise_protocol::{encode_frame, ViewerMessage, PROTOCOL_VERSION};
 use tracing_subscriber::prelude::*;
+
+#[path = "support/listener.rs"]
+mod listener;
+
+use listener::discard_listener;
 
 #[highrise_agent::profile]
 #[inline(never)]
@@ -41,32 +43,6 @@ fn profiled(x: u64) -> u64 {
 #[inline(never)]
 fn plain(x: u64) -> u64 {
     black_box(x)
-}
-
-/// A viewer stand-in that welcomes the agent and discards everything else.
-fn discard_listener() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
-    let addr = listener.local_addr().expect("addr").to_string();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            std::thread::spawn(move || {
-                let mut buffer = vec![0u8; 1 << 16];
-                // The Hello: answer once it has arrived (one read is enough on loopback).
-                if stream.read(&mut buffer).unwrap_or(0) == 0 {
-                    return;
-                }
-                let welcome = encode_frame(&ViewerMessage::Welcome {
-                    protocol_version: PROTOCOL_VERSION,
-                    session_id: 1,
-                })
-                .expect("encodes");
-                let _ = stream.write_all(&welcome);
-                while stream.read(&mut buffer).unwrap_or(0) > 0 {}
-            });
-        }
-    });
-    addr
 }
 
 /// The bare instruction, to tell the counter's own cost from quanta's.

@@ -37,6 +37,21 @@ struct Node {
     time_ns: u64,
 }
 
+impl Node {
+    /// A node with no children, calls or allocations yet.
+    fn new(method_id: u32) -> Self {
+        Self {
+            method_id,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            classes: NONE,
+            calls: 0,
+            time_ns: 0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct ClassSlot {
     class_id: u32,
@@ -77,17 +92,8 @@ pub(crate) struct Contexts {
 
 impl Contexts {
     pub(crate) fn new(max_nodes: u32, max_depth: u32) -> Self {
-        let root = Node {
-            method_id: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
-            classes: NONE,
-            calls: 0,
-            time_ns: 0,
-        };
         Self {
-            nodes: vec![root],
+            nodes: vec![Node::new(NONE)],
             children: HashMap::default(),
             classes: Vec::new(),
             threads: HashMap::new(),
@@ -122,15 +128,7 @@ impl Contexts {
             return node;
         }
         let node = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            method_id,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
-            classes: NONE,
-            calls: 0,
-            time_ns: 0,
-        });
+        self.nodes.push(Node::new(method_id));
         let parent_node = &mut self.nodes[parent as usize];
         let previous_last = parent_node.last_child;
         parent_node.last_child = node;
@@ -200,13 +198,13 @@ impl Contexts {
         while slot != NONE {
             let entry = &mut self.classes[slot as usize];
             if entry.class_id == class_id {
-                add_record(&mut entry.amount, amount);
+                entry.amount.add_record(amount);
                 return;
             }
             slot = entry.next;
         }
         let mut fresh = Amount::default();
-        add_record(&mut fresh, amount);
+        fresh.add_record(amount);
         self.classes.push(ClassSlot {
             class_id,
             next: self.nodes[node as usize].classes,
@@ -348,16 +346,6 @@ impl Contexts {
     }
 }
 
-fn add_record(total: &mut Amount, amount: MemoryAmount) {
-    if amount.free {
-        total.frees = total.frees.saturating_add(amount.count);
-        total.freed_bytes = total.freed_bytes.saturating_add(amount.bytes);
-    } else {
-        total.count = total.count.saturating_add(amount.count);
-        total.bytes = total.bytes.saturating_add(amount.bytes);
-    }
-}
-
 /// One node of an exported [`ContextTree`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextNode {
@@ -407,13 +395,7 @@ impl ContextTree {
         for index in node..end {
             for &(class_id, amount) in self.direct(index) {
                 match by_class.binary_search_by_key(&class_id, |(id, _)| *id) {
-                    Ok(at) => {
-                        let total = &mut by_class[at].1;
-                        total.count += amount.count;
-                        total.bytes += amount.bytes;
-                        total.frees += amount.frees;
-                        total.freed_bytes += amount.freed_bytes;
-                    }
+                    Ok(at) => by_class[at].1.add(&amount),
                     Err(at) => by_class.insert(at, (class_id, amount)),
                 }
             }

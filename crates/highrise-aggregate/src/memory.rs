@@ -37,7 +37,7 @@ pub struct Amount {
 
 impl Amount {
     #[inline]
-    fn add_record(&mut self, amount: MemoryAmount) {
+    pub(crate) fn add_record(&mut self, amount: MemoryAmount) {
         if amount.free {
             self.frees = self.frees.saturating_add(amount.count);
             self.freed_bytes = self.freed_bytes.saturating_add(amount.bytes);
@@ -45,6 +45,13 @@ impl Amount {
             self.count = self.count.saturating_add(amount.count);
             self.bytes = self.bytes.saturating_add(amount.bytes);
         }
+    }
+
+    pub(crate) fn add(&mut self, other: &Amount) {
+        self.count = self.count.saturating_add(other.count);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.frees = self.frees.saturating_add(other.frees);
+        self.freed_bytes = self.freed_bytes.saturating_add(other.freed_bytes);
     }
 
     fn subtract(&mut self, other: &Amount) {

@@ -60,9 +60,7 @@ pub fn render_summary(run: &RunSummary) -> String {
             method.display_name
         );
     }
-    if run.methods.len() > MAX_ROWS {
-        let _ = writeln!(out, "… and {} more methods", run.methods.len() - MAX_ROWS);
-    }
+    more_rows(&mut out, run.methods.len(), "methods");
     if let Some(memory) = &run.memory {
         render_allocations(&mut out, run, memory);
     }
@@ -116,9 +114,7 @@ fn render_allocations(out: &mut String, run: &RunSummary, memory: &MemorySummary
             top.join(", ")
         );
     }
-    if allocating.len() > MAX_ROWS {
-        let _ = writeln!(out, "… and {} more methods", allocating.len() - MAX_ROWS);
-    }
+    more_rows(out, allocating.len(), "methods");
     if memory.outside.count + memory.outside.frees > 0 {
         let _ = writeln!(
             out,
@@ -143,13 +139,7 @@ fn render_allocations(out: &mut String, run: &RunSummary, memory: &MemorySummary
             class.class
         );
     }
-    if memory.classes.len() > MAX_ROWS {
-        let _ = writeln!(
-            out,
-            "… and {} more classes",
-            memory.classes.len() - MAX_ROWS
-        );
-    }
+    more_rows(out, memory.classes.len(), "classes");
     if !memory.allocation_tree.is_empty() {
         let _ = writeln!(
             out,
@@ -269,14 +259,15 @@ pub fn render_comparison(comparison: &Comparison) -> String {
             delta.display_name
         );
     }
-    if comparison.methods.len() > MAX_ROWS {
-        let _ = writeln!(
-            out,
-            "… and {} more methods",
-            comparison.methods.len() - MAX_ROWS
-        );
-    }
+    more_rows(&mut out, comparison.methods.len(), "methods");
     out
+}
+
+/// The line that stands for the rows of a `total`-row table beyond [`MAX_ROWS`].
+fn more_rows(out: &mut String, total: usize, what: &str) {
+    if total > MAX_ROWS {
+        let _ = writeln!(out, "… and {} more {what}", total - MAX_ROWS);
+    }
 }
 
 fn label(version_label: &str) -> &str {
