@@ -251,7 +251,7 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
         eprintln!("diff city PNG: {red} red pixels");
         assert!(
             red > 1_000,
-            "no red tower in {}: {red} red pixels",
+            "no red tower in {}: {red} red pixels\n{stderr}",
             png.display()
         );
     }

@@ -66,12 +66,17 @@ impl Plugin for CapturePlugin {
     }
 }
 
-/// A city is live once a snapshot gave some building a height.
+/// A city is live once a snapshot gave some building a height. Offscreen (`report --png`),
+/// it is live only once every replayed recording has ended and the compare plan holds all
+/// their methods: the picture is of the whole recordings, however slowly they replayed.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource
 fn notice_first_live_frame(
     time: Res<Time>,
     sessions: Res<Sessions>,
     cities: Res<Cities>,
     offscreen: Option<Res<super::offscreen::OffscreenTarget>>,
+    replays: Res<super::ReplaysAtStart>,
+    compare: Res<super::compare::Compare>,
     start: Res<ProcessStart>,
     mut first: ResMut<FirstLiveFrame>,
 ) {
@@ -86,7 +91,16 @@ fn notice_first_live_frame(
         view.snapshot()
             .is_some_and(|s| s.methods.iter().any(|m| m.elevation > 0.0))
     });
-    let live = built && running;
+    let replayed = offscreen.is_none()
+        || (sessions
+            .by_id
+            .values()
+            .filter(|view| !view.is_live())
+            .count()
+            >= replays.paths.len()
+            && sessions.by_id.values().all(|view| !view.is_live())
+            && compare.plan_is_current(&sessions));
+    let live = built && running && replayed;
     if live {
         first.at_s = Some(time.elapsed_secs_f64());
         let line = format!(

@@ -123,6 +123,15 @@ impl Compare {
         }
     }
 
+    /// False while the shared plan lags the compared sessions' definitions (a rebuild is
+    /// pending); true when there is nothing to compare.
+    pub fn plan_is_current(&self, sessions: &Sessions) -> bool {
+        match (self.is_active(), self.a, self.b) {
+            (true, Some(a), Some(b)) => self.plan_from == Some(plan_inputs(sessions, a, b)),
+            _ => true,
+        }
+    }
+
     /// True when two different sessions are being compared.
     pub fn is_active(&self) -> bool {
         self.mode != CompareMode::Off && self.a.is_some() && self.b.is_some() && self.a != self.b
@@ -182,6 +191,16 @@ impl Compare {
             self.b = shown.iter().copied().find(|&id| Some(id) != self.a);
         }
     }
+}
+
+/// What a shared plan is built from: A, A's definitions, B, B's definitions.
+fn plan_inputs(
+    sessions: &Sessions,
+    a: SessionId,
+    b: SessionId,
+) -> (SessionId, usize, SessionId, usize) {
+    let seen = |id: SessionId| sessions.by_id.get(&id).map_or(0, |v| v.definitions_seen);
+    (a, seen(a), b, seen(b))
 }
 
 fn session_keys(sessions: &Sessions) -> Vec<CityKey> {
@@ -277,8 +296,7 @@ pub fn update_compare_plan(
     let (Some(a), Some(b)) = (compare.a, compare.b) else {
         return;
     };
-    let seen = |id: SessionId| sessions.by_id.get(&id).map_or(0, |v| v.definitions_seen);
-    let wanted = (a, seen(a), b, seen(b));
+    let wanted = plan_inputs(&sessions, a, b);
     if compare.plan_from == Some(wanted) {
         return;
     }
