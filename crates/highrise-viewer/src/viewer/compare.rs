@@ -26,8 +26,8 @@ use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, Method
 use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
 
 use super::city::{
-    place_methods, set_targets, stats_target, Cities, CityKey, CitySet, ColourKey, ColourMode,
-    HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
+    place_methods, set_targets, stats_target, AllocSample, AllocScale, Cities, CityKey, CitySet,
+    ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
 };
 use super::sessions::Sessions;
 
@@ -413,12 +413,19 @@ pub fn compare_targets(
     };
     let stats = |snapshot: &Option<std::sync::Arc<Snapshot>>, id: Option<u32>| {
         id.map(|id| {
-            snapshot
-                .as_ref()
-                .map_or_else(MethodStats::default, |s| s.method(id))
+            snapshot.as_ref().map_or_else(
+                || (MethodStats::default(), AllocSample::default()),
+                |s| (s.method(id), AllocSample::of(s, id)),
+            )
         })
     };
     let (height_mode, colour_mode) = (*height_mode, *colour_mode);
+    // Both versions on one scale.
+    let scale_of = |s: &Option<std::sync::Arc<Snapshot>>| {
+        s.as_deref()
+            .map_or_else(AllocScale::default, AllocScale::of)
+    };
+    let scale = scale_of(&snapshot_a).max(scale_of(&snapshot_b));
     match mode {
         CompareMode::Aligned => {
             for (key, side_a) in [(CityKey::AlignedA, true), (CityKey::AlignedB, false)] {
@@ -435,11 +442,12 @@ pub fn compare_targets(
                         plot.method_id_b
                     };
                     match stats(snapshot, id) {
-                        Some(stats) => stats_target(
+                        Some((stats, alloc)) => stats_target(
                             &stats,
+                            alloc,
                             building.block,
-                            height_mode,
-                            colour_mode,
+                            (height_mode, colour_mode),
+                            scale,
                             max_height_wu,
                         ),
                         None => (STUB_HEIGHT_WU, ColourKey::Absent),
@@ -452,7 +460,7 @@ pub fn compare_targets(
                 return;
             };
             let max_height_wu = diff.max_height_wu();
-            let value = |s, id| stats(s, id).map(|stats| height_mode.value(&stats));
+            let value = |s, id| stats(s, id).map(|(stats, alloc)| height_mode.value(&stats, alloc));
             let values: Vec<(Option<f32>, Option<f32>)> = pair
                 .buildings
                 .iter()

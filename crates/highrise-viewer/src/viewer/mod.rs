@@ -94,6 +94,15 @@ pub struct ViewArgs {
     /// Window size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x800")]
     pub window_size: String,
+    /// What building height shows at start (the panel switches it).
+    #[arg(long, value_enum, default_value_t = city::HeightMode::Exclusive)]
+    pub height: city::HeightMode,
+    /// What building colour shows at start (the panel switches it).
+    #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]
+    pub colour: city::ColourMode,
+    /// Stack each building into floors, one per class its method creates (by count).
+    #[arg(long)]
+    pub class_floors: bool,
 }
 
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
@@ -160,6 +169,9 @@ pub fn run<Programs>(
         }))
         .insert_resource(compare::Compare::with_mode(compare_mode))
         .insert_resource(recording::Recorder::new(args.record_dir.clone()))
+        .insert_resource(args.height)
+        .insert_resource(args.colour)
+        .insert_resource(city::ClassFloors(args.class_floors))
         .insert_resource(ReplaysAtStart {
             paths: args.replay.clone(),
             speed: args.replay_speed,

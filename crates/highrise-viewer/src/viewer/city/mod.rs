@@ -11,9 +11,11 @@
 //! - `palette`: the height and colour modes, colour keys and the [`Palette`];
 //! - `model`: [`City`] (plan, slabs, instances, animated state) as data with its methods;
 //! - `cities`: the [`Cities`] resource;
-//! - `systems`: the per-frame systems, in the stages of [`CitySet`].
+//! - `systems`: the per-frame systems, in the stages of [`CitySet`];
+//! - `floors`: class floors (a building's classes stacked, by count) as a second draw.
 
 mod cities;
+mod floors;
 mod model;
 mod palette;
 mod systems;
@@ -21,13 +23,14 @@ mod systems;
 use bevy::prelude::*;
 
 pub use cities::Cities;
+pub use floors::{class_colour, floor_spans, ClassFloors, FloorSpan, FLOOR_CLASSES};
 pub use model::{
     place_instance, set_instance_colour, City, CityKey, Glide, EASING_RATE_PER_S, GLIDE_S,
     STUB_HEIGHT_WU,
 };
 pub use palette::{
-    heat_colour, stats_target, ColourKey, ColourMode, HeightMode, Palette, CLASS_COLOURS,
-    DIFF_STEPS, HEAT_STEPS, THREAD_STEPS,
+    heat_colour, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode, Palette,
+    CLASS_COLOURS, DIFF_STEPS, HEAT_STEPS, THREAD_STEPS,
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,
@@ -62,6 +65,7 @@ impl Plugin for CityPlugin {
         app.init_resource::<Cities>()
             .init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
+            .init_resource::<ClassFloors>()
             .init_resource::<Palette>()
             .configure_sets(
                 Update,
@@ -83,7 +87,9 @@ impl Plugin for CityPlugin {
                     sync_structure.in_set(CitySet::Structure),
                     glide_cities.in_set(CitySet::Glide),
                     set_targets.in_set(CitySet::Targets),
-                    animate_buildings.in_set(CitySet::Animate),
+                    (animate_buildings, floors::sync_floors)
+                        .chain()
+                        .in_set(CitySet::Animate),
                 ),
             );
     }

@@ -5,7 +5,9 @@ use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
-use super::palette::{stats_target, ColourKey, ColourMode, HeightMode, Palette};
+use super::palette::{
+    stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode, Palette,
+};
 use crate::viewer::instancing::{building_instance, BuildingInstance};
 
 /// Height of a building whose method did not run in the window, world units.
@@ -86,6 +88,10 @@ pub struct City {
     targets_base: Option<TargetsBase>,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
+    /// Bumped whenever the instances are handed to the draw (the floors follow them).
+    pub instances_generation: u64,
+    /// The class floors drawn over the buildings.
+    pub floors: super::floors::CityFloors,
     /// The tallest target height of any building, world units (framing keeps it in view).
     pub tallest_target_wu: f32,
     /// Counts changes of the plan (new methods, moves): labels gather their places again.
@@ -181,6 +187,26 @@ impl City {
     /// Changes whenever the plan changes (methods placed, buildings moved).
     pub fn plan_generation(&self) -> u64 {
         self.plan_generation
+    }
+
+    /// Method id → its building (layout order), or `None` where the method has none.
+    pub fn building_of_method(&self) -> impl Fn(u32) -> Option<u32> + '_ {
+        let map: Option<std::collections::HashMap<u32, u32>> =
+            self.building_of_id.is_none().then(|| {
+                self.method_ids
+                    .iter()
+                    .enumerate()
+                    .map(|(index, &id)| (id, index as u32))
+                    .collect()
+            });
+        move |method_id| match (&self.building_of_id, &map) {
+            (Some(ids), _) => ids
+                .get(method_id as usize)
+                .map(|&(index, _)| index)
+                .filter(|&index| index != u32::MAX),
+            (None, Some(map)) => map.get(&method_id).copied(),
+            (None, None) => None,
+        }
     }
 
     /// The highest point of the city once its buildings reach their targets: the tallest
@@ -442,13 +468,25 @@ impl City {
             // Direct indexing (ids never seen read as zero), cheaper than a call per building.
             methods.get(id as usize).copied().unwrap_or_default()
         }));
+        let memory = height_mode.reads_memory() || colour_mode.reads_memory();
+        let scale = if memory {
+            AllocScale::of(snapshot)
+        } else {
+            AllocScale::default()
+        };
         let mut tallest_wu = 0.0f32;
         for (index, stats) in gathered.iter().enumerate() {
+            let alloc = if memory {
+                AllocSample::of(snapshot, self.method_ids[index])
+            } else {
+                AllocSample::default()
+            };
             let (height_wu, colour) = stats_target(
                 stats,
+                alloc,
                 self.blocks[index],
-                height_mode,
-                colour_mode,
+                (height_mode, colour_mode),
+                scale,
                 max_height_wu,
             );
             tallest_wu = tallest_wu.max(height_wu);
@@ -463,6 +501,7 @@ impl City {
     /// Like [`City::set_targets`], with the same result, but when the targets still stand as
     /// the previous snapshot's pass left them (same modes, scale and buildings), only the
     /// methods whose statistics changed since that snapshot are revisited (most are idle).
+    /// The memory modes always take the full pass (their scale moves with every snapshot).
     pub fn set_targets_from(
         &mut self,
         snapshot: &std::sync::Arc<Snapshot>,
@@ -472,8 +511,10 @@ impl City {
         let max_height_wu = self.max_height_wu();
         let count = self.method_ids.len().min(self.target_heights_wu.len());
         let base = self.targets_base.take();
+        let memory = height_mode.reads_memory() || colour_mode.reads_memory();
         let incremental = base.as_ref().is_some_and(|base| {
-            base.height_mode == height_mode
+            !memory
+                && base.height_mode == height_mode
                 && base.colour_mode == colour_mode
                 && base.max_height_wu.to_bits() == max_height_wu.to_bits()
                 && base.count == count
@@ -498,8 +539,14 @@ impl City {
                     if same_stats(stats, before) || index == u32::MAX {
                         continue;
                     }
-                    let (height_wu, colour) =
-                        stats_target(stats, block, height_mode, colour_mode, max_height_wu);
+                    let (height_wu, colour) = stats_target(
+                        stats,
+                        AllocSample::default(),
+                        block,
+                        (height_mode, colour_mode),
+                        AllocScale::default(),
+                        max_height_wu,
+                    );
                     changed.push((index, height_wu, colour));
                 }
                 let mut lowered = false;

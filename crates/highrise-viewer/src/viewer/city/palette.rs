@@ -2,7 +2,7 @@
 //! colour keys and tables, and the mapping of a method's statistics to a building's target.
 
 use bevy::prelude::*;
-use highrise_aggregate::MethodStats;
+use highrise_aggregate::{MethodStats, Snapshot};
 
 use super::STUB_HEIGHT_WU;
 
@@ -16,7 +16,7 @@ pub const THREAD_STEPS: usize = 8;
 pub const DIFF_STEPS: usize = 16;
 
 /// What building height shows.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum HeightMode {
     /// The paper's elevation: exclusive (self) time, max over threads.
     #[default]
@@ -25,21 +25,32 @@ pub enum HeightMode {
     Inclusive,
     /// Exclusive time summed over threads (may exceed 100 %).
     Summed,
+    /// Objects the method's own frames created per second over the window; the busiest
+    /// method stands at full height.
+    #[value(name = "allocations")]
+    Allocations,
 }
 
 impl HeightMode {
-    /// The value (a fraction of the window) this mode reads from a method's statistics.
-    pub fn value(self, stats: &MethodStats) -> f32 {
+    /// The value this mode reads from a method's statistics and allocations: a fraction of the
+    /// window for the time modes, objects per second for [`HeightMode::Allocations`].
+    pub fn value(self, stats: &MethodStats, alloc: AllocSample) -> f32 {
         match self {
             HeightMode::Exclusive => stats.elevation,
             HeightMode::Inclusive => stats.inclusive_elevation,
             HeightMode::Summed => stats.summed_elevation,
+            HeightMode::Allocations => alloc.per_s,
         }
+    }
+
+    /// True when the mode reads allocations (targets then change with the memory snapshot).
+    pub fn reads_memory(self) -> bool {
+        self == HeightMode::Allocations
     }
 }
 
 /// What building colour shows.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColourMode {
     /// Heat ramp of the height value.
     #[default]
@@ -48,6 +59,88 @@ pub enum ColourMode {
     Class,
     /// Thread count.
     Threads,
+    /// Bytes the method's own frames allocated over the window, on a log scale: red the most,
+    /// blue the least (the allocation-site paper's colouring).
+    Bytes,
+}
+
+impl ColourMode {
+    /// True when the mode reads allocations.
+    pub fn reads_memory(self) -> bool {
+        self == ColourMode::Bytes
+    }
+}
+
+/// One method's allocations over the window, as the memory modes read them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AllocSample {
+    /// Objects created per second.
+    pub per_s: f32,
+    /// Bytes allocated over the window.
+    pub bytes: u64,
+}
+
+impl AllocSample {
+    /// Method `method_id`'s sample in `snapshot` (zero for methods that allocated nothing).
+    pub fn of(snapshot: &Snapshot, method_id: u32) -> Self {
+        let window = snapshot.memory.method(method_id).window;
+        let window_s = snapshot.window_ns.max(1) as f32 * 1e-9;
+        Self {
+            per_s: window.count as f32 / window_s,
+            bytes: window.bytes,
+        }
+    }
+}
+
+/// What a memory mode's full height and hottest colour stand for: the busiest method's
+/// objects per second and bytes in the compared snapshots.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AllocScale {
+    pub max_per_s: f32,
+    pub max_bytes: u64,
+}
+
+impl AllocScale {
+    /// The scale of one snapshot (zero when it has no allocations).
+    pub fn of(snapshot: &Snapshot) -> Self {
+        let window_s = snapshot.window_ns.max(1) as f32 * 1e-9;
+        let (count, bytes) = snapshot
+            .memory
+            .methods
+            .iter()
+            .fold((0, 0), |(count, bytes), m| {
+                (count.max(m.window.count), bytes.max(m.window.bytes))
+            });
+        Self {
+            max_per_s: count as f32 / window_s,
+            max_bytes: bytes,
+        }
+    }
+
+    /// The larger of two scales (two versions on one scale).
+    pub fn max(self, other: Self) -> Self {
+        Self {
+            max_per_s: self.max_per_s.max(other.max_per_s),
+            max_bytes: self.max_bytes.max(other.max_bytes),
+        }
+    }
+
+    /// The value standing at full height in `mode`.
+    pub fn full_scale(self, mode: HeightMode) -> f32 {
+        if mode.reads_memory() {
+            self.max_per_s.max(f32::MIN_POSITIVE)
+        } else {
+            1.0
+        }
+    }
+
+    /// Where `bytes` falls on the log scale 0 (none) ..= 1 (the most).
+    pub fn bytes_share(self, bytes: u64) -> f32 {
+        if bytes == 0 || self.max_bytes == 0 {
+            return 0.0;
+        }
+        ((bytes as f32).ln_1p() / (self.max_bytes as f32).ln_1p()).clamp(0.0, 1.0)
+    }
 }
 
 /// Which palette colour a building wears.
@@ -215,29 +308,104 @@ impl FromWorld for Palette {
     }
 }
 
-/// A building's target height and colour from its method's statistics (`block` picks the
-/// class colour).
+/// A building's target height and colour from its method's statistics and allocations
+/// (`block` picks the class colour; `scale` is what the memory modes measure against).
 pub fn stats_target(
     stats: &MethodStats,
+    alloc: AllocSample,
     block: u32,
-    height_mode: HeightMode,
-    colour_mode: ColourMode,
+    modes: (HeightMode, ColourMode),
+    scale: AllocScale,
     max_height_wu: f32,
 ) -> (f32, ColourKey) {
-    let value = height_mode.value(stats);
-    let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+    let (height_mode, colour_mode) = modes;
+    let value = height_mode.value(stats, alloc) / scale.full_scale(height_mode);
+    let allocated = alloc.per_s > 0.0 || alloc.bytes > 0;
+    let ran = value > 0.0 || stats.calls > 0 || stats.thread_count > 0 || allocated;
     if !ran {
         return (STUB_HEIGHT_WU, ColourKey::Stub);
     }
     let height_wu = (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let heat =
+        |t: f32| ColourKey::Heat((t.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8);
     let colour = match colour_mode {
-        ColourMode::Heat => {
-            ColourKey::Heat((value.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8)
-        }
+        ColourMode::Heat => heat(value),
         ColourMode::Class => ColourKey::Class((block % 251) as u8),
         ColourMode::Threads => {
             ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
         }
+        ColourMode::Bytes => heat(scale.bytes_share(alloc.bytes)),
     };
     (height_wu, colour)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use highrise_aggregate::{Amount, MemorySnapshot, MethodMemory};
+
+    fn window(count: u64, bytes: u64) -> MethodMemory {
+        MethodMemory {
+            window: Amount {
+                count,
+                bytes,
+                ..Amount::default()
+            },
+            total: Amount::default(),
+        }
+    }
+
+    /// In the allocation modes the busiest method stands at full height and wears the hottest
+    /// colour; one creating a tenth as many objects stands a tenth as tall; one that ran
+    /// without allocating is a low building in the coldest colour; one that never ran a stub.
+    #[test]
+    fn allocation_modes_scale_to_the_busiest_method() {
+        let snapshot = Snapshot {
+            window_ns: 2_000_000_000,
+            methods: vec![
+                MethodStats::default(),
+                MethodStats {
+                    calls: 1,
+                    ..MethodStats::default()
+                },
+                MethodStats::default(),
+                MethodStats::default(),
+            ],
+            memory: std::sync::Arc::new(MemorySnapshot {
+                methods: vec![
+                    window(0, 0),
+                    window(0, 0),
+                    window(1_000, 64_000),
+                    window(100, 640),
+                ],
+                records: 3,
+                ..MemorySnapshot::default()
+            }),
+            ..Snapshot::default()
+        };
+        let scale = AllocScale::of(&snapshot);
+        assert_eq!(scale.max_per_s, 500.0);
+        assert_eq!(scale.max_bytes, 64_000);
+        let modes = (HeightMode::Allocations, ColourMode::Bytes);
+        let target = |id: u32| {
+            stats_target(
+                &snapshot.method(id),
+                AllocSample::of(&snapshot, id),
+                0,
+                modes,
+                scale,
+                10.0,
+            )
+        };
+        assert_eq!(target(0), (STUB_HEIGHT_WU, ColourKey::Stub));
+        assert_eq!(target(1), (STUB_HEIGHT_WU * 2.0, ColourKey::Heat(0)));
+        assert_eq!(target(2), (10.0, ColourKey::Heat((HEAT_STEPS - 1) as u8)));
+        let (height, colour) = target(3);
+        assert!((height - 1.0).abs() < 1e-5, "{height}");
+        // 640 bytes on the log scale to 64 000: ln 641 / ln 64 001 ≈ 0.58.
+        let ColourKey::Heat(step) = colour else {
+            panic!("{colour:?}");
+        };
+        assert_eq!(step, (0.5833f32 * (HEAT_STEPS - 1) as f32).round() as u8);
+    }
 }

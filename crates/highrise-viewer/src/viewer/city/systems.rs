@@ -406,6 +406,7 @@ pub fn animate_buildings(
                 draw.instances = std::sync::Arc::downgrade(&city.instances);
                 draw.generation += 1;
                 city.instances_dirty = false;
+                city.instances_generation += 1;
             }
         }
         // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting

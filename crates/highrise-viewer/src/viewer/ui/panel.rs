@@ -10,7 +10,7 @@ use super::names::building_names;
 use super::search::{method_focus_point, search};
 use super::SearchBox;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
-use crate::viewer::city::{Cities, City, CityKey, ColourMode, HeightMode};
+use crate::viewer::city::{Cities, City, CityKey, ClassFloors, ColourMode, HeightMode};
 use crate::viewer::compare::{Compare, CompareMode};
 use crate::viewer::recording::{open_section, recording_section, Recorder};
 use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
@@ -25,6 +25,7 @@ pub(super) fn panel(
     mut cities: ResMut<Cities>,
     mut height_mode: ResMut<HeightMode>,
     mut colour_mode: ResMut<ColourMode>,
+    mut class_floors: ResMut<ClassFloors>,
     camera_mode: Res<CameraMode>,
     mut search_box: ResMut<SearchBox>,
     mut focus: EventWriter<FocusOn>,
@@ -42,7 +43,13 @@ pub(super) fn panel(
                 sessions_section(ui, &mut sessions);
                 open_section(ui, ingest.as_deref(), &mut recorder);
                 ui.separator();
-                view_section(ui, &mut height_mode, &mut colour_mode, *camera_mode);
+                view_section(
+                    ui,
+                    &mut height_mode,
+                    &mut colour_mode,
+                    &mut class_floors,
+                    *camera_mode,
+                );
                 ui.separator();
                 compare_section(ui, &sessions, &mut compare);
                 ui.separator();
@@ -144,6 +151,7 @@ fn view_section(
     ui: &mut egui::Ui,
     height_mode: &mut HeightMode,
     colour_mode: &mut ColourMode,
+    class_floors: &mut ClassFloors,
     camera_mode: CameraMode,
 ) {
     ui.label(egui::RichText::new("Height").strong());
@@ -151,13 +159,25 @@ fn view_section(
         ui.radio_value(height_mode, HeightMode::Exclusive, "exclusive");
         ui.radio_value(height_mode, HeightMode::Inclusive, "inclusive");
         ui.radio_value(height_mode, HeightMode::Summed, "summed");
+    })
+    .response
+    .on_hover_text("Time: the share of the last window each method spent on top of a stack");
+    ui.horizontal(|ui| {
+        ui.radio_value(height_mode, HeightMode::Allocations, "allocations/s")
+            .on_hover_text("Objects each method's own frames create per second (the busiest stands at full height)");
     });
     ui.label(egui::RichText::new("Colour").strong());
     ui.horizontal(|ui| {
         ui.radio_value(colour_mode, ColourMode::Heat, "heat");
         ui.radio_value(colour_mode, ColourMode::Class, "class");
         ui.radio_value(colour_mode, ColourMode::Threads, "threads");
+        ui.radio_value(colour_mode, ColourMode::Bytes, "bytes")
+            .on_hover_text(
+                "Bytes allocated over the window: red the most, blue the least (log scale)",
+            );
     });
+    ui.checkbox(&mut class_floors.0, "class floors")
+        .on_hover_text("Stack each building into floors, one per class its method creates, thickness by count (since start)");
     ui.label(format!(
         "Camera: {} (Tab) · F frame · F12 screenshot",
         match camera_mode {
