@@ -278,6 +278,12 @@ impl Aggregator {
         self.contexts.as_ref().map(|contexts| contexts.export())
     }
 
+    /// Changes whenever the calling-context tree does (`None` when it is off): whether a new
+    /// [`Aggregator::contexts`] export would differ from the last.
+    pub fn contexts_generation(&self) -> Option<u64> {
+        self.contexts.as_ref().map(|contexts| contexts.generation)
+    }
+
     /// Nodes in the calling-context tree (0 when it is off).
     pub fn context_nodes(&self) -> usize {
         self.contexts.as_ref().map_or(0, |contexts| contexts.len())

@@ -87,7 +87,7 @@ pub(crate) struct Contexts {
     max_depth: u32,
     /// Calls that went to an "(other contexts)" node because of the cap.
     capped_calls: u64,
-    generation: u64,
+    pub(crate) generation: u64,
 }
 
 impl Contexts {

@@ -60,6 +60,10 @@ pub struct Snapshot {
     /// (protocol version 2); empty when the session sends none. Shared between snapshots
     /// while it does not change.
     pub memory: Arc<MemorySnapshot>,
+    /// The calling-context tree, when the aggregator keeps one and the publisher attaches it
+    /// (the aggregator's own snapshots leave it as it was; `highrise_ingest::AggregateSink`
+    /// refreshes it a few times a second). Shared between snapshots while it does not change.
+    pub contexts: Option<Arc<crate::ContextTree>>,
 }
 
 impl Snapshot {

@@ -25,7 +25,22 @@ pub struct AggregateSink {
     aggregator: Aggregator,
     /// The last published snapshot; its buffers are reused once the consumer lets go of it.
     published: Arc<Snapshot>,
+    /// The calling-context tree as last attached to a snapshot: (tree generation, when, tree).
+    contexts: Option<(
+        u64,
+        std::time::Instant,
+        Arc<highrise_aggregate::ContextTree>,
+    )>,
+    /// The session ended: the next snapshot carries the final tree whatever the interval.
+    ended: bool,
 }
+
+/// How often at most a snapshot carries a fresh calling-context tree (its export is linear in
+/// its nodes).
+pub const CONTEXTS_PUBLISH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The node cap of the viewer's calling-context trees (about 23 MiB each at the cap).
+pub const VIEWER_MAX_CONTEXT_NODES: u32 = 200_000;
 
 impl AggregateSink {
     /// The aggregator (read-only), e.g. to sample snapshots at chosen program times.
@@ -43,12 +58,25 @@ impl AggregateSink {
         Self {
             aggregator: Aggregator::new(config),
             published: Arc::default(),
+            contexts: None,
+            ended: false,
         }
     }
 
     /// A factory for [`crate::IngestServer::start`] with the default configuration.
     pub fn factory(_hello: &Hello) -> Self {
         Self::new(AggregatorConfig::default())
+    }
+
+    /// A factory whose sessions keep their calling-context tree (up to
+    /// [`VIEWER_MAX_CONTEXT_NODES`] nodes) and publish it with their snapshots: the viewer's
+    /// allocation-site view and live call tree.
+    pub fn factory_with_contexts(_hello: &Hello) -> Self {
+        Self::new(AggregatorConfig {
+            contexts: true,
+            max_context_nodes: VIEWER_MAX_CONTEXT_NODES,
+            ..AggregatorConfig::default()
+        })
     }
 }
 
@@ -112,10 +140,28 @@ impl SessionSink for AggregateSink {
         self.aggregator.open_stacks()
     }
 
+    fn session_ended(&mut self) {
+        self.ended = true;
+    }
+
     fn snapshot(&mut self) -> Arc<Snapshot> {
         match Arc::get_mut(&mut self.published) {
             Some(reusable) => self.aggregator.snapshot_into(reusable),
             None => self.published = Arc::new(self.aggregator.snapshot()),
+        }
+        if let Some(generation) = self.aggregator.contexts_generation() {
+            let now = std::time::Instant::now();
+            let stale = self.contexts.as_ref().is_none_or(|(published, at, _)| {
+                *published != generation
+                    && (self.ended || now.duration_since(*at) >= CONTEXTS_PUBLISH_INTERVAL)
+            });
+            if stale {
+                let tree = self.aggregator.contexts().unwrap_or_default();
+                self.contexts = Some((generation, now, Arc::new(tree)));
+            }
+            // Not shared yet (it was just written), so this copies nothing.
+            Arc::make_mut(&mut self.published).contexts =
+                self.contexts.as_ref().map(|(_, _, tree)| Arc::clone(tree));
         }
         Arc::clone(&self.published)
     }

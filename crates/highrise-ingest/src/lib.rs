@@ -30,7 +30,9 @@ mod sink;
 mod token;
 mod updates;
 
-pub use aggregate_sink::{AggregateCommand, AggregateSink};
+pub use aggregate_sink::{
+    AggregateCommand, AggregateSink, CONTEXTS_PUBLISH_INTERVAL, VIEWER_MAX_CONTEXT_NODES,
+};
 pub use config::{recording_path, IngestConfig};
 pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};
 pub use report::{

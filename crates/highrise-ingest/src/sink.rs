@@ -54,6 +54,9 @@ pub trait SessionSink: Send + 'static {
     fn command(&mut self, command: Self::Command);
     /// The state to publish now.
     fn snapshot(&mut self) -> Self::Snapshot;
+    /// The session ended: the next snapshot is its last (e.g. attach everything kept back
+    /// for rate). The default does nothing.
+    fn session_ended(&mut self) {}
     /// Each live thread's open stack (outermost method first) as `(thread_id, method ids)`,
     /// if the sink tracks stacks. A recording started mid-session writes a `Resync` of each, so
     /// the file is self-contained; the default (no stacks) makes replays start with empty

@@ -134,6 +134,9 @@ impl<S: SessionSink> Session<S> {
     pub(super) fn end(&mut self, end: SessionEnd) {
         self.status = SessionStatus::Ended(end);
         self.dirty = true;
+        if let Some(sink) = self.sink.as_mut() {
+            sink.session_ended();
+        }
     }
 
     fn ticks_to_ns(&self, ticks: u64) -> u64 {

@@ -39,6 +39,7 @@ pub mod labels;
 pub mod offscreen;
 pub mod recording;
 pub mod sessions;
+pub mod sites;
 pub mod ui;
 
 use std::net::SocketAddr;
@@ -103,6 +104,9 @@ pub struct ViewArgs {
     /// Stack each building into floors, one per class its method creates (by count).
     #[arg(long)]
     pub class_floors: bool,
+    /// Open the allocation-site view (the calling-context tree and its class list) at start.
+    #[arg(long)]
+    pub sites: bool,
 }
 
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
@@ -134,7 +138,7 @@ pub fn run<Programs>(
             publish_interval: std::time::Duration::from_millis(16),
             ..IngestConfig::default()
         },
-        AggregateSink::factory,
+        AggregateSink::factory_with_contexts,
     )
     .context("cannot start the ingest server")?;
     let listen_addr = server.local_addr();
@@ -172,6 +176,7 @@ pub fn run<Programs>(
         .insert_resource(args.height)
         .insert_resource(args.colour)
         .insert_resource(city::ClassFloors(args.class_floors))
+        .insert_resource(ui::SitesView::opened(args.sites))
         .insert_resource(ReplaysAtStart {
             paths: args.replay.clone(),
             speed: args.replay_speed,

@@ -54,7 +54,7 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
             publish_interval: Duration::from_millis(16),
             ..IngestConfig::default()
         },
-        AggregateSink::factory,
+        AggregateSink::factory_with_contexts,
     )
     .context("cannot start the ingest server")?;
     let mut app = App::new();

@@ -29,8 +29,8 @@ pub use model::{
     STUB_HEIGHT_WU,
 };
 pub use palette::{
-    heat_colour, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode, Palette,
-    CLASS_COLOURS, DIFF_STEPS, HEAT_STEPS, THREAD_STEPS,
+    class_hue, heat_colour, log_share, stats_target, AllocSample, AllocScale, ColourKey,
+    ColourMode, HeightMode, Palette, CLASS_COLOURS, DIFF_STEPS, HEAT_STEPS, THREAD_STEPS,
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,

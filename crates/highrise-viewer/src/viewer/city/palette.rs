@@ -98,30 +98,45 @@ impl AllocSample {
 pub struct AllocScale {
     pub max_per_s: f32,
     pub max_bytes: u64,
+    /// The fewest bytes any allocating method allocated (0 when none did).
+    pub min_bytes: u64,
 }
 
 impl AllocScale {
     /// The scale of one snapshot (zero when it has no allocations).
     pub fn of(snapshot: &Snapshot) -> Self {
         let window_s = snapshot.window_ns.max(1) as f32 * 1e-9;
-        let (count, bytes) = snapshot
-            .memory
-            .methods
-            .iter()
-            .fold((0, 0), |(count, bytes), m| {
-                (count.max(m.window.count), bytes.max(m.window.bytes))
-            });
+        let (count, bytes, min_bytes) =
+            snapshot
+                .memory
+                .methods
+                .iter()
+                .fold((0, 0, u64::MAX), |(count, bytes, min), m| {
+                    let least = if m.window.bytes > 0 {
+                        min.min(m.window.bytes)
+                    } else {
+                        min
+                    };
+                    (count.max(m.window.count), bytes.max(m.window.bytes), least)
+                });
         Self {
             max_per_s: count as f32 / window_s,
             max_bytes: bytes,
+            min_bytes: if bytes == 0 { 0 } else { min_bytes },
         }
     }
 
     /// The larger of two scales (two versions on one scale).
     pub fn max(self, other: Self) -> Self {
+        let least = |a: u64, b: u64| match (a, b) {
+            (0, b) => b,
+            (a, 0) => a,
+            (a, b) => a.min(b),
+        };
         Self {
             max_per_s: self.max_per_s.max(other.max_per_s),
             max_bytes: self.max_bytes.max(other.max_bytes),
+            min_bytes: least(self.min_bytes, other.min_bytes),
         }
     }
 
@@ -134,12 +149,10 @@ impl AllocScale {
         }
     }
 
-    /// Where `bytes` falls on the log scale 0 (none) ..= 1 (the most).
+    /// Where `bytes` falls on the log scale from the fewest (0) to the most (1) any method
+    /// allocated.
     pub fn bytes_share(self, bytes: u64) -> f32 {
-        if bytes == 0 || self.max_bytes == 0 {
-            return 0.0;
-        }
-        ((bytes as f32).ln_1p() / (self.max_bytes as f32).ln_1p()).clamp(0.0, 1.0)
+        log_share(bytes, self.min_bytes, self.max_bytes)
     }
 }
 
@@ -218,6 +231,15 @@ fn linear_bytes(colour: Color) -> [u8; 4] {
         .map(|channel| (channel.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
+/// Class colour `index` (of [`CLASS_COLOURS`]): golden-angle hues, alternating lightness, so
+/// neighbours differ.
+pub fn class_hue(index: u8) -> Color {
+    let index = usize::from(index) % CLASS_COLOURS;
+    let hue = (index as f32 * 137.508) % 360.0;
+    let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
+    Color::hsl(hue, 0.65, lightness)
+}
+
 /// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
 pub fn heat_colour(t: f32) -> Color {
     let stops = [
@@ -246,12 +268,7 @@ impl FromWorld for Palette {
             .map(|step| linear_bytes(heat_colour(step as f32 / (HEAT_STEPS - 1) as f32)))
             .collect();
         let class = (0..CLASS_COLOURS)
-            .map(|index| {
-                // Golden-angle hues, alternating lightness, so neighbours differ.
-                let hue = (index as f32 * 137.508) % 360.0;
-                let lightness = if index % 2 == 0 { 0.55 } else { 0.42 };
-                linear_bytes(Color::hsl(hue, 0.65, lightness))
-            })
+            .map(|index| linear_bytes(class_hue(index as u8)))
             .collect();
         let threads = (1..=THREAD_STEPS)
             .map(|count| {
@@ -308,6 +325,19 @@ impl FromWorld for Palette {
     }
 }
 
+/// Where `value` falls between `least` (0) and `most` (1) on a log scale (1 when they are
+/// equal, 0 for values at or below `least`).
+pub fn log_share(value: u64, least: u64, most: u64) -> f32 {
+    if value == 0 || most == 0 {
+        return 0.0;
+    }
+    let least = least.clamp(1, most) as f32;
+    if most as f32 <= least {
+        return 1.0;
+    }
+    ((value as f32 / least).ln() / (most as f32 / least).ln()).clamp(0.0, 1.0)
+}
+
 /// A building's target height and colour from its method's statistics and allocations
 /// (`block` picks the class colour; `scale` is what the memory modes measure against).
 pub fn stats_target(
@@ -334,6 +364,8 @@ pub fn stats_target(
         ColourMode::Threads => {
             ColourKey::Threads(stats.thread_count.clamp(1, THREAD_STEPS as u32) as u8)
         }
+        // Methods that allocated nothing wear the stub grey: the ramp is for those that did.
+        ColourMode::Bytes if alloc.bytes == 0 => ColourKey::Stub,
         ColourMode::Bytes => heat(scale.bytes_share(alloc.bytes)),
     };
     (height_wu, colour)
@@ -356,8 +388,9 @@ mod tests {
     }
 
     /// In the allocation modes the busiest method stands at full height and wears the hottest
-    /// colour; one creating a tenth as many objects stands a tenth as tall; one that ran
-    /// without allocating is a low building in the coldest colour; one that never ran a stub.
+    /// colour; one creating a tenth as many objects stands a tenth as tall, in the coldest
+    /// colour (it allocated the fewest bytes); one that ran without allocating is a low grey
+    /// building; one that never ran a stub.
     #[test]
     fn allocation_modes_scale_to_the_busiest_method() {
         let snapshot = Snapshot {
@@ -398,14 +431,13 @@ mod tests {
             )
         };
         assert_eq!(target(0), (STUB_HEIGHT_WU, ColourKey::Stub));
-        assert_eq!(target(1), (STUB_HEIGHT_WU * 2.0, ColourKey::Heat(0)));
+        assert_eq!(target(1), (STUB_HEIGHT_WU * 2.0, ColourKey::Stub));
         assert_eq!(target(2), (10.0, ColourKey::Heat((HEAT_STEPS - 1) as u8)));
+        // The fewest bytes of any allocating method are the coldest colour.
         let (height, colour) = target(3);
         assert!((height - 1.0).abs() < 1e-5, "{height}");
-        // 640 bytes on the log scale to 64 000: ln 641 / ln 64 001 ≈ 0.58.
-        let ColourKey::Heat(step) = colour else {
-            panic!("{colour:?}");
-        };
-        assert_eq!(step, (0.5833f32 * (HEAT_STEPS - 1) as f32).round() as u8);
+        assert_eq!(colour, ColourKey::Heat(0));
+        // Halfway on the log scale from 640 to 64 000 bytes: 6 400.
+        assert_eq!(scale.bytes_share(6_400), 0.5);
     }
 }

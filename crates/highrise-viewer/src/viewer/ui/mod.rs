@@ -6,12 +6,14 @@
 //! - `search`: finding methods by name, and where to fly to show one;
 //! - `names`: the names of a building as people read them and as the agent sent them;
 //! - `tooltip`: the tooltip's lines for what is hovered (sessions' and compare cities);
-//! - `overlay`: the city names and the tooltip drawn over the scene.
+//! - `overlay`: the city names and the tooltip drawn over the scene;
+//! - `sites`: the allocation-site view (the calling-context tree and its class list).
 
 mod names;
 mod overlay;
 mod panel;
 mod search;
+mod sites;
 mod tooltip;
 
 use bevy::prelude::*;
@@ -22,6 +24,10 @@ pub use names::{
 };
 pub use panel::dropped_line;
 pub use search::{building_matches, method_focus_point, search};
+pub use sites::{
+    class_colour_egui, class_list_ui, sites_window, tree_ui, SiteLabels, SitesAction, SitesCache,
+    SitesView,
+};
 pub use tooltip::{tooltip_lines, APPROXIMATE_LINE};
 
 #[derive(Debug)]
@@ -29,10 +35,18 @@ pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SearchBox>().add_systems(
-            EguiPrimaryContextPass,
-            (panel::panel, overlay::city_labels, overlay::tooltip).chain(),
-        );
+        app.init_resource::<SearchBox>()
+            .init_resource::<SitesView>()
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    panel::panel,
+                    sites::sites,
+                    overlay::city_labels,
+                    overlay::tooltip,
+                )
+                    .chain(),
+            );
     }
 }
 

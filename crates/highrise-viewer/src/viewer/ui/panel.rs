@@ -26,6 +26,7 @@ pub(super) fn panel(
     mut height_mode: ResMut<HeightMode>,
     mut colour_mode: ResMut<ColourMode>,
     mut class_floors: ResMut<ClassFloors>,
+    mut sites_view: ResMut<super::SitesView>,
     camera_mode: Res<CameraMode>,
     mut search_box: ResMut<SearchBox>,
     mut focus: EventWriter<FocusOn>,
@@ -50,6 +51,13 @@ pub(super) fn panel(
                     &mut class_floors,
                     *camera_mode,
                 );
+                if ui
+                    .selectable_label(sites_view.open, "Allocation sites (calling contexts)")
+                    .on_hover_text("The selected session's calling-context tree: where objects are created, or where time goes")
+                    .clicked()
+                {
+                    sites_view.open = !sites_view.open;
+                }
                 ui.separator();
                 compare_section(ui, &sessions, &mut compare);
                 ui.separator();
