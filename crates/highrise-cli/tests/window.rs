@@ -443,6 +443,59 @@ fn two_programs_at_once_each_city_draws_its_buildings() {
     }
 }
 
+/// Allocation counting in a real window: the demo (tetris, whose planner clones boards) with
+/// heights by allocations/s, class floors and the allocation-site view open. The viewer's own
+/// state says what it draws (floors, the tree's contexts and classes); the picture holds the
+/// window with its heat-coloured nodes and the floors in the class colour.
+#[test]
+fn allocations_show_as_class_floors_and_in_the_allocation_site_view() {
+    let Some(_turn) = window_turn() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-alloc-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shot = dir.join("sites.png");
+    let stdout = run_in_window(&[
+        "--height".as_ref(),
+        "allocations".as_ref(),
+        "--class-floors".as_ref(),
+        "--sites".as_ref(),
+        "--screenshot-after".as_ref(),
+        "6".as_ref(),
+        "--screenshot".as_ref(),
+        shot.as_os_str(),
+    ]);
+    let _ = std::fs::copy(&shot, dir.join("../highrise-alloc-window-latest.png"));
+    eprintln!("{stdout}");
+    let floors = stdout
+        .lines()
+        .find(|line| line.contains("class floors tetris"))
+        .unwrap_or_else(|| panic!("no class floors:\n{stdout}"));
+    let sites = stdout
+        .lines()
+        .find(|line| line.contains("allocation sites:"))
+        .unwrap_or_else(|| panic!("no allocation-site view:\n{stdout}"));
+    assert!(sites.contains("tetris.board.Board"), "{sites}");
+    let shown: u32 = sites
+        .split("allocation sites: ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(shown >= 3, "{sites}");
+    assert!(!floors.contains(": 0 floors"), "{floors}");
+    // The window (default place 320..1220 x 60..560): its nodes wear the heat ramp.
+    let image = load(&shot);
+    let heat_px = (330..1210)
+        .flat_map(|x| (100..550).map(move |y| (x, y)))
+        .filter(|&(x, y)| is_building(image.get_pixel(x, y)))
+        .count();
+    assert!(
+        heat_px > 2_000,
+        "no context nodes drawn: {heat_px} heat pixels"
+    );
+}
+
 /// A multi-package Java program whose classes load in phases (examples/java-lazy).
 #[test]
 fn a_lazily_loading_java_program_is_compact_and_framed_without_a_button() {

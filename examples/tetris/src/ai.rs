@@ -49,7 +49,8 @@ impl Planner {
         while !board.collides(&landed.fall()) {
             landed = landed.fall();
         }
-        let mut after = board.clone();
+        // Named for the allocation views (class floors, the allocation-site tree).
+        let mut after = highrise_agent::alloc_as::<Board, _>(|| board.clone());
         after.lock(&landed);
         let lines = after.clear_lines();
         Some(after.score() - i64::from(lines) * 100)

@@ -177,7 +177,7 @@ impl Game {
     fn publish_frame(&self) {
         let frame = Frame {
             game: self.number,
-            board: self.board.clone(),
+            board: highrise_agent::alloc_as::<Board, _>(|| self.board.clone()),
             piece: self.piece.map(|(piece, _)| piece),
         };
         if let Ok(mut slot) = self.links.frame.lock() {

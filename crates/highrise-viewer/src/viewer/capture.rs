@@ -155,6 +155,7 @@ fn take_scheduled(
     cities: Res<Cities>,
     cover: Option<Res<super::camera::PanelCover>>,
     cameras: Query<(&Camera, &GlobalTransform), With<super::camera::MainCamera>>,
+    sites: Option<Res<super::ui::SitesView>>,
 ) {
     let Some(live_at_s) = first.at_s else {
         return;
@@ -188,9 +189,54 @@ fn take_scheduled(
                 );
             }
         }
+        for line in memory_view_lines(&sessions, &compare, &cities, sites.as_deref()) {
+            announce(offscreen.is_some(), &line);
+        }
         request(&mut commands, offscreen.as_deref(), path);
         plan.requested += 1;
     }
+}
+
+/// What the allocation views show, from the viewer's own state: each city's class floors,
+/// and the allocation-site view when it is open.
+fn memory_view_lines(
+    sessions: &Sessions,
+    compare: &super::compare::Compare,
+    cities: &Cities,
+    sites: Option<&super::ui::SitesView>,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (key, city) in cities.iter() {
+        let spans = &city.floors.spans;
+        if spans.is_empty() {
+            continue;
+        }
+        let mut buildings: Vec<u32> = spans.iter().map(|span| span.building).collect();
+        buildings.dedup();
+        lines.push(format!(
+            "highrise: class floors {}: {} floors on {} buildings",
+            compare.label(sessions, key),
+            spans.len(),
+            buildings.len()
+        ));
+    }
+    if let Some(cache) = sites.filter(|s| s.open).and_then(|s| s.cache()) {
+        let classes: Vec<String> = cache
+            .tree
+            .classes
+            .iter()
+            .take(5)
+            .map(|class| format!("{} {}", cache.labels.class(class.class_id).0, class.count))
+            .collect();
+        lines.push(format!(
+            "highrise: allocation sites: {} contexts shown of {}, {} rows, classes: {}",
+            cache.tree.nodes.len(),
+            cache.tree.context_nodes,
+            cache.tree.rows,
+            classes.join(", ")
+        ));
+    }
+    lines
 }
 
 fn take_on_key(

@@ -17,6 +17,7 @@
 //! visits each node once to cull it.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
@@ -50,7 +51,12 @@ pub struct SitesView {
     /// The class whose contexts stay highlighted until clicked again.
     pub pinned_class: Option<u32>,
     cache: Option<SitesCache>,
+    /// A layout being built off the main thread (a 50k-context tree takes tens of ms).
+    pending: Option<std::thread::JoinHandle<SitesCache>>,
 }
+
+/// (session, tree generation, definitions, classes, show, excluded classes).
+type SitesKey = (u64, u64, usize, usize, SitesShow, Vec<u32>);
 
 impl SitesView {
     /// The view, open or closed.
@@ -65,13 +71,57 @@ impl SitesView {
     pub fn cache(&self) -> Option<&SitesCache> {
         self.cache.as_ref()
     }
+
+    /// Takes a finished layout, and starts building one (on its own thread) when the shown
+    /// one is not of `tree` as the view shows it now; the old layout stays up meanwhile.
+    pub fn refresh(&mut self, session_id: u64, report: &Report, tree: &Arc<ContextTree>) {
+        if let Some(build) = self.pending.take() {
+            if !build.is_finished() {
+                self.pending = Some(build);
+                return;
+            }
+            match build.join() {
+                Ok(cache) => self.cache = Some(cache),
+                Err(_) => warn!("laying out the allocation sites failed"),
+            }
+        }
+        let key: SitesKey = (
+            session_id,
+            tree.generation,
+            report.definitions().count(),
+            report.classes().count(),
+            self.show,
+            self.excluded.iter().copied().collect(),
+        );
+        if self.cache.as_ref().is_some_and(|cache| cache.key == key) {
+            return;
+        }
+        let (report, tree) = (report.clone(), Arc::clone(tree));
+        let (show, excluded) = (self.show, self.excluded.clone());
+        let started = std::thread::Builder::new()
+            .name("highrise-sites".into())
+            .spawn(move || {
+                let laid_out = site_tree(&tree, show, &excluded);
+                SitesCache::build(key, laid_out, SiteLabels::of(&report))
+            });
+        match started {
+            Ok(build) => self.pending = Some(build),
+            Err(error) => warn!("cannot lay out the allocation sites: {error}"),
+        }
+    }
+
+    /// The view showing an already laid-out tree (benchmarks, tests).
+    pub fn with_cache(mut self, cache: SitesCache) -> Self {
+        self.cache = Some(cache);
+        self
+    }
 }
 
 /// A laid-out tree with the names and colours it is drawn with.
 #[derive(Debug)]
 pub struct SitesCache {
-    /// (session, tree generation, definitions, classes, show, excluded) it was built from.
-    key: (u64, u64, usize, usize, SitesShow, Vec<u32>),
+    /// What it was built from.
+    key: SitesKey,
     pub tree: SiteTree,
     pub labels: SiteLabels,
     /// Shown node at (column, row).
@@ -117,7 +167,8 @@ impl SiteLabels {
         }
     }
 
-    fn method(&self, method_id: u32) -> String {
+    /// "Class.method" of a method (its id when unknown).
+    pub fn method(&self, method_id: u32) -> String {
         if method_id == OTHER_CONTEXTS {
             return "(other contexts)".to_string();
         }
@@ -127,7 +178,8 @@ impl SiteLabels {
             .unwrap_or_else(|| format!("#{method_id}"))
     }
 
-    fn class(&self, class_id: u32) -> (String, egui::Color32) {
+    /// A class's display name and colour (its id, grey, when unknown).
+    pub fn class(&self, class_id: u32) -> (String, egui::Color32) {
         self.classes.get(&class_id).cloned().unwrap_or_else(|| {
             (
                 format!("#{class_id}"),
@@ -157,38 +209,7 @@ pub fn class_colour_egui(display_name: &str) -> egui::Color32 {
 }
 
 impl SitesCache {
-    /// Lays out `tree` (or keeps the current layout when nothing it depends on changed).
-    pub fn refresh(
-        slot: &mut Option<SitesCache>,
-        session_id: u64,
-        report: &Report,
-        tree: &ContextTree,
-        show: SitesShow,
-        excluded: &BTreeSet<u32>,
-    ) {
-        let key = (
-            session_id,
-            tree.generation,
-            report.definitions().count(),
-            report.classes().count(),
-            show,
-            excluded.iter().copied().collect::<Vec<_>>(),
-        );
-        if slot.as_ref().is_some_and(|cache| cache.key == key) {
-            return;
-        }
-        *slot = Some(Self::build(
-            key,
-            site_tree(tree, show, excluded),
-            SiteLabels::of(report),
-        ));
-    }
-
-    fn build(
-        key: (u64, u64, usize, usize, SitesShow, Vec<u32>),
-        tree: SiteTree,
-        labels: SiteLabels,
-    ) -> Self {
+    fn build(key: SitesKey, tree: SiteTree, labels: SiteLabels) -> Self {
         let at = tree
             .nodes
             .iter()
@@ -530,7 +551,7 @@ pub fn sites_window(ctx: &egui::Context, state: &mut SitesView, title: &str) -> 
                 });
                 return;
             }
-            let list_w = 300.0f32.min(ui.available_width() * 0.4);
+            let list_w = 250.0f32.min(ui.available_width() * 0.4);
             let height = ui.available_height();
             ui.horizontal_top(|ui| {
                 let highlight = state.pinned_class;
@@ -599,13 +620,7 @@ pub(super) fn sites(
             state.pinned_class = None;
         }
         if let Some(tree) = view.snapshot().and_then(|s| s.contexts.clone()) {
-            let SitesView {
-                show,
-                excluded,
-                cache,
-                ..
-            } = &mut *state;
-            SitesCache::refresh(cache, session_id, &view.report, &tree, *show, excluded);
+            state.refresh(session_id, &view.report, &tree);
         }
     }
     let ctx = contexts.ctx_mut()?;
