@@ -129,7 +129,25 @@ fn snapshots(c: &mut Criterion) {
 /// records per second together, and memory records alone. Each method makes a few classes
 /// (the class depends on the neighbouring event's method), as real programs do.
 fn records(c: &mut Criterion) {
-    let mut group = c.benchmark_group("apply_records");
+    records_with(c, "apply_records", AggregatorConfig::default());
+}
+
+/// The same with the calling-context tree kept, as the viewer keeps it (node cap 200k): the
+/// issue's "ingest + aggregation with context tracking".
+fn records_with_contexts(c: &mut Criterion) {
+    records_with(
+        c,
+        "apply_records_contexts",
+        AggregatorConfig {
+            contexts: true,
+            max_context_nodes: 200_000,
+            ..AggregatorConfig::default()
+        },
+    );
+}
+
+fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
+    let mut group = c.benchmark_group(name);
     for methods in [1_000u32, 200_000] {
         let stream = Stream::new(methods, 128 * 1024, 1_000, 7);
         let mut with_memory: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = stream
@@ -160,7 +178,7 @@ fn records(c: &mut Criterion) {
         let records: u64 = with_memory.iter().map(|(_, e, _)| e.len() as u64).sum();
         let memory: u64 = with_memory.iter().map(|(_, _, a)| a.len() as u64).sum();
         group.throughput(Throughput::Elements(records));
-        let mut aggregator = Aggregator::new(AggregatorConfig::default());
+        let mut aggregator = Aggregator::new(config.clone());
         define(&mut aggregator, methods);
         let apply = |aggregator: &mut Aggregator,
                      batches: &mut Vec<(u64, Vec<Event>, Vec<MemoryAmount>)>| {
@@ -194,16 +212,23 @@ fn records(c: &mut Criterion) {
         });
         let seconds = elapsed_total.as_secs_f64().max(1e-9);
         eprintln!(
-            "methods={methods}: {:.1} M records/s, of which {:.1} M memory records/s ({} of {} records); memory state {:.1} MiB",
+            "{name} methods={methods}: {:.1} M records/s, of which {:.1} M memory records/s ({} of {} records); memory state {:.1} MiB, {} contexts",
             (records * passes) as f64 / seconds / 1e6,
             (memory * passes) as f64 / seconds / 1e6,
             memory,
             records,
             aggregator.stats().memory_bytes as f64 / (1 << 20) as f64,
+            aggregator.context_nodes(),
         );
     }
     group.finish();
 }
 
-criterion_group!(benches, throughput, snapshots, records);
+criterion_group!(
+    benches,
+    throughput,
+    snapshots,
+    records,
+    records_with_contexts
+);
 criterion_main!(benches);
