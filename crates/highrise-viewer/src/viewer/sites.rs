@@ -78,6 +78,8 @@ pub struct SiteTree {
     /// The fewest bytes of a shown node that created any (the cold end of the colour scale).
     pub min_bytes: u64,
     pub max_time_ns: u64,
+    /// The least time of a shown node with any (the cold end when showing time).
+    pub min_time_ns: u64,
     pub max_calls: u64,
     pub max_direct_count: u64,
     /// Every class created in the tree, most instances first (excluded ones too, marked).
@@ -159,6 +161,9 @@ pub fn site_tree(tree: &ContextTree, show: SitesShow, excluded: &BTreeSet<u32>) 
             out.min_bytes = bytes_here;
         }
         out.max_time_ns = out.max_time_ns.max(node.time_ns);
+        if node.time_ns > 0 && (out.min_time_ns == 0 || node.time_ns < out.min_time_ns) {
+            out.min_time_ns = node.time_ns;
+        }
         out.max_calls = out.max_calls.max(node.calls);
         out.max_direct_count = direct
             .iter()

@@ -2,7 +2,7 @@
 //! ([`crate::viewer::sites`]) and its class list, as in Fernandez Blanco et al. (2018).
 //!
 //! - Nodes are coloured by bytes created here and in callees (red the most, blue the least,
-//!   log scale), or by time when the tree shows time; inner boxes are the classes created in
+//!   log scale), or by time in finished calls (log scale) when the tree shows time; inner boxes are the classes created in
 //!   the context itself, sized by count, in each class's colour (the city's class floors use
 //!   the same); edge width grows with the calls through the callee's context.
 //! - Hovering a node highlights its outgoing edges and the nodes they reach and shows the
@@ -333,10 +333,7 @@ pub fn tree_ui(
                 }
                 let t = match show {
                     SitesShow::Allocations => log_share(node.bytes, tree.min_bytes, tree.max_bytes),
-                    SitesShow::Time if tree.max_time_ns > 0 => {
-                        node.time_ns as f32 / tree.max_time_ns as f32
-                    }
-                    _ => 0.0,
+                    SitesShow::Time => log_share(node.time_ns, tree.min_time_ns, tree.max_time_ns),
                 };
                 let shaded = highlight_class.is_some_and(|class| !node.creates(class));
                 let fade = |c: egui::Color32| if shaded { c.gamma_multiply(0.2) } else { c };
@@ -395,9 +392,10 @@ pub fn tree_ui(
 
 /// The popup of one context.
 fn node_popup(ui: &mut egui::Ui, node: &SiteNode, labels: &SiteLabels, tree: &SiteTree) {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
     ui.label(egui::RichText::new(labels.method(node.method_id)).strong());
     ui.label(format!(
-        "{} calls from this context · {:.1} ms",
+        "{} calls from this context · {:.1} ms in its finished calls",
         node.calls,
         node.time_ns as f64 / 1e6
     ));
