@@ -197,3 +197,58 @@ fn a_version_1_agent_is_still_welcomed_and_aggregated() {
     assert_eq!(snapshot.method(300).calls, 1);
     server.shutdown();
 }
+
+/// The viewer's sink keeps the calling-context tree and its last snapshot carries the whole
+/// tree, even for a session shorter than the tree's publishing interval (the session's end
+/// publishes it); the default sink carries none.
+#[test]
+fn the_viewers_sink_publishes_the_context_tree_at_the_sessions_end() {
+    let session = || {
+        let mut writer = PackedRecordWriter::new(1, 0);
+        writer.push(0, 0, EventKind::Enter);
+        for call in 0..3u64 {
+            writer.push(10 + call * 10, 1, EventKind::Enter);
+            writer.push_memory(12 + call * 10, 0, made(5, 5 * 32)); // Circles
+            writer.push(15 + call * 10, 1, EventKind::Exit);
+        }
+        writer.push(50, 0, EventKind::Exit);
+        vec![
+            AgentMessage::DefineMethods(vec![
+                method(0, "shapes", "Main", "main"),
+                method(1, "shapes", "ShapeFactory", "create"),
+            ]),
+            AgentMessage::DefineClasses(vec![class(0, "shapes", "Circle")]),
+            AgentMessage::Records(writer.finish()),
+            AgentMessage::Goodbye { timestamp: 100 },
+        ]
+    };
+    let run = |factory: fn(&highrise_protocol::Hello) -> AggregateSink| {
+        let server = start(test_config(), factory);
+        let mut client = Client::connect(&server);
+        client.handshake(hello("test 2", "shapes"));
+        client.send_all(&session());
+        client.close();
+        let report = wait_for_end(&server);
+        server.shutdown();
+        report.sink.expect("aggregated")
+    };
+    let with = run(AggregateSink::factory_with_contexts);
+    let tree = with
+        .contexts
+        .as_deref()
+        .expect("the viewer's sink keeps the tree");
+    // Root, main, main → create.
+    let shape: Vec<(u32, u16, u64, u64)> = tree
+        .nodes
+        .iter()
+        .map(|node| (node.method_id, node.depth, node.calls, node.time_ns))
+        .collect();
+    assert_eq!(shape, [(u32::MAX, 0, 0, 0), (0, 1, 1, 50), (1, 2, 3, 15)]);
+    let direct: Vec<(u32, u64, u64)> = tree
+        .direct(2)
+        .iter()
+        .map(|(class_id, amount)| (*class_id, amount.count, amount.bytes))
+        .collect();
+    assert_eq!(direct, [(0, 15, 15 * 32)]);
+    assert!(run(AggregateSink::factory).contexts.is_none());
+}
