@@ -8,11 +8,18 @@
 #   0. reference: two System.nanoTime() reads per "call" (the floor for enter+exit timestamps);
 #   5. streaming, in short reps of 4000 calls with 1 ms pauses (the sender always keeps up: what
 #      the calling thread pays per call);
-#   6. one thread paced at 5, 10 and 20 M events/s (the sustained rate without drops).
+#   6. one thread paced at 5, 10 and 20 M events/s (the sustained rate without drops);
+#   7. allocation counting (AllocBench): loops allocating in JIT-compiled code, without the agent,
+#      streaming with alloc=off and with alloc=on; on minus off is the added cost per allocation.
+#      Modes: object (new Point in one frame), array (new int[8]), mixed (three classes in turn),
+#      elided (new Point(i).x: escape analysis removes the allocation, the counting stays),
+#      call (one profiled call per allocation; 7d in short reps with pauses, so the sender keeps
+#      up and nothing drops). The allocated classes' constructors are excluded
+#      from profiling so the loop measures allocations, not calls.
 # Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
 # CPU seconds (all its threads, the sender included), and the probe's event and drop counts.
 # Usage: agents/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
-# ONLY=6 runs only the paced cases.
+# ONLY=6 runs only the paced cases, ONLY=7 only the allocation cases (ALLOCS=N per rep, default 50000000).
 # PROBE=path overrides the listener (default: the release build if present, else debug).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -44,17 +51,17 @@ bench() {
     fi
     echo "== $title"
     /usr/bin/time -f "   jvm cpu: %U s user + %S s sys, %e s wall" \
-        java "${agent[@]}" -cp build/test-classes io.highrise.bench.CallBench "$@" 2>&1 \
+        java "${agent[@]}" -cp build/test-classes "${MAIN:-io.highrise.bench.CallBench}" "$@" 2>&1 \
         | grep -v '^highrise-agent:' | grep -v '^rep ' | sed 's/^median/   median/'
     if [[ -n $probe_pid ]]; then
         wait "$probe_pid" || true
-        tail -1 "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["stats"]; print("   probe: end=%s events=%d dropped=%d resyncs=%d bytes=%d" % (d["end"], s["events"], s["agent_events_dropped"], s["resyncs"], s["bytes"]))'
+        tail -1 "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["stats"]; print("   probe: end=%s events=%d dropped=%d resyncs=%d bytes=%d allocations=%d (dropped %d) memory_records=%d" % (d["end"], s["events"], s["agent_events_dropped"], s["resyncs"], s["bytes"], s.get("allocations", 0), s.get("agent_allocations_dropped", 0), s.get("memory_records", 0)))'
     fi
 }
 
 echo "probe: $PROBE"
 uptime
-if [[ "${ONLY:-}" != 6 ]]; then
+if [[ -z "${ONLY:-}" ]]; then
 bench "0. reference: two System.nanoTime() per call, no agent" none "$CALLS" "$REPS" 1 0 clock
 bench "1. without the agent" none "$CALLS" "$REPS"
 bench "2. agent loaded, no viewer (no-op hooks)" noviewer "$CALLS" "$REPS"
@@ -64,8 +71,26 @@ bench "5a. short reps with pauses, without the agent" none 4000 2000 1 1
 bench "5b. short reps with pauses, streaming (sender keeps up)" "" 4000 2000 1 1
 fi
 # One thread paced at R M events/s for 3 reps of 5 s each: the share the probe counts dropped.
+if [[ -z "${ONLY:-}" || "${ONLY:-}" == 6 ]]; then
 for rate in 5 10 20; do
     bench "6. one thread paced at $rate M events/s, streaming, default mode" "" \
         $((rate * 500000 * 5)) 3 1 0 "pace:$rate"
 done
+fi
+# Allocation counting: ns per allocation without the agent, with alloc=off and with alloc=on.
+if [[ -z "${ONLY:-}" || "${ONLY:-}" == 7 ]]; then
+ALLOCS="${ALLOCS:-50000000}"
+DATA=',exclude=io.highrise.bench.AllocBench$Point,exclude=io.highrise.bench.AllocBench$Pair'
+for mode in object array mixed elided call; do
+    MAIN=io.highrise.bench.AllocBench bench "7a. $mode: without the agent" none "$mode" "$ALLOCS" "$REPS"
+    MAIN=io.highrise.bench.AllocBench bench "7b. $mode: streaming, alloc=off" ",alloc=off$DATA" "$mode" "$ALLOCS" "$REPS"
+    MAIN=io.highrise.bench.AllocBench bench "7c. $mode: streaming, alloc=on" ",alloc=on$DATA" "$mode" "$ALLOCS" "$REPS"
+done
+# One profiled call per allocation in short reps with pauses (the sender keeps up, nothing drops):
+# what the calling thread pays for a call that allocates, alloc=off vs on.
+for opts in off on; do
+    MAIN=io.highrise.bench.AllocBench bench "7d. call, short reps with pauses, streaming, alloc=$opts" \
+        ",alloc=$opts$DATA" call 3000 600 10
+done
+fi
 uptime

@@ -34,11 +34,18 @@ public final class Agent {
             }
             Options.Filter filter = options.filter();
             boolean firstLoad = transformer == null;
+            if (options.alloc) {
+                Sizes.init(inst); // before any class is rewritten: the bytecode carries array shapes
+                if (options.verbose) {
+                    Sender.log("allocation counting on (" + Sizes.method + ")");
+                }
+            }
             if (firstLoad) {
-                transformer = new Transformer(filter, options.verbose, inst);
+                transformer = new Transformer(filter, options.alloc, options.verbose, inst);
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
             } else {
                 transformer.filter = filter;
+                transformer.alloc = options.alloc;
             }
             int id = ++sessions;
             Sender s = new Sender(id, options);

@@ -9,11 +9,15 @@ import java.util.List;
  * (HOST:PORT, default $HIGHRISE_ADDR or 127.0.0.1:7878), token (the viewer's token, asked only by
  * a viewer on another machine listening beyond loopback; default $HIGHRISE_TOKEN), include, exclude (package or class
  * names: each matches itself and everything under it), program, label, buffer (events per thread,
- * rounded up to a power of two, default 16384), lossless (block instead of dropping), verbose.
+ * rounded up to a power of two, default 16384), lossless (block instead of dropping), alloc
+ * (on|off: count the objects and arrays instrumented code creates, default {@link #DEFAULT_ALLOC}),
+ * verbose.
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
     static final int DEFAULT_BUFFER_EVENTS = 1 << 14;
+    /** Allocation counting unless alloc=off (see the README's measured cost). */
+    static final boolean DEFAULT_ALLOC = true;
 
     String host = "127.0.0.1";
     int port = 7878;
@@ -25,6 +29,7 @@ final class Options {
     String token = "";
     int bufferEvents = DEFAULT_BUFFER_EVENTS;
     boolean lossless;
+    boolean alloc = DEFAULT_ALLOC;
     boolean verbose;
     final List<String> warnings = new ArrayList<>();
 
@@ -76,6 +81,16 @@ final class Options {
                         break;
                     case "lossless":
                         o.lossless = value.isEmpty() || Boolean.parseBoolean(value);
+                        break;
+                    case "alloc":
+                        if (value.isEmpty() || value.equals("on") || value.equals("true")) {
+                            o.alloc = true;
+                        } else if (value.equals("off") || value.equals("false")) {
+                            o.alloc = false;
+                        } else {
+                            o.warnings.add("alloc=" + value + " is not on or off; using "
+                                    + (o.alloc ? "on" : "off"));
+                        }
                         break;
                     case "verbose":
                         o.verbose = value.isEmpty() || Boolean.parseBoolean(value);

@@ -5,6 +5,8 @@ package io.highrise.agent;
  * every return and in a catch-all handler that rethrows. The cost when no session is live is one
  * volatile read; when live, a thread-local lookup, a shadow-stack push/pop, {@link System#nanoTime()}
  * and two array stores into the thread's own ring ({@link Ring}), which the sender thread drains.
+ * With allocation counting on, {@code alloc}, {@code array} and {@code multiArray} follow every
+ * allocation instruction and add to the ring's pending window (a compare and two adds).
  * These methods never throw and never block (unless the {@code lossless} option is on).
  */
 public final class Recorder {
@@ -42,6 +44,59 @@ public final class Recorder {
         if (r != null) {
             r.exit(id);
         }
+    }
+
+    // ------------------------------------------------------------ allocation counting
+    // Instrumented code calls these right after each new / newarray / anewarray / multianewarray
+    // (so only allocations that happened are counted), with the ring its method holds.
+
+    /** After {@code new C}: one object of class {@code classId}. */
+    public static void alloc(Ring r, int classId) {
+        if (r != null) {
+            r.alloc(classId);
+        }
+    }
+
+    /** After {@code newarray}/{@code anewarray}: one array of {@code length} elements ({@code shape}: see Sizes). */
+    public static void array(int length, Ring r, int classId, int shape) {
+        if (r != null) {
+            r.array(classId, Sizes.arrayBytes(length, shape));
+        }
+    }
+
+    /** After {@code multianewarray}: the array and the {@code dims - 1} levels of arrays inside it. */
+    public static void multiArray(Object array, Ring r, int classId, int dims) {
+        if (r != null) {
+            r.multiArray(array, classId, dims);
+        }
+    }
+
+    // In a constructor before its super()/this() call the method has no ring yet (its enter is
+    // recorded after that call): these look the thread's ring up. The count goes to the frame on
+    // top then, the caller, which is also where that code's time goes.
+
+    public static void allocHere(int classId) {
+        alloc(current(), classId);
+    }
+
+    public static void arrayHere(int length, int classId, int shape) {
+        array(length, current(), classId, shape);
+    }
+
+    public static void multiArrayHere(Object array, int classId, int dims) {
+        multiArray(array, current(), classId, dims);
+    }
+
+    private static Ring current() {
+        int s = session;
+        if (s == 0) {
+            return null;
+        }
+        Ring r = RINGS.get();
+        if (r == null || r.session != s) {
+            r = newRing(s);
+        }
+        return r;
     }
 
     private static Ring newRing(int s) {

@@ -9,13 +9,27 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One thread's event buffer for one session: a single-producer (the thread) single-consumer (the
  * sender) ring of (code, raw nanoTime) pairs, code = method_id * 2 + kind, plus the thread's
- * shadow stack. When the ring is full the event is dropped and counted (or, with {@code lossless},
+ * shadow stack and its pending allocation counts. A memory record means "the frame on top here
+ * created count objects of the class (bytes in all)"; it is written just before the thread's next
+ * event, published with it (one slot: code {@link #ATTACHED} - class_id, count and bytes packed in
+ * the time field, the time being the event's), or on its own when the pending window needs the
+ * room or the sender asks (two slots: code {@link #MEMORY} - class_id with the time, then count and
+ * bytes in the code and time fields). So the counts keep the frame that made them, with no stack
+ * walk. When the ring is full the event is dropped and counted (or, with {@code lossless},
  * the thread waits); the first event that fits afterwards is preceded by a marker whose stack
  * snapshot becomes a Resync on the wire. Public only because instrumented methods hold their
  * thread's ring in a local; nothing in it is usable from outside the agent.
  */
 public final class Ring {
     static final int MARKER = -1;
+    /** Codes at or below this start a memory record: code = MEMORY - class_id (two slots). */
+    static final int MEMORY = -2;
+    /** Codes at or below this are one-slot memory records: code = ATTACHED - class_id. */
+    static final int ATTACHED = MEMORY - (1 << 24);
+    /** One-slot records pack count << COUNT_SHIFT | bytes (when both fit). */
+    static final int COUNT_SHIFT = 40;
+    /** Pending window: classes counted since the last flush, direct-mapped by class id. */
+    static final int PENDING_SLOTS = 16;
 
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
@@ -80,6 +94,24 @@ public final class Ring {
     private long droppedEvents;
     private long gaps;
 
+    // Pending allocations (the owning thread only): per slot the class (-1: none yet), objects
+    // since the last flush, their bytes for arrays, the object size for objects; a bit per slot
+    // with counts.
+    private final int[] pendClass = new int[PENDING_SLOTS];
+    private final int[] pendCount = new int[PENDING_SLOTS];
+    private final long[] pendBytes = new long[PENDING_SLOTS];
+    private final long[] pendSize = new long[PENDING_SLOTS];
+    private int pendMask;
+    private long allocationsDropped;
+    private long allocationBytesDropped;
+    /** Set by the sender every few ms: write the pending counts at the next allocation. */
+    volatile boolean flushAsked;
+    /** Memory drop totals published for the sender. */
+    volatile long allocationsDroppedPublished;
+    volatile long allocationBytesDroppedPublished;
+    long allocationsDroppedReported;
+    long allocationBytesDroppedReported;
+
     // Consumer side (the sender only writes it).
     private long head;
 
@@ -133,6 +165,7 @@ public final class Ring {
         this.codes = new int[capacity];
         this.times = new long[capacity];
         this.startNanos = System.nanoTime();
+        Arrays.fill(pendClass, -1);
     }
 
     void enter(int id) {
@@ -141,7 +174,12 @@ public final class Ring {
             stack = Arrays.copyOf(stack, d * 2);
         }
         stack[d] = id;
-        put(id << 1, System.nanoTime());
+        long t = System.nanoTime();
+        if (pendMask != 0) {
+            flushThenPut(id << 1, t);
+        } else {
+            put(id << 1, t);
+        }
         depth = d + 1;
         if (preIds != null && checkRequested) {
             selfCheck();
@@ -156,8 +194,238 @@ public final class Ring {
         if (preIds != null && checkRequested) {
             selfCheck();
         }
-        put((id << 1) | 1, System.nanoTime());
+        long t = System.nanoTime();
+        if (pendMask != 0) {
+            flushThenPut((id << 1) | 1, t);
+        } else {
+            put((id << 1) | 1, t);
+        }
         depth = d - 1;
+    }
+
+    // ------------------------------------------------------------ allocation counting
+
+    /** One object of class {@code c} was created in the frame on top (instrumented {@code new}). */
+    void alloc(int c) {
+        int i = c & (PENDING_SLOTS - 1);
+        if (pendClass[i] == c) {
+            pendCount[i]++;
+            pendMask |= 1 << i;
+            if (flushAsked) {
+                flushAskedNow();
+            }
+            return;
+        }
+        allocMiss(c, i, 1, 0);
+    }
+
+    /** One array of class {@code c}, {@code bytes} long, was created in the frame on top. */
+    void array(int c, long bytes) {
+        int i = c & (PENDING_SLOTS - 1);
+        if (pendClass[i] == c) {
+            pendCount[i]++;
+            pendBytes[i] += bytes;
+            pendMask |= 1 << i;
+            if (flushAsked) {
+                flushAskedNow();
+            }
+            return;
+        }
+        allocMiss(c, i, 1, bytes);
+    }
+
+    /**
+     * {@code multianewarray}: the array and, level by level, the arrays it holds (rectangular:
+     * each level's arrays have one length), {@code dims} levels of them.
+     */
+    void multiArray(Object array, int c, int dims) {
+        try {
+            long objects = 1;
+            Object level = array;
+            int id = c;
+            for (int k = 0; k < dims && id >= 0 && level != null; k++) {
+                int length = java.lang.reflect.Array.getLength(level);
+                add(id, objects, objects * Sizes.arrayBytes(length, Classes.shape(id)));
+                if (length == 0) {
+                    return;
+                }
+                objects *= length;
+                if (k + 1 < dims) {
+                    level = java.lang.reflect.Array.get(level, 0);
+                    id = Classes.component(id);
+                }
+            }
+        } catch (Throwable t) {
+            // never disturb the program
+        }
+    }
+
+    private void add(int c, long objects, long bytes) {
+        int i = c & (PENDING_SLOTS - 1);
+        if (pendClass[i] == c && pendCount[i] + objects <= Integer.MAX_VALUE) {
+            pendCount[i] += (int) objects;
+            pendBytes[i] += bytes;
+            pendMask |= 1 << i;
+            return;
+        }
+        allocMiss(c, i, objects, bytes);
+    }
+
+    /** Class {@code c} is not in its slot: write out the slot's counts and take it. */
+    private void allocMiss(int c, int i, long objects, long bytes) {
+        // First: the class's size (measured once per class, while nothing here is half done).
+        long size = Classes.objectSize(c);
+        if (pendCount[i] != 0) {
+            flushPending(1 << i, System.nanoTime());
+        }
+        while (objects > Integer.MAX_VALUE) { // a multianewarray level beyond any heap
+            pendClass[i] = c;
+            pendSize[i] = 0;
+            pendCount[i] = Integer.MAX_VALUE;
+            pendBytes[i] = bytes / objects * Integer.MAX_VALUE;
+            bytes -= pendBytes[i];
+            objects -= Integer.MAX_VALUE;
+            flushPending(1 << i, System.nanoTime());
+        }
+        pendClass[i] = c;
+        pendSize[i] = size;
+        pendCount[i] = (int) objects;
+        pendBytes[i] = bytes;
+        pendMask |= 1 << i;
+        if (flushAsked) {
+            flushAskedNow();
+        }
+    }
+
+    private void flushAskedNow() {
+        flushAsked = false;
+        if (pendMask != 0) {
+            flushPending(pendMask, System.nanoTime());
+        }
+    }
+
+    /**
+     * Before an enter or exit: the pending counts as one-slot memory records, then the event,
+     * published together (one room check, one release store). After a loss the gap's marker (the
+     * Resync) goes first, so the records land on the right frame. Counts that do not fit are
+     * dropped and counted; the event then goes its usual way.
+     */
+    private void flushThenPut(int code, long t) {
+        int slots = pendMask;
+        pendMask = 0;
+        int need = 2 * Integer.bitCount(slots) + 1 + (inGap ? 1 : 0);
+        long tl = tail;
+        if (tl - headCache > capacity - need) {
+            headCache = (long) HEAD.getAcquire(this);
+            if (tl - headCache > capacity - need && !waitForRoom(need)) {
+                dropSlots(slots);
+                put(code, t);
+                return;
+            }
+        }
+        long start = tl;
+        if (inGap) {
+            tl = putGapMarker(tl, t);
+        }
+        tl = writeRecords(slots, tl, t, true);
+        int i = (int) tl & mask;
+        codes[i] = code;
+        times[i] = t;
+        tl++;
+        TAIL.setRelease(this, tl);
+        if ((start & ~(long) halfMask) != (tl & ~(long) halfMask) && sender.sleeping) {
+            sender.wake();
+        }
+    }
+
+    /**
+     * The slots in {@code slots} (a bit per slot) as memory records of their own (no event goes
+     * with them: the window is full, or the sender asked), or dropped and counted when the ring has
+     * no room.
+     */
+    private void flushPending(int slots, long t) {
+        pendMask &= ~slots;
+        int need = 2 * Integer.bitCount(slots) + (inGap ? 1 : 0);
+        long tl = tail;
+        if (tl - headCache > capacity - need) {
+            headCache = (long) HEAD.getAcquire(this);
+            if (tl - headCache > capacity - need && !waitForRoom(need)) {
+                dropSlots(slots);
+                return;
+            }
+        }
+        long start = tl;
+        if (inGap) {
+            tl = putGapMarker(tl, t);
+        }
+        tl = writeRecords(slots, tl, t, false);
+        TAIL.setRelease(this, tl);
+        if ((start & ~(long) halfMask) != (tl & ~(long) halfMask) && sender.sleeping) {
+            sender.wake();
+        }
+    }
+
+    /** Writes (unpublished) the marker that ends a loss episode; returns the next position. */
+    private long putGapMarker(long tl, long t) {
+        gapQueue.add(new Gap(Arrays.copyOf(stack, depth), droppedEvents, gaps));
+        int m = (int) tl & mask;
+        codes[m] = MARKER;
+        times[m] = t;
+        inGap = false;
+        return tl + 1;
+    }
+
+    /** Writes (unpublished) the slots' records from {@code tl} and empties them; returns the next position. */
+    private long writeRecords(int slots, long tl, long t, boolean attached) {
+        for (int m = slots; m != 0; m &= m - 1) {
+            int i = Integer.numberOfTrailingZeros(m);
+            int n = pendCount[i];
+            long bytes = pendBytes[i] + n * pendSize[i];
+            int a = (int) tl & mask;
+            if (attached && n < (1 << 23) && bytes < (1L << COUNT_SHIFT)) {
+                codes[a] = ATTACHED - pendClass[i];
+                times[a] = (long) n << COUNT_SHIFT | bytes;
+                tl++;
+            } else {
+                codes[a] = MEMORY - pendClass[i];
+                times[a] = t;
+                int b = (int) (tl + 1) & mask;
+                codes[b] = n;
+                times[b] = bytes;
+                tl += 2;
+            }
+            pendCount[i] = 0;
+            pendBytes[i] = 0;
+        }
+        return tl;
+    }
+
+    /** No room: the slots' counts are lost, and counted for MemoryDropped. */
+    private void dropSlots(int slots) {
+        for (int m = slots; m != 0; m &= m - 1) {
+            int i = Integer.numberOfTrailingZeros(m);
+            allocationsDropped += pendCount[i];
+            allocationBytesDropped += pendBytes[i] + pendCount[i] * pendSize[i];
+            pendCount[i] = 0;
+            pendBytes[i] = 0;
+        }
+        allocationsDroppedPublished = allocationsDropped;
+        allocationBytesDroppedPublished = allocationBytesDropped;
+    }
+
+    /** Lossless: waits until {@code need} slots are free (false when the session ends first). */
+    private boolean waitForRoom(int need) {
+        if (!lossless) {
+            return false;
+        }
+        while (Recorder.session == session && !sender.finished) {
+            LockSupport.parkNanos(20_000);
+            headCache = (long) HEAD.getAcquire(this);
+            if (tail - headCache <= capacity - need) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean tryLockPre() {

@@ -19,8 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * One session: the daemon thread that connects to the viewer, sends Hello, then loops: new
  * definitions, ThreadStart for new threads, each thread's ring as Events batches (Dropped + Resync
  * where events were lost), ThreadEnd for dead threads, a Heartbeat when idle, and finally Goodbye
- * with the graceful close SPEC asks for. Any socket error ends the session: the hooks turn into a
- * no-op and the program runs on.
+ * with the graceful close SPEC asks for. With allocation counting on, rings are sent as Records
+ * batches (enter, exit and memory records; classes defined before first use) and memory drop
+ * totals as MemoryDropped; every {@link #FLUSH_ASK_NS} each thread is asked to write its pending
+ * counts at its next allocation, so a long frame's allocations show while it runs. Any socket
+ * error ends the session: the hooks turn into a no-op and the program runs on.
  */
 final class Sender implements Runnable {
     static final String AGENT = "highrise-agent-java 0.1.0";
@@ -41,6 +44,8 @@ final class Sender implements Runnable {
     static final int CLOSE_READ_TIMEOUT_MS = 2000;
     /** How often threads with pre-session frames are looked at (only while such frames remain). */
     static final long RECONCILE_NS = 50_000_000L;
+    /** How often threads are asked to write out pending allocation counts (alloc=on). */
+    static final long FLUSH_ASK_NS = 10_000_000L;
 
     final int sessionId;
     final Options options;
@@ -59,8 +64,16 @@ final class Sender implements Runnable {
     private final ArrayList<Ring> rings = new ArrayList<>();
     private final Wire wire = new Wire(FLUSH_BYTES * 2);
     private final Wire.EventPacker packer = new Wire.EventPacker();
+    private final Wire.RecordPacker recordPacker = new Wire.RecordPacker();
+    /** alloc=on: rings go out as Records (tag 10), else as Events (tag 4, as protocol version 1). */
+    private final boolean records;
     private boolean[] sentIds = new boolean[1024];
     private int defsSent;
+    private int classDefsSent;
+    private long allocationsDroppedTotal;
+    private long allocationBytesDroppedTotal;
+    private long allocationsDroppedSent;
+    private long allocationBytesDroppedSent;
     private long droppedEventsTotal;
     private long gapsTotal;
     private long droppedEventsSent = -1;
@@ -84,6 +97,7 @@ final class Sender implements Runnable {
     Sender(int sessionId, Options options) {
         this.sessionId = sessionId;
         this.options = options;
+        this.records = options.alloc;
     }
 
     long nextThreadId() {
@@ -211,6 +225,7 @@ final class Sender implements Runnable {
     private void loop() throws IOException {
         long lastEventsNs = System.nanoTime();
         long lastDroppedCheckNs = lastEventsNs;
+        long lastFlushAskNs = lastEventsNs;
         while (true) {
             boolean last = finishing;
             boolean work = pump();
@@ -225,6 +240,14 @@ final class Sender implements Runnable {
             if (reconciling > 0 && (last || now - lastReconcileNs >= RECONCILE_NS)) {
                 reconcile();
                 lastReconcileNs = now;
+            }
+            if (records && now - lastFlushAskNs >= FLUSH_ASK_NS) {
+                for (Ring ring : rings) {
+                    if (!ring.flushAsked) {
+                        ring.flushAsked = true;
+                    }
+                }
+                lastFlushAskNs = now;
             }
             if (now - lastDroppedCheckNs >= 1_000_000_000L) {
                 reportDrops();
@@ -248,6 +271,9 @@ final class Sender implements Runnable {
     private boolean pump() throws IOException {
         boolean work = false;
         sendDefinitions();
+        if (records) {
+            sendClassDefinitions();
+        }
         Ring r;
         while ((r = newRings.poll()) != null) {
             rings.add(r);
@@ -293,6 +319,12 @@ final class Sender implements Runnable {
     }
 
     private void noteDrops(Ring ring) {
+        long allocations = ring.allocationsDroppedPublished;
+        long bytes = ring.allocationBytesDroppedPublished;
+        allocationsDroppedTotal += allocations - ring.allocationsDroppedReported;
+        allocationBytesDroppedTotal += bytes - ring.allocationBytesDroppedReported;
+        ring.allocationsDroppedReported = allocations;
+        ring.allocationBytesDroppedReported = bytes;
         long d = ring.droppedEventsPublished;
         long g = ring.gapsPublished;
         droppedEventsTotal += d - ring.droppedReported;
@@ -313,6 +345,32 @@ final class Sender implements Runnable {
             droppedEventsSent = droppedEventsTotal;
             gapsSent = gapsTotal;
         }
+        if (allocationsDroppedTotal != allocationsDroppedSent
+                || allocationBytesDroppedTotal != allocationBytesDroppedSent) {
+            wire.memoryDropped(allocationsDroppedTotal, allocationBytesDroppedTotal, 0);
+            allocationsDroppedSent = allocationsDroppedTotal;
+            allocationBytesDroppedSent = allocationBytesDroppedTotal;
+        }
+    }
+
+    private void startBatch(long base) {
+        if (records) {
+            recordPacker.start(base);
+        } else {
+            packer.start(base);
+        }
+    }
+
+    private int batchCount() {
+        return records ? recordPacker.count() : packer.count();
+    }
+
+    private void writeBatch(Ring ring) {
+        if (records) {
+            recordPacker.writeTo(wire, ring.threadId);
+        } else {
+            packer.writeTo(wire, ring.threadId);
+        }
     }
 
     private boolean drain(Ring ring) throws IOException {
@@ -324,17 +382,17 @@ final class Sender implements Runnable {
         int[] codes = ring.codes;
         long[] times = ring.times;
         int mask = ring.mask;
-        packer.start(0);
+        startBatch(0);
         while (h < tl) {
             int i = (int) h & mask;
             int code = codes[i];
             long t = ticks(times[i]);
             h++;
             if (code == Ring.MARKER) {
-                if (packer.count() > 0) {
-                    packer.writeTo(wire, ring.threadId);
+                if (batchCount() > 0) {
+                    writeBatch(ring);
                 }
-                packer.start(0);
+                startBatch(0);
                 Ring.Gap gap = ring.gapQueue.poll();
                 if (gap != null && gap.base >= 0) {
                     rebase(ring, gap.base, gap.stack, gap.stack.length, t);
@@ -363,26 +421,72 @@ final class Sender implements Runnable {
                 }
                 continue;
             }
-            if (ring.tracking) {
-                track(ring, code);
+            if (code <= Ring.MEMORY) {
+                int classId;
+                long objects;
+                long bytes;
+                if (code > Ring.ATTACHED) {
+                    // Two slots: (count, bytes) in the next one, written with it.
+                    classId = Ring.MEMORY - code;
+                    int j = (int) h & mask;
+                    objects = codes[j] & 0xFFFFFFFFL;
+                    bytes = times[j];
+                    h++;
+                } else {
+                    // One slot, published with the event that follows: its time is the event's.
+                    classId = Ring.ATTACHED - code;
+                    long packed = times[i];
+                    objects = packed >>> Ring.COUNT_SHIFT;
+                    bytes = packed & ((1L << Ring.COUNT_SHIFT) - 1);
+                    long k = h;
+                    while (k < tl && codes[(int) k & mask] <= Ring.ATTACHED) {
+                        k++;
+                    }
+                    t = ticks(k < tl ? times[(int) k & mask] : System.nanoTime());
+                }
+                if (!records) {
+                    continue; // code rewritten for an earlier session with alloc=on; not this one's
+                }
+                if (classId >= classDefsSent) {
+                    sendClassDefinitions();
+                }
+                if (recordPacker.count() == 0) {
+                    recordPacker.start(t);
+                }
+                recordPacker.memory(classId, t, objects, false, bytes);
+            } else {
+                if (ring.tracking) {
+                    track(ring, code);
+                }
+                ensureDefined(code >>> 1);
+                if (records) {
+                    if (recordPacker.count() == 0) {
+                        recordPacker.start(t);
+                    }
+                    if ((code & 1) == 0) {
+                        recordPacker.enter(code >>> 1, t);
+                    } else {
+                        recordPacker.exit(code >>> 1, t);
+                    }
+                } else {
+                    if (packer.count() == 0) {
+                        packer.start(t);
+                    }
+                    packer.push(code, t);
+                }
             }
-            ensureDefined(code >>> 1);
-            if (packer.count() == 0) {
-                packer.start(t);
-            }
-            packer.push(code, t);
-            if (packer.count() >= BATCH_EVENTS) {
-                packer.writeTo(wire, ring.threadId);
-                packer.start(0);
+            if (batchCount() >= BATCH_EVENTS) {
+                writeBatch(ring);
+                startBatch(0);
                 ring.release(h);
                 if (wire.length() >= FLUSH_BYTES) {
                     flush();
                 }
             }
         }
-        if (packer.count() > 0) {
-            packer.writeTo(wire, ring.threadId);
-            packer.start(0);
+        if (batchCount() > 0) {
+            writeBatch(ring);
+            startBatch(0);
         }
         ring.release(h);
         if (wire.length() >= FLUSH_BYTES) {
@@ -513,6 +617,18 @@ final class Sender implements Runnable {
             sentIds[d.id] = true;
         }
         defsSent += defs.length;
+    }
+
+    /** Every class id reserved so far (dense, in id order), before a record names one. */
+    private void sendClassDefinitions() {
+        if (Classes.count() <= classDefsSent) {
+            return;
+        }
+        ClassDef[] defs = Classes.since(classDefsSent);
+        for (int from = 0; from < defs.length; from += DEFS_PER_FRAME) {
+            wire.defineClasses(defs, from, Math.min(defs.length, from + DEFS_PER_FRAME));
+        }
+        classDefsSent += defs.length;
     }
 
     private void flush() throws IOException {

@@ -35,6 +35,14 @@ import org.objectweb.asm.commons.AdviceAdapter;
  *       never offered to transformers;</li>
  *   <li>any failure leaves the class unchanged.</li>
  * </ul>
+ * With allocation counting on ({@code alloc=on}), every {@code new}, {@code newarray},
+ * {@code anewarray} and {@code multianewarray} is followed by a call that counts what it created
+ * (class id from {@link Classes}, assigned here) for the method's frame: {@code Recorder.alloc(ring,
+ * id)}, {@code Recorder.array(length, ring, id, shape)}, {@code Recorder.multiArray(array, ring, id,
+ * dims)}. After the instruction, so a {@code new} that fails counts nothing, and a constructor that
+ * throws leaves its object counted where the {@code new} ran. Before a constructor's
+ * super()/this() call (where the method has no ring yet) the {@code ...Here} variants look the
+ * thread's ring up.
  */
 final class Transformer implements ClassFileTransformer {
     static final String RECORDER = "io/highrise/agent/Recorder";
@@ -43,6 +51,8 @@ final class Transformer implements ClassFileTransformer {
     static final String EXIT_DESC = "(L" + RING + ";I)V";
 
     volatile Options.Filter filter;
+    /** Count allocations in the code rewritten from now on. */
+    volatile boolean alloc;
     final boolean verbose;
     final AtomicLong classesInstrumented = new AtomicLong();
     final AtomicLong classesFailed = new AtomicLong();
@@ -50,8 +60,9 @@ final class Transformer implements ClassFileTransformer {
 
     private final java.lang.instrument.Instrumentation inst;
 
-    Transformer(Options.Filter filter, boolean verbose, java.lang.instrument.Instrumentation inst) {
+    Transformer(Options.Filter filter, boolean alloc, boolean verbose, java.lang.instrument.Instrumentation inst) {
         this.filter = filter;
+        this.alloc = alloc;
         this.verbose = verbose;
         this.inst = inst;
     }
@@ -91,7 +102,7 @@ final class Transformer implements ClassFileTransformer {
             if (!seesRecorder(loader)) {
                 return null;
             }
-            byte[] out = instrument(loader, className, classfileBuffer);
+            byte[] out = instrument(loader, className, classfileBuffer, alloc);
             if (out != null) {
                 classesInstrumented.incrementAndGet();
             }
@@ -125,14 +136,14 @@ final class Transformer implements ClassFileTransformer {
         return sees;
     }
 
-    static byte[] instrument(ClassLoader loader, String className, byte[] bytes) {
+    static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc) {
         ClassReader reader = new ClassReader(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return null;
         }
         ClassWriter writer = new HierarchyClassWriter(reader, loader);
         String loaderKey = Integer.toHexString(System.identityHashCode(loader)) + ":";
-        ClassAdapter adapter = new ClassAdapter(writer, loaderKey);
+        ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc);
         reader.accept(adapter, ClassReader.SKIP_FRAMES);
         if (adapter.defs.isEmpty()) {
             return null;
@@ -146,6 +157,8 @@ final class Transformer implements ClassFileTransformer {
 
     static final class ClassAdapter extends ClassVisitor {
         final String loaderKey;
+        final ClassLoader loader;
+        final boolean alloc;
         final List<MethodDef> defs = new ArrayList<>();
         final List<Integer> firstLines = new ArrayList<>();
         final List<Integer> lastLines = new ArrayList<>();
@@ -154,9 +167,11 @@ final class Transformer implements ClassFileTransformer {
         String simpleName;
         String sourceFile;
 
-        ClassAdapter(ClassVisitor next, String loaderKey) {
+        ClassAdapter(ClassVisitor next, String loaderKey, ClassLoader loader, boolean alloc) {
             super(Opcodes.ASM9, next);
             this.loaderKey = loaderKey;
+            this.loader = loader;
+            this.alloc = alloc;
         }
 
         @Override
@@ -218,10 +233,88 @@ final class Transformer implements ClassFileTransformer {
         }
 
         private void pushId() {
-            if (id <= Short.MAX_VALUE) {
-                mv.visitIntInsn(id <= Byte.MAX_VALUE ? Opcodes.BIPUSH : Opcodes.SIPUSH, id);
+            pushInt(id);
+        }
+
+        private void pushInt(int v) {
+            if (v >= -1 && v <= 5) {
+                mv.visitInsn(Opcodes.ICONST_0 + v);
+            } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+                mv.visitIntInsn(Opcodes.BIPUSH, v);
+            } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+                mv.visitIntInsn(Opcodes.SIPUSH, v);
             } else {
-                mv.visitLdcInsn(id);
+                mv.visitLdcInsn(v);
+            }
+        }
+
+        // ---------------------------------------------------- allocation counting
+
+        /** Right after {@code new}: the uninitialised object stays on the stack, untouched. */
+        private void countObject(String internalName) {
+            int c = Classes.reserve(internalName, owner.loader);
+            if (c < 0) {
+                return;
+            }
+            if (entered) {
+                mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
+                pushInt(c);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "alloc", "(L" + RING + ";I)V", false);
+            } else {
+                pushInt(c);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "allocHere", "(I)V", false);
+            }
+        }
+
+        /** Right after {@code newarray}/{@code anewarray} (array descriptor {@code desc}): array on the stack. */
+        private void countArray(String desc) {
+            int c = Classes.reserve(desc, owner.loader);
+            if (c < 0) {
+                return;
+            }
+            mv.visitInsn(Opcodes.DUP);
+            mv.visitInsn(Opcodes.ARRAYLENGTH);
+            if (entered) {
+                mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
+                pushInt(c);
+                pushInt(Sizes.shapeOf(desc.charAt(1)));
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "array", "(IL" + RING + ";II)V", false);
+            } else {
+                pushInt(c);
+                pushInt(Sizes.shapeOf(desc.charAt(1)));
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "arrayHere", "(III)V", false);
+            }
+        }
+
+        private void countMultiArray(String desc, int dims) {
+            int c = Classes.reserve(desc, owner.loader);
+            if (c < 0) {
+                return;
+            }
+            mv.visitInsn(Opcodes.DUP);
+            if (entered) {
+                mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
+                pushInt(c);
+                pushInt(dims);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArray",
+                        "(Ljava/lang/Object;L" + RING + ";II)V", false);
+            } else {
+                pushInt(c);
+                pushInt(dims);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArrayHere", "(Ljava/lang/Object;II)V", false);
+            }
+        }
+
+        private static String newarrayDescriptor(int operand) {
+            switch (operand) {
+                case Opcodes.T_BOOLEAN: return "[Z";
+                case Opcodes.T_CHAR: return "[C";
+                case Opcodes.T_FLOAT: return "[F";
+                case Opcodes.T_DOUBLE: return "[D";
+                case Opcodes.T_BYTE: return "[B";
+                case Opcodes.T_SHORT: return "[S";
+                case Opcodes.T_INT: return "[I";
+                default: return "[J";
             }
         }
 
@@ -289,6 +382,9 @@ final class Transformer implements ClassFileTransformer {
         public void visitIntInsn(int opcode, int operand) {
             rangeHasCode = true;
             super.visitIntInsn(opcode, operand);
+            if (owner.alloc && opcode == NEWARRAY) {
+                countArray(newarrayDescriptor(operand));
+            }
         }
 
         @Override
@@ -301,6 +397,11 @@ final class Transformer implements ClassFileTransformer {
         public void visitTypeInsn(int opcode, String type) {
             rangeHasCode = true;
             super.visitTypeInsn(opcode, type);
+            if (owner.alloc && opcode == NEW) {
+                countObject(type);
+            } else if (owner.alloc && opcode == ANEWARRAY) {
+                countArray(type.startsWith("[") ? "[" + type : "[L" + type + ";");
+            }
         }
 
         @Override
@@ -357,6 +458,9 @@ final class Transformer implements ClassFileTransformer {
         public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
             rangeHasCode = true;
             super.visitMultiANewArrayInsn(descriptor, numDimensions);
+            if (owner.alloc) {
+                countMultiArray(descriptor, numDimensions);
+            }
         }
 
         @Override

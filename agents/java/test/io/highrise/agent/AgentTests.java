@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
  * Everything runs against the real listener, {@code highrise-probe}, and real JVMs started with
  * the agent (or attached to later). Usage:
  * {@code AgentTests --probe PATH --jar AGENT.jar --classes TEST_CLASSES --golden DIR [--highrise PATH]}
+ * (examples/java-shapes is found next to the golden files' agent-protocol directory).
  */
 public final class AgentTests {
     static String probe;
@@ -65,6 +66,10 @@ public final class AgentTests {
         tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
         tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", () -> attachFramesReturn(false));
         tests.put("attach_pre_session_frames_with_drops_keep_their_base", () -> attachFramesReturn(true));
+        tests.put("allocations_exact_per_stack_and_class", AgentTests::allocationsExact);
+        tests.put("allocations_off_sends_no_memory_records", AgentTests::allocationsOff);
+        tests.put("allocation_drops_lose_counts_never_misattribute", AgentTests::allocationDrops);
+        tests.put("java_shapes_paper_example_through_highrise_report", AgentTests::javaShapes);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -274,6 +279,11 @@ public final class AgentTests {
         Options bad = Options.parse("addr=nonsense,buffer=x,frobnicate=1");
         check(bad.warnings.size() == 3, "warnings for bad options: " + bad.warnings);
         check(bad.port == 7878 || System.getenv("HIGHRISE_ADDR") != null, "bad addr keeps the default");
+        check(Options.parse("").alloc == Options.DEFAULT_ALLOC, "alloc default");
+        check(Options.parse("alloc=off").alloc == false && Options.parse("alloc=on").alloc, "alloc=off|on");
+        check(Options.parse("alloc").alloc && !Options.parse("alloc=false").alloc, "alloc alone, alloc=false");
+        Options badAlloc = Options.parse("alloc=maybe");
+        check(badAlloc.alloc == Options.DEFAULT_ALLOC && badAlloc.warnings.size() == 1, "alloc=maybe: " + badAlloc.warnings);
     }
 
     // ---------------------------------------------------------------- runs against the probe
@@ -729,6 +739,452 @@ public final class AgentTests {
         String out = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, how + " failed:\n" + out);
         return how;
+    }
+
+    // ---------------------------------------------------------------- allocation counting
+
+    /** (stack, class) -> {count, bytes}, keyed "a > b > c | class". */
+    static final class Allocations {
+        final Map<String, long[]> counts = new java.util.TreeMap<>();
+
+        void add(List<String> stack, String cls, long count, long bytesEach) {
+            long[] c = counts.computeIfAbsent(String.join(" > ", stack) + " | " + cls, k -> new long[2]);
+            c[0] += count;
+            c[1] += count * bytesEach;
+        }
+
+        /** What the probe received for one thread. */
+        static Allocations of(Map<String, Object> thread) {
+            Allocations a = new Allocations();
+            for (Object o : list(thread.get("allocations"))) {
+                Map<String, Object> e = map(o);
+                List<String> stack = new ArrayList<>();
+                for (Object n : list(e.get("stack"))) {
+                    stack.add(String.valueOf(n));
+                }
+                check(num(e.get("frees")) == 0 && num(e.get("freed_bytes")) == 0, "Java counts no frees: " + e);
+                long[] c = a.counts.computeIfAbsent(String.join(" > ", stack) + " | " + e.get("class"), k -> new long[2]);
+                c[0] += num(e.get("count"));
+                c[1] += num(e.get("bytes"));
+            }
+            return a;
+        }
+
+        long[] total() {
+            long[] t = new long[2];
+            for (long[] c : counts.values()) {
+                t[0] += c[0];
+                t[1] += c[1];
+            }
+            return t;
+        }
+
+        String diff(Allocations expected) {
+            StringBuilder b = new StringBuilder();
+            java.util.Set<String> keys = new java.util.TreeSet<>(counts.keySet());
+            keys.addAll(expected.counts.keySet());
+            for (String k : keys) {
+                long[] got = counts.getOrDefault(k, new long[2]);
+                long[] want = expected.counts.getOrDefault(k, new long[2]);
+                if (!Arrays.equals(got, want)) {
+                    b.append("\n  ").append(k).append(": got ").append(Arrays.toString(got)).append(" expected ")
+                            .append(Arrays.toString(want));
+                }
+            }
+            return b.toString();
+        }
+    }
+
+    /**
+     * getObjectSize of real instances, in a JVM of its own with no highrise agent: a
+     * manifest-only agent jar names {@code io.highrise.testapp.SizeOf} as its Premain-Class.
+     */
+    static Map<String, Long> sizesOf(String classpath, String... specs) throws Exception {
+        Path dir = Files.createTempDirectory("highrise-sizeof");
+        Path agentJar = dir.resolve("sizeof.jar");
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", APP + ".SizeOf");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(agentJar), manifest)) {
+            // the manifest is all it needs: the class comes from the class path
+        }
+        List<String> cmd = new ArrayList<>(Arrays.asList(JAVA, "-javaagent:" + agentJar, "-cp", classpath, APP + ".SizeOf"));
+        cmd.addAll(Arrays.asList(specs));
+        Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, "SizeOf:\n" + out);
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        for (String line : out.split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length == 3 && f[0].equals("SIZE")) {
+                sizes.put(f[1], Long.parseLong(f[2]));
+            }
+        }
+        check(sizes.size() == specs.length, "sizes " + sizes + " from:\n" + out);
+        return sizes;
+    }
+
+    static final String[] ALLOC_SIZE_SPECS = {
+        APP + ".Point", APP + ".Fragile", APP + ".Sub", APP + ".Failure", "java.lang.Thread",
+        "int[]:4", "int[]:2", "int[]:10", "java.lang.String[]:3", "long[]:0", "long[]:3", "boolean[]:5",
+        "char[]:7", "double[]:1", "short[]:3", "byte[]:9", "float[]:2", APP + ".Point[][]:2", "long[][]:2",
+        "byte[][][]:3", "byte[][]:0", "java.lang.Object[][][]:2", "java.lang.Object[][]:2",
+        "java.lang.Object[]:2", "long[][]:1", "long[]:2", "char[]:3",
+    };
+
+    /** What one Allocs worker thread creates in {@code rounds} rounds, by stack and class (see Allocs). */
+    static Allocations allocTruth(int rounds, Map<String, Long> size) {
+        Allocations a = new Allocations();
+        String p = APP + ".";
+        List<String> w = Arrays.asList(p + "Allocs.lambda$main$0", p + "Allocs.work");
+        java.util.function.Function<String[], List<String>> under = names -> {
+            List<String> l = new ArrayList<>(w);
+            l.addAll(Arrays.asList(names));
+            return l;
+        };
+        long r = rounds;
+        // work itself: the Fragile whose constructor throws, the Sub, and what Sub's constructor
+        // makes before super() (its frame is not entered yet: the caller's): a point, a
+        // long[1][2] (one long[][] and one long[2]), a char[3] and the varargs Object[2].
+        a.add(w, p + "Fragile", r, size.get(p + "Fragile"));
+        a.add(w, p + "Sub", r, size.get(p + "Sub"));
+        a.add(w, p + "Point", r, size.get(p + "Point"));
+        a.add(w, "long[][]", r, size.get("long[][]:1"));
+        a.add(w, "long[]", r, size.get("long[]:2"));
+        a.add(w, "char[]", r, size.get("char[]:3"));
+        a.add(w, "java.lang.Object[]", r, size.get("java.lang.Object[]:2"));
+        a.add(under.apply(new String[] {p + "Allocs.make"}), p + "Point", 3 * r, size.get(p + "Point"));
+        // catcher: the callee's two points, int[4] and Failure stay with the callee that threw;
+        // the point made in the catch block is catcher's.
+        List<String> thrower = under.apply(new String[] {p + "Allocs.catcher", p + "Allocs.allocThenThrow"});
+        a.add(thrower, p + "Point", 2 * r, size.get(p + "Point"));
+        a.add(thrower, "int[]", r, size.get("int[]:4"));
+        a.add(thrower, p + "Failure", r, size.get(p + "Failure"));
+        a.add(under.apply(new String[] {p + "Allocs.catcher"}), p + "Point", r, size.get(p + "Point"));
+        // The constructor that throws after making a point and the Failure.
+        List<String> fragile = under.apply(new String[] {p + "Fragile.<init>"});
+        a.add(fragile, p + "Point", r, size.get(p + "Point"));
+        a.add(fragile, p + "Failure", r, size.get(p + "Failure"));
+        // Sub's field initialiser (after super()).
+        a.add(under.apply(new String[] {p + "Sub.<init>"}), "int[]", r, size.get("int[]:2"));
+        // Recursion: one point per level, each level its own stack.
+        List<String> rec = new ArrayList<>(w);
+        for (int d = 0; d < io.highrise.testapp.Allocs.DEPTH; d++) {
+            rec.add(p + "Allocs.recurse");
+            a.add(rec, p + "Point", r, size.get(p + "Point"));
+        }
+        List<String> arr = under.apply(new String[] {p + "Allocs.arrays"});
+        a.add(arr, "int[]", r, size.get("int[]:10"));
+        a.add(arr, "java.lang.String[]", r, size.get("java.lang.String[]:3"));
+        a.add(arr, "long[]", r, size.get("long[]:0"));
+        a.add(arr, "boolean[]", r, size.get("boolean[]:5"));
+        a.add(arr, "char[]", r, size.get("char[]:7"));
+        a.add(arr, "double[]", r, size.get("double[]:1"));
+        a.add(arr, "short[]", r, size.get("short[]:3"));
+        a.add(arr, "byte[]", r, size.get("byte[]:9"));
+        a.add(arr, "float[]", r, size.get("float[]:2"));
+        a.add(arr, p + "Point[][]", r, size.get(p + "Point[][]:2"));
+        // new long[2][3]: the outer array and two long[3].
+        a.add(arr, "long[][]", r, size.get("long[][]:2"));
+        a.add(arr, "long[]", 2 * r, size.get("long[]:3"));
+        // new byte[3][0][]: the outer array and three empty byte[][] (the third level is null).
+        a.add(arr, "byte[][][]", r, size.get("byte[][][]:3"));
+        a.add(arr, "byte[][]", 3 * r, size.get("byte[][]:0"));
+        // new Object[2][2][2]: 1 + 2 + 4 arrays.
+        a.add(arr, "java.lang.Object[][][]", r, size.get("java.lang.Object[][][]:2"));
+        a.add(arr, "java.lang.Object[][]", 2 * r, size.get("java.lang.Object[][]:2"));
+        a.add(arr, "java.lang.Object[]", 4 * r, size.get("java.lang.Object[]:2"));
+        return a;
+    }
+
+    static Allocations mainTruth(int threads, Map<String, Long> size) {
+        Allocations a = new Allocations();
+        List<String> main = Arrays.asList(APP + ".Allocs.main");
+        a.add(main, "java.lang.Thread[]", 1, size.get("java.lang.Thread[]:" + threads));
+        a.add(main, "java.lang.Thread", threads, size.get("java.lang.Thread"));
+        return a;
+    }
+
+    static Map<String, Long> allocSizes(int threads) throws Exception {
+        List<String> specs = new ArrayList<>(Arrays.asList(ALLOC_SIZE_SPECS));
+        specs.add("java.lang.Thread[]:" + threads);
+        return sizesOf(classes, specs.toArray(new String[0]));
+    }
+
+    /**
+     * alloc=on, lossless: every thread's allocations, by stack and class, are exactly what Allocs
+     * creates (counts, and bytes = count x getObjectSize measured in a JVM of its own): across 4
+     * threads, an exception thrown after allocating (counts stay with the frame that threw; the
+     * catch block's with the catcher), a constructor that throws after its object was created, an
+     * allocation before super(), recursion 50 deep, and every array instruction.
+     */
+    static void allocationsExact() throws Exception {
+        int threads = 4;
+        int rounds = 30;
+        Map<String, Long> size = allocSizes(threads);
+        try (Probe p = new Probe(1)) {
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+                    + ",lossless,alloc=on"), APP + ".Allocs", String.valueOf(threads), String.valueOf(rounds));
+            check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            Map<String, Object> stats = map(s.get("stats"));
+            check(num(stats.get("agent_allocations_dropped")) == 0 && num(stats.get("agent_events_dropped")) == 0,
+                    "lossless: nothing dropped " + stats);
+            check(num(stats.get("skipped_records")) == 0, "no record named an undefined class or method " + stats);
+            check(num(stats.get("memory_records")) > 0 && num(stats.get("class_definitions")) > 0, "memory records " + stats);
+            allThreadsBalanced(s, true);
+            Allocations worker = allocTruth(rounds, size);
+            int workers = 0;
+            long received = 0;
+            for (Object t : list(s.get("threads"))) {
+                Map<String, Object> th = map(t);
+                String name = String.valueOf(th.get("name"));
+                Allocations got = Allocations.of(th);
+                received += got.total()[0];
+                if (name.startsWith("alloc-")) {
+                    workers++;
+                    String diff = got.diff(worker);
+                    check(diff.isEmpty(), name + " allocations differ:" + diff);
+                } else if (name.equals("main")) {
+                    String diff = got.diff(mainTruth(threads, size));
+                    check(diff.isEmpty(), "main allocations differ:" + diff);
+                }
+            }
+            check(workers == threads, "worker threads " + workers);
+            check(received == num(stats.get("allocations")), "probe's total " + stats.get("allocations") + " vs " + received);
+            check(received == threads * worker.total()[0] + threads + 1, "total " + received);
+            // Classes: arrays are kind Array, named as SPEC says.
+            Map<String, String> kinds = new LinkedHashMap<>();
+            for (Object c : list(s.get("classes"))) {
+                Map<String, Object> d = map(c);
+                kinds.put(String.valueOf(d.get("display")), String.valueOf(d.get("kind")));
+                if (d.get("display").equals("java.lang.String[]")) {
+                    check(d.get("package").equals("java.lang") && d.get("name").equals("String[]"), "String[] def " + d);
+                }
+                if (d.get("display").equals("byte[][][]")) {
+                    check(d.get("package").equals("") && d.get("name").equals("byte[][][]"), "byte[][][] def " + d);
+                }
+            }
+            check("Array".equals(kinds.get("long[][]")) && "Class".equals(kinds.get(APP + ".Point")), "kinds " + kinds);
+            System.out.printf("     (%d threads x %d rounds: %d (stack, class) pairs per worker, %d objects in all, exact)%n",
+                    threads, rounds, worker.counts.size(), received);
+        }
+    }
+
+    /** alloc=off: the same program sends Events, no class and no memory record; calls unchanged. */
+    static void allocationsOff() throws Exception {
+        try (Probe p = new Probe(1)) {
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+                    + ",lossless,alloc=off"), APP + ".Allocs", "2", "10");
+            check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            Map<String, Object> stats = map(s.get("stats"));
+            check(num(stats.get("memory_records")) == 0 && num(stats.get("allocations")) == 0
+                    && num(stats.get("class_definitions")) == 0, "alloc=off sent memory: " + stats);
+            check(list(s.get("classes")).isEmpty(), "classes " + s.get("classes"));
+            for (Object t : list(s.get("threads"))) {
+                check(list(map(t).get("allocations")).isEmpty(), "allocations " + map(t).get("allocations"));
+            }
+            allThreadsBalanced(s, true);
+            check(num(map(s.get("calls")).get(APP + ".Allocs.make")) == 20, "calls " + s.get("calls"));
+            check(num(map(s.get("calls")).get(APP + ".Allocs.recurse")) == 20L * io.highrise.testapp.Allocs.DEPTH,
+                    "recursion calls " + s.get("calls"));
+        }
+    }
+
+    /**
+     * 128-slot buffers that overflow: counts are lost, never moved. Every (stack, class) received
+     * is one the program has, with at most its true count and bytes; received plus the agent's
+     * MemoryDropped totals is exactly what the program created.
+     */
+    static void allocationDrops() throws Exception {
+        int threads = 4;
+        int rounds = 150;
+        Map<String, Long> size = allocSizes(threads);
+        try (Probe p = new Probe(1)) {
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+                    + ",buffer=128,alloc=on"), APP + ".Allocs", String.valueOf(threads), String.valueOf(rounds));
+            check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            Map<String, Object> stats = map(s.get("stats"));
+            long dropped = num(stats.get("agent_allocations_dropped"));
+            long bytesDropped = num(stats.get("agent_allocation_bytes_dropped"));
+            check(dropped > 0 && num(stats.get("agent_events_dropped")) > 0, "128-slot buffers must drop: " + stats);
+            check(num(stats.get("skipped_records")) == 0, "no record named an undefined class or method " + stats);
+            allThreadsBalanced(s, false);
+            Allocations worker = allocTruth(rounds, size);
+            Allocations main = mainTruth(threads, size);
+            long[] received = new long[2];
+            for (Object t : list(s.get("threads"))) {
+                Map<String, Object> th = map(t);
+                String name = String.valueOf(th.get("name"));
+                Allocations truth = name.startsWith("alloc-") ? worker : main;
+                for (Map.Entry<String, long[]> e : Allocations.of(th).counts.entrySet()) {
+                    long[] want = truth.counts.get(e.getKey());
+                    check(want != null, name + ": " + e.getKey() + " received but never made there");
+                    check(e.getValue()[0] <= want[0] && e.getValue()[1] <= want[1],
+                            name + ": " + e.getKey() + " got " + Arrays.toString(e.getValue()) + ", made " + Arrays.toString(want));
+                    received[0] += e.getValue()[0];
+                    received[1] += e.getValue()[1];
+                }
+            }
+            long[] made = {threads * worker.total()[0] + main.total()[0], threads * worker.total()[1] + main.total()[1]};
+            check(received[0] + dropped == made[0], "objects: received " + received[0] + " + dropped " + dropped + " != made " + made[0]);
+            check(received[1] + bytesDropped == made[1], "bytes: received " + received[1] + " + dropped " + bytesDropped + " != made " + made[1]);
+            System.out.printf("     (received %d + dropped %d = %d objects; %d + %d = %d bytes)%n",
+                    received[0], dropped, made[0], received[1], bytesDropped, made[1]);
+        }
+    }
+
+    /**
+     * The paper's running example (examples/java-shapes) through the real pipeline: `highrise
+     * record` on a real socket, the program with the agent (alloc on by default), then `highrise
+     * report --json`: objects per method and class, bytes, and the three branches of the
+     * allocation-site tree (Fernandez Blanco et al. 2018, Figure 1). Needs --highrise.
+     */
+    static void javaShapes() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        final int runs = 3;
+        Path src = golden.toAbsolutePath().getParent().getParent().resolve("examples/java-shapes/src");
+        check(Files.isDirectory(src), "no " + src);
+        Path dir = Files.createTempDirectory("highrise-java-shapes");
+        Path out = dir.resolve("classes");
+        List<String> javacArgs = new ArrayList<>(Arrays.asList("--release", "11", "-d", out.toString()));
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> javacArgs.add(f.toString()));
+        }
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        check(javac != null && javac.run(null, null, null, javacArgs.toArray(new String[0])) == 0, "compiling java-shapes");
+        Map<String, Long> size = sizesOf(out + File.pathSeparator + classes,
+                "shapes.Circle", "shapes.Box", "shapes.Canvas", "shapes.ShapeFactory", "java.util.ArrayList");
+        Path recordings = Files.createDirectories(dir.resolve("recordings"));
+        Process record = new ProcessBuilder(highrise, "record", "--out", recordings.toString(),
+                "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
+        String json;
+        String text;
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
+            String first = r.readLine();
+            check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
+            String addr = first.substring("LISTENING ".length()).trim();
+            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=shapes",
+                    "-cp", out.toString(), "shapes.Canvas", "--repeat", String.valueOf(runs));
+            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, "java-shapes:\n" + output);
+            check(output.contains("shapes: " + 46 * runs + " shapes made in " + runs + " run(s)"), output);
+            StringBuilder rest = new StringBuilder();
+            String line;
+            while ((line = r.readLine()) != null) {
+                rest.append(line).append('\n');
+            }
+            check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record:\n" + rest);
+            Path hrec;
+            try (java.util.stream.Stream<Path> files = Files.list(recordings)) {
+                hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
+            }
+            check(hrec != null, "no recording in " + recordings + ":\n" + rest);
+            json = runTool(highrise, "report", "--json", hrec.toString());
+            text = runTool(highrise, "report", hrec.toString());
+        } finally {
+            record.destroyForcibly();
+        }
+        Map<String, Object> report = map(new Json(json).value());
+        Map<String, Map<String, Object>> methods = new LinkedHashMap<>();
+        for (Object m : list(report.get("methods"))) {
+            methods.put(String.valueOf(map(m).get("name")), map(m));
+        }
+        // Per method: the classes it created itself, with counts and bytes.
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("shapes.ShapeFactory.create", "shapes.Circle " + 30 * runs + " " + 30 * runs * size.get("shapes.Circle")
+                + ", shapes.Box " + 16 * runs + " " + 16 * runs * size.get("shapes.Box"));
+        expected.put("shapes.Canvas.<init>", "java.util.ArrayList " + runs + " " + runs * size.get("java.util.ArrayList")
+                + ", shapes.ShapeFactory " + runs + " " + runs * size.get("shapes.ShapeFactory"));
+        expected.put("shapes.Canvas.main", "shapes.Canvas " + runs + " " + runs * size.get("shapes.Canvas"));
+        for (String quiet : new String[] {"shapes.Canvas.add", "shapes.Canvas.createShape", "shapes.Canvas.createCircles",
+            "shapes.Canvas.createBoxes", "shapes.Circle.<init>", "shapes.Box.<init>", "shapes.Shape.<init>",
+            "shapes.ShapeFactory.<init>"}) {
+            expected.put(quiet, "");
+        }
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            Map<String, Object> m = methods.get(e.getKey());
+            check(m != null, e.getKey() + " not in the report: " + methods.keySet());
+            List<String> got = new ArrayList<>();
+            if (m.get("allocations") != null) {
+                for (Object c : list(m.get("allocations"))) {
+                    Map<String, Object> a = map(c);
+                    got.add(a.get("class") + " " + num(a.get("count")) + " " + num(a.get("bytes")));
+                }
+            }
+            check(String.join(", ", got).equals(e.getValue()), e.getKey() + ": " + got + ", expected " + e.getValue());
+        }
+        check(num(map(methods.get("shapes.ShapeFactory.create").get("allocations_total")).get("count")) == 46 * runs, "create total");
+        check(num(methods.get("shapes.Canvas.createShape").get("calls")) == 4 * runs, "createShape calls");
+        Map<String, Object> memory = map(report.get("memory"));
+        check(num(memory.get("allocations_dropped")) == 0, "dropped " + memory.get("allocations_dropped"));
+        check(num(map(memory.get("outside")).get("count")) == 0, "outside " + memory.get("outside"));
+        List<String> classList = new ArrayList<>();
+        for (Object c : list(memory.get("classes"))) {
+            Map<String, Object> a = map(c);
+            check("class".equals(a.get("kind")), "kind " + a);
+            classList.add(a.get("class") + " " + num(a.get("count")));
+        }
+        check(classList.equals(Arrays.asList("shapes.Circle " + 30 * runs, "shapes.Box " + 16 * runs,
+                "java.util.ArrayList " + runs, "shapes.Canvas " + runs, "shapes.ShapeFactory " + runs)),
+                "class list " + classList);
+        // The allocation-site tree: main at the root, then its contexts in order of first call;
+        // `create` in three branches (the paper's three D nodes).
+        List<Object> tree = list(memory.get("allocation_tree"));
+        check(tree.size() == 1, "one root: " + tree);
+        Map<String, Object> root = map(tree.get(0));
+        check("shapes.Canvas.main(String[])".equals(root.get("method")) && num(root.get("calls")) == 1, "root " + root.get("method"));
+        check(num(root.get("count")) == (1 + 2 + 46) * runs, "root count " + root.get("count"));
+        List<Object> branches = list(root.get("children"));
+        List<String> names = new ArrayList<>();
+        for (Object b : branches) {
+            names.add(String.valueOf(map(b).get("method")));
+        }
+        check(names.equals(Arrays.asList("shapes.Canvas.Canvas()", "shapes.Canvas.createCircles(int)",
+                "shapes.Canvas.createBoxes(int)", "shapes.Canvas.createShape(int, String)")), "branches " + names);
+        Map<String, Object> init = map(branches.get(0));
+        check(num(init.get("calls")) == runs && num(init.get("count")) == 2L * runs, "Canvas() " + init);
+        for (Object c : list(init.get("classes"))) {
+            check(Boolean.TRUE.equals(map(c).get("direct")), "Canvas() makes its classes itself: " + c);
+        }
+        check(Arrays.equals(createUnder(branches.get(1)), new long[] {15 * runs, 15 * runs}), "createCircles branch");
+        check(Arrays.equals(createUnder(branches.get(2)), new long[] {8 * runs, 8 * runs}), "createBoxes branch");
+        Map<String, Object> direct = map(branches.get(3));
+        check(num(direct.get("calls")) == 2 * runs, "main -> createShape calls " + direct.get("calls"));
+        check(Arrays.equals(createUnder(direct), new long[] {23 * runs, 23 * runs}), "createShape branch");
+        Map<String, Object> first = map(list(direct.get("classes")).get(0));
+        check("shapes.Circle".equals(first.get("class")) && num(first.get("count")) == 15 * runs
+                && Boolean.FALSE.equals(first.get("direct")), "createShape's classes " + direct.get("classes"));
+        check(text.contains("Allocation sites") && text.contains("shapes.ShapeFactory.create"), text);
+        System.out.printf("     (%d runs: create Circle %d + Box %d in 3 branches, Canvas() ArrayList %d + ShapeFactory %d, main Canvas %d)%n",
+                runs, 30 * runs, 16 * runs, runs, runs, runs);
+    }
+
+    /** Follows a branch's first children down to `create`: {calls, count} there. */
+    static long[] createUnder(Object branch) {
+        Map<String, Object> node = map(branch);
+        while (!list(node.get("children")).isEmpty()) {
+            node = map(list(node.get("children")).get(0));
+        }
+        check("shapes.ShapeFactory.create(String)".equals(node.get("method")), "leaf " + node.get("method"));
+        return new long[] {num(node.get("calls")), num(node.get("count"))};
+    }
+
+    static String runTool(String... cmd) throws Exception {
+        Process pr = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, String.join(" ", cmd) + " failed:\n" + out);
+        return out;
     }
 
     // ---------------------------------------------------------------- processes

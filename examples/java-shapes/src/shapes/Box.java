@@ -1,0 +1,6 @@
+package shapes;
+
+class Box extends Shape {
+    double h;
+    double w;
+}

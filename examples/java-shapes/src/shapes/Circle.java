@@ -1,0 +1,5 @@
+package shapes;
+
+class Circle extends Shape {
+    double r;
+}

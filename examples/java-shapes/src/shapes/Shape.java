@@ -1,0 +1,7 @@
+package shapes;
+
+/** Something drawn on the canvas. */
+class Shape {
+    int x;
+    int y;
+}
