@@ -131,7 +131,7 @@ pub struct SitesCache {
 /// Names and colours of a session's methods and classes.
 #[derive(Debug, Default)]
 pub struct SiteLabels {
-    /// Method id → "Class.method".
+    /// Method id → its display name without the package ("Class.method(Params)").
     pub methods: HashMap<u32, String>,
     /// Class id → (display name, colour).
     pub classes: HashMap<u32, (String, egui::Color32)>,
@@ -142,9 +142,17 @@ impl SiteLabels {
     /// From a session's definitions.
     pub fn of(report: &Report) -> Self {
         let mut labels = Self::with_heat();
+        // The display name without its package: `Canvas.Canvas()`, `Factory.create(String)`.
         labels.methods = report
             .definitions()
-            .map(|d| (d.id, format!("{}.{}", d.class, d.method)))
+            .map(|d| {
+                let full = d.display_name();
+                let short = full
+                    .strip_prefix(d.package.as_str())
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .map_or_else(|| full.clone(), str::to_string);
+                (d.id, short)
+            })
             .collect();
         labels.classes = report
             .classes()
@@ -167,7 +175,7 @@ impl SiteLabels {
         }
     }
 
-    /// "Class.method" of a method (its id when unknown).
+    /// A method's short name (its id when unknown).
     pub fn method(&self, method_id: u32) -> String {
         if method_id == OTHER_CONTEXTS {
             return "(other contexts)".to_string();
