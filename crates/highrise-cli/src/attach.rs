@@ -49,6 +49,9 @@ pub struct AttachArgs {
     /// Make the program wait instead of dropping events when the agent's buffers are full.
     #[arg(long)]
     pub lossless: bool,
+    /// Do not count allocations (the agent counts every `new` in profiled code by default).
+    #[arg(long)]
+    pub no_alloc: bool,
     /// The agent jar (default: $HIGHRISE_JAVA_AGENT, else this repository's built jar).
     #[arg(long)]
     pub agent_jar: Option<PathBuf>,
@@ -109,6 +112,9 @@ fn agent_options(args: &AttachArgs) -> anyhow::Result<String> {
     }
     if args.lossless {
         parts.push(("lossless", "true"));
+    }
+    if args.no_alloc {
+        parts.push(("alloc", "off"));
     }
     let mut out = Vec::with_capacity(parts.len());
     for (key, value) in parts {
@@ -190,6 +196,7 @@ mod tests {
             program: Some("shop".into()),
             label: None,
             lossless: true,
+            no_alloc: true,
             agent_jar: None,
             jcmd: None,
         }
@@ -200,7 +207,7 @@ mod tests {
         assert_eq!(
             agent_options(&args()).unwrap(),
             "addr=127.0.0.1:7878,include=com.example,include=org.demo.Main,\
-             exclude=com.example.gen,program=shop,lossless=true"
+             exclude=com.example.gen,program=shop,lossless=true,alloc=off"
         );
     }
 
