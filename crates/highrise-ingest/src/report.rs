@@ -145,7 +145,8 @@ pub struct SessionStats {
     pub bytes: u64,
     /// Events accepted and handed to the sink.
     pub events: u64,
-    /// Event rate over the last publish interval, per second of wall time.
+    /// Event rate per second of wall time, over the last half second or more (0 in the final
+    /// report).
     pub events_per_s: f64,
     /// Event batches accepted (`Events` and `Records`).
     pub batches: u64,

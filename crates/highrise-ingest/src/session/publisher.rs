@@ -8,12 +8,15 @@ use super::state::Session;
 use crate::sink::SessionSink;
 use crate::updates::{ReportHub, ReportKind};
 
+/// The shortest interval an events/s figure is measured over, seconds.
+const RATE_INTERVAL_S: f64 = 0.5;
+
 /// Publishes one session's reports.
 pub(crate) struct Publisher<T> {
     hub: ReportHub<T>,
     sent_first: bool,
-    last_publish: Instant,
-    events_at_last_publish: u64,
+    rate_since: Instant,
+    events_at_rate_since: u64,
 }
 
 impl<T: Clone> Publisher<T> {
@@ -21,23 +24,28 @@ impl<T: Clone> Publisher<T> {
         Self {
             hub,
             sent_first: false,
-            last_publish: Instant::now(),
-            events_at_last_publish: 0,
+            rate_since: Instant::now(),
+            events_at_rate_since: 0,
         }
     }
 
+    /// The event rate over the last [`RATE_INTERVAL_S`] or more: agents send in batches (every
+    /// few ms), so a rate per 16 ms report would flicker between 0 and bursts.
     fn update_rate<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         let now = Instant::now();
-        let elapsed_s = now.duration_since(self.last_publish).as_secs_f64();
+        let elapsed_s = now.duration_since(self.rate_since).as_secs_f64();
+        if elapsed_s < RATE_INTERVAL_S && self.sent_first {
+            return;
+        }
         if elapsed_s > 0.0 {
             let new_events = session
                 .stats
                 .events
-                .saturating_sub(self.events_at_last_publish);
+                .saturating_sub(self.events_at_rate_since);
             session.stats.events_per_s = new_events as f64 / elapsed_s;
         }
-        self.last_publish = now;
-        self.events_at_last_publish = session.stats.events;
+        self.rate_since = now;
+        self.events_at_rate_since = session.stats.events;
     }
 
     /// Publishes when something changed (or `force`). The session's first report is kept for
@@ -66,7 +74,6 @@ impl<T: Clone> Publisher<T> {
     /// tail in a burst, tens of millions of events per second) would otherwise stay on screen
     /// for good.
     pub(crate) fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
-        self.update_rate(session);
         session.stats.events_per_s = 0.0;
         if !self.hub.publish(ReportKind::Final, session.report()) {
             tracing::debug!(
