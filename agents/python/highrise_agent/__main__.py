@@ -55,6 +55,13 @@ def _parser():
         default=None,
         help="per-thread buffer capacity in events (default 65536); a full buffer drops and counts",
     )
+    parser.add_argument(
+        "--alloc",
+        default=None,
+        choices=("on", "off", "types", "blocks"),
+        help="count the objects each profiled function creates (default: $HIGHRISE_ALLOC, else on; "
+        "'types' needs CPython 3.13+, 'blocks' counts allocator blocks; needs the C recorder)",
+    )
     parser.add_argument("-m", dest="module", default=None, help="run a library module as a script")
     parser.add_argument("target", nargs="?", help="the script to run (unless -m)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -76,7 +83,7 @@ def main(argv=None):
             ours += ["-m", arg[2:]]
             theirs = argv[index + 1 :]
             break
-        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events"):
+        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events", "--alloc"):
             ours += argv[index : index + 2]
             index += 2
             continue
@@ -109,6 +116,7 @@ def main(argv=None):
         buffer_events=options.buffer_events,
         backend=options.backend,
         token=options.token,
+        alloc=options.alloc,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

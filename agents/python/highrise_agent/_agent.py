@@ -30,6 +30,10 @@ EXIT_FLUSH_TIMEOUT_S = 5.0
 # events/s: 512 Ki events (16 bytes each, 8 MiB) cover two switch intervals. The pure-Python
 # recorder is ~15x slower and its events are Python tuples (~90 bytes): 64 Ki.
 DEFAULT_BUFFER_EVENTS = {"native": 1 << 19, "python": 1 << 16}
+# Allocation counting (`--alloc`, $HIGHRISE_ALLOC): on by default where it is cheap (see
+# README.md, "Allocations"); the pure-Python recorder never counts.
+DEFAULT_ALLOC = "on"
+ALLOC_VALUES = ("on", "off", "types", "blocks")
 ANSWER_POLL_EVERY = 50  # flushes between non-blocking looks at the viewer's answer
 
 
@@ -48,7 +52,27 @@ def parse_addr(addr):
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
+def parse_alloc(alloc):
+    """`alloc` (True/False or "on"/"off"/"types"/"blocks"; None: $HIGHRISE_ALLOC, else the
+    default) -> (setting, asked): `asked` when the user chose it rather than the default."""
+    asked = True
+    if alloc is None:
+        alloc = os.environ.get("HIGHRISE_ALLOC", "").strip().lower() or None
+        if alloc is None:
+            alloc, asked = DEFAULT_ALLOC, False
+    if alloc is True:
+        alloc = "on"
+    elif alloc is False:
+        alloc = "off"
+    alloc = {"1": "on", "true": "on", "yes": "on", "0": "off", "false": "off", "no": "off"}.get(
+        str(alloc).lower(), str(alloc).lower()
+    )
+    if alloc not in ALLOC_VALUES:
+        raise ValueError("alloc must be one of %s, got %r" % ("/".join(ALLOC_VALUES), alloc))
+    return alloc, asked
+
+
+def _make_recorder(backend, methods, clock_zero_ns, buffer_events, alloc="off", alloc_asked=False):
     backend = backend or os.environ.get("HIGHRISE_BACKEND", "auto")
     if buffer_events is not None:
         buffer_events = max(2, int(buffer_events))
@@ -59,9 +83,17 @@ def _make_recorder(backend, methods, clock_zero_ns, buffer_events):
             if backend == "native":
                 _warn("the C extension is not built (%s); using the pure-Python recorder" % error)
         else:
-            return NativeRecorder(methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["native"])
+            try:
+                return NativeRecorder(
+                    methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["native"], alloc
+                )
+            except ValueError as error:  # alloc=types before 3.13
+                _warn("%s; allocations are not counted" % error)
+                return NativeRecorder(methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["native"])
     from ._pyhook import PythonRecorder
 
+    if alloc != "off" and alloc_asked:
+        _warn("allocation counting needs the C recorder (the pure-Python one is in use); allocations are not counted")
     return PythonRecorder(methods, clock_zero_ns, buffer_events or DEFAULT_BUFFER_EVENTS["python"])
 
 
@@ -76,6 +108,7 @@ class Agent:
         buffer_events=None,
         backend=None,
         token=None,
+        alloc=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
         # Only a viewer listening beyond loopback asks for it, and only of agents on other
@@ -93,8 +126,14 @@ class Agent:
         self.methods = Methods(include, exclude)
         self.clock_zero_ns = time.monotonic_ns()
         self.clock_zero_unix_ns = time.time_ns()
-        self.recorder = _make_recorder(backend, self.methods, self.clock_zero_ns, buffer_events)
+        alloc, alloc_asked = parse_alloc(alloc)
+        self.recorder = _make_recorder(
+            backend, self.methods, self.clock_zero_ns, buffer_events, alloc, alloc_asked
+        )
         self.buffer_events = self.recorder.buffer_events
+        # What the memory records count: "types" (3.13+), "blocks" (3.11/3.12) or None (off).
+        self.alloc = self.recorder.alloc
+        self._memory_dropped_sent = (0, 0, 0)
         self._sock = None
         self._stop = threading.Event()
         self._thread = None
@@ -111,11 +150,12 @@ class Agent:
 
     @property
     def agent_name(self):
-        return "highrise-agent-python %s (%s %s, %s)" % (
+        return "highrise-agent-python %s (%s %s, %s%s)" % (
             __version__,
             sys.implementation.name,
             ".".join(map(str, sys.version_info[:3])),
             self.recorder.kind,
+            ", alloc=%s" % self.alloc if self.alloc else "",
         )
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -234,6 +274,7 @@ class Agent:
         now = self.now_ticks()
         drained = self.recorder.drain(now, final)
         definitions = self.methods.take_pending()
+        classes = self.recorder.take_classes()  # after drain: every class its records name
         frames = []
         if definitions:
             for start in range(0, len(definitions), 4096):
@@ -242,6 +283,17 @@ class Agent:
                         [_wire.method_def(*definition) for definition in definitions[start : start + 4096]]
                     )
                 )
+        if classes:
+            for start in range(0, len(classes), 4096):
+                frames.append(
+                    _wire.define_classes(
+                        [
+                            _wire.class_def(*self.methods.class_definition(class_id, cls))
+                            for class_id, cls in classes[start : start + 4096]
+                        ]
+                    )
+                )
+        packed_frame = _wire.records if self.recorder.records else _wire.events
         dropped_total = self.recorder.dropped_total
         busiest = 0
         for thread_id, name, ended, segments in drained:
@@ -253,7 +305,7 @@ class Agent:
             for segment in segments:
                 if len(segment) == 3:
                     base, count, packed = segment
-                    frames.append(_wire.events(thread_id, base, count, packed))
+                    frames.append(packed_frame(thread_id, base, count, packed))
                 else:
                     timestamp, stack = segment
                     if dropped_total != self._dropped_sent:
@@ -266,6 +318,10 @@ class Agent:
         if dropped_total != self._dropped_sent:
             frames.append(_wire.dropped(dropped_total, 0))
             self._dropped_sent = dropped_total
+        memory_dropped = tuple(self.recorder.memory_dropped)
+        if memory_dropped != self._memory_dropped_sent:
+            frames.append(_wire.memory_dropped(*memory_dropped))
+            self._memory_dropped_sent = memory_dropped
         clock = time.monotonic()
         if not frames and clock - self._last_send >= HEARTBEAT_INTERVAL_S:
             frames.append(_wire.heartbeat(now))
@@ -332,17 +388,19 @@ def start(
     buffer_events=None,
     backend=None,
     token=None,
+    alloc=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
     else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
-    asks of agents on other machines (default `HIGHRISE_TOKEN`, else none). Returns the Agent, or
-    None when no viewer answered (the program runs on unprofiled). Calling it again while running
-    returns the running agent."""
+    asks of agents on other machines (default `HIGHRISE_TOKEN`, else none). `alloc`: count the
+    objects each profiled function creates ("on"/"off", True/False; default `HIGHRISE_ALLOC`,
+    else on; see README.md "Allocations"). Returns the Agent, or None when no viewer answered
+    (the program runs on unprofiled). Calling it again while running returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
-        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token)
+        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc)
         if not agent.start():
             return None
         _agent = agent

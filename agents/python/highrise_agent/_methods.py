@@ -138,6 +138,7 @@ class Methods:
         self._block_owner = {}  # (package, block name) -> class qualname with <locals>
         self._pending = []  # (id, package, class, method, signature, file, line)
         self.definitions = []  # all, in id order (tests, re-announce)
+        self._main_name = None  # what `__main__` was named while its code ran
 
     # -- module names -----------------------------------------------------------------------
 
@@ -192,7 +193,7 @@ class Methods:
                 module = "<unknown>"
             is_main = module == "__main__"
             if is_main:
-                module = self.real_module_name(module)
+                module = self._main_name = self.real_module_name(module)
             filename = code.co_filename
             if not self.module_included(module, filename, is_main):
                 return -1
@@ -237,6 +238,37 @@ class Methods:
                 break
         self._blocks[(package, owner)] = block
         return block
+
+    # -- classes (allocation counting) ---------------------------------------------------------
+
+    def class_definition(self, class_id, cls):
+        """(class_id, package, name, kind) for a ClassDef: `type.__module__` (`__main__` named as
+        for methods) and the class's `__qualname__` with `<locals>` dropped, the block name its
+        methods got when there is one, so the class and its block read alike; `cls` None is the
+        untyped blocks of allocator counting (CPython 3.11/3.12)."""
+        if cls is None:
+            return (class_id, "", "(untyped)", 2)
+        try:
+            module = cls.__module__
+        except Exception:
+            module = None
+        if not isinstance(module, str):
+            module = ""
+        if module == "__main__":
+            # Named as its functions were: by the time a class is defined to the viewer, runpy may
+            # have put the agent's own `__main__` back.
+            module = self._main_name or self.real_module_name(module)
+        try:
+            qualname = cls.__qualname__
+        except Exception:
+            qualname = None
+        if not isinstance(qualname, str):
+            qualname = getattr(cls, "__name__", None) or "?"
+        with self._lock:
+            name = self._blocks.get((module, qualname))
+        if name is None:
+            name = _dotted(qualname.split(".")) or qualname
+        return (class_id, module, name, 0)
 
     def take_pending(self):
         with self._lock:

@@ -14,6 +14,17 @@
  * object, so no hook can run in between. Free-threaded builds are not supported (the build fails
  * and the pure-Python recorder is used).
  *
+ * Allocation counting (optional, install's alloc_mode): objects the program creates are added to
+ * the thread's pending counters (per class) while a profiled frame is open; the counters are
+ * written into the thread's own buffer as memory records just before its next enter or exit (with
+ * that event's clock) and at every drain, so each count belongs to the frame that made it, with no
+ * stack walk. 3.13+: the reference tracer (PyRefTracer_SetTracer) gives every object's creation
+ * and destruction with its type; the object-domain allocator hook only tells an object's size.
+ * 3.11/3.12: the object-domain allocator hook counts blocks and bytes (untyped), and instances of
+ * heap types (classes defined in Python) are typed through their tp_alloc. The agent's own
+ * allocations (classifying code, naming threads, the sender thread, the interpreter's frame
+ * objects and offsets made for the hooks) are left out. See "allocation counting" below.
+ *
  * Start at profile_cb / mon_start (the hooks), then drain (what the sender thread calls).
  */
 #define PY_SSIZE_T_CLEAN
@@ -55,9 +66,28 @@
 
 typedef struct {
     uint64_t ts;
-    uint32_t code; /* method_id * 2 + kind */
-    uint32_t unused;
+    uint32_t code; /* method_id << code_shift | kind; a memory record: class_id << 2 | 2 */
+    uint32_t free; /* a memory record: objects freed (1) or created (0) */
 } Event;
+
+/* A memory record takes two slots: its Event, then this payload. */
+typedef struct {
+    uint64_t count;
+    uint64_t bytes;
+} MemPayload;
+
+#define KIND_MEMORY 2u
+#define PEND_SLOTS 16u /* per thread: classes with counts not yet written (a power of 2) */
+#define PEND_MAX 12u   /* written out when this many are in use */
+
+/* Counts of one class since the thread's last memory records. */
+typedef struct {
+    const void *key; /* the PyTypeObject, or UNTYPED_KEY; NULL: slot unused */
+    uint32_t class_id;
+    uint32_t unused;
+    uint64_t count, bytes; /* objects created (frees are not counted, see reftrace) */
+    uint64_t unit;         /* 3.13+: the type's last measured allocation size */
+} PendSlot;
 
 typedef struct Rec {
     uint64_t thread_id;
@@ -72,11 +102,22 @@ typedef struct Rec {
     uint64_t dropped; /* events dropped on this thread, total */
     uint64_t last_ts; /* the last timestamp drained (converted), for monotonic output */
     struct Rec *next; /* registry link */
+    uint32_t pend_used;
+    PendSlot pend[PEND_SLOTS];
+    uint64_t mem_dropped[3]; /* allocations, bytes, frees lost with dropped memory records */
 } Rec;
 
-/* Rec headers are never freed (only their buffers): a thread-local pointer may still name one
+/* Per OS thread. Rec headers are never freed (only their buffers): the pointer may still name one
  * after its thread state ended, and reading its `ended`/`gen` must stay valid. */
-static __thread Rec *tls_rec;
+typedef struct {
+    Rec *rec;
+    int guard;                /* > 0 while the agent's own code runs here: nothing is counted */
+    PyTypeObject *typed;      /* 3.11/3.12: the heap type the next object allocation is made for */
+    void *last_ptr;           /* the last object-domain allocation on this thread, and its size */
+    size_t last_size;
+} Tls;
+static __thread Tls tls __attribute__((tls_model("initial-exec")));
+#define tls_rec (tls.rec)
 static Rec *registry;
 static uint64_t next_thread_id = 1;
 static uint32_t generation = 0;
@@ -92,6 +133,17 @@ static int all_threads = 0;       /* installed with PyEval_SetProfileAllThreads 
 #if PY_VERSION_HEX >= 0x030C0000
 static int profiling = 0; /* the profile hook (not sys.monitoring) is installed */
 #endif
+
+/* Allocation counting (install's alloc_mode). */
+#define ALLOC_OFF 0
+#define ALLOC_BLOCKS 1 /* object-domain blocks and bytes, heap types typed (3.11/3.12) */
+#define ALLOC_TYPES 2  /* every object's type through the reference tracer (3.13+) */
+static int alloc_mode = ALLOC_OFF;
+static int counting = 0;   /* alloc_mode != OFF and active */
+static int code_shift = 1; /* 1: v1 events (id*2+kind); 2: packed records (id*4+kind) */
+static uint64_t mem_dropped_gone[3] = {0, 0, 0};
+static const char untyped_key_storage = 0;
+#define UNTYPED_KEY ((const void *)&untyped_key_storage)
 
 /* Nanoseconds since the agent's clock zero (CLOCK_MONOTONIC, what time.monotonic_ns reads). */
 static inline uint64_t mono_ticks(void)
@@ -166,6 +218,7 @@ static Rec *new_rec(void)
     }
     rec->gen = generation;
     rec->thread_id = next_thread_id++;
+    tls.guard++;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     if (namer != NULL) {
@@ -201,6 +254,7 @@ static Rec *new_rec(void)
         }
     }
     PyErr_Restore(type, value, traceback);
+    tls.guard--;
     rec->next = registry;
     registry = rec;
     return rec;
@@ -250,7 +304,7 @@ static int grow_stack(Rec *rec)
     return 1;
 }
 
-static inline void record(Rec *rec, uint32_t code)
+static inline void record_at(Rec *rec, uint32_t code, uint64_t ts)
 {
     if (UNLIKELY(rec->drops_pending || (rec->len == rec->cap && !grow_events(rec)))) {
         /* Once dropping, keep dropping until the sender drains and resyncs this thread. */
@@ -259,8 +313,444 @@ static inline void record(Rec *rec, uint32_t code)
         return;
     }
     Event *event = &rec->events[rec->len++];
-    event->ts = now_ticks();
+    event->ts = ts;
     event->code = code;
+}
+
+static inline void record(Rec *rec, uint32_t code) { record_at(rec, code, now_ticks()); }
+
+/* ---- allocation counting: pending counters and memory records ---- */
+
+/* One memory record (two slots): `count` objects of `class_id`, `bytes` in all, created or
+ * freed by the frame on top of this thread's stream. Dropped (and counted) like any record. */
+static void put_memory(Rec *rec, uint64_t ts, uint32_t class_id, uint64_t count, uint64_t bytes, int free)
+{
+    if (rec->drops_pending || (rec->len + 2 > rec->cap && !(grow_events(rec) && rec->len + 2 <= rec->cap))) {
+        rec->dropped++;
+        rec->drops_pending = 1;
+        if (free) {
+            rec->mem_dropped[2] += count;
+        }
+        else {
+            rec->mem_dropped[0] += count;
+            rec->mem_dropped[1] += bytes;
+        }
+        return;
+    }
+    Event *event = &rec->events[rec->len];
+    event->ts = ts;
+    event->code = (class_id << 2) | KIND_MEMORY;
+    event->free = free ? 1u : 0u;
+    MemPayload *payload = (MemPayload *)&rec->events[rec->len + 1];
+    payload->count = count;
+    payload->bytes = bytes;
+    rec->len += 2;
+}
+
+static uint64_t *class_units; /* by class id: the last measured allocation size (3.13+) */
+
+/* Writes the thread's pending counts as memory records at `ts` and clears them. */
+static void flush_pending(Rec *rec, uint64_t ts)
+{
+    for (uint32_t i = 0; i < PEND_SLOTS; i++) {
+        PendSlot *slot = &rec->pend[i];
+        if (slot->key == NULL) {
+            continue;
+        }
+        if (slot->count) {
+            put_memory(rec, ts, slot->class_id, slot->count, slot->bytes, 0);
+        }
+        if (slot->unit && class_units != NULL) {
+            class_units[slot->class_id] = slot->unit;
+        }
+        memset(slot, 0, sizeof(*slot));
+    }
+    rec->pend_used = 0;
+}
+
+/* The class table: type (or UNTYPED_KEY) -> dense class id, holding a reference to each type so
+ * that its address is never reused for another while the session runs. */
+typedef struct {
+    const void *key;
+    uint32_t id;
+} ClassEntry;
+static ClassEntry *class_hash;   /* open addressing, load <= 1/2 */
+static uint32_t class_hash_cap;  /* a power of 2, or 0 */
+static const void **class_keys;  /* by id */
+static uint32_t class_count, class_cap, classes_taken;
+#define MAX_CLASS_ID 16777216u
+#define NO_CLASS UINT32_MAX
+
+static inline uint32_t hash_ptr(const void *key) { return (uint32_t)(((uintptr_t)key >> 4) * 0x9E3779B1u); }
+
+static int class_hash_insert(ClassEntry *table, uint32_t cap, const void *key, uint32_t id)
+{
+    uint32_t mask = cap - 1;
+    for (uint32_t h = hash_ptr(key) & mask;; h = (h + 1) & mask) {
+        if (table[h].key == NULL) {
+            table[h].key = key;
+            table[h].id = id;
+            return 1;
+        }
+    }
+}
+
+/* The class id of `key`, registered on first sight; NO_CLASS when out of ids or memory. Never
+ * calls into Python (it runs inside allocation hooks): naming happens in take_classes. */
+static uint32_t class_id_of(const void *key)
+{
+    if (class_hash_cap) {
+        uint32_t mask = class_hash_cap - 1;
+        for (uint32_t h = hash_ptr(key) & mask;; h = (h + 1) & mask) {
+            if (class_hash[h].key == key) {
+                return class_hash[h].id;
+            }
+            if (class_hash[h].key == NULL) {
+                break;
+            }
+        }
+    }
+    if (class_count >= MAX_CLASS_ID) {
+        return NO_CLASS;
+    }
+    if ((class_count + 1) * 2 > class_hash_cap) {
+        uint32_t cap = class_hash_cap ? class_hash_cap * 2 : 256;
+        ClassEntry *table = calloc(cap, sizeof(ClassEntry));
+        if (table == NULL) {
+            return NO_CLASS;
+        }
+        for (uint32_t i = 0; i < class_hash_cap; i++) {
+            if (class_hash[i].key != NULL) {
+                class_hash_insert(table, cap, class_hash[i].key, class_hash[i].id);
+            }
+        }
+        free(class_hash);
+        class_hash = table;
+        class_hash_cap = cap;
+    }
+    if (class_count == class_cap) {
+        uint32_t cap = class_cap ? class_cap * 2 : 128;
+        const void **keys = realloc(class_keys, cap * sizeof(*keys));
+        if (keys == NULL) {
+            return NO_CLASS;
+        }
+        class_keys = keys;
+        uint64_t *units = realloc(class_units, cap * sizeof(*units));
+        if (units == NULL) {
+            return NO_CLASS;
+        }
+        class_units = units;
+        class_cap = cap;
+    }
+    uint32_t id = class_count++;
+    class_keys[id] = key;
+    class_units[id] = 0;
+    class_hash_insert(class_hash, class_hash_cap, key, id);
+    if (key != UNTYPED_KEY) {
+        Py_INCREF((PyObject *)key);
+    }
+    return id;
+}
+
+/* Forgets every class (a new session). Runs with the GIL, outside any hook. */
+static void clear_classes(void)
+{
+    const void **keys = class_keys;
+    uint32_t count = class_count;
+    class_keys = NULL;
+    free(class_hash);
+    class_hash = NULL;
+    free(class_units);
+    class_units = NULL;
+    class_hash_cap = class_count = class_cap = classes_taken = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (keys[i] != UNTYPED_KEY) {
+            Py_DECREF((PyObject *)keys[i]);
+        }
+    }
+    free(keys);
+}
+
+/* The pending slot of `key` on this thread, made on first use (writing the others out when the
+ * table is full); NULL when the class cannot be registered. */
+static inline PendSlot *pend_slot(Rec *rec, const void *key)
+{
+    uint32_t mask = PEND_SLOTS - 1;
+    uint32_t start = hash_ptr(key) & mask;
+    for (uint32_t h = start;; h = (h + 1) & mask) {
+        PendSlot *slot = &rec->pend[h];
+        if (LIKELY(slot->key == key)) {
+            return slot;
+        }
+        if (slot->key == NULL) {
+            break;
+        }
+    }
+    if (rec->pend_used >= PEND_MAX) {
+        flush_pending(rec, now_ticks());
+    }
+    uint32_t class_id = class_id_of(key);
+    if (class_id == NO_CLASS) {
+        return NULL;
+    }
+    for (uint32_t h = start;; h = (h + 1) & mask) {
+        PendSlot *slot = &rec->pend[h];
+        if (slot->key == NULL) {
+            slot->key = key;
+            slot->class_id = class_id;
+            slot->unit = class_units[class_id];
+            rec->pend_used++;
+            return slot;
+        }
+    }
+}
+
+/* The thread's record when its allocations count now: a profiled frame is open, the agent's own
+ * code is not running, and the record is this session's. */
+static inline Rec *counting_rec(Tls *t)
+{
+    Rec *rec = t->rec;
+    if (LIKELY(rec != NULL && rec->depth != 0 && t->guard == 0 && rec->gen == generation && !rec->ended && counting)) {
+        return rec;
+    }
+    return NULL;
+}
+
+/* ---- allocation counting: the hooks ---- */
+
+#ifdef Py_TPFLAGS_PREHEADER
+#define HR_PREHEADER_FLAGS Py_TPFLAGS_PREHEADER
+#else
+#define HR_PREHEADER_FLAGS Py_TPFLAGS_MANAGED_DICT
+#endif
+
+/* Bytes CPython allocates in front of an object of `type` (the GC header, the managed dict and
+ * weakref pointers): an object made by the allocator starts this far into its block. */
+static inline size_t preheader_of(PyTypeObject *type)
+{
+    return (PyType_IS_GC(type) ? 2 * sizeof(void *) : 0) +
+           ((type->tp_flags & HR_PREHEADER_FLAGS) ? 2 * sizeof(void *) : 0);
+}
+
+/* `obj` was made by the interpreter for one of our hooks (the offset argument of a
+ * sys.monitoring callback, a frame object a profile hook needs): it is not the program's, so
+ * its count (made just before the hook, with no event in between) is taken back. `created`:
+ * known to be new; otherwise only when it is the thread's last allocation. */
+static void forget_hooks_object(PyObject *obj, int created)
+{
+    Tls *t = &tls;
+    Rec *rec = counting_rec(t);
+    if (rec == NULL) {
+        return;
+    }
+    PyTypeObject *type = Py_TYPE(obj);
+    int fresh = t->last_ptr != NULL && (char *)t->last_ptr == (char *)obj - preheader_of(type);
+    const void *key;
+    if (alloc_mode == ALLOC_TYPES) {
+        if (!created && !fresh) {
+            return;
+        }
+        key = type;
+    }
+    else {
+        if (!fresh) {
+            return;
+        }
+        key = UNTYPED_KEY;
+    }
+    uint32_t mask = PEND_SLOTS - 1;
+    for (uint32_t h = hash_ptr(key) & mask;; h = (h + 1) & mask) {
+        PendSlot *slot = &rec->pend[h];
+        if (slot->key == NULL) {
+            return;
+        }
+        if (slot->key == key) {
+            if (slot->count == 0) {
+                return;
+            }
+            uint64_t bytes = fresh ? t->last_size : slot->unit;
+            slot->count--;
+            slot->bytes -= bytes < slot->bytes ? bytes : slot->bytes;
+            break;
+        }
+    }
+    t->last_ptr = NULL;
+}
+
+/* The object-domain allocator: forwarded to the one installed before ours. 3.11/3.12 count each
+ * block here (typed when it is a heap type's instance); 3.13+ only note its size for the
+ * reference tracer. */
+static PyMemAllocatorEx obj_orig;
+static int obj_hooked = 0;
+
+static inline void note_alloc(void *ptr, size_t size)
+{
+    Tls *t = &tls;
+    t->last_ptr = ptr;
+    t->last_size = size;
+    if (alloc_mode == ALLOC_BLOCKS) {
+        Rec *rec = counting_rec(t);
+        if (rec != NULL) {
+            const void *key = t->typed != NULL ? (const void *)t->typed : UNTYPED_KEY;
+            t->typed = NULL;
+            PendSlot *slot = pend_slot(rec, key);
+            if (LIKELY(slot != NULL)) {
+                slot->count++;
+                slot->bytes += size;
+            }
+        }
+    }
+}
+
+static void *hr_malloc(void *ctx, size_t size)
+{
+    void *ptr = obj_orig.malloc(obj_orig.ctx, size);
+    if (LIKELY(ptr != NULL)) {
+        note_alloc(ptr, size);
+    }
+    return ptr;
+}
+
+static void *hr_calloc(void *ctx, size_t nelem, size_t elsize)
+{
+    void *ptr = obj_orig.calloc(obj_orig.ctx, nelem, elsize);
+    if (LIKELY(ptr != NULL)) {
+        note_alloc(ptr, nelem * elsize);
+    }
+    return ptr;
+}
+
+/* A resize counts as one block of the new size (the old one's size is not known). */
+static void *hr_realloc(void *ctx, void *old, size_t size)
+{
+    void *ptr = obj_orig.realloc(obj_orig.ctx, old, size);
+    if (LIKELY(ptr != NULL)) {
+        note_alloc(ptr, size);
+    }
+    return ptr;
+}
+
+static void hr_free(void *ctx, void *ptr) { obj_orig.free(obj_orig.ctx, ptr); }
+
+static void hook_object_allocator(void)
+{
+    if (obj_hooked) {
+        return;
+    }
+    PyMemAllocatorEx ours = {NULL, hr_malloc, hr_calloc, hr_realloc, hr_free};
+    PyMem_GetAllocator(PYMEM_DOMAIN_OBJ, &obj_orig);
+    PyMem_SetAllocator(PYMEM_DOMAIN_OBJ, &ours);
+    obj_hooked = 1;
+}
+
+/* Puts the previous allocator back, unless someone (tracemalloc) installed theirs over ours:
+ * ours then stays, forwarding (and counting nothing once `counting` is off). */
+static void unhook_object_allocator(void)
+{
+    if (!obj_hooked) {
+        return;
+    }
+    PyMemAllocatorEx current;
+    PyMem_GetAllocator(PYMEM_DOMAIN_OBJ, &current);
+    if (current.malloc == hr_malloc) {
+        PyMem_SetAllocator(PYMEM_DOMAIN_OBJ, &obj_orig);
+        obj_hooked = 0;
+    }
+}
+
+#if PY_VERSION_HEX >= 0x030D0000
+/* 3.13+: every object's creation, with its type. Destructions are not counted: 3.13's eval loop
+ * frees most objects without telling the tracer. */
+static int reftracer_installed = 0;
+
+static int reftrace(PyObject *op, PyRefTracerEvent event, void *data)
+{
+    (void)data;
+    if (event != PyRefTracer_CREATE) {
+        return 0;
+    }
+    Tls *t = &tls;
+    Rec *rec = counting_rec(t);
+    if (rec == NULL) {
+        return 0;
+    }
+    PyTypeObject *type = Py_TYPE(op);
+    PendSlot *slot = pend_slot(rec, type);
+    if (UNLIKELY(slot == NULL)) {
+        return 0;
+    }
+    uint64_t bytes;
+    if (t->last_ptr != NULL && (char *)t->last_ptr == (char *)op - preheader_of(type)) {
+        bytes = slot->unit = t->last_size; /* made by the allocator just now */
+        t->last_ptr = NULL;
+    }
+    else { /* reused from one of CPython's free lists: the type's last measured size */
+        bytes = slot->unit ? slot->unit : (uint64_t)type->tp_basicsize + preheader_of(type);
+    }
+    slot->count++;
+    slot->bytes += bytes;
+    return 0;
+}
+#endif
+
+/* 3.11/3.12: heap types (classes made by `class` statements) get this tp_alloc, which names the
+ * block their instance is made in; new classes are patched as type.__new__ makes them. The
+ * patches stay after the agent stops (they then only forward). */
+static PyObject *hr_tp_alloc(PyTypeObject *type, Py_ssize_t nitems)
+{
+    tls.typed = type;
+    PyObject *obj = PyType_GenericAlloc(type, nitems);
+    tls.typed = NULL;
+    return obj;
+}
+
+static newfunc type_new_orig = NULL;
+
+static void patch_type(PyTypeObject *type)
+{
+    if ((type->tp_flags & Py_TPFLAGS_HEAPTYPE) && type->tp_alloc == PyType_GenericAlloc) {
+        type->tp_alloc = hr_tp_alloc;
+    }
+}
+
+static PyObject *hr_type_new(PyTypeObject *meta, PyObject *args, PyObject *kwds)
+{
+    PyObject *made = type_new_orig(meta, args, kwds);
+    if (made != NULL && PyType_Check(made)) {
+        patch_type((PyTypeObject *)made);
+    }
+    return made;
+}
+
+/* patch_types([types]): every class that exists already (the agent lists them). Metaclasses
+ * that inherited type.__new__ get ours too, so type.__new__'s safety check still holds. */
+static PyObject *patch_types(PyObject *module, PyObject *list)
+{
+    (void)module;
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "patch_types needs a list");
+        return NULL;
+    }
+    if (type_new_orig == NULL) {
+        type_new_orig = PyType_Type.tp_new;
+        PyType_Type.tp_new = hr_type_new;
+    }
+    Py_ssize_t patched = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (!PyType_Check(item)) {
+            continue;
+        }
+        PyTypeObject *type = (PyTypeObject *)item;
+        if (PyType_IsSubtype(type, &PyType_Type) && type->tp_new == type_new_orig) {
+            type->tp_new = hr_type_new;
+        }
+        if (type->tp_alloc == PyType_GenericAlloc && (type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+            patch_type(type);
+            patched++;
+        }
+    }
+    return PyLong_FromSsize_t(patched);
 }
 
 /* ---- classification ---- */
@@ -270,6 +760,7 @@ static inline void record(Rec *rec, uint32_t code)
 static int64_t classify(PyCodeObject *code, PyFrameObject *frame)
 {
     int64_t id = -1;
+    tls.guard++; /* the resolver's allocations are the agent's */
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     if (resolver != NULL) {
@@ -295,6 +786,7 @@ static int64_t classify(PyCodeObject *code, PyFrameObject *frame)
         PyErr_Clear();
     }
     PyErr_Restore(type, value, traceback);
+    tls.guard--;
     return id;
 }
 
@@ -330,8 +822,12 @@ static inline void enter_id(int64_t id)
     if (UNLIKELY(rec->depth == rec->stack_cap) && !grow_stack(rec)) {
         return; /* cannot track it: do not record it either (its exit will not match) */
     }
+    uint64_t ts = now_ticks();
+    if (UNLIKELY(rec->pend_used != 0)) {
+        flush_pending(rec, ts); /* the caller's counts, before the callee opens */
+    }
     rec->stack[rec->depth++] = (uint32_t)id;
-    record(rec, (uint32_t)id << 1);
+    record_at(rec, (uint32_t)id << code_shift, ts);
 }
 
 /* Records the exit of `code` if it is the frame on top of this thread's shadow stack. Returns
@@ -346,8 +842,12 @@ static inline int64_t exit_code(PyCodeObject *code)
     if (id < 0 || rec->stack[rec->depth - 1] != (uint32_t)id) {
         return id; /* not a frame we recorded (e.g. it started before the agent) */
     }
+    uint64_t ts = now_ticks();
+    if (UNLIKELY(rec->pend_used != 0)) {
+        flush_pending(rec, ts); /* this frame's counts, before it closes */
+    }
     rec->depth--;
-    record(rec, ((uint32_t)id << 1) | 1u);
+    record_at(rec, ((uint32_t)id << code_shift) | 1u, ts);
     return id;
 }
 
@@ -377,12 +877,25 @@ static void hook_exit(PyFrameObject *frame)
 
 static PyObject *disable_obj = NULL; /* sys.monitoring.DISABLE */
 
+/* The offset argument CPython made for this callback: a new int object beyond 256. */
+static inline void forget_offset(PyObject *const *args, Py_ssize_t nargs)
+{
+    if (counting && nargs >= 2 && PyLong_CheckExact(args[1])) {
+        int overflow = 0;
+        long value = PyLong_AsLongAndOverflow(args[1], &overflow);
+        if (overflow || value > 256) {
+            forget_hooks_object(args[1], 1);
+        }
+    }
+}
+
 /* PY_START, PY_RESUME (code, offset) */
 static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
         Py_RETURN_NONE;
     }
+    forget_offset(args, nargs);
     int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
     if (id < 0) {
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
@@ -395,6 +908,7 @@ static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t n
 static PyObject *mon_throw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (active && nargs >= 1 && PyCode_Check(args[0])) {
+        forget_offset(args, nargs);
         int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
         if (id >= 0) {
             enter_id(id);
@@ -409,6 +923,7 @@ static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
         Py_RETURN_NONE;
     }
+    forget_offset(args, nargs);
     if (exit_code((PyCodeObject *)args[0]) == -1) {
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
     }
@@ -419,6 +934,7 @@ static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t 
 static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (active && nargs >= 1 && PyCode_Check(args[0])) {
+        forget_offset(args, nargs);
         exit_code((PyCodeObject *)args[0]);
     }
     Py_RETURN_NONE;
@@ -428,7 +944,6 @@ static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t 
 static int profile_cb(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
     (void)obj;
-    (void)arg;
     if (UNLIKELY(!active)) {
         if (!all_threads) {
             PyEval_SetProfile(NULL, NULL); /* a leftover on a thread after uninstall */
@@ -436,10 +951,19 @@ static int profile_cb(PyObject *obj, PyFrameObject *frame, int what, PyObject *a
         return 0;
     }
     if (what == PyTrace_CALL) {
+        if (counting) {
+            forget_hooks_object((PyObject *)frame, 0); /* made for this hook, if just now */
+        }
         hook_enter(frame);
     }
     else if (what == PyTrace_RETURN) {
         hook_exit(frame);
+    }
+    else if (counting && arg != NULL) {
+        /* C_CALL/C_RETURN/C_EXCEPTION: for a method descriptor CPython makes a bound method
+         * just to pass it here (and a frame object, on 3.12+, after it). */
+        forget_hooks_object((PyObject *)frame, 0);
+        forget_hooks_object(arg, 0);
     }
     return 0;
 }
@@ -486,10 +1010,30 @@ static PyObject *install(PyObject *module, PyObject *args)
     unsigned long capacity;
     int use_profile = 1;
     int want_tsc = 0;
-    if (!PyArg_ParseTuple(args, "OOKk|pOp", &new_resolver, &new_namer, &zero, &capacity, &use_profile,
-                          &disable, &want_tsc)) {
+    int want_alloc = ALLOC_OFF;
+    if (!PyArg_ParseTuple(args, "OOKk|pOpi", &new_resolver, &new_namer, &zero, &capacity, &use_profile,
+                          &disable, &want_tsc, &want_alloc)) {
         return NULL;
     }
+    if (want_alloc != ALLOC_OFF && want_alloc != ALLOC_BLOCKS && want_alloc != ALLOC_TYPES) {
+        PyErr_SetString(PyExc_ValueError, "alloc mode must be 0 (off), 1 (blocks) or 2 (types)");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030D0000
+    if (want_alloc == ALLOC_TYPES) {
+        PyErr_SetString(PyExc_ValueError, "counting objects by type needs CPython 3.13+ (the reference tracer)");
+        return NULL;
+    }
+#else
+    if (want_alloc == ALLOC_TYPES) {
+        void *their_data = NULL;
+        PyRefTracer theirs = PyRefTracer_GetTracer(&their_data);
+        if (theirs != NULL && theirs != reftrace) {
+            PyErr_SetString(PyExc_RuntimeError, "another reference tracer is installed");
+            return NULL;
+        }
+    }
+#endif
     if (extra_index < 0) {
         extra_index = HR_REQUEST_INDEX(NULL);
         if (extra_index < 0) {
@@ -497,14 +1041,19 @@ static PyObject *install(PyObject *module, PyObject *args)
             return NULL;
         }
     }
-    /* A new session: forget the previous one's threads (their records stay allocated). */
+    /* A new session: forget the previous one's threads (their records stay allocated) and
+     * classes. */
     for (Rec *rec = registry; rec != NULL; rec = rec->next) {
         free_rec_buffers(rec);
     }
     registry = NULL;
     dropped_gone = 0;
+    memset(mem_dropped_gone, 0, sizeof(mem_dropped_gone));
     next_thread_id = 1;
     generation++;
+    clear_classes();
+    alloc_mode = want_alloc;
+    code_shift = want_alloc != ALLOC_OFF ? 2 : 1;
     Py_INCREF(new_resolver);
     Py_XSETREF(resolver, new_resolver);
     Py_INCREF(new_namer);
@@ -520,6 +1069,15 @@ static PyObject *install(PyObject *module, PyObject *args)
     }
     max_events = capacity < 2 ? 2 : (capacity > (1ul << 26) ? (1u << 26) : (uint32_t)capacity);
     active = 1;
+    if (alloc_mode != ALLOC_OFF) {
+        hook_object_allocator();
+#if PY_VERSION_HEX >= 0x030D0000
+        if (alloc_mode == ALLOC_TYPES && PyRefTracer_SetTracer(reftrace, NULL) == 0) {
+            reftracer_installed = 1;
+        }
+#endif
+        counting = 1;
+    }
 #if PY_VERSION_HEX >= 0x030C0000
     Py_INCREF(disable);
     Py_XSETREF(disable_obj, disable);
@@ -549,6 +1107,17 @@ static PyObject *uninstall(PyObject *module, PyObject *unused)
     (void)module;
     (void)unused;
     active = 0;
+    counting = 0;
+    unhook_object_allocator();
+#if PY_VERSION_HEX >= 0x030D0000
+    if (reftracer_installed) {
+        void *data = NULL;
+        if (PyRefTracer_GetTracer(&data) == reftrace) {
+            PyRefTracer_SetTracer(NULL, NULL);
+        }
+        reftracer_installed = 0;
+    }
+#endif
 #if PY_VERSION_HEX >= 0x030C0000
     if (profiling) {
         PyEval_SetProfileAllThreads(NULL, NULL);
@@ -572,30 +1141,44 @@ static inline size_t put_leb128(unsigned char *out, uint64_t value)
     return n;
 }
 
-/* Packs events into a new bytes object (None on allocation failure, error set). */
-static PyObject *pack(const Event *events, uint32_t count, uint64_t base)
+/* Slots `events[0..slots)` of one thread as packed events (v1, `records` false) or packed
+ * records (v2: memory records take two slots and carry their payload) in a new bytes object;
+ * NULL on allocation failure (error set). */
+static PyObject *pack(const Event *events, uint32_t slots, uint64_t base, int records)
 {
-    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)count * 15);
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)slots * 18 + 1);
     if (bytes == NULL) {
         return NULL;
     }
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(bytes);
     size_t n = 0;
     uint64_t previous = base;
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < slots; i++) {
         uint64_t ts = events[i].ts;
         uint64_t delta = 0;
         if (ts >= previous) {
             delta = ts - previous;
             previous = ts;
         }
-        n += put_leb128(out + n, events[i].code);
+        uint32_t code = events[i].code;
+        n += put_leb128(out + n, code);
         n += put_leb128(out + n, delta);
+        if (records && (code & 3u) == KIND_MEMORY && i + 1 < slots) {
+            const MemPayload *payload = (const MemPayload *)&events[++i];
+            n += put_leb128(out + n, (payload->count << 1) | (events[i - 1].free ? 1u : 0u));
+            n += put_leb128(out + n, payload->bytes);
+        }
     }
     if (_PyBytes_Resize(&bytes, (Py_ssize_t)n) < 0) {
         return NULL;
     }
     return bytes;
+}
+
+/* The slots taken by the record at events[i]. */
+static inline uint32_t record_slots(const Event *events, uint32_t i, int records)
+{
+    return records && (events[i].code & 3u) == KIND_MEMORY ? 2 : 1;
 }
 
 typedef struct {
@@ -637,10 +1220,15 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         }
     }
     size_t used = 0;
+    int records = code_shift == 2;
     Rec **link = &registry;
     while (*link != NULL) {
         Rec *rec = *link;
         int ended = rec->ended;
+        if (rec->pend_used != 0) {
+            /* Counts of a frame still running (the thread is not: we hold the GIL). */
+            flush_pending(rec, now_ticks());
+        }
         if (rec->len == 0 && !rec->drops_pending && !ended) {
             link = &rec->next;
             continue;
@@ -653,7 +1241,7 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         rec->len = rec->cap = 0;
         /* To nanoseconds since the clock zero, never going back within the thread. */
         uint64_t last = rec->last_ts;
-        for (uint32_t i = 0; i < snap->count; i++) {
+        for (uint32_t i = 0; i < snap->count; i += record_slots(snap->events, i, records)) {
             uint64_t ts = snap->events[i].ts;
             if (use_tsc) {
                 ts = ts > tsc_anchor ? mono_anchor + (uint64_t)((double)(ts - tsc_anchor) * ns_per_tsc)
@@ -691,6 +1279,9 @@ static PyObject *drain(PyObject *module, PyObject *arg)
             snap->name = rec->name; /* moved */
             rec->name = NULL;
             dropped_gone += rec->dropped;
+            for (int k = 0; k < 3; k++) {
+                mem_dropped_gone[k] += rec->mem_dropped[k];
+            }
             free_rec_buffers(rec);
             *link = rec->next; /* unlink; the header stays allocated (see tls_rec) */
         }
@@ -709,13 +1300,22 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         }
         PyObject *segments = PyList_New(0);
         int failed = segments == NULL;
-        for (uint32_t start = 0; !failed && start < snap->count; start += BATCH_EVENTS) {
-            uint32_t n = snap->count - start < BATCH_EVENTS ? snap->count - start : BATCH_EVENTS;
+        for (uint32_t start = 0; !failed && start < snap->count;) {
+            /* At most BATCH_EVENTS records a batch; a memory record's two slots stay together. */
+            uint32_t end = start, n = 0;
+            while (end < snap->count && n < BATCH_EVENTS) {
+                end += record_slots(snap->events, end, records);
+                n++;
+            }
+            if (end > snap->count) {
+                end = snap->count;
+            }
             uint64_t base = snap->events[start].ts;
-            PyObject *packed = pack(snap->events + start, n, base);
+            PyObject *packed = pack(snap->events + start, end - start, base, records);
             PyObject *segment = packed ? Py_BuildValue("(KIN)", (unsigned long long)base, n, packed) : NULL;
             failed = segment == NULL || PyList_Append(segments, segment) < 0;
             Py_XDECREF(segment);
+            start = end;
         }
         if (!failed && snap->resync) {
             PyObject *stack = PyList_New(snap->depth);
@@ -791,9 +1391,90 @@ static PyObject *pack_events_for_test(PyObject *module, PyObject *args)
         events[i].ts = ts;
         events[i].code = code;
     }
-    PyObject *packed = pack(events, (uint32_t)n, base);
+    PyObject *packed = pack(events, (uint32_t)n, base, 0);
     free(events);
     return packed;
+}
+
+/* pack_records_for_test(base, [(timestamp, head) or (timestamp, head, count, free, bytes)]) ->
+ * bytes: the records packer (head = id << 2 | kind), for the golden test. */
+static PyObject *pack_records_for_test(PyObject *module, PyObject *args)
+{
+    (void)module;
+    unsigned long long base;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "KO!", &base, &PyList_Type, &list)) {
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    Event *events = calloc(n ? (size_t)n * 2 : 1, sizeof(Event));
+    if (events == NULL) {
+        return PyErr_NoMemory();
+    }
+    uint32_t slots = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long ts, count = 0, nbytes = 0;
+        unsigned int code;
+        int free_ = 0;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "KI|KpK", &ts, &code, &count, &free_, &nbytes)) {
+            free(events);
+            return NULL;
+        }
+        events[slots].ts = ts;
+        events[slots].code = code;
+        events[slots].free = (uint32_t)free_;
+        slots++;
+        if ((code & 3u) == KIND_MEMORY) {
+            MemPayload *payload = (MemPayload *)&events[slots++];
+            payload->count = count;
+            payload->bytes = nbytes;
+        }
+    }
+    PyObject *packed = pack(events, slots, base, 1);
+    free(events);
+    return packed;
+}
+
+/* take_classes() -> [(class_id, type or None for untyped)]: the classes registered since the
+ * last call, to be defined (named) before the records that use them are sent. */
+static PyObject *take_classes(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *result = PyList_New(0);
+    if (result == NULL) {
+        return NULL;
+    }
+    /* Building the list may allocate objects whose types get registered: loop until caught up. */
+    uint32_t upto = class_count;
+    for (uint32_t id = classes_taken; id < upto; id++) {
+        const void *key = class_keys[id];
+        PyObject *item = Py_BuildValue("(IO)", id, key == UNTYPED_KEY ? Py_None : (PyObject *)key);
+        if (item == NULL || PyList_Append(result, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    classes_taken = upto;
+    return result;
+}
+
+/* memory_dropped() -> (allocations, bytes, frees): counts lost with dropped memory records,
+ * running totals over all threads. */
+static PyObject *memory_dropped(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    uint64_t totals[3] = {mem_dropped_gone[0], mem_dropped_gone[1], mem_dropped_gone[2]};
+    for (Rec *rec = registry; rec != NULL; rec = rec->next) {
+        for (int k = 0; k < 3; k++) {
+            totals[k] += rec->mem_dropped[k];
+        }
+    }
+    return Py_BuildValue("(KKK)", (unsigned long long)totals[0], (unsigned long long)totals[1],
+                         (unsigned long long)totals[2]);
 }
 
 static PyMethodDef methods[] = {
@@ -816,6 +1497,14 @@ static PyMethodDef methods[] = {
 #endif
     {"pack_events_for_test", pack_events_for_test, METH_VARARGS,
      "pack_events_for_test(base, [(timestamp, code)]) -> packed bytes."},
+    {"pack_records_for_test", pack_records_for_test, METH_VARARGS,
+     "pack_records_for_test(base, [(timestamp, head[, count, free, bytes])]) -> packed records."},
+    {"take_classes", take_classes, METH_NOARGS,
+     "take_classes() -> [(class_id, type or None)] registered since the last call."},
+    {"memory_dropped", memory_dropped, METH_NOARGS,
+     "memory_dropped() -> (allocations, bytes, frees) lost with dropped memory records."},
+    {"patch_types", patch_types, METH_O,
+     "patch_types([types]): 3.11/3.12, name heap types' instances in allocation counts."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -840,7 +1529,11 @@ PyMODINIT_FUNC PyInit__native(void)
     if (module == NULL) {
         return NULL;
     }
-    if (PyModule_AddIntConstant(module, "HAS_MONITORING", PY_VERSION_HEX >= 0x030C0000) < 0) {
+    if (PyModule_AddIntConstant(module, "HAS_MONITORING", PY_VERSION_HEX >= 0x030C0000) < 0 ||
+        PyModule_AddIntConstant(module, "ALLOC_OFF", ALLOC_OFF) < 0 ||
+        PyModule_AddIntConstant(module, "ALLOC_BLOCKS", ALLOC_BLOCKS) < 0 ||
+        PyModule_AddIntConstant(module, "ALLOC_TYPES", ALLOC_TYPES) < 0 ||
+        PyModule_AddIntConstant(module, "HAS_REFTRACER", PY_VERSION_HEX >= 0x030D0000) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,7 +1,13 @@
 """The recorder backed by the `_native` C extension. On 3.12+ it registers the extension's C
 functions as sys.monitoring callbacks (excluded code is switched off with DISABLE); on 3.11, or
 when no monitoring tool id is free, it installs the C-level profile hook. Importing this module
-raises ImportError when the extension is not built; the agent then uses `_pyhook`."""
+raises ImportError when the extension is not built; the agent then uses `_pyhook`.
+
+With allocation counting on, the extension also counts the objects each profiled frame creates
+(3.13+: every object by type, through the reference tracer; 3.11/3.12: object-domain blocks and
+bytes, instances of classes defined in Python by class) and writes them into the thread's stream
+as memory records; `drain` then returns packed records (protocol v2, tag 10) instead of events,
+and `take_classes` the classes to define first."""
 
 import os
 import platform
@@ -27,21 +33,58 @@ def tsc_is_trusted():
         return False
 
 
+def alloc_mode_for(alloc):
+    """The extension's counting mode for the agent's `alloc` setting ("on", "off", "types",
+    "blocks"): "on" is "types" where CPython has the reference tracer (3.13+), else "blocks"."""
+    if alloc == "off":
+        return _native.ALLOC_OFF
+    if alloc == "types" or (alloc == "on" and _native.HAS_REFTRACER):
+        if not _native.HAS_REFTRACER:
+            raise ValueError("alloc=types needs CPython 3.13+ (the reference tracer)")
+        return _native.ALLOC_TYPES
+    return _native.ALLOC_BLOCKS
+
+
+def all_classes():
+    """Every class that exists now (type.__subclasses__ from object, metaclasses included)."""
+    seen = {object}
+    pending = [object]
+    while pending:
+        cls = pending.pop()
+        try:
+            subclasses = type.__subclasses__(cls)
+        except Exception:
+            continue
+        for sub in subclasses:
+            if sub not in seen:
+                seen.add(sub)
+                pending.append(sub)
+    return list(seen)
+
+
 class NativeRecorder:
     kind = "native"
 
-    def __init__(self, methods, clock_zero_ns, buffer_events):
+    def __init__(self, methods, clock_zero_ns, buffer_events, alloc="off"):
         self._methods = methods
         self._zero = clock_zero_ns
         self._cap = self.buffer_events = max(2, int(buffer_events))
         self._installed = None
         self._tool_id = None
+        self.alloc_mode = alloc_mode_for(alloc)
+        # "types" (3.13+), "blocks" (3.11/3.12) or None: what the memory records count.
+        self.alloc = {_native.ALLOC_TYPES: "types", _native.ALLOC_BLOCKS: "blocks"}.get(self.alloc_mode)
+        # Packed records (protocol v2) carry memory records; without them, v1 events as before.
+        self.records = self.alloc is not None
 
     @property
     def mechanism(self):
         return self._installed or "none"
 
     def install(self):
+        if self.alloc_mode == _native.ALLOC_BLOCKS:
+            # Instances of classes that already exist are named too (new ones as they are made).
+            _native.patch_types(all_classes())
         monitoring = getattr(sys, "monitoring", None)
         if _native.HAS_MONITORING and monitoring is not None:
             tool_id = self._claim_tool_id(monitoring)
@@ -54,6 +97,7 @@ class NativeRecorder:
                     False,
                     monitoring.DISABLE,
                     tsc_is_trusted(),
+                    self.alloc_mode,
                 )
                 events = monitoring.events
                 callbacks = self._callbacks(events)
@@ -65,7 +109,16 @@ class NativeRecorder:
                 self._tool_id = tool_id
                 self._installed = "sys.monitoring"
                 return
-        _native.install(self._methods.resolve, _thread_name, self._zero, self._cap, True, None, tsc_is_trusted())
+        _native.install(
+            self._methods.resolve,
+            _thread_name,
+            self._zero,
+            self._cap,
+            True,
+            None,
+            tsc_is_trusted(),
+            self.alloc_mode,
+        )
         threading.setprofile(_native.bootstrap)
         self._installed = "profile"
 
@@ -112,3 +165,13 @@ class NativeRecorder:
     @property
     def dropped_total(self):
         return _native.dropped_total()
+
+    def take_classes(self):
+        """[(class_id, type or None for untyped blocks)] registered since the last call; call it
+        after `drain` so every class its records use is among them (or an earlier call's)."""
+        return _native.take_classes() if self.records else []
+
+    @property
+    def memory_dropped(self):
+        """(allocations, bytes, frees) lost with dropped memory records, running totals."""
+        return _native.memory_dropped() if self.records else (0, 0, 0)

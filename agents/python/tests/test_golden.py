@@ -108,6 +108,47 @@ def test_native_packer_matches_golden_events():
     assert w.events(1, 1000, 4, packed) == (GOLDEN / "events.bin").read_bytes()
 
 
+def test_native_records_packer_matches_golden_records():
+    """The C recorder's packed records (heads id << 2 | kind, a memory record's payload from its
+    second slot) are the bytes of golden/records.bin."""
+    native = pytest.importorskip("highrise_agent._native")
+    packed = native.pack_records_for_test(
+        30000,
+        [
+            (30000, 0 << 2 | w.ENTER),
+            (30000, 2 << 2 | w.MEMORY, 3, False, 72),
+            (30100, 300 << 2 | w.ENTER),
+            (30227, 1 << 2 | w.MEMORY, 2, True, 4096),
+            (30227, 300 << 2 | w.EXIT),
+            (50227, 0 << 2 | w.EXIT),
+        ],
+    )
+    assert w.records(1, 30000, 6, packed) == (GOLDEN / "records.bin").read_bytes()
+
+
+def test_native_records_packer_matches_the_reference_encoder():
+    native = pytest.importorskip("highrise_agent._native")
+    import random
+
+    rng = random.Random(5)
+    for _ in range(200):
+        timestamp = base = 10**6
+        records, native_records = [], []
+        for _ in range(rng.randint(1, 40)):
+            timestamp += rng.choice([0, 5, 127, 128, 16384, 2**40, -3])
+            ident = rng.choice([0, 1, 31, 32, 600, 2**22 - 1])
+            kind = rng.choice([w.ENTER, w.EXIT, w.MEMORY])
+            if kind == w.MEMORY:
+                count, free, nbytes = rng.choice([1, 63, 64, 2**40]), rng.random() < 0.3, rng.choice([0, 48, 2**33])
+                records.append((timestamp, ident, kind, count, free, nbytes))
+                native_records.append((timestamp, ident << 2 | kind, count, free, nbytes))
+            else:
+                records.append((timestamp, ident, kind))
+                native_records.append((timestamp, ident << 2 | kind))
+        count, expected = w.pack_records(base, records)
+        assert native.pack_records_for_test(base, native_records) == expected
+
+
 def test_viewer_answers_decode():
     assert w.decode_viewer_message((GOLDEN / "welcome.bin").read_bytes()[4:]) == ("welcome", 2, 7)
     assert w.decode_viewer_message((GOLDEN / "reject.bin").read_bytes()[4:]) == ("reject", 2, "bad magic")
