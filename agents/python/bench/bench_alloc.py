@@ -70,7 +70,7 @@ def rst_document(count):
         for j in range(3):
             lines += ["| m%-4d | %-6d |" % (j, i * j), "+-------+--------+"]
         lines += ["", "::", "", "    def f%d(x):" % i, "        return x * %d" % i, ""]
-        lines += [".. note:: Note %d, with a reference to Section %d_." % (i, i), ""]
+        lines += [".. note:: Note %d, see `%s`_." % (i, title), ""]
     lines += [".. _the paper: https://example.org/paper", "", ".. [Wettel2008] Wettel and Lanza.", ""]
     return "\n".join(lines)
 

@@ -60,6 +60,12 @@ def parse_alloc(alloc):
         alloc = os.environ.get("HIGHRISE_ALLOC", "").strip().lower() or None
         if alloc is None:
             alloc, asked = DEFAULT_ALLOC, False
+        else:
+            try:
+                return parse_alloc(alloc)
+            except ValueError as error:  # a bad environment never stops the program
+                _warn("HIGHRISE_ALLOC: %s; using %s" % (error, DEFAULT_ALLOC))
+                return DEFAULT_ALLOC, False
     if alloc is True:
         alloc = "on"
     elif alloc is False:

@@ -77,16 +77,15 @@ typedef struct {
 } MemPayload;
 
 #define KIND_MEMORY 2u
-#define PEND_SLOTS 16u /* per thread: classes with counts not yet written (a power of 2) */
-#define PEND_MAX 12u   /* written out when this many are in use */
+#define PEND_SLOTS 64u /* per thread: classes with counts not yet written (a power of 2) */
+#define PEND_MAX 48u   /* all written out when one more class would make this many in use */
 
 /* Counts of one class since the thread's last memory records. */
 typedef struct {
     const void *key; /* the PyTypeObject, or UNTYPED_KEY; NULL: slot unused */
     uint32_t class_id;
-    uint32_t unused;
+    uint32_t unit;         /* 3.13+: the type's last measured allocation size */
     uint64_t count, bytes; /* objects created (frees are not counted, see reftrace) */
-    uint64_t unit;         /* 3.13+: the type's last measured allocation size */
 } PendSlot;
 
 typedef struct Rec {
@@ -103,6 +102,7 @@ typedef struct Rec {
     uint64_t last_ts; /* the last timestamp drained (converted), for monotonic output */
     struct Rec *next; /* registry link */
     uint32_t pend_used;
+    uint8_t pend_order[PEND_MAX]; /* the slots in use, in order of first use */
     PendSlot pend[PEND_SLOTS];
     uint64_t mem_dropped[3]; /* allocations, bytes, frees lost with dropped memory records */
 } Rec;
@@ -347,23 +347,20 @@ static void put_memory(Rec *rec, uint64_t ts, uint32_t class_id, uint64_t count,
     rec->len += 2;
 }
 
-static uint64_t *class_units; /* by class id: the last measured allocation size (3.13+) */
+static uint32_t *class_units; /* by class id: the last measured allocation size (3.13+) */
 
 /* Writes the thread's pending counts as memory records at `ts` and clears them. */
 static void flush_pending(Rec *rec, uint64_t ts)
 {
-    for (uint32_t i = 0; i < PEND_SLOTS; i++) {
-        PendSlot *slot = &rec->pend[i];
-        if (slot->key == NULL) {
-            continue;
-        }
+    for (uint32_t i = 0; i < rec->pend_used; i++) {
+        PendSlot *slot = &rec->pend[rec->pend_order[i]];
         if (slot->count) {
             put_memory(rec, ts, slot->class_id, slot->count, slot->bytes, 0);
         }
         if (slot->unit && class_units != NULL) {
             class_units[slot->class_id] = slot->unit;
         }
-        memset(slot, 0, sizeof(*slot));
+        slot->key = NULL;
     }
     rec->pend_used = 0;
 }
@@ -381,7 +378,10 @@ static uint32_t class_count, class_cap, classes_taken;
 #define MAX_CLASS_ID 16777216u
 #define NO_CLASS UINT32_MAX
 
-static inline uint32_t hash_ptr(const void *key) { return (uint32_t)(((uintptr_t)key >> 4) * 0x9E3779B1u); }
+static inline uint32_t hash_ptr(const void *key)
+{
+    return (uint32_t)((((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull) >> 32);
+}
 
 static int class_hash_insert(ClassEntry *table, uint32_t cap, const void *key, uint32_t id)
 {
@@ -435,7 +435,7 @@ static uint32_t class_id_of(const void *key)
             return NO_CLASS;
         }
         class_keys = keys;
-        uint64_t *units = realloc(class_units, cap * sizeof(*units));
+        uint32_t *units = realloc(class_units, cap * sizeof(*units));
         if (units == NULL) {
             return NO_CLASS;
         }
@@ -498,8 +498,9 @@ static inline PendSlot *pend_slot(Rec *rec, const void *key)
         if (slot->key == NULL) {
             slot->key = key;
             slot->class_id = class_id;
+            slot->count = slot->bytes = 0;
             slot->unit = class_units[class_id];
-            rec->pend_used++;
+            rec->pend_order[rec->pend_used++] = (uint8_t)h;
             return slot;
         }
     }
@@ -681,7 +682,8 @@ static int reftrace(PyObject *op, PyRefTracerEvent event, void *data)
     }
     uint64_t bytes;
     if (t->last_ptr != NULL && (char *)t->last_ptr == (char *)op - preheader_of(type)) {
-        bytes = slot->unit = t->last_size; /* made by the allocator just now */
+        bytes = t->last_size; /* made by the allocator just now */
+        slot->unit = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
         t->last_ptr = NULL;
     }
     else { /* reused from one of CPython's free lists: the type's last measured size */

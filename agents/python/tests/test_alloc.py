@@ -241,3 +241,10 @@ def test_start_api_takes_alloc(probe):
     assert done.returncode == 0, done.stderr
     (session,) = probe.sessions()
     assert_no_memory(session)
+
+
+def test_a_bad_environment_value_warns_and_keeps_the_default(probe):
+    done, session = run_with_agent(probe, ["alloc_workload.py"], env_extra={"HIGHRISE_ALLOC": "maybe"})
+    assert done.returncode == 0, done.stderr
+    assert "HIGHRISE_ALLOC" in done.stderr and done.stdout == "done\n"
+    assert (session["stats"]["allocations"] > 0) == native_available()
