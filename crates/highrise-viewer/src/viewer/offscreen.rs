@@ -54,7 +54,9 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
             publish_interval: Duration::from_millis(16),
             ..IngestConfig::default()
         },
-        AggregateSink::factory_with_contexts,
+        // No calling-context tree: nothing offscreen draws it (the allocation-site view is a
+        // window of the interactive viewer).
+        AggregateSink::factory,
     )
     .context("cannot start the ingest server")?;
     let mut app = App::new();
