@@ -94,6 +94,13 @@ pub struct BuildingInstances {
 }
 
 impl BuildingInstances {
+    /// Hands `instances` to the draw: a weak handle (the render world takes its own `Arc` at
+    /// extraction and lets go once uploaded, so the next writes need no copy).
+    pub fn show(&mut self, instances: &Arc<Vec<BuildingInstance>>) {
+        self.instances = Arc::downgrade(instances);
+        self.generation += 1;
+    }
+
     /// The instances as last handed over (empty if the city has let go of them since).
     pub fn current(&self) -> Arc<Vec<BuildingInstance>> {
         self.instances.upgrade().unwrap_or_default()

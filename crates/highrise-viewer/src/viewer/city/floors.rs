@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use bevy::render::view::NoFrustumCulling;
 use highrise_aggregate::Snapshot;
 
 use super::model::CityKey;
@@ -163,8 +162,7 @@ pub fn sync_floors(
                     floors.instances_from = None;
                     floors.instances = Arc::default();
                     if let Some(mut draw) = floors.entity.and_then(|e| draws.get_mut(e).ok()) {
-                        draw.instances = Arc::downgrade(&floors.instances);
-                        draw.generation += 1;
+                        draw.show(&floors.instances);
                     }
                 }
                 break 'sync;
@@ -213,20 +211,10 @@ pub fn sync_floors(
                 floors.instances_from = wanted_instances;
                 let spawned = floors.entity.is_none();
                 let entity = *floors.entity.get_or_insert_with(|| {
-                    commands
-                        .spawn((
-                            Mesh3d(palette.cube.clone()),
-                            BuildingInstances::default(),
-                            NoFrustumCulling,
-                            bevy::render::batching::NoAutomaticBatching,
-                            Transform::default(),
-                            ChildOf(root),
-                        ))
-                        .id()
+                    super::systems::spawn_instanced_draw(&mut commands, &palette, root).id()
                 });
                 if let Ok(mut draw) = draws.get_mut(entity) {
-                    draw.instances = Arc::downgrade(&floors.instances);
-                    draw.generation += 1;
+                    draw.show(&floors.instances);
                 } else {
                     // Spawned this frame: hand the instances over next frame. Gone with its city's
                     // old root (a new plan or tidy): spawn another.

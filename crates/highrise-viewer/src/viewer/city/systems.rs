@@ -189,27 +189,36 @@ pub fn sync_structure(
         city.place_instances(existing, &palette);
         if city.instances_entity.is_none() {
             city.instances_entity = Some(
-                commands
-                    .spawn((
-                        Mesh3d(palette.cube.clone()),
-                        BuildingInstances::default(),
-                        // The instances carry their own world positions: the cube's bounds
-                        // say nothing about where they stand.
-                        NoFrustumCulling,
-                        // Every city's draw uses the same cube: without this, Bevy merges
-                        // adjacent cities' draws into one batch and draws only the first
-                        // city's instance buffer (cities vanished with three programs).
-                        bevy::render::batching::NoAutomaticBatching,
-                        Transform::default(),
-                        ChildOf(root),
-                        CityBuildings { city: key },
-                    ))
+                spawn_instanced_draw(&mut commands, &palette, root)
+                    .insert(CityBuildings { city: key })
                     .id(),
             );
         }
         city.structure_dirty = false;
         city.heights_dirty = true;
     }
+}
+
+/// Spawns an instanced draw of the shared cube under a city's `root` (its buildings, its class
+/// floors), with no instances yet.
+pub(super) fn spawn_instanced_draw<'a>(
+    commands: &'a mut Commands,
+    palette: &Palette,
+    root: Entity,
+) -> EntityCommands<'a> {
+    commands.spawn((
+        Mesh3d(palette.cube.clone()),
+        BuildingInstances::default(),
+        // The instances carry their own world positions: the cube's bounds say nothing about
+        // where they stand.
+        NoFrustumCulling,
+        // Every city's draw uses the same cube: without this, Bevy merges adjacent cities'
+        // draws into one batch and draws only the first city's instance buffer (cities
+        // vanished with three programs).
+        bevy::render::batching::NoAutomaticBatching,
+        Transform::default(),
+        ChildOf(root),
+    ))
 }
 
 /// Moves gliding districts, blocks and buildings a step toward their plan's places; on the
@@ -401,10 +410,7 @@ pub fn animate_buildings(
         city.recolour = recolour;
         if city.instances_dirty {
             if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
-                // A weak handle: the render world takes its own `Arc` at extraction and lets go
-                // once uploaded, so the next frame's writes need no copy of the 200k entries.
-                draw.instances = std::sync::Arc::downgrade(&city.instances);
-                draw.generation += 1;
+                draw.show(&city.instances);
                 city.instances_dirty = false;
                 city.instances_generation += 1;
             }
