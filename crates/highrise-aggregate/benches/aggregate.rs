@@ -10,6 +10,7 @@
 //! benchmark runs. Every thread's stream returns to depth 0 at its end, so it can be replayed
 //! with shifted timestamps.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -126,42 +127,52 @@ fn snapshots(c: &mut Criterion) {
 
 /// The same streams with a memory record before every other event (as agents write them:
 /// a frame's counts just before its next enter or exit), 64 classes: enters, exits and memory
-/// records per second together, and memory records alone. Each method makes a few classes
-/// (the class depends on the neighbouring event's method), as real programs do.
+/// records per second together, and memory records alone. Each method makes one to three
+/// classes (chosen from the method of the frame the record belongs to), as real programs do.
 fn records(c: &mut Criterion) {
-    records_with(c, "apply_records", AggregatorConfig::default());
+    records_with(c, "apply_records", AggregatorConfig::default(), true);
 }
 
 /// The same with the calling-context tree kept, as the viewer keeps it (node cap 200k): the
 /// issue's "ingest + aggregation with context tracking".
 fn records_with_contexts(c: &mut Criterion) {
-    records_with(
-        c,
-        "apply_records_contexts",
-        AggregatorConfig {
-            contexts: true,
-            max_context_nodes: 200_000,
-            ..AggregatorConfig::default()
-        },
-    );
+    let config = AggregatorConfig {
+        contexts: true,
+        max_context_nodes: 200_000,
+        ..AggregatorConfig::default()
+    };
+    records_with(c, "apply_records_contexts", config.clone(), true);
+    // The same enters and exits without the memory records: the cost of a memory record is
+    // the difference.
+    records_with(c, "apply_events_contexts", config, false);
 }
 
-fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
+/// `memory`: whether the stream carries memory records.
+/// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one).
+fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig, memory: bool) {
+    if std::env::var("HIGHRISE_BENCH_GROUP").is_ok_and(|only| only != name) {
+        return;
+    }
     let mut group = c.benchmark_group(name);
     for methods in [1_000u32, 200_000] {
         let stream = Stream::new(methods, 128 * 1024, 1_000, 7);
+        // Each thread's open frames, to give a memory record the classes of the frame it
+        // belongs to (the innermost open one).
+        let mut stacks: HashMap<u64, Vec<u32>> = HashMap::new();
         let mut with_memory: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = stream
             .batches
             .iter()
             .map(|(thread, batch)| {
+                let stack = stacks.entry(*thread).or_default();
                 let mut events = Vec::with_capacity(batch.len() * 3 / 2);
                 let mut amounts = Vec::new();
                 for (index, event) in batch.iter().enumerate() {
-                    if index % 2 == 0 {
+                    if memory && index % 2 == 0 {
+                        // A method makes one to three of the 64 classes.
+                        let frame = stack.last().copied().unwrap_or(0);
                         events.push(Event {
                             timestamp_ns: event.timestamp_ns,
-                            // A method makes a few classes: keyed by the next event's method.
-                            method_id: (event.method_id * 7 + index as u32 % 2) % 64,
+                            method_id: (frame * 7 + index as u32 % 3) % 64,
                             kind: EventKind::Memory,
                         });
                         amounts.push(MemoryAmount {
@@ -170,21 +181,31 @@ fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
                             free: index % 6 == 0,
                         });
                     }
+                    match event.kind {
+                        EventKind::Enter => stack.push(event.method_id),
+                        EventKind::Exit => {
+                            stack.pop();
+                        }
+                        EventKind::Memory => {}
+                    }
                     events.push(*event);
                 }
                 (*thread, events, amounts)
             })
             .collect();
         let records: u64 = with_memory.iter().map(|(_, e, _)| e.len() as u64).sum();
-        let memory: u64 = with_memory.iter().map(|(_, _, a)| a.len() as u64).sum();
+        let memory_records: u64 = with_memory.iter().map(|(_, _, a)| a.len() as u64).sum();
         group.throughput(Throughput::Elements(records));
         let mut aggregator = Aggregator::new(config.clone());
         define(&mut aggregator, methods);
         let apply = |aggregator: &mut Aggregator,
-                     batches: &mut Vec<(u64, Vec<Event>, Vec<MemoryAmount>)>| {
-            for (thread, events, amounts) in batches.iter() {
+                     batches: &[(u64, Vec<Event>, Vec<MemoryAmount>)]| {
+            for (thread, events, amounts) in batches {
                 aggregator.apply_records(*thread, events, amounts);
             }
+        };
+        // The next pass: the same stream, later.
+        let shift = |batches: &mut Vec<(u64, Vec<Event>, Vec<MemoryAmount>)>| {
             for (_, events, _) in batches.iter_mut() {
                 for event in events {
                     event.timestamp_ns += stream.span_ns;
@@ -193,7 +214,8 @@ fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
         };
         let passes_per_window = (3_000_000_000 / stream.span_ns + 2) as usize;
         for _ in 0..passes_per_window {
-            apply(&mut aggregator, &mut with_memory);
+            apply(&mut aggregator, &with_memory);
+            shift(&mut with_memory);
         }
         let mut elapsed_total = Duration::ZERO;
         let mut passes = 0u64;
@@ -202,8 +224,9 @@ fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
                 let mut elapsed = Duration::ZERO;
                 for _ in 0..iterations {
                     let start = Instant::now();
-                    apply(&mut aggregator, &mut with_memory);
+                    apply(&mut aggregator, &with_memory);
                     elapsed += start.elapsed();
+                    shift(&mut with_memory);
                 }
                 elapsed_total += elapsed;
                 passes += iterations;
@@ -214,8 +237,8 @@ fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig) {
         eprintln!(
             "{name} methods={methods}: {:.1} M records/s, of which {:.1} M memory records/s ({} of {} records); memory state {:.1} MiB, {} contexts",
             (records * passes) as f64 / seconds / 1e6,
-            (memory * passes) as f64 / seconds / 1e6,
-            memory,
+            (memory_records * passes) as f64 / seconds / 1e6,
+            memory_records,
             records,
             aggregator.stats().memory_bytes as f64 / (1 << 20) as f64,
             aggregator.context_nodes(),

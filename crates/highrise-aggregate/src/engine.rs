@@ -215,6 +215,7 @@ impl Engine {
             }
         }
         self.advance_now(thread.last_ns);
+        self.memory.fold(self.clock.now_ns, self.clock.window_ns);
     }
 
     /// One memory record: to the innermost tracked frame (beyond the depth limit, counted), or
@@ -236,14 +237,8 @@ impl Engine {
         }
         // "now" reaches this record's time at the end of the batch at the latest.
         let now_ns = self.clock.now_ns.max(timestamp_ns);
-        self.memory.add(
-            method_id,
-            class_id,
-            amount,
-            timestamp_ns,
-            now_ns,
-            self.clock.window_ns,
-        );
+        self.memory
+            .push(method_id, class_id, amount, timestamp_ns, now_ns);
     }
 
     /// Adds exclusive time to `pair` in the thread's current bucket.

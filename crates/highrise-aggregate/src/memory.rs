@@ -9,11 +9,13 @@
 //! bucket leaves the window. Memory: one 40-byte entry per (method, bucket) with allocations,
 //! plus the cumulative tables; never proportional to the number of records.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::VecDeque;
+use std::hash::Hasher;
 use std::sync::Arc;
 
 use highrise_protocol::MemoryAmount;
+
+use crate::engine::prefetch;
 
 /// Buckets of 2^24 ns.
 const BUCKET_SHIFT: u32 = 24;
@@ -152,10 +154,33 @@ struct Bucket {
     entries: Vec<(u32, Amount)>,
 }
 
+/// One method's counts, on a cache line of its own (a record's update touches one line).
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct MethodSlot(MethodMemory);
+
+/// A memory record waiting for [`MemoryState::fold`].
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    method_id: u32,
+    class_id: u32,
+    epoch: u64,
+    amount: MemoryAmount,
+}
+
+/// How many records ahead [`MemoryState::fold`] prefetches what a record will touch.
+const PREFETCH_AHEAD: usize = 8;
+
 /// The aggregator's allocation state.
+///
+/// Records arrive one by one ([`MemoryState::push`], a sequential append) and are folded in
+/// at the end of each batch ([`MemoryState::fold`]): there the lines each record will touch
+/// (its method's counts, its latest bucket entry, its (method, class) slot) are prefetched a
+/// few records ahead, so that at 200k methods their cache misses overlap instead of
+/// following one another.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MemoryState {
-    methods: Vec<MethodMemory>,
+    methods: Vec<MethodSlot>,
     outside: MethodMemory,
     /// Per method id: (bucket epoch + 1, entry index) of its latest bucket entry; epoch 0 =
     /// none.
@@ -163,8 +188,8 @@ pub(crate) struct MemoryState {
     outside_entry: (u64, u32),
     buckets: VecDeque<Bucket>,
     classes: Vec<Amount>,
-    /// Keyed by `method_id << 32 | class_id`.
-    method_classes: HashMap<u64, Amount, BuildHasherDefault<IdHasher>>,
+    method_classes: KeyedAmounts,
+    pending: Vec<Pending>,
     dropped: MemoryDrops,
     records: u64,
     pub records_over_depth: u64,
@@ -174,8 +199,9 @@ pub(crate) struct MemoryState {
 }
 
 impl MemoryState {
-    /// One memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`; the window
-    /// is `[now_ns - window_ns, now_ns]`.
+    /// One memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`, applied
+    /// at once; the window is `[now_ns - window_ns, now_ns]`.
+    #[cfg(test)]
     pub(crate) fn add(
         &mut self,
         method_id: u32,
@@ -185,28 +211,120 @@ impl MemoryState {
         now_ns: u64,
         window_ns: u64,
     ) {
-        self.records += 1;
+        self.push(method_id, class_id, amount, timestamp_ns, now_ns);
+        self.fold(now_ns, window_ns);
+    }
+
+    /// Queues one memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`
+    /// for the next [`fold`](Self::fold), whose `now_ns` must be at least this one.
+    #[inline]
+    pub(crate) fn push(
+        &mut self,
+        method_id: u32,
+        class_id: u32,
+        amount: MemoryAmount,
+        timestamp_ns: u64,
+        now_ns: u64,
+    ) {
+        self.pending.push(Pending {
+            method_id,
+            class_id,
+            // Never in a bucket after "now".
+            epoch: timestamp_ns.min(now_ns) >> BUCKET_SHIFT,
+            amount,
+        });
+    }
+
+    /// Applies the queued records; the window is `[now_ns - window_ns, now_ns]` (records
+    /// whose bucket has left it count in the totals only).
+    pub(crate) fn fold(&mut self, now_ns: u64, window_ns: u64) {
+        if self.pending.is_empty() {
+            return;
+        }
+        self.expire(now_ns, window_ns);
+        let highest = self
+            .pending
+            .iter()
+            .map(|record| record.method_id)
+            .filter(|&method_id| method_id != OUTSIDE_METHODS)
+            .max();
+        if let Some(highest) = highest {
+            let len = highest as usize + 1;
+            if self.methods.len() < len {
+                self.methods.resize(len, MethodSlot::default());
+                self.latest_entry.resize(len, (0, 0));
+            }
+        }
+        let oldest = oldest_live_epoch(now_ns, window_ns);
+        let pending = std::mem::take(&mut self.pending);
+        for (index, record) in pending.iter().enumerate() {
+            if let Some(ahead) = pending.get(index + PREFETCH_AHEAD) {
+                self.prefetch(ahead);
+            }
+            if let Some(ahead) = pending.get(index + PREFETCH_AHEAD / 2) {
+                self.prefetch_entry(ahead);
+            }
+            self.apply(record, oldest);
+        }
+        self.records += pending.len() as u64;
         self.generation += 1;
+        self.pending = pending;
+        self.pending.clear();
+    }
+
+    /// Brings in the method's counts, its latest-entry index and its (method, class) slot.
+    #[inline(always)]
+    fn prefetch(&self, record: &Pending) {
+        if let Some(slot) = self.methods.get(record.method_id as usize) {
+            prefetch(slot);
+        }
+        if let Some(latest) = self.latest_entry.get(record.method_id as usize) {
+            prefetch(latest);
+        }
+        self.method_classes
+            .prefetch(key(record.method_id, record.class_id));
+    }
+
+    /// Brings in the bucket entry the record will add to, when it already has one.
+    #[inline(always)]
+    fn prefetch_entry(&self, record: &Pending) {
+        let Some(&(latest_epoch, entry)) = self.latest_entry.get(record.method_id as usize) else {
+            return;
+        };
+        let Some(front) = self.buckets.front() else {
+            return;
+        };
+        if latest_epoch != record.epoch + 1 || record.epoch < front.epoch {
+            return;
+        }
+        if let Some(bucket) = self.buckets.get((record.epoch - front.epoch) as usize) {
+            if let Some(entry) = bucket.entries.get(entry as usize) {
+                prefetch(entry);
+            }
+        }
+    }
+
+    /// One record; `oldest` is the oldest bucket still in the window.
+    #[inline(always)]
+    fn apply(&mut self, record: &Pending, oldest: u64) {
+        let Pending {
+            method_id,
+            class_id,
+            epoch,
+            amount,
+        } = *record;
         if let Some(class) = grow_to(&mut self.classes, class_id) {
             class.add_record(amount);
         }
         self.method_classes
-            .entry(u64::from(method_id) << 32 | u64::from(class_id))
-            .or_default()
+            .entry(key(method_id, class_id))
             .add_record(amount);
-        // Never in a bucket after "now" (the caller moves "now" to the record first).
-        let epoch = timestamp_ns.min(now_ns) >> BUCKET_SHIFT;
-        self.expire(now_ns, window_ns);
-        let in_window = self.bucket_index(epoch, now_ns, window_ns);
+        let in_window = self.bucket_index(epoch, oldest);
         let (memory, latest) = if method_id == OUTSIDE_METHODS {
             (&mut self.outside, &mut self.outside_entry)
         } else {
             let index = method_id as usize;
-            if self.methods.len() <= index {
-                self.methods.resize(index + 1, MethodMemory::default());
-                self.latest_entry.resize(index + 1, (0, 0));
-            }
-            (&mut self.methods[index], &mut self.latest_entry[index])
+            (&mut self.methods[index].0, &mut self.latest_entry[index])
         };
         memory.total.add_record(amount);
         let Some(bucket_index) = in_window else {
@@ -236,9 +354,8 @@ impl MemoryState {
     }
 
     /// Where a record of bucket `epoch` goes: its bucket's index, created if needed, or `None`
-    /// when the bucket already left the window.
-    fn bucket_index(&mut self, epoch: u64, now_ns: u64, window_ns: u64) -> Option<usize> {
-        let oldest = oldest_live_epoch(now_ns, window_ns);
+    /// when the bucket already left the window (`oldest` is the oldest one in it).
+    fn bucket_index(&mut self, epoch: u64, oldest: u64) -> Option<usize> {
         if epoch < oldest {
             return None;
         }
@@ -280,11 +397,16 @@ impl MemoryState {
             let Some(bucket) = self.buckets.pop_front() else {
                 break;
             };
-            for (method_id, amount) in &bucket.entries {
+            for (index, (method_id, amount)) in bucket.entries.iter().enumerate() {
+                if let Some((ahead, _)) = bucket.entries.get(index + PREFETCH_AHEAD) {
+                    if let Some(slot) = self.methods.get(*ahead as usize) {
+                        prefetch(slot);
+                    }
+                }
                 let memory = if *method_id == OUTSIDE_METHODS {
                     &mut self.outside
                 } else {
-                    &mut self.methods[*method_id as usize]
+                    &mut self.methods[*method_id as usize].0
                 };
                 memory.window.subtract(amount);
             }
@@ -304,7 +426,7 @@ impl MemoryState {
         let mut method_classes: Vec<MethodClassAmount> = self
             .method_classes
             .iter()
-            .map(|(&key, &amount)| MethodClassAmount {
+            .map(|(key, amount)| MethodClassAmount {
                 method_id: (key >> 32) as u32,
                 class_id: key as u32,
                 amount,
@@ -312,7 +434,7 @@ impl MemoryState {
             .collect();
         method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
         let snapshot = Arc::new(MemorySnapshot {
-            methods: self.methods.clone(),
+            methods: self.methods.iter().map(|slot| slot.0).collect(),
             outside: self.outside,
             classes: self.classes.clone(),
             method_classes,
@@ -331,12 +453,98 @@ impl MemoryState {
             .iter()
             .map(|bucket| bucket.entries.capacity() * size_of::<(u32, Amount)>())
             .sum();
-        self.methods.capacity() * size_of::<MethodMemory>()
+        self.methods.capacity() * size_of::<MethodSlot>()
             + self.latest_entry.capacity() * size_of::<(u64, u32)>()
             + self.buckets.capacity() * size_of::<Bucket>()
             + entries
             + self.classes.capacity() * size_of::<Amount>()
-            + self.method_classes.capacity() * (size_of::<u64>() + size_of::<Amount>() + 1)
+            + self.method_classes.memory_bytes()
+            + self.pending.capacity() * size_of::<Pending>()
+    }
+}
+
+/// The (method, class) key of [`KeyedAmounts`].
+#[inline(always)]
+fn key(method_id: u32, class_id: u32) -> u64 {
+    u64::from(method_id) << 32 | u64::from(class_id)
+}
+
+/// Marks a free slot of [`KeyedAmounts`] (no key has it: class ids are below
+/// `MAX_CLASS_ID`).
+const FREE_KEY: u64 = u64::MAX;
+
+/// An `Amount` per (method, class) key: open addressing with linear probing, load at most
+/// one half. Written here rather than taken from `std`'s map because [`MemoryState::fold`]
+/// prefetches the slot a key will land in, which needs the table's layout.
+#[derive(Debug, Clone, Default)]
+struct KeyedAmounts {
+    slots: Vec<(u64, Amount)>,
+    len: usize,
+}
+
+impl KeyedAmounts {
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        // Fibonacci hashing: the top bits of the product; `slots.len()` is a power of two.
+        let bits = self.slots.len().trailing_zeros();
+        let product = (key ^ key >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (product >> (64 - bits)) as usize
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        if self.slots.len() > 1 {
+            let slot = &self.slots[self.home(key)];
+            prefetch(&slot.0);
+            prefetch(&slot.1.freed_bytes);
+        }
+    }
+
+    /// The amount of `key`, a zero one inserted if new.
+    fn entry(&mut self, key: u64) -> &mut Amount {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        loop {
+            let slot_key = self.slots[index].0;
+            if slot_key == key {
+                break;
+            }
+            if slot_key == FREE_KEY {
+                self.slots[index].0 = key;
+                self.len += 1;
+                break;
+            }
+            index = (index + 1) & mask;
+        }
+        &mut self.slots[index].1
+    }
+
+    fn grow(&mut self) {
+        let capacity = (self.slots.len() * 2).max(64);
+        let old = std::mem::replace(
+            &mut self.slots,
+            vec![(FREE_KEY, Amount::default()); capacity],
+        );
+        self.len = 0;
+        for (key, amount) in old {
+            if key != FREE_KEY {
+                *self.entry(key) = amount;
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u64, Amount)> + '_ {
+        self.slots
+            .iter()
+            .filter(|(key, _)| *key != FREE_KEY)
+            .copied()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<(u64, Amount)>()
     }
 }
 
