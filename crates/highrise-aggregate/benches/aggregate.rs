@@ -130,7 +130,21 @@ fn snapshots(c: &mut Criterion) {
 /// records per second together, and memory records alone. Each method makes one to three
 /// classes (chosen from the method of the frame the record belongs to), as real programs do.
 fn records(c: &mut Criterion) {
-    records_with(c, "apply_records", AggregatorConfig::default(), true);
+    records_with(c, "apply_records", AggregatorConfig::default(), true, false);
+    records_with(
+        c,
+        "apply_records_repeating",
+        AggregatorConfig::default(),
+        true,
+        true,
+    );
+    records_with(
+        c,
+        "apply_events_repeating",
+        AggregatorConfig::default(),
+        false,
+        true,
+    );
 }
 
 /// The same with the calling-context tree kept, as the viewer keeps it (node cap 200k): the
@@ -141,21 +155,41 @@ fn records_with_contexts(c: &mut Criterion) {
         max_context_nodes: 200_000,
         ..AggregatorConfig::default()
     };
-    records_with(c, "apply_records_contexts", config.clone(), true);
+    records_with(c, "apply_records_contexts", config.clone(), true, false);
     // The same enters and exits without the memory records: the cost of a memory record is
     // the difference.
-    records_with(c, "apply_events_contexts", config, false);
+    records_with(c, "apply_events_contexts", config.clone(), false, false);
+    // Threads repeating a pool of transactions: a bounded set of call paths (below the cap).
+    records_with(
+        c,
+        "apply_records_contexts_repeating",
+        config.clone(),
+        true,
+        true,
+    );
+    records_with(c, "apply_events_contexts_repeating", config, false, true);
 }
 
-/// `memory`: whether the stream carries memory records.
+/// `memory`: whether the stream carries memory records; `repeating`: the program of
+/// [`Stream::repeating`] (512 transactions of about 1000 events) instead of the endless walk.
 /// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one).
-fn records_with(c: &mut Criterion, name: &str, config: AggregatorConfig, memory: bool) {
+fn records_with(
+    c: &mut Criterion,
+    name: &str,
+    config: AggregatorConfig,
+    memory: bool,
+    repeating: bool,
+) {
     if std::env::var("HIGHRISE_BENCH_GROUP").is_ok_and(|only| only != name) {
         return;
     }
     let mut group = c.benchmark_group(name);
     for methods in [1_000u32, 200_000] {
-        let stream = Stream::new(methods, 128 * 1024, 1_000, 7);
+        let stream = if repeating {
+            Stream::repeating(methods, 128 * 1024, 1_000, 7, 512, 1_000)
+        } else {
+            Stream::new(methods, 128 * 1024, 1_000, 7)
+        };
         // Each thread's open frames, to give a memory record the classes of the frame it
         // belongs to (the innermost open one).
         let mut stacks: HashMap<u64, Vec<u32>> = HashMap::new();

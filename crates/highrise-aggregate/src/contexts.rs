@@ -7,15 +7,15 @@
 //! matching frame and any above it, an exit with no match is ignored, a resync replaces the
 //! stack), so it is independent of the windowed statistics. Cumulative since the session
 //! started. Memory: 40 bytes per node plus 40 per (node, class) with
-//! allocations plus the child index; bounded by [`ContextTree`]'s node cap: past it, a
+//! allocations, plus 8 to 16 bytes per node and per (node, class) of hash index; bounded by [`ContextTree`]'s node cap: past it, a
 //! missing child is counted in its parent's "(other contexts)" child.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
-use crate::memory::{Amount, IdHasher};
+use crate::engine::prefetch;
+use crate::memory::Amount;
 
 /// The method id of a node standing for the contexts beyond the cap.
 pub const OTHER_CONTEXTS: u32 = u32::MAX;
@@ -25,46 +25,59 @@ const NONE: u32 = u32::MAX;
 /// Default most nodes a tree keeps.
 pub const DEFAULT_MAX_CONTEXT_NODES: u32 = 1 << 20;
 
+/// Events per chunk of [`Contexts::apply`]: the path lookups of a chunk are prefetched
+/// before it is applied.
+const CHUNK_EVENTS: usize = 64;
+
+/// How many memory records ahead [`Contexts::fold_classes`] prefetches.
+const CLASS_PREFETCH_AHEAD: usize = 8;
+
+/// The path hash of the root.
+const ROOT_HASH: u64 = 0x243f_6a88_85a3_08d3;
+
 #[derive(Debug, Clone, Copy)]
 struct Node {
     method_id: u32,
+    parent: u32,
+    /// The newest child; older ones follow through `next_sibling` (export reverses them).
     first_child: u32,
-    last_child: u32,
     next_sibling: u32,
-    /// Head of this node's class list in `classes`.
-    classes: u32,
+    /// The "(other contexts)" child, once the cap made one.
+    other: u32,
     calls: u64,
     time_ns: u64,
 }
 
 impl Node {
     /// A node with no children, calls or allocations yet.
-    fn new(method_id: u32) -> Self {
+    fn new(method_id: u32, parent: u32) -> Self {
         Self {
             method_id,
+            parent,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
-            classes: NONE,
+            other: NONE,
             calls: 0,
             time_ns: 0,
         }
     }
 }
 
+/// One node's allocations of one class.
 #[derive(Debug, Clone, Copy)]
 struct ClassSlot {
+    node: u32,
     class_id: u32,
-    next: u32,
     amount: Amount,
 }
 
-/// One open frame of a thread: its node, its method (an overflow node stands for many), and
-/// when it was entered.
+/// One open frame of a thread: its node, its method (an overflow node stands for many), the
+/// hash of its method path, and when it was entered.
 #[derive(Debug, Clone, Copy)]
 struct Open {
     node: u32,
     method_id: u32,
+    path_hash: u64,
     enter_ns: u64,
 }
 
@@ -76,87 +89,273 @@ struct ThreadStack {
     phantom: u32,
 }
 
+/// The hash of the path `parent path` → `method_id`.
+#[inline(always)]
+fn path_hash(parent_hash: u64, method_id: u32) -> u64 {
+    (parent_hash.rotate_left(23) ^ u64::from(method_id)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The hash of a (node, class) key.
+#[inline(always)]
+fn class_hash(node: u32, class_id: u32) -> u64 {
+    let key = u64::from(node) << 32 | u64::from(class_id);
+    (key ^ key >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// An index from a 64-bit hash to a `u32` value (a node, a class slot): open addressing with
+/// linear probing, load at most one half; each slot keeps 32 bits of the hash as a tag, and
+/// the caller checks a candidate against what it stands for (so hash collisions cost a
+/// probe, never a wrong answer). Written here rather than taken from `std`'s map so that
+/// [`Contexts::apply`] can prefetch the slot a lookup will land in, and the candidate's own
+/// data after it, before it needs them: the lookups of a path depend on one another, but
+/// their hashes do not.
+#[derive(Debug, Clone, Default)]
+struct HashIndex {
+    /// (tag, value); value `NONE` = free.
+    slots: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl HashIndex {
+    #[inline(always)]
+    fn home(&self, hash: u64) -> usize {
+        // The top bits; `slots.len()` is a power of two (or zero).
+        let bits = self.slots.len().trailing_zeros();
+        if bits == 0 {
+            return 0;
+        }
+        (hash >> (64 - bits)) as usize
+    }
+
+    #[inline(always)]
+    fn tag(hash: u64) -> u32 {
+        hash as u32
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        if let Some(slot) = self.slots.get(self.home(hash)) {
+            prefetch(slot);
+        }
+    }
+
+    /// The values whose tag matches `hash`, in probe order (for the caller to check).
+    #[inline(always)]
+    fn candidates(&self, hash: u64) -> impl Iterator<Item = u32> + '_ {
+        let mask = self.slots.len().wrapping_sub(1);
+        let tag = Self::tag(hash);
+        let mut index = self.home(hash);
+        let mut done = self.slots.is_empty();
+        std::iter::from_fn(move || {
+            while !done {
+                let (slot_tag, value) = self.slots[index];
+                index = (index + 1) & mask;
+                if value == NONE {
+                    done = true;
+                } else if slot_tag == tag {
+                    return Some(value);
+                }
+            }
+            None
+        })
+    }
+
+    /// The first candidate, or `NONE` (no probing past it: a hint to prefetch by).
+    #[inline(always)]
+    fn first_candidate(&self, hash: u64) -> u32 {
+        self.candidates(hash).next().unwrap_or(NONE)
+    }
+
+    /// Adds `value` under `hash` (the caller knows it is not there yet). Returns false when
+    /// the index must grow first.
+    fn insert(&mut self, hash: u64, value: u32) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            return false;
+        }
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(hash);
+        while self.slots[index].1 != NONE {
+            index = (index + 1) & mask;
+        }
+        self.slots[index] = (Self::tag(hash), value);
+        self.len += 1;
+        true
+    }
+
+    /// An empty index with room for `len` values.
+    fn with_room(len: usize) -> Self {
+        let capacity = (len * 2).next_power_of_two().max(64);
+        Self {
+            slots: vec![(0, NONE); capacity],
+            len: 0,
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<(u32, u32)>()
+    }
+}
+
+/// A memory record waiting for [`Contexts::fold_classes`].
+#[derive(Debug, Clone, Copy)]
+struct PendingClass {
+    node: u32,
+    class_id: u32,
+    amount: MemoryAmount,
+}
+
 /// The live tree.
 #[derive(Debug, Clone)]
 pub(crate) struct Contexts {
     nodes: Vec<Node>,
-    children: HashMap<u64, u32, BuildHasherDefault<IdHasher>>,
+    /// Path hash → node, for every node but the "(other contexts)" ones (reached through
+    /// their parent's `other`).
+    children: HashIndex,
     classes: Vec<ClassSlot>,
+    /// (node, class) hash → index in `classes`.
+    class_index: HashIndex,
+    pending_classes: Vec<PendingClass>,
     threads: HashMap<u64, ThreadStack>,
     max_nodes: u32,
     max_depth: u32,
     /// Calls that went to an "(other contexts)" node because of the cap.
     capped_calls: u64,
     pub(crate) generation: u64,
+    /// Scratch of [`Contexts::apply`]: per event of a chunk, its path hash (enters).
+    chunk_hashes: Vec<u64>,
+    /// Scratch: the stack replayed ahead of the chunk (method, path hash).
+    scratch: Vec<(u32, u64)>,
 }
 
 impl Contexts {
     pub(crate) fn new(max_nodes: u32, max_depth: u32) -> Self {
         Self {
-            nodes: vec![Node::new(NONE)],
-            children: HashMap::default(),
+            nodes: vec![Node::new(NONE, NONE)],
+            children: HashIndex::default(),
             classes: Vec::new(),
+            class_index: HashIndex::default(),
+            pending_classes: Vec::new(),
             threads: HashMap::new(),
             max_nodes: max_nodes.max(16),
             max_depth: max_depth.max(1),
             capped_calls: 0,
             generation: 0,
+            chunk_hashes: vec![0; CHUNK_EVENTS],
+            scratch: Vec::new(),
         }
     }
 
-    /// The child of `parent` for `method_id`, created (in order of first call) if new; past
-    /// the cap, the parent's "(other contexts)" child.
-    fn child(&mut self, parent: u32, method_id: u32) -> u32 {
-        let key = u64::from(parent) << 32 | u64::from(method_id);
-        if let Some(&node) = self.children.get(&key) {
-            return node;
+    /// The existing child of `parent` for `method_id` whose path hash is `hash`, or `NONE`.
+    #[inline(always)]
+    fn find_child(&self, parent: u32, method_id: u32, hash: u64) -> u32 {
+        self.children
+            .candidates(hash)
+            .find(|&node| {
+                let node = &self.nodes[node as usize];
+                node.parent == parent && node.method_id == method_id
+            })
+            .unwrap_or(NONE)
+    }
+
+    /// The child of `parent` for `method_id` (path hash `hash`), created if new; past the
+    /// cap, the parent's "(other contexts)" child. `hint` is a candidate found earlier.
+    #[inline(always)]
+    fn child(&mut self, parent: u32, method_id: u32, hash: u64, hint: u32) -> u32 {
+        if let Some(node) = self.nodes.get(hint as usize) {
+            if node.parent == parent && node.method_id == method_id {
+                return hint;
+            }
         }
-        if self.nodes.len() as u32 >= self.max_nodes && method_id != OTHER_CONTEXTS {
+        if method_id == OTHER_CONTEXTS {
+            return self.other_child(parent);
+        }
+        let found = self.find_child(parent, method_id, hash);
+        if found != NONE {
+            return found;
+        }
+        if self.nodes.len() as u32 >= self.max_nodes {
             // The parent's overflow child (itself one node over the cap at most per parent,
             // and children of an overflow node fold into it).
             if self.nodes[parent as usize].method_id == OTHER_CONTEXTS {
                 return parent;
             }
-            return self.child_unbounded(parent, OTHER_CONTEXTS);
+            return self.other_child(parent);
         }
-        self.child_unbounded(parent, method_id)
-    }
-
-    fn child_unbounded(&mut self, parent: u32, method_id: u32) -> u32 {
-        let key = u64::from(parent) << 32 | u64::from(method_id);
-        if let Some(&node) = self.children.get(&key) {
-            return node;
+        let node = self.push_node(parent, method_id);
+        if !self.children.insert(hash, node) {
+            self.rebuild_children();
         }
-        let node = self.nodes.len() as u32;
-        self.nodes.push(Node::new(method_id));
-        let parent_node = &mut self.nodes[parent as usize];
-        let previous_last = parent_node.last_child;
-        parent_node.last_child = node;
-        if previous_last == NONE {
-            parent_node.first_child = node;
-        } else {
-            self.nodes[previous_last as usize].next_sibling = node;
-        }
-        self.children.insert(key, node);
         node
     }
 
-    fn enter(&mut self, thread: &mut ThreadStack, method_id: u32, timestamp_ns: u64, call: bool) {
+    /// The "(other contexts)" child of `parent`, made if new.
+    fn other_child(&mut self, parent: u32) -> u32 {
+        let other = self.nodes[parent as usize].other;
+        if other != NONE {
+            return other;
+        }
+        let node = self.push_node(parent, OTHER_CONTEXTS);
+        self.nodes[parent as usize].other = node;
+        node
+    }
+
+    /// A new child of `parent`, linked first among its children.
+    fn push_node(&mut self, parent: u32, method_id: u32) -> u32 {
+        let node = self.nodes.len() as u32;
+        let mut fresh = Node::new(method_id, parent);
+        let parent_node = &mut self.nodes[parent as usize];
+        fresh.next_sibling = parent_node.first_child;
+        parent_node.first_child = node;
+        self.nodes.push(fresh);
+        node
+    }
+
+    /// Indexes every node again in an index twice as large (path hashes recomputed from the
+    /// tree: a parent's index is below its children's).
+    fn rebuild_children(&mut self) {
+        let mut hashes = vec![0u64; self.nodes.len()];
+        hashes[0] = ROOT_HASH;
+        let mut index = HashIndex::with_room(self.nodes.len() * 2);
+        for (node, entry) in self.nodes.iter().enumerate().skip(1) {
+            let hash = path_hash(hashes[entry.parent as usize], entry.method_id);
+            hashes[node] = hash;
+            if entry.method_id != OTHER_CONTEXTS {
+                index.insert(hash, node as u32);
+            }
+        }
+        self.children = index;
+    }
+
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        thread: &mut ThreadStack,
+        method_id: u32,
+        timestamp_ns: u64,
+        call: bool,
+        hint: u32,
+    ) {
         if thread.phantom > 0 || thread.frames.len() as u32 >= self.max_depth {
             thread.phantom += 1;
             return;
         }
-        let parent = thread.frames.last().map_or(0, |open| open.node);
-        let node = self.child(parent, method_id);
+        let (parent, parent_hash) = thread
+            .frames
+            .last()
+            .map_or((0, ROOT_HASH), |open| (open.node, open.path_hash));
+        let hash = path_hash(parent_hash, method_id);
+        let node = self.child(parent, method_id, hash, hint);
         if call {
-            self.nodes[node as usize].calls += 1;
-            if self.nodes[node as usize].method_id == OTHER_CONTEXTS {
+            let entry = &mut self.nodes[node as usize];
+            entry.calls += 1;
+            if entry.method_id == OTHER_CONTEXTS {
                 self.capped_calls += 1;
             }
         }
         thread.frames.push(Open {
             node,
             method_id,
+            path_hash: hash,
             enter_ns: timestamp_ns,
         });
     }
@@ -177,6 +376,7 @@ impl Contexts {
         }
     }
 
+    #[inline(always)]
     fn exit(&mut self, thread: &mut ThreadStack, method_id: u32, timestamp_ns: u64) {
         if thread.phantom > 0 {
             thread.phantom -= 1;
@@ -193,48 +393,149 @@ impl Contexts {
         }
     }
 
-    fn memory(&mut self, node: u32, class_id: u32, amount: MemoryAmount) {
-        let mut slot = self.nodes[node as usize].classes;
-        while slot != NONE {
-            let entry = &mut self.classes[slot as usize];
-            if entry.class_id == class_id {
-                entry.amount.add_record(amount);
-                return;
-            }
-            slot = entry.next;
-        }
-        let mut fresh = Amount::default();
-        fresh.add_record(amount);
-        self.classes.push(ClassSlot {
-            class_id,
-            next: self.nodes[node as usize].classes,
-            amount: fresh,
-        });
-        self.nodes[node as usize].classes = (self.classes.len() - 1) as u32;
-    }
-
     /// One thread's batch (enters, exits and memory records with their amounts).
+    ///
+    /// In chunks of [`CHUNK_EVENTS`]: the thread's stack is first replayed on a scratch copy
+    /// to hash each enter's path and prefetch its index slot; then each slot's candidate node
+    /// is prefetched; then the chunk is applied in order, each candidate checked against the
+    /// real parent. Memory records are queued and folded at the end of the batch.
     pub(crate) fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
         let mut thread = self.threads.remove(&thread_id).unwrap_or_default();
         let mut next_amount = 0usize;
-        for event in events {
-            match event.kind {
-                EventKind::Enter => {
-                    self.enter(&mut thread, event.method_id, event.timestamp_ns, true)
+        let mut hashes = std::mem::take(&mut self.chunk_hashes);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut hints = [NONE; CHUNK_EVENTS];
+        for chunk in events.chunks(CHUNK_EVENTS) {
+            // Replay the chunk on a copy of the stack: each enter's path hash.
+            scratch.clear();
+            scratch.extend(
+                thread
+                    .frames
+                    .iter()
+                    .map(|open| (open.method_id, open.path_hash)),
+            );
+            let mut phantom = thread.phantom;
+            for (event, hash) in chunk.iter().zip(hashes.iter_mut()) {
+                match event.kind {
+                    EventKind::Enter => {
+                        if phantom > 0 || scratch.len() as u32 >= self.max_depth {
+                            phantom += 1;
+                            *hash = 0;
+                            continue;
+                        }
+                        let parent_hash = scratch.last().map_or(ROOT_HASH, |top| top.1);
+                        *hash = path_hash(parent_hash, event.method_id);
+                        self.children.prefetch(*hash);
+                        scratch.push((event.method_id, *hash));
+                    }
+                    EventKind::Exit => {
+                        if phantom > 0 {
+                            phantom -= 1;
+                        } else if let Some(position) =
+                            scratch.iter().rposition(|top| top.0 == event.method_id)
+                        {
+                            scratch.truncate(position);
+                        }
+                    }
+                    EventKind::Memory => {}
                 }
-                EventKind::Exit => self.exit(&mut thread, event.method_id, event.timestamp_ns),
-                EventKind::Memory => {
-                    if let Some(&amount) = amounts.get(next_amount) {
-                        next_amount += 1;
-                        // Beyond the depth limit: the deepest tracked frame (as the engine).
-                        let node = thread.frames.last().map_or(0, |open| open.node);
-                        self.memory(node, event.method_id, amount);
+            }
+            // The candidates (their slots now at hand), and their nodes brought in.
+            for ((event, &hash), hint) in chunk.iter().zip(hashes.iter()).zip(hints.iter_mut()) {
+                *hint = NONE;
+                if event.kind == EventKind::Enter && hash != 0 {
+                    *hint = self.children.first_candidate(hash);
+                    if let Some(node) = self.nodes.get(*hint as usize) {
+                        prefetch(node);
+                    }
+                }
+            }
+            for (event, &hint) in chunk.iter().zip(hints.iter()) {
+                match event.kind {
+                    EventKind::Enter => {
+                        self.enter(&mut thread, event.method_id, event.timestamp_ns, true, hint)
+                    }
+                    EventKind::Exit => self.exit(&mut thread, event.method_id, event.timestamp_ns),
+                    EventKind::Memory => {
+                        if let Some(&amount) = amounts.get(next_amount) {
+                            next_amount += 1;
+                            // Beyond the depth limit: the deepest tracked frame (as the engine).
+                            let node = thread.frames.last().map_or(0, |open| open.node);
+                            self.pending_classes.push(PendingClass {
+                                node,
+                                class_id: event.method_id,
+                                amount,
+                            });
+                        }
                     }
                 }
             }
         }
+        self.chunk_hashes = hashes;
+        self.scratch = scratch;
+        self.fold_classes();
         self.threads.insert(thread_id, thread);
         self.generation += 1;
+    }
+
+    /// Adds the queued memory records to their (node, class) slots, prefetching the index
+    /// slot of each a few records ahead and its class slot half as far.
+    fn fold_classes(&mut self) {
+        let pending = std::mem::take(&mut self.pending_classes);
+        if (self.class_index.len + pending.len()) * 2 > self.class_index.slots.len() {
+            self.rebuild_class_index(self.class_index.len + pending.len());
+        }
+        for (index, record) in pending.iter().enumerate() {
+            if let Some(ahead) = pending.get(index + CLASS_PREFETCH_AHEAD) {
+                self.class_index
+                    .prefetch(class_hash(ahead.node, ahead.class_id));
+            }
+            if let Some(ahead) = pending.get(index + CLASS_PREFETCH_AHEAD / 2) {
+                let slot = self
+                    .class_index
+                    .first_candidate(class_hash(ahead.node, ahead.class_id));
+                if let Some(slot) = self.classes.get(slot as usize) {
+                    prefetch(slot);
+                }
+            }
+            self.memory(record.node, record.class_id, record.amount);
+        }
+        self.pending_classes = pending;
+        self.pending_classes.clear();
+    }
+
+    /// Room for `len` (node, class) slots in the index, rebuilt twice as large.
+    fn rebuild_class_index(&mut self, len: usize) {
+        let mut index = HashIndex::with_room(len.max(self.class_index.slots.len()));
+        for (slot, entry) in self.classes.iter().enumerate() {
+            index.insert(class_hash(entry.node, entry.class_id), slot as u32);
+        }
+        self.class_index = index;
+    }
+
+    /// One memory record of `node` (the index has room for one more slot).
+    #[inline(always)]
+    fn memory(&mut self, node: u32, class_id: u32, amount: MemoryAmount) {
+        let hash = class_hash(node, class_id);
+        let classes = &self.classes;
+        let found = self.class_index.candidates(hash).find(|&slot| {
+            let entry = &classes[slot as usize];
+            entry.node == node && entry.class_id == class_id
+        });
+        if let Some(slot) = found {
+            self.classes[slot as usize].amount.add_record(amount);
+            return;
+        }
+        let mut fresh = Amount::default();
+        fresh.add_record(amount);
+        let slot = self.classes.len() as u32;
+        self.classes.push(ClassSlot {
+            node,
+            class_id,
+            amount: fresh,
+        });
+        let inserted = self.class_index.insert(hash, slot);
+        debug_assert!(inserted, "room was made before the fold");
     }
 
     /// After lost events: the thread's whole stack; frames common with the current one stay.
@@ -251,7 +552,7 @@ impl Contexts {
             self.pop(&mut thread, timestamp_ns);
         }
         for &method_id in &stack[common..] {
-            self.enter(&mut thread, method_id, timestamp_ns, false);
+            self.enter(&mut thread, method_id, timestamp_ns, false, NONE);
         }
         self.threads.insert(thread_id, thread);
         self.generation += 1;
@@ -270,19 +571,34 @@ impl Contexts {
     /// The tree as it is now, in depth-first preorder (children in order of first call).
     /// Open frames' time so far is not included (it is added when they close).
     pub(crate) fn export(&self) -> ContextTree {
+        // Each node's class slots, grouped by node (counting sort).
+        let mut class_start = vec![0u32; self.nodes.len() + 1];
+        for entry in &self.classes {
+            class_start[entry.node as usize + 1] += 1;
+        }
+        for node in 0..self.nodes.len() {
+            class_start[node + 1] += class_start[node];
+        }
+        let mut by_node = vec![0u32; self.classes.len()];
+        let mut fill = class_start.clone();
+        for (slot, entry) in self.classes.iter().enumerate() {
+            let at = &mut fill[entry.node as usize];
+            by_node[*at as usize] = slot as u32;
+            *at += 1;
+        }
         let mut nodes = Vec::with_capacity(self.nodes.len());
-        let mut amounts = Vec::new();
-        // (node, depth) to visit; children pushed in reverse so the first child comes first.
+        let mut amounts = Vec::with_capacity(self.classes.len());
+        // (node, depth) to visit. Children are linked newest first, so pushing them in link
+        // order pops the oldest (the first called) first.
         let mut pending = vec![(0u32, 0u16)];
-        let mut kids = Vec::new();
         while let Some((index, depth)) = pending.pop() {
             let node = &self.nodes[index as usize];
             let start = amounts.len() as u32;
-            let mut slot = node.classes;
-            while slot != NONE {
+            let slots =
+                class_start[index as usize] as usize..class_start[index as usize + 1] as usize;
+            for &slot in &by_node[slots] {
                 let entry = &self.classes[slot as usize];
                 amounts.push((entry.class_id, entry.amount));
-                slot = entry.next;
             }
             amounts[start as usize..].sort_unstable_by_key(|(class_id, _)| *class_id);
             nodes.push(ContextNode {
@@ -293,14 +609,10 @@ impl Contexts {
                 direct: start..amounts.len() as u32,
                 subtree_len: 0,
             });
-            kids.clear();
             let mut child = node.first_child;
             while child != NONE {
-                kids.push(child);
-                child = self.nodes[child as usize].next_sibling;
-            }
-            for &child in kids.iter().rev() {
                 pending.push((child, depth.saturating_add(1)));
+                child = self.nodes[child as usize].next_sibling;
             }
         }
         // Subtree sizes from the preorder depths.
@@ -337,7 +649,9 @@ impl Contexts {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node>()
             + self.classes.capacity() * size_of::<ClassSlot>()
-            + self.children.capacity() * (size_of::<(u64, u32)>() + 1)
+            + self.children.memory_bytes()
+            + self.class_index.memory_bytes()
+            + self.pending_classes.capacity() * size_of::<PendingClass>()
             + self
                 .threads
                 .values()

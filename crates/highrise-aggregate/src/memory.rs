@@ -10,7 +10,6 @@
 //! plus the cumulative tables; never proportional to the number of records.
 
 use std::collections::VecDeque;
-use std::hash::Hasher;
 use std::sync::Arc;
 
 use highrise_protocol::MemoryAmount;
@@ -545,28 +544,6 @@ impl KeyedAmounts {
 
     fn memory_bytes(&self) -> usize {
         self.slots.capacity() * size_of::<(u64, Amount)>()
-    }
-}
-
-/// Hashes the (method, class) key with one multiplication (Fibonacci hashing): keys are
-/// small dense ids, never chosen by an attacker in a way that matters (the agent's own ids),
-/// and the standard SipHash was most of a memory record's cost.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (value ^ value >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 

@@ -97,6 +97,49 @@ impl Stream {
                 thread_stream(&graph, root, events_per_thread, mean_gap_ns, &mut rng)
             })
             .collect();
+        Self::interleave(per_thread)
+    }
+
+    /// A program whose threads repeat a pool of `transactions` recorded walks (each about
+    /// `transaction_events` long, from a root of its own), picked at random: the call paths
+    /// of a server's request handlers, bounded, rather than a walk that never repeats one.
+    pub fn repeating(
+        methods: u32,
+        events_per_thread: usize,
+        mean_gap_ns: u64,
+        seed: u64,
+        transactions: usize,
+        transaction_events: usize,
+    ) -> Self {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let graph = CallGraph::new(methods, &mut rng);
+        let pool: Vec<Vec<Event>> = (0..transactions)
+            .map(|_| {
+                let root = rng.gen_range(0..methods);
+                thread_stream(&graph, root, transaction_events, mean_gap_ns, &mut rng).concat()
+            })
+            .collect();
+        let per_thread: Vec<Vec<Vec<Event>>> = (0..THREADS)
+            .map(|_| {
+                let mut events: Vec<Event> =
+                    Vec::with_capacity(events_per_thread + 2 * transaction_events);
+                let mut t = 0u64;
+                while events.len() < events_per_thread {
+                    let transaction = &pool[rng.gen_range(0..pool.len())];
+                    events.extend(transaction.iter().map(|event| Event {
+                        timestamp_ns: t + event.timestamp_ns,
+                        ..*event
+                    }));
+                    t += transaction.last().map_or(0, |event| event.timestamp_ns) + mean_gap_ns;
+                }
+                events.chunks(BATCH_EVENTS).map(<[Event]>::to_vec).collect()
+            })
+            .collect();
+        Self::interleave(per_thread)
+    }
+
+    /// Threads' batches, interleaved round-robin.
+    fn interleave(per_thread: Vec<Vec<Vec<Event>>>) -> Self {
         let span_ns = per_thread
             .iter()
             .filter_map(|batches| batches.last()?.last().map(|e| e.timestamp_ns))
