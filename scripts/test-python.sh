@@ -3,7 +3,8 @@
 # makes one virtual environment per available CPython (3.11, plus 3.12 and 3.13 when present)
 # under $HOME/.cache/highrise/, pip-installs the agent there (its C extension included) and runs
 # pytest against the probe (HIGHRISE_PROBE) with both the native and the pure-Python recorder.
-# The allocation-site example's test (tests/test_shapes_example.py) also runs `highrise record`
+# The allocation-site and memory-prediction examples' tests (tests/test_shapes_example.py,
+# tests/test_predict_example.py) also run `highrise record`
 # and `highrise report`: $HIGHRISE_BIN, else $CARGO_TARGET_DIR/debug/highrise (built by
 # `cargo test --workspace` before this script in scripts/test.sh); skipped when it is not built.
 set -euo pipefail

@@ -27,6 +27,7 @@ mod demo;
 /// record events (the viewer's own) never send any.
 #[global_allocator]
 static ALLOC: highrise_agent::Allocator = highrise_agent::Allocator::system();
+mod predict;
 mod record;
 mod replay;
 mod report;
@@ -60,6 +61,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Summarise a recording (optionally against another) for people and CI.
     Report(report::ReportArgs),
+    /// Objects created, freed and live per class in each phase of a recording.
+    Classes(predict::ClassesArgs),
+    /// Predict a component's memory for N objects of a basis class from sample recordings.
+    Predict(predict::PredictArgs),
 }
 
 /// Where agents connect by default: loopback, the protocol's port.
@@ -81,6 +86,8 @@ fn main() -> anyhow::Result<()> {
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
+        Command::Classes(args) => predict::run_classes(args),
+        Command::Predict(args) => predict::run_predict(args),
     }
 }
 

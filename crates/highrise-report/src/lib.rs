@@ -16,11 +16,18 @@
 //! - [`render_summary`] / [`render_comparison`]: the readable tables, methods named as people
 //!   read them per language ([`highrise_protocol::display_name`]); the types serialize to
 //!   JSON with serde (the raw `signature` and the `display_name` side by side).
+//! - [`phases::class_table`]: objects created, freed and live per class in each phase run of a
+//!   recording (a phase = each outermost call of a method the user names), and
+//!   [`predict::predict`]: a component's memory for N objects of a basis class from such data
+//!   sets, by the ratio method of Murphy & Saenko (1998) and by a per-class linear fit
+//!   (`highrise classes`, `highrise predict`).
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
 //!   recorded pacing × speed.
 
 mod compare;
 pub mod pairing;
+pub mod phases;
+pub mod predict;
 mod render;
 mod send;
 mod summary;

@@ -1,0 +1,319 @@
+//! `highrise classes` (objects per class in each phase of a recording) and `highrise predict`
+//! (a component's memory for N objects of a basis class, from sample recordings), after
+//! Murphy & Saenko (1998). The arithmetic lives in `highrise_report::{phases, predict}`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::Args;
+use highrise_report::phases::{class_table, ClassTable, WHOLE_RUN};
+use highrise_report::predict::{predict, versus_measured, DataSet, Measured, Prediction};
+use serde::Serialize;
+
+/// Arguments of `highrise classes`.
+#[derive(Debug, Args)]
+pub struct ClassesArgs {
+    /// The recording.
+    pub file: PathBuf,
+    /// A phase method (`package.Class.method`, or its tail: `Parser.parse`): each outermost
+    /// call of it is one phase run. Repeat for several; without it the whole run is one.
+    #[arg(long = "phase", value_name = "METHOD")]
+    pub phases: Vec<String>,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `highrise predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The basis class and how many of its objects to predict for: `Node=5000` (the class's
+    /// full name or its tail).
+    #[arg(long, value_name = "CLASS=COUNT")]
+    pub basis: String,
+    /// Sample recordings: each phase run in each is one data set.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The phase method (as for `highrise classes`); without it each whole run is one data set.
+    #[arg(long = "phase", value_name = "METHOD")]
+    pub phase: Option<String>,
+    /// A recording of a run at the size to predict: the prediction is redone at its basis
+    /// count and each method's error against what it measured is printed.
+    #[arg(long, value_name = "RUN.hrec")]
+    pub vs_measured: Option<PathBuf>,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `highrise classes`.
+pub fn run_classes(args: ClassesArgs) -> anyhow::Result<()> {
+    let table = class_table(&args.file, &args.phases)?;
+    warn_unknown(&table);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&table)?);
+    } else {
+        print!("{}", render_classes(&table));
+    }
+    Ok(())
+}
+
+/// `highrise predict --json`.
+#[derive(Debug, Serialize)]
+struct PredictOutput {
+    phase: String,
+    prediction: Prediction,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured: Option<Measured>,
+}
+
+/// Runs `highrise predict`.
+pub fn run_predict(args: PredictArgs) -> anyhow::Result<()> {
+    let (basis, count) = args
+        .basis
+        .rsplit_once('=')
+        .context("--basis takes CLASS=COUNT, e.g. --basis Node=5000")?;
+    let count: u64 = count
+        .trim()
+        .parse()
+        .with_context(|| format!("--basis {}: {count:?} is not a count", args.basis))?;
+    let basis = basis.trim();
+    let phases: Vec<String> = args.phase.iter().cloned().collect();
+    let mut data_sets = Vec::new();
+    for file in &args.files {
+        let table = class_table(file, &phases)?;
+        warn_unknown(&table);
+        data_sets.extend(data_sets_of(&table));
+    }
+    let prediction = predict(&data_sets, basis, count)?;
+    let measured = match &args.vs_measured {
+        Some(file) => {
+            let table = class_table(file, &phases)?;
+            warn_unknown(&table);
+            let runs = data_sets_of(&table);
+            let measured = merge(&runs, &file.display().to_string())
+                .with_context(|| format!("{}: no phase run to measure against", file.display()))?;
+            Some(versus_measured(&data_sets, basis, &measured)?)
+        }
+        None => None,
+    };
+    let output = PredictOutput {
+        phase: args.phase.unwrap_or_else(|| WHOLE_RUN.to_string()),
+        prediction,
+        measured,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else {
+        print!("{}", render_prediction(&output));
+    }
+    Ok(())
+}
+
+fn warn_unknown(table: &ClassTable) {
+    for phase in &table.unknown_phases {
+        eprintln!("{}: no method matches the phase {phase:?}", table.recording);
+    }
+    if let Some(reason) = &table.interrupted {
+        eprintln!("{}: interrupted recording, {reason}", table.recording);
+    }
+}
+
+fn data_sets_of(table: &ClassTable) -> Vec<DataSet> {
+    table
+        .phases
+        .iter()
+        .map(|run| DataSet::from_run(&table.recording, run))
+        .collect()
+}
+
+/// The measured run's phase runs as one data set (its sums; sizes weighted by objects).
+fn merge(runs: &[DataSet], label: &str) -> Option<DataSet> {
+    let (first, rest) = runs.split_first()?;
+    let mut merged = first.clone();
+    merged.label = label.to_string();
+    for run in rest {
+        for class in &run.classes {
+            match merged
+                .classes
+                .iter_mut()
+                .find(|entry| entry.class == class.class)
+            {
+                Some(entry) => {
+                    entry.created += class.created;
+                    entry.created_bytes += class.created_bytes;
+                    entry.live_at_exit = entry
+                        .live_at_exit
+                        .zip(class.live_at_exit)
+                        .map(|(a, b)| a + b);
+                    entry.max_size_bytes = entry.max_size_bytes.max(class.max_size_bytes);
+                    if entry.created > 0 {
+                        entry.mean_size_bytes = entry.created_bytes as f64 / entry.created as f64;
+                    }
+                }
+                None => merged.classes.push(class.clone()),
+            }
+        }
+    }
+    Some(merged)
+}
+
+fn kib(bytes: f64) -> String {
+    format!("{:.1} kB", bytes / 1000.0)
+}
+
+fn render_classes(table: &ClassTable) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", table.recording);
+    if !table.frees_known {
+        let _ = writeln!(
+            out,
+            "(the agent reported no frees: objects live at a phase's exit are not known)"
+        );
+    }
+    for run in &table.phases {
+        let _ = writeln!(
+            out,
+            "\n{} #{} (thread {}, {:.3} ms{}):",
+            run.phase,
+            run.index,
+            run.thread_id,
+            run.end_ns.saturating_sub(run.start_ns) as f64 / 1e6,
+            if run.unfinished { ", unfinished" } else { "" }
+        );
+        let _ = writeln!(
+            out,
+            "  {:>10} {:>12} {:>10} {:>10} {:>9} {:>9}  class",
+            "created", "bytes", "freed", "live@exit", "mean B", "max B"
+        );
+        for class in &run.classes {
+            let live = class
+                .live_at_exit
+                .map_or_else(|| "-".to_string(), |live| live.to_string());
+            let _ = writeln!(
+                out,
+                "  {:>10} {:>12} {:>10} {:>10} {:>9.1} {:>9.1}  {}",
+                class.created,
+                class.created_bytes,
+                class.freed,
+                live,
+                class.mean_size_bytes,
+                class.max_size_bytes,
+                class.class
+            );
+        }
+    }
+    if table.phases.is_empty() {
+        let _ = writeln!(out, "\nno phase runs");
+    }
+    out
+}
+
+fn render_prediction(output: &PredictOutput) -> String {
+    let prediction = &output.prediction;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Predicted memory of phase {} for {} × {} ({} data sets):",
+        output.phase,
+        prediction.basis_count,
+        prediction.basis,
+        prediction.data_sets.len()
+    );
+    let _ = writeln!(
+        out,
+        "  ratio method: average {}, maximum {}{}",
+        kib(prediction.average_bytes),
+        kib(prediction.maximum_bytes),
+        prediction
+            .retained_bytes
+            .map_or_else(String::new, |bytes| format!(
+                ", retained at exit {}",
+                kib(bytes)
+            ))
+    );
+    match prediction.fit_bytes {
+        Some(bytes) => {
+            let _ = writeln!(out, "  linear fit:   {}", kib(bytes));
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  linear fit:   - (needs data sets with at least two different basis counts)"
+            );
+        }
+    }
+    let _ = writeln!(out, "\n  per data set (ratio method on it alone):");
+    for set in &prediction.data_sets {
+        let _ = writeln!(
+            out,
+            "  {:>12} ({:>12})  basis {:>8}  {}",
+            kib(set.average_bytes),
+            kib(set.maximum_bytes),
+            set.basis_count,
+            set.label
+        );
+    }
+    for label in &prediction.without_basis {
+        let _ = writeln!(out, "  left out (no basis objects): {label}");
+    }
+    let _ = writeln!(
+        out,
+        "\n  {:>9} {:>9} {:>11} {:>12} {:>12} {:>12}  class",
+        "per basis", "max", "objects", "average", "maximum", "fit"
+    );
+    for class in &prediction.classes {
+        let _ = writeln!(
+            out,
+            "  {:>9.3} {:>9.3} {:>11.0} {:>12} {:>12} {:>12}  {}",
+            class.mean_ratio,
+            class.max_ratio,
+            class.average_count,
+            kib(class.average_bytes),
+            kib(class.maximum_bytes),
+            class.fit_bytes.map_or_else(|| "-".to_string(), kib),
+            class.class
+        );
+    }
+    if let Some(measured) = &output.measured {
+        let _ = writeln!(
+            out,
+            "\nAgainst {} ({} basis objects; predicted again at that count):",
+            measured.label, measured.basis_count
+        );
+        let _ = writeln!(
+            out,
+            "  measured: created {}{}",
+            kib(measured.created_bytes as f64),
+            measured
+                .live_bytes
+                .map_or_else(String::new, |bytes| format!(
+                    ", live at exit {}",
+                    kib(bytes)
+                ))
+        );
+        let _ = writeln!(
+            out,
+            "  ratio average {} ({:+.1} %), ratio maximum {} ({:+.1} %)",
+            kib(measured.prediction.average_bytes),
+            measured.average_error_pct,
+            kib(measured.prediction.maximum_bytes),
+            measured.maximum_error_pct
+        );
+        if let (Some(fit), Some(error)) = (measured.prediction.fit_bytes, measured.fit_error_pct) {
+            let _ = writeln!(out, "  linear fit {} ({error:+.1} %)", kib(fit));
+        }
+        if let (Some(retained), Some(error)) = (
+            measured.prediction.retained_bytes,
+            measured.retained_error_pct,
+        ) {
+            let _ = writeln!(
+                out,
+                "  retained {} against live at exit ({error:+.1} %)",
+                kib(retained)
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,478 @@
+//! Objects created and freed per class in each *phase* of a recorded run (Murphy & Saenko 1998,
+//! section 3.2): `highrise classes`, and the data sets of [`crate::predict`].
+//!
+//! A phase is a call of a method the user names (`--phase Parser.parse`): each outermost call of
+//! it on a thread is one phase run, from its enter to its exit, and every memory record of that
+//! thread while it is open counts in it (its callees' included). Without a phase the whole run is
+//! one. Per class the paper's numbers: objects created (the "maximum potentially active", frees
+//! ignored), freed, and live at the phase's exit (created − freed, where the agent reports frees),
+//! with the mean and largest object size.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use highrise_ingest::{SessionProcessor, SessionSink};
+use highrise_protocol::{ClassDef, Event, EventKind, MemoryAmount, MethodDef};
+use highrise_record::{Completeness, RecordingReader};
+use serde::Serialize;
+
+use crate::summary::ReportError;
+
+/// The name of the one phase of a run read without `--phase`.
+pub const WHOLE_RUN: &str = "(whole run)";
+
+/// Deepest stack tracked per thread; deeper frames are counted, not kept.
+const MAX_DEPTH: usize = 4096;
+
+/// One class in one phase run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseClass {
+    /// The class as people read it (`package.Name`).
+    pub class: String,
+    /// Objects created during the phase: the paper's "maximum potentially active".
+    pub created: u64,
+    pub created_bytes: u64,
+    /// Objects freed during the phase (whichever phase created them).
+    pub freed: u64,
+    pub freed_bytes: u64,
+    /// Created − freed (at least 0): objects active at the phase's exit. `None` when the run
+    /// reports no frees at all (e.g. the Java agent, CPython before 3.13).
+    pub live_at_exit: Option<u64>,
+    /// Mean shallow size of the objects created, in bytes.
+    pub mean_size_bytes: f64,
+    /// Largest mean size of one memory record (a frame's objects of the class), in bytes.
+    pub max_size_bytes: f64,
+}
+
+/// One phase run: one outermost call of a phase method on one thread (or the whole run).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseRun {
+    /// The phase method's name as given by the agent (`package.Class.method`), or
+    /// [`WHOLE_RUN`].
+    pub phase: String,
+    /// 0 for the phase's first run in the recording, 1 for the next, …
+    pub index: u32,
+    pub thread_id: u64,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// True when the run was still open when the recording ended.
+    pub unfinished: bool,
+    /// By objects created, most first.
+    pub classes: Vec<PhaseClass>,
+    /// Objects of each class the whole run (every thread, every phase) had created by this
+    /// phase's exit: what was potentially active when it ended, frees ignored. Each thread's
+    /// records count in their order; other threads' as far as their batches had arrived. The basis count
+    /// of a prediction comes from here, so a phase can be scaled by objects an earlier phase
+    /// made (the resolve phase by the calls the parse phase read).
+    pub created_by_exit: BTreeMap<String, u64>,
+}
+
+impl PhaseRun {
+    /// This run's objects of `class` (matched as [`class_matches`] does).
+    pub fn class(&self, class: &str) -> Option<&PhaseClass> {
+        self.classes
+            .iter()
+            .find(|entry| class_matches(&entry.class, class))
+    }
+}
+
+/// The phases of one recording.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassTable {
+    pub recording: String,
+    /// Whether the agent reported any frees (so `live_at_exit` is known).
+    pub frees_known: bool,
+    /// Phase methods asked for that the recording never defined.
+    pub unknown_phases: Vec<String>,
+    /// In order of the phases' starts.
+    pub phases: Vec<PhaseRun>,
+    /// The recording was cut short; read up to its last whole frame.
+    pub interrupted: Option<String>,
+}
+
+/// Whether a class's display name is what the user typed: the whole name, or its last
+/// dot-separated part(s) (`Node`, `ast.Node`).
+pub fn class_matches(display_name: &str, asked: &str) -> bool {
+    display_name == asked
+        || display_name
+            .strip_suffix(asked)
+            .is_some_and(|head| head.ends_with('.'))
+}
+
+/// Whether a method is the phase method the user named: its qualified name
+/// (`package.Class.method`), or a dot-separated tail of it (`Class.method`, `method`).
+pub fn method_matches(definition: &MethodDef, asked: &str) -> bool {
+    class_matches(&definition.qualified_name(), asked)
+}
+
+/// Reads the recording at `path` and tables its classes per phase run: per run of a method in
+/// `phase_methods`, or the whole run when that is empty.
+pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, ReportError> {
+    let recording_error = |source| ReportError::Recording {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = RecordingReader::open(path).map_err(recording_error)?;
+    let interrupted = match reader.completeness() {
+        Completeness::Complete => None,
+        Completeness::Interrupted {
+            readable_bytes,
+            file_bytes,
+            reason,
+        } => Some(format!(
+            "read {readable_bytes} of {file_bytes} bytes: {reason}"
+        )),
+    };
+    let asked = phase_methods.to_vec();
+    let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), move |_hello| {
+        PhaseSink::new(asked.clone())
+    });
+    for frame in reader.frames() {
+        let frame = frame.map_err(recording_error)?;
+        if processor.feed_frame(&frame.frame) {
+            break;
+        }
+    }
+    processor.finish();
+    let report = processor.report();
+    if report.info.is_none() {
+        return Err(ReportError::NoSession {
+            path: path.to_path_buf(),
+        });
+    }
+    let classes: HashMap<u32, String> = report
+        .classes()
+        .map(|class: &ClassDef| (class.id, class.display_name()))
+        .collect();
+    let sink = processor.sink_mut().ok_or_else(|| ReportError::NoSession {
+        path: path.to_path_buf(),
+    })?;
+    sink.close_all();
+    let frees_known = sink.frees_known;
+    let unknown_phases = phase_methods
+        .iter()
+        .filter(|asked| !sink.matched.contains(*asked))
+        .cloned()
+        .collect();
+    let mut counters: HashMap<&str, u32> = HashMap::new();
+    let mut done = std::mem::take(&mut sink.done);
+    done.sort_by_key(|run| (run.start_ns, run.thread_id));
+    let phases = done
+        .into_iter()
+        .map(|run| {
+            let name = sink.phase_name(run.method_id);
+            let counter = counters.entry(name).or_default();
+            let index = *counter;
+            *counter += 1;
+            run.finish(name, index, frees_known, &classes)
+        })
+        .collect();
+    Ok(ClassTable {
+        recording: path.display().to_string(),
+        frees_known,
+        unknown_phases,
+        phases,
+        interrupted,
+    })
+}
+
+/// A class's sums in one phase run.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClassSums {
+    created: u64,
+    created_bytes: u64,
+    freed: u64,
+    freed_bytes: u64,
+    max_size_bytes: f64,
+}
+
+/// A phase run being read.
+#[derive(Debug, Clone)]
+struct OpenRun {
+    /// The phase method (`u32::MAX` for the whole run).
+    method_id: u32,
+    thread_id: u64,
+    /// Stack depth of its frame (the run ends when the stack drops below it).
+    depth: usize,
+    start_ns: u64,
+    end_ns: u64,
+    unfinished: bool,
+    classes: HashMap<u32, ClassSums>,
+    /// The run's objects created per class by this run's exit (filled when it closes).
+    created_by_exit: HashMap<u32, u64>,
+}
+
+impl OpenRun {
+    fn new(method_id: u32, thread_id: u64, depth: usize, start_ns: u64) -> Self {
+        Self {
+            method_id,
+            thread_id,
+            depth,
+            start_ns,
+            end_ns: start_ns,
+            unfinished: false,
+            classes: HashMap::new(),
+            created_by_exit: HashMap::new(),
+        }
+    }
+
+    fn add(&mut self, class_id: u32, amount: MemoryAmount) {
+        let sums = self.classes.entry(class_id).or_default();
+        if amount.free {
+            sums.freed = sums.freed.saturating_add(amount.count);
+            sums.freed_bytes = sums.freed_bytes.saturating_add(amount.bytes);
+        } else {
+            sums.created = sums.created.saturating_add(amount.count);
+            sums.created_bytes = sums.created_bytes.saturating_add(amount.bytes);
+            if amount.count > 0 {
+                let size = amount.bytes as f64 / amount.count as f64;
+                sums.max_size_bytes = sums.max_size_bytes.max(size);
+            }
+        }
+    }
+
+    fn finish(
+        self,
+        phase: &str,
+        index: u32,
+        frees_known: bool,
+        class_names: &HashMap<u32, String>,
+    ) -> PhaseRun {
+        let name_of = |class_id: u32| {
+            class_names
+                .get(&class_id)
+                .cloned()
+                .unwrap_or_else(|| format!("#{class_id}"))
+        };
+        let mut classes: Vec<PhaseClass> = self
+            .classes
+            .into_iter()
+            .map(|(class_id, sums)| PhaseClass {
+                class: name_of(class_id),
+                created: sums.created,
+                created_bytes: sums.created_bytes,
+                freed: sums.freed,
+                freed_bytes: sums.freed_bytes,
+                live_at_exit: frees_known.then(|| sums.created.saturating_sub(sums.freed)),
+                mean_size_bytes: if sums.created == 0 {
+                    0.0
+                } else {
+                    sums.created_bytes as f64 / sums.created as f64
+                },
+                max_size_bytes: sums.max_size_bytes,
+            })
+            .collect();
+        classes.sort_by(|a, b| b.created.cmp(&a.created).then(a.class.cmp(&b.class)));
+        let created_by_exit = self
+            .created_by_exit
+            .iter()
+            .map(|(&class_id, &count)| (name_of(class_id), count))
+            .collect();
+        PhaseRun {
+            created_by_exit,
+            phase: phase.to_string(),
+            index,
+            thread_id: self.thread_id,
+            start_ns: self.start_ns,
+            end_ns: self.end_ns,
+            unfinished: self.unfinished,
+            classes,
+        }
+    }
+}
+
+/// One thread's stack and its open phase runs.
+#[derive(Debug, Default)]
+struct ThreadPhases {
+    stack: Vec<u32>,
+    /// Frames beyond [`MAX_DEPTH`].
+    phantom: usize,
+    open: Vec<OpenRun>,
+}
+
+/// The session sink that cuts a replay into phase runs.
+struct PhaseSink {
+    asked: Vec<String>,
+    /// Phase method ids and their names.
+    phase_methods: HashMap<u32, String>,
+    /// Asked names some definition matched.
+    matched: Vec<String>,
+    threads: HashMap<u64, ThreadPhases>,
+    /// The whole run, when no phase was asked for.
+    whole: Option<OpenRun>,
+    done: Vec<OpenRun>,
+    /// Objects created per class so far, all threads.
+    created: HashMap<u32, u64>,
+    frees_known: bool,
+    last_ns: u64,
+}
+
+impl PhaseSink {
+    fn new(asked: Vec<String>) -> Self {
+        let whole = asked.is_empty().then(|| OpenRun::new(u32::MAX, 0, 0, 0));
+        Self {
+            asked,
+            phase_methods: HashMap::new(),
+            matched: Vec::new(),
+            threads: HashMap::new(),
+            whole,
+            done: Vec::new(),
+            created: HashMap::new(),
+            frees_known: false,
+            last_ns: 0,
+        }
+    }
+
+    fn phase_name(&self, method_id: u32) -> &str {
+        self.phase_methods
+            .get(&method_id)
+            .map_or(WHOLE_RUN, String::as_str)
+    }
+
+    /// Closes the runs of `thread` whose frames are gone (the stack is now `depth` deep).
+    fn close_above(&mut self, thread_id: u64, depth: usize, timestamp_ns: u64) {
+        let Some(thread) = self.threads.get_mut(&thread_id) else {
+            return;
+        };
+        while thread.open.last().is_some_and(|run| run.depth >= depth) {
+            if let Some(mut run) = thread.open.pop() {
+                run.end_ns = timestamp_ns;
+                run.created_by_exit = self.created.clone();
+                self.done.push(run);
+            }
+        }
+    }
+
+    fn enter(&mut self, thread_id: u64, method_id: u32, timestamp_ns: u64) {
+        let thread = self.threads.entry(thread_id).or_default();
+        if thread.phantom > 0 || thread.stack.len() >= MAX_DEPTH {
+            thread.phantom += 1;
+            return;
+        }
+        let depth = thread.stack.len();
+        thread.stack.push(method_id);
+        let outermost = !thread.open.iter().any(|run| run.method_id == method_id);
+        if outermost && self.phase_methods.contains_key(&method_id) {
+            thread
+                .open
+                .push(OpenRun::new(method_id, thread_id, depth, timestamp_ns));
+        }
+    }
+
+    fn exit(&mut self, thread_id: u64, method_id: u32, timestamp_ns: u64) {
+        let thread = self.threads.entry(thread_id).or_default();
+        if thread.phantom > 0 {
+            thread.phantom -= 1;
+            return;
+        }
+        // As the aggregator: an exit closes its frame and any above it; no match, ignored.
+        if let Some(position) = thread.stack.iter().rposition(|&open| open == method_id) {
+            thread.stack.truncate(position);
+            self.close_above(thread_id, position, timestamp_ns);
+        }
+    }
+
+    fn memory(&mut self, thread_id: u64, class_id: u32, amount: MemoryAmount) {
+        self.frees_known |= amount.free;
+        if !amount.free {
+            *self.created.entry(class_id).or_default() += amount.count;
+        }
+        if let Some(whole) = self.whole.as_mut() {
+            whole.add(class_id, amount);
+        }
+        if let Some(thread) = self.threads.get_mut(&thread_id) {
+            for run in &mut thread.open {
+                run.add(class_id, amount);
+            }
+        }
+    }
+
+    /// The end of the recording: every open run ends at the last time seen.
+    fn close_all(&mut self) {
+        let last_ns = self.last_ns;
+        for thread in self.threads.values_mut() {
+            for mut run in thread.open.drain(..) {
+                run.end_ns = last_ns;
+                run.unfinished = true;
+                run.created_by_exit = self.created.clone();
+                self.done.push(run);
+            }
+        }
+        if let Some(mut whole) = self.whole.take() {
+            whole.end_ns = last_ns;
+            whole.created_by_exit = self.created.clone();
+            self.done.push(whole);
+        }
+    }
+
+    fn saw(&mut self, timestamp_ns: u64) {
+        self.last_ns = self.last_ns.max(timestamp_ns);
+    }
+}
+
+impl SessionSink for PhaseSink {
+    type Snapshot = ();
+    type Command = ();
+
+    fn define_methods(&mut self, definitions: &[MethodDef]) {
+        for definition in definitions {
+            for asked in &self.asked {
+                if method_matches(definition, asked) {
+                    self.phase_methods
+                        .insert(definition.id, definition.qualified_name());
+                    if !self.matched.contains(asked) {
+                        self.matched.push(asked.clone());
+                    }
+                }
+            }
+        }
+    }
+    fn thread_started(&mut self, _thread_id: u64, _name: &str, timestamp_ns: u64) {
+        self.saw(timestamp_ns);
+    }
+    fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
+        self.saw(timestamp_ns);
+        self.close_above(thread_id, 0, timestamp_ns);
+        self.threads.remove(&thread_id);
+    }
+    fn events(&mut self, thread_id: u64, events: &[Event]) {
+        self.records(thread_id, events, &[]);
+    }
+    fn records(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        let mut amounts = amounts.iter();
+        for event in events {
+            self.saw(event.timestamp_ns);
+            match event.kind {
+                EventKind::Enter => self.enter(thread_id, event.method_id, event.timestamp_ns),
+                EventKind::Exit => self.exit(thread_id, event.method_id, event.timestamp_ns),
+                EventKind::Memory => {
+                    if let Some(&amount) = amounts.next() {
+                        self.memory(thread_id, event.method_id, amount);
+                    }
+                }
+            }
+        }
+    }
+    fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
+        self.saw(timestamp_ns);
+        // Frames in common stay (and their runs); the rest close, then the new ones open.
+        let thread = self.threads.entry(thread_id).or_default();
+        thread.phantom = 0;
+        let common = thread
+            .stack
+            .iter()
+            .zip(stack)
+            .take_while(|(a, b)| a == b)
+            .count();
+        thread.stack.truncate(common);
+        self.close_above(thread_id, common, timestamp_ns);
+        for &method_id in &stack[common..] {
+            self.enter(thread_id, method_id, timestamp_ns);
+        }
+    }
+    fn heartbeat(&mut self, timestamp_ns: u64) {
+        self.saw(timestamp_ns);
+    }
+    fn command(&mut self, _command: ()) {}
+    fn snapshot(&mut self) {}
+}

@@ -1,0 +1,567 @@
+//! Predicting a component's memory from sample runs (Murphy & Saenko 1998, section 3.3):
+//! `highrise predict`.
+//!
+//! The inputs are *data sets*: one per phase run of each sample recording ([`crate::phases`]),
+//! with per class the objects created (the paper's "maximum potentially active"), objects live
+//! at the phase's exit where known, and object sizes. The user names a *basis class* whose
+//! count they can estimate for their own input (calls per procedure, tokens per file, …) and
+//! that count `N`. Two methods:
+//!
+//! - **The paper's ratio method.** Per data set `d` and class `c`, the ratio
+//!   `r(c, d) = created(c, d) / created(basis, d)`; across data sets the mean and the maximum
+//!   ratio per class. Predicted average memory = `N · Σ_c mean_d r(c, d) · mean size(c)`;
+//!   predicted maximum = `N · Σ_c max_d r(c, d) · max size(c)`. The same on objects live at
+//!   exit gives the memory the phase leaves behind ("retained").
+//! - **A fit** (what the paper's section 5 wished for: fixed costs are not per basis object).
+//!   Per class a least-squares line `created(c) = a + b · created(basis)` across the data sets
+//!   (at least two distinct basis counts), predicted count `max(0, a + b · N)` at the mean size.
+//!
+//! Data sets without basis objects cannot be scaled and are left out (and listed).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::phases::{class_matches, PhaseRun};
+
+/// One class in one data set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataSetClass {
+    pub class: String,
+    pub created: u64,
+    pub created_bytes: u64,
+    pub live_at_exit: Option<u64>,
+    pub mean_size_bytes: f64,
+    pub max_size_bytes: f64,
+}
+
+/// One data set: one phase run of one sample recording.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataSet {
+    /// Where it comes from (`recording: phase #index`).
+    pub label: String,
+    pub classes: Vec<DataSetClass>,
+    /// Objects of each class the run had created by the phase's exit (the basis count comes
+    /// from here: the input's size as the component saw it).
+    pub created_by_exit: BTreeMap<String, u64>,
+}
+
+impl DataSet {
+    /// A phase run as a data set.
+    pub fn from_run(recording: &str, run: &PhaseRun) -> Self {
+        Self {
+            label: format!("{recording}: {} #{}", run.phase, run.index),
+            classes: run
+                .classes
+                .iter()
+                .map(|class| DataSetClass {
+                    class: class.class.clone(),
+                    created: class.created,
+                    created_bytes: class.created_bytes,
+                    live_at_exit: class.live_at_exit,
+                    mean_size_bytes: class.mean_size_bytes,
+                    max_size_bytes: class.max_size_bytes,
+                })
+                .collect(),
+            created_by_exit: run.created_by_exit.clone(),
+        }
+    }
+
+    fn class(&self, class: &str) -> Option<&DataSetClass> {
+        self.classes.iter().find(|entry| entry.class == class)
+    }
+
+    /// Objects of the basis class (its full name) the run had created by the phase's exit.
+    pub fn basis_count(&self, basis: &str) -> u64 {
+        self.created_by_exit.get(basis).copied().unwrap_or(0)
+    }
+
+    /// Bytes of every object created.
+    pub fn created_bytes(&self) -> u64 {
+        self.classes.iter().map(|entry| entry.created_bytes).sum()
+    }
+
+    /// Bytes of the objects live at exit (at the mean size), when frees are known.
+    pub fn live_bytes(&self) -> Option<f64> {
+        self.classes
+            .iter()
+            .map(|entry| {
+                entry
+                    .live_at_exit
+                    .map(|live| live as f64 * entry.mean_size_bytes)
+            })
+            .sum()
+    }
+}
+
+/// `intercept + slope · basis count`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Line {
+    pub intercept: f64,
+    pub slope: f64,
+}
+
+/// One class's prediction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassPrediction {
+    pub class: String,
+    /// Mean and maximum over the data sets of objects created per basis object.
+    pub mean_ratio: f64,
+    pub max_ratio: f64,
+    /// Mean over the data sets of objects live at exit per basis object (frees known).
+    pub mean_live_ratio: Option<f64>,
+    /// Bytes per object: mean over every object created in the data sets, and the largest.
+    pub mean_size_bytes: f64,
+    pub max_size_bytes: f64,
+    /// The ratio method at `N`: objects and bytes, average and maximum.
+    pub average_count: f64,
+    pub maximum_count: f64,
+    pub average_bytes: f64,
+    pub maximum_bytes: f64,
+    /// Bytes live at the phase's exit (average), where frees are known.
+    pub retained_bytes: Option<f64>,
+    /// The least-squares line of objects created against basis objects, when the data sets
+    /// have at least two distinct basis counts; its prediction at `N`.
+    pub fit: Option<Line>,
+    pub fit_count: Option<f64>,
+    pub fit_bytes: Option<f64>,
+}
+
+/// One data set's own prediction at `N` (the paper's Table 1 has one per sample run).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataSetPrediction {
+    pub label: String,
+    pub basis_count: u64,
+    /// `N · Σ_c r(c, d) · mean size(c, d)` and the same at the largest sizes.
+    pub average_bytes: f64,
+    pub maximum_bytes: f64,
+}
+
+/// The prediction for `basis_count` basis objects.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prediction {
+    /// The basis class as found in the data sets (its display name).
+    pub basis: String,
+    pub basis_count: u64,
+    /// Data sets used, with their own predictions.
+    pub data_sets: Vec<DataSetPrediction>,
+    /// Data sets left out: no basis objects in them.
+    pub without_basis: Vec<String>,
+    /// The ratio method: average and maximum bytes, and retained bytes (frees known).
+    pub average_bytes: f64,
+    pub maximum_bytes: f64,
+    pub retained_bytes: Option<f64>,
+    /// The fit, when every class could be fitted.
+    pub fit_bytes: Option<f64>,
+    /// By predicted average bytes, most first.
+    pub classes: Vec<ClassPrediction>,
+}
+
+/// Why there is no prediction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PredictError {
+    #[error("no data sets (no phase runs in the recordings; is the phase method's name right?)")]
+    NoDataSets,
+    #[error("no sample run created any object of the basis class {basis:?}; classes seen: {seen}")]
+    NoBasis { basis: String, seen: String },
+    #[error("the basis class {basis:?} matches several classes: {matches}; name it in full")]
+    AmbiguousBasis { basis: String, matches: String },
+}
+
+/// The basis class's full name as the data sets spell it.
+pub fn resolve_basis(data_sets: &[DataSet], basis: &str) -> Result<String, PredictError> {
+    let mut matches: Vec<&str> = data_sets
+        .iter()
+        .flat_map(|set| &set.created_by_exit)
+        .filter(|(class, &count)| count > 0 && class_matches(class, basis))
+        .map(|(class, _)| class.as_str())
+        .collect();
+    matches.sort_unstable();
+    matches.dedup();
+    match matches.as_slice() {
+        [one] => Ok((*one).to_string()),
+        [] => {
+            let mut seen: Vec<&str> = data_sets
+                .iter()
+                .flat_map(|set| set.created_by_exit.keys())
+                .map(String::as_str)
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            Err(PredictError::NoBasis {
+                basis: basis.to_string(),
+                seen: seen.join(", "),
+            })
+        }
+        many => Err(PredictError::AmbiguousBasis {
+            basis: basis.to_string(),
+            matches: many.join(", "),
+        }),
+    }
+}
+
+/// Predicts the memory for `basis_count` objects of `basis` from `data_sets`.
+pub fn predict(
+    data_sets: &[DataSet],
+    basis: &str,
+    basis_count: u64,
+) -> Result<Prediction, PredictError> {
+    if data_sets.is_empty() {
+        return Err(PredictError::NoDataSets);
+    }
+    let basis = resolve_basis(data_sets, basis)?;
+    let (used, without): (Vec<&DataSet>, Vec<&DataSet>) = data_sets
+        .iter()
+        .partition(|set| set.basis_count(&basis) > 0);
+    let n = basis_count as f64;
+    let basis_of = |set: &DataSet| set.basis_count(&basis) as f64;
+    let mut names: Vec<&str> = used
+        .iter()
+        .flat_map(|set| &set.classes)
+        .map(|entry| entry.class.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let frees_known = used
+        .iter()
+        .all(|set| set.classes.iter().all(|entry| entry.live_at_exit.is_some()));
+    let sets = used.len() as f64;
+    let basis_counts: Vec<f64> = used.iter().map(|set| basis_of(set)).collect();
+    let mut classes: Vec<ClassPrediction> = names
+        .iter()
+        .map(|&name| {
+            let entries: Vec<Option<&DataSetClass>> =
+                used.iter().map(|set| set.class(name)).collect();
+            let ratios: Vec<f64> = entries
+                .iter()
+                .zip(&basis_counts)
+                .map(|(entry, &b)| entry.map_or(0.0, |entry| entry.created as f64 / b))
+                .collect();
+            let mean_ratio = ratios.iter().sum::<f64>() / sets;
+            let max_ratio = ratios.iter().copied().fold(0.0, f64::max);
+            let created: u64 = entries.iter().flatten().map(|entry| entry.created).sum();
+            let created_bytes: u64 = entries
+                .iter()
+                .flatten()
+                .map(|entry| entry.created_bytes)
+                .sum();
+            let mean_size_bytes = if created == 0 {
+                0.0
+            } else {
+                created_bytes as f64 / created as f64
+            };
+            let max_size_bytes = entries
+                .iter()
+                .flatten()
+                .map(|entry| entry.max_size_bytes)
+                .fold(0.0, f64::max);
+            let mean_live_ratio = frees_known.then(|| {
+                entries
+                    .iter()
+                    .zip(&basis_counts)
+                    .map(|(entry, &b)| {
+                        entry.map_or(0.0, |entry| entry.live_at_exit.unwrap_or(0) as f64 / b)
+                    })
+                    .sum::<f64>()
+                    / sets
+            });
+            let counts: Vec<f64> = entries
+                .iter()
+                .map(|entry| entry.map_or(0.0, |entry| entry.created as f64))
+                .collect();
+            let fit = least_squares(&basis_counts, &counts);
+            let fit_count = fit.map(|line| (line.intercept + line.slope * n).max(0.0));
+            ClassPrediction {
+                class: name.to_string(),
+                mean_ratio,
+                max_ratio,
+                mean_live_ratio,
+                mean_size_bytes,
+                max_size_bytes,
+                average_count: n * mean_ratio,
+                maximum_count: n * max_ratio,
+                average_bytes: n * mean_ratio * mean_size_bytes,
+                maximum_bytes: n * max_ratio * max_size_bytes,
+                retained_bytes: mean_live_ratio.map(|ratio| n * ratio * mean_size_bytes),
+                fit,
+                fit_count,
+                fit_bytes: fit_count.map(|count| count * mean_size_bytes),
+            }
+        })
+        .collect();
+    classes.sort_by(|a, b| {
+        b.average_bytes
+            .total_cmp(&a.average_bytes)
+            .then(a.class.cmp(&b.class))
+    });
+    let data_set_predictions = used
+        .iter()
+        .map(|set| {
+            let b = basis_of(set);
+            let (average, maximum) = set.classes.iter().fold((0.0, 0.0), |(avg, max), entry| {
+                let ratio = entry.created as f64 / b;
+                (
+                    avg + n * ratio * entry.mean_size_bytes,
+                    max + n * ratio * entry.max_size_bytes,
+                )
+            });
+            DataSetPrediction {
+                label: set.label.clone(),
+                basis_count: b as u64,
+                average_bytes: average,
+                maximum_bytes: maximum,
+            }
+        })
+        .collect();
+    let fit_bytes = classes
+        .iter()
+        .map(|class| class.fit_bytes)
+        .sum::<Option<f64>>();
+    Ok(Prediction {
+        basis,
+        basis_count,
+        data_sets: data_set_predictions,
+        without_basis: without.iter().map(|set| set.label.clone()).collect(),
+        average_bytes: classes.iter().map(|class| class.average_bytes).sum(),
+        maximum_bytes: classes.iter().map(|class| class.maximum_bytes).sum(),
+        retained_bytes: classes.iter().map(|class| class.retained_bytes).sum(),
+        fit_bytes,
+        classes,
+    })
+}
+
+/// The least-squares line through `(x, y)`, or `None` with fewer than two distinct `x`.
+pub fn least_squares(x: &[f64], y: &[f64]) -> Option<Line> {
+    let n = x.len() as f64;
+    if x.len() < 2 || x.len() != y.len() {
+        return None;
+    }
+    let mean_x = x.iter().sum::<f64>() / n;
+    let mean_y = y.iter().sum::<f64>() / n;
+    let sxx: f64 = x.iter().map(|x| (x - mean_x).powi(2)).sum();
+    if sxx <= f64::EPSILON * mean_x.abs().max(1.0) {
+        return None;
+    }
+    let sxy: f64 = x
+        .iter()
+        .zip(y)
+        .map(|(x, y)| (x - mean_x) * (y - mean_y))
+        .sum();
+    let slope = sxy / sxx;
+    Some(Line {
+        intercept: mean_y - slope * mean_x,
+        slope,
+    })
+}
+
+/// A prediction against a measured run at the same basis count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub label: String,
+    /// Basis objects the measured run created (the prediction is redone at this count).
+    pub basis_count: u64,
+    /// Bytes of every object the phase created (what the ratio method's average and the fit
+    /// predict) and of those live at its exit (frees known).
+    pub created_bytes: u64,
+    pub live_bytes: Option<f64>,
+    /// The prediction at `basis_count`.
+    pub prediction: Prediction,
+    /// (predicted − measured) / measured, in percent, against `created_bytes`.
+    pub average_error_pct: f64,
+    pub maximum_error_pct: f64,
+    pub fit_error_pct: Option<f64>,
+    /// Retained against live bytes.
+    pub retained_error_pct: Option<f64>,
+}
+
+/// Checks the prediction method against `measured` (a data set of a run at the size to
+/// predict): redoes it at that run's basis count and says each method's error.
+pub fn versus_measured(
+    data_sets: &[DataSet],
+    basis: &str,
+    measured: &DataSet,
+) -> Result<Measured, PredictError> {
+    let resolved = resolve_basis(data_sets, basis)?;
+    let basis_count = measured.basis_count(&resolved);
+    let prediction = predict(data_sets, &resolved, basis_count)?;
+    let created_bytes = measured.created_bytes();
+    let live_bytes = measured.live_bytes();
+    let error = |predicted: f64, actual: f64| {
+        if actual == 0.0 {
+            0.0
+        } else {
+            100.0 * (predicted - actual) / actual
+        }
+    };
+    Ok(Measured {
+        label: measured.label.clone(),
+        basis_count,
+        created_bytes,
+        live_bytes,
+        average_error_pct: error(prediction.average_bytes, created_bytes as f64),
+        maximum_error_pct: error(prediction.maximum_bytes, created_bytes as f64),
+        fit_error_pct: prediction
+            .fit_bytes
+            .map(|fit| error(fit, created_bytes as f64)),
+        retained_error_pct: prediction
+            .retained_bytes
+            .zip(live_bytes)
+            .map(|(predicted, live)| error(predicted, live)),
+        prediction,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A data set whose basis pool is what it created.
+    fn set(label: &str, classes: Vec<DataSetClass>) -> DataSet {
+        DataSet {
+            label: label.into(),
+            created_by_exit: classes
+                .iter()
+                .map(|class| (class.class.clone(), class.created))
+                .collect(),
+            classes,
+        }
+    }
+
+    fn class(name: &str, created: u64, size: u64, live: Option<u64>) -> DataSetClass {
+        DataSetClass {
+            class: name.to_string(),
+            created,
+            created_bytes: created * size,
+            live_at_exit: live,
+            mean_size_bytes: size as f64,
+            max_size_bytes: size as f64,
+        }
+    }
+
+    /// Two sample runs of a windowing component (the paper's Figure 1: panels of panel items,
+    /// buttons and text items), worked by hand:
+    ///
+    /// run A: 2 Panel (100 B), 10 Button (40 B), 4 TextItem (60 B)
+    /// run B: 4 Panel (100 B), 12 Button (40 B), 16 TextItem (60 B, one of 90 B: mean 61.875)
+    ///
+    /// Basis Panel, N = 10. Ratios: Button 5 and 3 (mean 4, max 5), TextItem 2 and 4 (mean 3,
+    /// max 4), Panel 1. Average = 10 · (1·100 + 4·40 + 3·te_mean) with te_mean = (4·60 +
+    /// 16·61.875) / 20 = 61.5: 1000 + 1600 + 1845 = 4445 B. Maximum = 10 · (1·100 + 5·40 +
+    /// 4·90) = 6600 B.
+    #[test]
+    fn the_ratio_method_by_hand() {
+        let mut text_b = class("ui.TextItem", 16, 60, None);
+        text_b.created_bytes = 15 * 60 + 90;
+        text_b.mean_size_bytes = text_b.created_bytes as f64 / 16.0;
+        text_b.max_size_bytes = 90.0;
+        let sets = vec![
+            set(
+                "A",
+                vec![
+                    class("ui.Panel", 2, 100, None),
+                    class("ui.Button", 10, 40, None),
+                    class("ui.TextItem", 4, 60, None),
+                ],
+            ),
+            set(
+                "B",
+                vec![
+                    class("ui.Panel", 4, 100, None),
+                    class("ui.Button", 12, 40, None),
+                    text_b,
+                ],
+            ),
+        ];
+        let prediction = predict(&sets, "Panel", 10).unwrap();
+        assert_eq!(prediction.basis, "ui.Panel");
+        let button = prediction
+            .classes
+            .iter()
+            .find(|c| c.class == "ui.Button")
+            .unwrap();
+        assert_eq!((button.mean_ratio, button.max_ratio), (4.0, 5.0));
+        assert_eq!(button.average_count, 40.0);
+        let text = prediction
+            .classes
+            .iter()
+            .find(|c| c.class == "ui.TextItem")
+            .unwrap();
+        assert_eq!((text.mean_ratio, text.max_ratio), (3.0, 4.0));
+        assert!((text.mean_size_bytes - 61.5).abs() < 1e-9);
+        assert!((prediction.average_bytes - 4445.0).abs() < 1e-9);
+        assert!((prediction.maximum_bytes - 6600.0).abs() < 1e-9);
+        assert_eq!(prediction.retained_bytes, None);
+        // Per data set: A alone: 10·(100 + 5·40 + 2·60) = 4200.
+        assert!((prediction.data_sets[0].average_bytes - 4200.0).abs() < 1e-9);
+        // The fit: Button = 8 + 1·Panel (through (2,10) and (4,12)): 18 at N = 10;
+        // TextItem = -8 + 6·Panel: 52; Panel = 0 + 1·Panel: 10.
+        let fit_button = button.fit.unwrap();
+        assert!((fit_button.intercept - 8.0).abs() < 1e-9);
+        assert!((fit_button.slope - 1.0).abs() < 1e-9);
+        assert!((button.fit_count.unwrap() - 18.0).abs() < 1e-9);
+        assert!((text.fit_count.unwrap() - 52.0).abs() < 1e-9);
+        let fit = 10.0 * 100.0 + 18.0 * 40.0 + 52.0 * 61.5;
+        assert!((prediction.fit_bytes.unwrap() - fit).abs() < 1e-9);
+    }
+
+    #[test]
+    fn retained_memory_and_data_sets_without_basis() {
+        let sets = vec![
+            set(
+                "A",
+                vec![
+                    class("Node", 10, 32, Some(10)),
+                    class("Token", 50, 16, Some(0)),
+                ],
+            ),
+            set(
+                "B",
+                vec![
+                    class("Node", 20, 32, Some(20)),
+                    class("Token", 100, 16, Some(10)),
+                ],
+            ),
+            set("empty", vec![class("Token", 5, 16, Some(0))]),
+        ];
+        let prediction = predict(&sets, "Node", 100).unwrap();
+        assert_eq!(prediction.without_basis, vec!["empty".to_string()]);
+        // Live per Node: Node 1, Token (0 + 0.5)/2 = 0.25: 100·(32 + 0.25·16) = 3600.
+        assert!((prediction.retained_bytes.unwrap() - 3600.0).abs() < 1e-9);
+        // Created: Node 1, Token 5 per Node: 100·(32 + 5·16) = 11200, both ways.
+        assert!((prediction.average_bytes - 11200.0).abs() < 1e-9);
+        assert!((prediction.fit_bytes.unwrap() - 11200.0).abs() < 1e-9);
+        let measured = set(
+            "C",
+            vec![
+                class("Node", 50, 32, Some(50)),
+                class("Token", 300, 16, Some(0)),
+            ],
+        );
+        let check = versus_measured(&sets, "Node", &measured).unwrap();
+        assert_eq!(check.basis_count, 50);
+        // Predicted 50·112 = 5600 against 1600 + 4800 = 6400: −12.5 %.
+        assert!((check.average_error_pct + 12.5).abs() < 1e-9);
+        // Retained 50·(32 + 0.25·16) = 1800 against 1600: +12.5 %.
+        assert!((check.retained_error_pct.unwrap() - 12.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_basis_nobody_made_is_a_clear_error() {
+        let sets = vec![set(
+            "A",
+            vec![class("a.Node", 1, 8, None), class("b.Node", 1, 8, None)],
+        )];
+        assert!(matches!(
+            predict(&sets, "Panel", 1),
+            Err(PredictError::NoBasis { .. })
+        ));
+        assert!(matches!(
+            predict(&sets, "Node", 1),
+            Err(PredictError::AmbiguousBasis { .. })
+        ));
+        assert!(predict(&sets, "a.Node", 1).is_ok());
+        assert_eq!(predict(&[], "x", 1), Err(PredictError::NoDataSets));
+        // One basis count only: no fit, the ratio method still works.
+        assert_eq!(predict(&sets, "a.Node", 3).unwrap().fit_bytes, None);
+    }
+}
