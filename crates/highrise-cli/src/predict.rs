@@ -118,22 +118,35 @@ fn warn_unknown(table: &ClassTable) {
     if let Some(reason) = &table.interrupted {
         eprintln!("{}: interrupted recording, {reason}", table.recording);
     }
+    if table.events_dropped > 0 || table.allocations_dropped > 0 {
+        eprintln!(
+            "{}: the agent dropped {} events and {} allocations (its buffers were full): \
+             counts are lower bounds; record with the agent's lossless option",
+            table.recording, table.events_dropped, table.allocations_dropped
+        );
+    }
 }
 
 fn data_sets_of(table: &ClassTable) -> Vec<DataSet> {
     table
         .phases
         .iter()
-        .map(|run| DataSet::from_run(&table.recording, run))
+        .map(|run| DataSet::from_run(table, run))
         .collect()
 }
 
-/// The measured run's phase runs as one data set (its sums; sizes weighted by objects).
+/// The measured run's phase runs as one data set: their sums (sizes weighted by objects), the
+/// basis pool at the last one's exit.
 fn merge(runs: &[DataSet], label: &str) -> Option<DataSet> {
     let (first, rest) = runs.split_first()?;
     let mut merged = first.clone();
     merged.label = label.to_string();
     for run in rest {
+        merged.lossy |= run.lossy;
+        for (class, &count) in &run.created_by_exit {
+            let pool = merged.created_by_exit.entry(class.clone()).or_default();
+            *pool = (*pool).max(count);
+        }
         for class in &run.classes {
             match merged
                 .classes
@@ -166,6 +179,13 @@ fn kib(bytes: f64) -> String {
 fn render_classes(table: &ClassTable) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", table.recording);
+    if table.events_dropped > 0 || table.allocations_dropped > 0 {
+        let _ = writeln!(
+            out,
+            "(the agent dropped {} events and {} allocations: counts are lower bounds)",
+            table.events_dropped, table.allocations_dropped
+        );
+    }
     if !table.frees_known {
         let _ = writeln!(
             out,
@@ -257,6 +277,9 @@ fn render_prediction(output: &PredictOutput) -> String {
     }
     for label in &prediction.without_basis {
         let _ = writeln!(out, "  left out (no basis objects): {label}");
+    }
+    for label in &prediction.lossy {
+        let _ = writeln!(out, "  lossy (the agent dropped counts): {label}");
     }
     let _ = writeln!(
         out,

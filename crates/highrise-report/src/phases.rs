@@ -88,6 +88,10 @@ pub struct ClassTable {
     pub phases: Vec<PhaseRun>,
     /// The recording was cut short; read up to its last whole frame.
     pub interrupted: Option<String>,
+    /// What the agent could not send (its buffers were full): events, and objects created.
+    /// Nonzero means the counts here are lower bounds (the agent's `lossless` option avoids it).
+    pub events_dropped: u64,
+    pub allocations_dropped: u64,
 }
 
 /// Whether a class's display name is what the user typed: the whole name, or its last
@@ -173,6 +177,8 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
         unknown_phases,
         phases,
         interrupted,
+        events_dropped: sink.events_dropped,
+        allocations_dropped: sink.allocations_dropped,
     })
 }
 
@@ -305,6 +311,8 @@ struct PhaseSink {
     created: HashMap<u32, u64>,
     frees_known: bool,
     last_ns: u64,
+    events_dropped: u64,
+    allocations_dropped: u64,
 }
 
 impl PhaseSink {
@@ -320,6 +328,8 @@ impl PhaseSink {
             created: HashMap::new(),
             frees_known: false,
             last_ns: 0,
+            events_dropped: 0,
+            allocations_dropped: 0,
         }
     }
 
@@ -472,6 +482,12 @@ impl SessionSink for PhaseSink {
     }
     fn heartbeat(&mut self, timestamp_ns: u64) {
         self.saw(timestamp_ns);
+    }
+    fn agent_dropped(&mut self, events_dropped: u64, _batches_dropped: u64) {
+        self.events_dropped = self.events_dropped.max(events_dropped);
+    }
+    fn memory_dropped(&mut self, allocations: u64, _bytes: u64, _frees: u64) {
+        self.allocations_dropped = self.allocations_dropped.max(allocations);
     }
     fn command(&mut self, _command: ()) {}
     fn snapshot(&mut self) {}

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::phases::{class_matches, PhaseRun};
+use crate::phases::{class_matches, ClassTable, PhaseRun};
 
 /// One class in one data set.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,11 +44,14 @@ pub struct DataSet {
     /// Objects of each class the run had created by the phase's exit (the basis count comes
     /// from here: the input's size as the component saw it).
     pub created_by_exit: BTreeMap<String, u64>,
+    /// The recording's agent lost events or allocations: its counts are lower bounds.
+    pub lossy: bool,
 }
 
 impl DataSet {
-    /// A phase run as a data set.
-    pub fn from_run(recording: &str, run: &PhaseRun) -> Self {
+    /// A phase run of `table` as a data set.
+    pub fn from_run(table: &ClassTable, run: &PhaseRun) -> Self {
+        let recording = &table.recording;
         Self {
             label: format!("{recording}: {} #{}", run.phase, run.index),
             classes: run
@@ -64,6 +67,7 @@ impl DataSet {
                 })
                 .collect(),
             created_by_exit: run.created_by_exit.clone(),
+            lossy: table.events_dropped > 0 || table.allocations_dropped > 0,
         }
     }
 
@@ -147,6 +151,8 @@ pub struct Prediction {
     pub data_sets: Vec<DataSetPrediction>,
     /// Data sets left out: no basis objects in them.
     pub without_basis: Vec<String>,
+    /// Data sets used whose agent lost events or allocations (their counts are lower bounds).
+    pub lossy: Vec<String>,
     /// The ratio method: average and maximum bytes, and retained bytes (frees known).
     pub average_bytes: f64,
     pub maximum_bytes: f64,
@@ -322,6 +328,11 @@ pub fn predict(
         basis_count,
         data_sets: data_set_predictions,
         without_basis: without.iter().map(|set| set.label.clone()).collect(),
+        lossy: used
+            .iter()
+            .filter(|set| set.lossy)
+            .map(|set| set.label.clone())
+            .collect(),
         average_bytes: classes.iter().map(|class| class.average_bytes).sum(),
         maximum_bytes: classes.iter().map(|class| class.maximum_bytes).sum(),
         retained_bytes: classes.iter().map(|class| class.retained_bytes).sum(),
@@ -424,6 +435,7 @@ mod tests {
                 .map(|class| (class.class.clone(), class.created))
                 .collect(),
             classes,
+            lossy: false,
         }
     }
 

@@ -95,6 +95,7 @@ fn phase_runs_count_their_threads_objects_and_the_pool_at_their_exit() {
     let table = class_table(&path, &["Parser.parse".into(), "Nope.never".into()]).expect("reads");
     assert_eq!(table.unknown_phases, vec!["Nope.never".to_string()]);
     assert!(table.frees_known);
+    assert_eq!((table.events_dropped, table.allocations_dropped), (0, 0));
     assert_eq!(table.phases.len(), 3);
     let starts: Vec<(u64, u64, u32)> = table
         .phases
@@ -153,7 +154,7 @@ fn predict_scales_the_phase_runs_of_two_recordings() {
             table
                 .phases
                 .iter()
-                .map(|run| DataSet::from_run(&table.recording, run)),
+                .map(|run| DataSet::from_run(&table, run)),
         );
     }
     assert_eq!(data_sets.len(), 6);

@@ -70,6 +70,7 @@ public final class AgentTests {
         tests.put("allocations_off_sends_no_memory_records", AgentTests::allocationsOff);
         tests.put("allocation_drops_lose_counts_never_misattribute", AgentTests::allocationDrops);
         tests.put("java_shapes_paper_example_through_highrise_report", AgentTests::javaShapes);
+        tests.put("java_parser_memory_prediction_through_highrise_predict", AgentTests::javaPredict);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -1178,6 +1179,118 @@ public final class AgentTests {
         }
         check("shapes.ShapeFactory.create(String)".equals(node.get("method")), "leaf " + node.get("method"));
         return new long[] {num(node.get("calls")), num(node.get("count"))};
+    }
+
+    /**
+     * Memory prediction (Murphy & Saenko 1998; issue 16) on examples/java-parser, a toy compiler
+     * front end with the phases Parser.parse and Resolver.resolve: recorded at 50, 100 and 200
+     * procedures and at 400, through `highrise record` on a real socket (the agent lossless, so
+     * nothing is dropped); `highrise classes --json` counts each phase's objects as the program
+     * made them, and `highrise predict --json --vs-measured` predicts the large run from the
+     * small ones by the paper's ratio method and the linear fit. Needs --highrise.
+     */
+    static void javaPredict() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path src = golden.toAbsolutePath().getParent().getParent().resolve("examples/java-parser/src");
+        check(Files.isDirectory(src), "no " + src);
+        Path dir = Files.createTempDirectory("highrise-java-parser");
+        Path out = dir.resolve("classes");
+        List<String> javacArgs = new ArrayList<>(Arrays.asList("--release", "11", "-d", out.toString()));
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> javacArgs.add(f.toString()));
+        }
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        check(javac != null && javac.run(null, null, null, javacArgs.toArray(new String[0])) == 0, "compiling java-parser");
+        int[] sizes = {50, 100, 200, 400};
+        Map<Integer, String> recordings = new LinkedHashMap<>();
+        Map<Integer, Map<String, Long>> made = new LinkedHashMap<>();
+        for (int procs : sizes) {
+            Path recorded = Files.createDirectories(dir.resolve("runs-" + procs));
+            Process record = new ProcessBuilder(highrise, "record", "--out", recorded.toString(),
+                    "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
+            try {
+                BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
+                String first = r.readLine();
+                check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
+                String addr = first.substring("LISTENING ".length()).trim();
+                List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=minilang,lossless",
+                        "-cp", out.toString(), "minilang.Main", "--procs", String.valueOf(procs));
+                Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, "java-parser:\n" + output);
+                // "minilang: 50 procs, 150 calls, 50 scopes, 1277 references"
+                String line = output.lines().filter(l -> l.startsWith("minilang: ")).findFirst().orElse("");
+                String[] words = line.substring(line.indexOf(':') + 1).replace(",", " ").trim().split("\\s+");
+                check(words.length == 8, "java-parser said " + output);
+                Map<String, Long> counts = new LinkedHashMap<>();
+                for (int i = 0; i + 1 < words.length; i += 2) {
+                    counts.put(words[i + 1], Long.parseLong(words[i]));
+                }
+                made.put(procs, counts);
+                StringBuilder rest = new StringBuilder();
+                String l;
+                while ((l = r.readLine()) != null) {
+                    rest.append(l).append('\n');
+                }
+                check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record:\n" + rest);
+            } finally {
+                record.destroyForcibly();
+            }
+            try (java.util.stream.Stream<Path> files = Files.list(recorded)) {
+                Path hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
+                check(hrec != null, "no recording in " + recorded);
+                recordings.put(procs, hrec.toString());
+            }
+        }
+
+        // The class table: each phase's objects, as the program made them.
+        Map<String, Object> table = map(new Json(runTool(highrise, "classes", "--phase", "Parser.parse",
+                "--phase", "Resolver.resolve", "--json", recordings.get(100))).value());
+        check(list(table.get("unknown_phases")).isEmpty(), "unknown phases " + table);
+        check(num(table.get("events_dropped")) == 0 && num(table.get("allocations_dropped")) == 0, "lossless run dropped " + table);
+        Map<String, Map<String, Long>> created = new LinkedHashMap<>();
+        for (Object run : list(table.get("phases"))) {
+            Map<String, Long> byClass = new LinkedHashMap<>();
+            for (Object c : list(map(run).get("classes"))) {
+                byClass.put((String) map(c).get("class"), num(map(c).get("created")));
+            }
+            check(created.put((String) map(run).get("phase"), byClass) == null, "one run per phase: " + table);
+        }
+        Map<String, Long> parse = created.get("minilang.Parser.parse");
+        Map<String, Long> resolve = created.get("minilang.Resolver.resolve");
+        check(parse != null && resolve != null, "phases " + created.keySet());
+        Map<String, Long> hundred = made.get(100);
+        check(parse.get("minilang.Tree.Call") == (long) hundred.get("calls"), "calls " + parse + " vs " + hundred);
+        check(parse.get("minilang.Tree.Proc") == (long) hundred.get("procs"), "procs " + parse);
+        check(parse.get("minilang.Tree.Program") == 1L, "program " + parse);
+        check(resolve.get("minilang.Resolver.Scope") == hundred.get("scopes") + 2, "scopes " + resolve);
+        check(resolve.get("minilang.Resolver.Reference") == (long) hundred.get("references"), "references " + resolve);
+        check(!resolve.containsKey("minilang.Tree.Call"), "resolve makes no calls " + resolve);
+
+        // Predict the 400-procedure run from the three small ones.
+        long calls = made.get(400).get("calls");
+        for (String phase : new String[] {"Parser.parse", "Resolver.resolve"}) {
+            Map<String, Object> result = map(new Json(runTool(highrise, "predict", "--basis", "Call=" + calls,
+                    "--phase", phase, recordings.get(50), recordings.get(100), recordings.get(200),
+                    "--vs-measured", recordings.get(400), "--json")).value());
+            Map<String, Object> prediction = map(result.get("prediction"));
+            check("minilang.Tree.Call".equals(prediction.get("basis")), "basis " + prediction.get("basis"));
+            List<Object> sets = list(prediction.get("data_sets"));
+            check(sets.size() == 3, "data sets " + sets);
+            for (int i = 0; i < 3; i++) {
+                check(num(map(sets.get(i)).get("basis_count")) == made.get(sizes[i]).get("calls"), "basis of " + sets.get(i));
+            }
+            check(list(prediction.get("lossy")).isEmpty(), "lossy " + prediction.get("lossy"));
+            Map<String, Object> measured = map(result.get("measured"));
+            check(num(measured.get("basis_count")) == calls, "measured basis " + measured.get("basis_count"));
+            double ratio = ((Number) measured.get("average_error_pct")).doubleValue();
+            double fit = ((Number) measured.get("fit_error_pct")).doubleValue();
+            System.out.printf("     %s: ratio average %+.1f %%, fit %+.1f %%%n", phase, ratio, fit);
+            check(Math.abs(ratio) < 10 && Math.abs(fit) < 5, phase + ": errors " + ratio + ", " + fit);
+        }
     }
 
     static String runTool(String... cmd) throws Exception {
