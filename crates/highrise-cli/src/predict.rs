@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::Args;
 use highrise_report::phases::{class_table, ClassTable, WHOLE_RUN};
-use highrise_report::predict::{predict, versus_measured, DataSet, Measured, Prediction};
+use highrise_report::predict::{
+    merge_runs, predict, versus_measured, DataSet, Measured, Prediction,
+};
 use serde::Serialize;
 
 /// Arguments of `highrise classes`.
@@ -92,7 +94,7 @@ pub fn run_predict(args: PredictArgs) -> anyhow::Result<()> {
             let table = class_table(file, &phases)?;
             warn_unknown(&table);
             let runs = data_sets_of(&table);
-            let measured = merge(&runs, &file.display().to_string())
+            let measured = merge_runs(&runs, &file.display().to_string())
                 .with_context(|| format!("{}: no phase run to measure against", file.display()))?;
             Some(versus_measured(&data_sets, basis, &measured)?)
         }
@@ -133,43 +135,6 @@ fn data_sets_of(table: &ClassTable) -> Vec<DataSet> {
         .iter()
         .map(|run| DataSet::from_run(table, run))
         .collect()
-}
-
-/// The measured run's phase runs as one data set: their sums (sizes weighted by objects), the
-/// basis pool at the last one's exit.
-fn merge(runs: &[DataSet], label: &str) -> Option<DataSet> {
-    let (first, rest) = runs.split_first()?;
-    let mut merged = first.clone();
-    merged.label = label.to_string();
-    for run in rest {
-        merged.lossy |= run.lossy;
-        for (class, &count) in &run.created_by_exit {
-            let pool = merged.created_by_exit.entry(class.clone()).or_default();
-            *pool = (*pool).max(count);
-        }
-        for class in &run.classes {
-            match merged
-                .classes
-                .iter_mut()
-                .find(|entry| entry.class == class.class)
-            {
-                Some(entry) => {
-                    entry.created += class.created;
-                    entry.created_bytes += class.created_bytes;
-                    entry.live_at_exit = entry
-                        .live_at_exit
-                        .zip(class.live_at_exit)
-                        .map(|(a, b)| a + b);
-                    entry.max_size_bytes = entry.max_size_bytes.max(class.max_size_bytes);
-                    if entry.created > 0 {
-                        entry.mean_size_bytes = entry.created_bytes as f64 / entry.created as f64;
-                    }
-                }
-                None => merged.classes.push(class.clone()),
-            }
-        }
-    }
-    Some(merged)
 }
 
 fn kib(bytes: f64) -> String {

@@ -365,6 +365,43 @@ pub fn least_squares(x: &[f64], y: &[f64]) -> Option<Line> {
     })
 }
 
+/// Several phase runs of one measured recording as one data set: their sums (sizes weighted by
+/// objects, the largest kept), the basis pool at the last one's exit, lossy if any was.
+pub fn merge_runs(runs: &[DataSet], label: &str) -> Option<DataSet> {
+    let (first, rest) = runs.split_first()?;
+    let mut merged = first.clone();
+    merged.label = label.to_string();
+    for run in rest {
+        merged.lossy |= run.lossy;
+        for (class, &count) in &run.created_by_exit {
+            let pool = merged.created_by_exit.entry(class.clone()).or_default();
+            *pool = (*pool).max(count);
+        }
+        for class in &run.classes {
+            match merged
+                .classes
+                .iter_mut()
+                .find(|entry| entry.class == class.class)
+            {
+                Some(entry) => {
+                    entry.created += class.created;
+                    entry.created_bytes += class.created_bytes;
+                    entry.live_at_exit = entry
+                        .live_at_exit
+                        .zip(class.live_at_exit)
+                        .map(|(a, b)| a + b);
+                    entry.max_size_bytes = entry.max_size_bytes.max(class.max_size_bytes);
+                    if entry.created > 0 {
+                        entry.mean_size_bytes = entry.created_bytes as f64 / entry.created as f64;
+                    }
+                }
+                None => merged.classes.push(class.clone()),
+            }
+        }
+    }
+    Some(merged)
+}
+
 /// A prediction against a measured run at the same basis count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measured {

@@ -107,6 +107,18 @@ pub struct ViewArgs {
     /// Open the allocation-site view (the calling-context tree and its class list) at start.
     #[arg(long)]
     pub sites: bool,
+    /// Open the memory-prediction window with this sample recording; repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub predict: Vec<PathBuf>,
+    /// The prediction window's measured run (at the size to predict).
+    #[arg(long, value_name = "FILE")]
+    pub predict_vs: Option<PathBuf>,
+    /// The prediction window's phase method (e.g. `Parser.parse`).
+    #[arg(long, value_name = "METHOD")]
+    pub predict_phase: Option<String>,
+    /// The prediction window's basis class and count, `CLASS=COUNT`.
+    #[arg(long, value_name = "CLASS=COUNT")]
+    pub predict_basis: Option<String>,
 }
 
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
@@ -177,6 +189,12 @@ pub fn run<Programs>(
         .insert_resource(args.colour)
         .insert_resource(city::ClassFloors(args.class_floors))
         .insert_resource(ui::SitesView::opened(args.sites))
+        .insert_resource(ui::PredictView::with(
+            &args.predict,
+            args.predict_vs.as_deref(),
+            args.predict_phase.as_deref(),
+            args.predict_basis.as_deref(),
+        ))
         .insert_resource(ReplaysAtStart {
             paths: args.replay.clone(),
             speed: args.replay_speed,

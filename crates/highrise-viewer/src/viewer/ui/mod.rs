@@ -7,11 +7,13 @@
 //! - `names`: the names of a building as people read them and as the agent sent them;
 //! - `tooltip`: the tooltip's lines for what is hovered (sessions' and compare cities);
 //! - `overlay`: the city names and the tooltip drawn over the scene;
-//! - `sites`: the allocation-site view (the calling-context tree and its class list).
+//! - `sites`: the allocation-site view (the calling-context tree and its class list);
+//! - `predict`: the memory-prediction window (Murphy & Saenko 1998).
 
 mod names;
 mod overlay;
 mod panel;
+mod predict;
 mod search;
 mod sites;
 mod tooltip;
@@ -23,6 +25,7 @@ pub use names::{
     building_names, layout_building_names, qualified_name_of_class, raw_building_name,
 };
 pub use panel::dropped_line;
+pub use predict::{predict_window, prediction_of, PredictView, Role};
 pub use search::{building_matches, method_focus_point, search};
 pub use sites::{
     class_colour_egui, class_list_ui, sites_window, tree_ui, SiteLabels, SitesAction, SitesCache,
@@ -37,11 +40,13 @@ impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<SearchBox>()
             .init_resource::<SitesView>()
+            .init_resource::<PredictView>()
             .add_systems(
                 EguiPrimaryContextPass,
                 (
                     panel::panel,
                     sites::sites,
+                    predict::predict_system,
                     overlay::city_labels,
                     overlay::tooltip,
                 )

@@ -27,6 +27,7 @@ pub(super) fn panel(
     mut colour_mode: ResMut<ColourMode>,
     mut class_floors: ResMut<ClassFloors>,
     mut sites_view: ResMut<super::SitesView>,
+    mut predict_view: ResMut<super::PredictView>,
     camera_mode: Res<CameraMode>,
     mut search_box: ResMut<SearchBox>,
     mut focus: EventWriter<FocusOn>,
@@ -57,6 +58,13 @@ pub(super) fn panel(
                     .clicked()
                 {
                     sites_view.open = !sites_view.open;
+                }
+                if ui
+                    .selectable_label(predict_view.open, "Memory prediction (from recordings)")
+                    .on_hover_text("A component's memory for N objects of a basis class, from sample recordings (Murphy & Saenko 1998)")
+                    .clicked()
+                {
+                    predict_view.open = !predict_view.open;
                 }
                 ui.separator();
                 compare_section(ui, &sessions, &mut compare);
