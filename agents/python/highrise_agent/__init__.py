@@ -5,7 +5,8 @@ excluded by default) into bounded per-thread buffers and streams them from a bac
 to the viewer over TCP, in the protocol of agent-protocol/SPEC.md.
 
 Use it as `python -m highrise_agent script.py args...` (or `-m module`), or from code:
-`import highrise_agent; highrise_agent.start()`.
+`import highrise_agent; highrise_agent.start()`. Mark phases of the program (for `highrise classes`
+and `highrise predict`) with `with highrise_agent.phase("parse"): ...`.
 
 Where to start reading: `_agent.py` (start/stop, the sender thread), `_methods.py` (what is
 profiled and how functions are named), `_native.c` (the C hook) and `_pyhook.py` (the pure-Python
@@ -13,5 +14,6 @@ fallback), `_wire.py` (the encoder).
 """
 
 from ._agent import Agent, __version__, start, stop
+from ._phase import phase
 
-__all__ = ["Agent", "start", "stop", "__version__"]
+__all__ = ["Agent", "phase", "start", "stop", "__version__"]

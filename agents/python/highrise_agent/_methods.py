@@ -19,6 +19,8 @@ import sys
 import sysconfig
 import threading
 
+from . import _phase
+
 AGENT_PACKAGE = __name__.rpartition(".")[0]  # "highrise_agent"
 
 _CO_NEWLOCALS = 0x02
@@ -189,6 +191,8 @@ class Methods:
     def resolve(self, code, module):
         """The method id for `code` running in module `module` (its `__name__`), or -1."""
         try:
+            if code.co_filename == _phase.PHASE_FILENAME:
+                return self._phase_id(code)
             if not isinstance(module, str):
                 module = "<unknown>"
             is_main = module == "__main__"
@@ -223,6 +227,20 @@ class Methods:
                 return method_id
         except Exception:
             return -1
+
+    def _phase_id(self, code):
+        """The method id of a phase mark (`highrise.phase.NAME`), always profiled."""
+        key = (_phase.PACKAGE, _phase.CLASS, code.co_name, _phase.PHASE_FILENAME, 0)
+        with self._lock:
+            method_id = self._ids.get(key)
+            if method_id is None:
+                method_id = len(self.definitions)
+                self._ids[key] = method_id
+                self._names.add((_phase.PACKAGE, _phase.CLASS, code.co_name, None))
+                definition = (method_id, _phase.PACKAGE, _phase.CLASS, code.co_name, None, None, None)
+                self.definitions.append(definition)
+                self._pending.append(definition)
+            return method_id
 
     def _block(self, package, name, owner):
         """The block for class `owner` (its qualname with `<locals>`), named `name` unless another

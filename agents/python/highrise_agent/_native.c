@@ -943,6 +943,30 @@ static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t 
 }
 #endif
 
+/* phase_enter(code): a phase mark (highrise_agent.phase) opens a frame of `code`'s method on
+ * this thread, as a call would; phase_exit(code) closes it if it is the innermost. Any
+ * CPython version, either hook. */
+static PyObject *phase_enter(PyObject *module, PyObject *code)
+{
+    (void)module;
+    if (active && PyCode_Check(code)) {
+        int64_t id = method_of((PyCodeObject *)code, NULL, 1);
+        if (id >= 0) {
+            enter_id(id);
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *phase_exit(PyObject *module, PyObject *code)
+{
+    (void)module;
+    if (active && PyCode_Check(code)) {
+        exit_code((PyCodeObject *)code);
+    }
+    Py_RETURN_NONE;
+}
+
 static int profile_cb(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
     (void)obj;
@@ -1485,6 +1509,8 @@ static PyMethodDef methods[] = {
     {"uninstall", uninstall, METH_NOARGS, "Stop recording."},
     {"drain", drain, METH_O, "drain(now_ticks) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
+    {"phase_enter", phase_enter, METH_O, "phase_enter(code): open a phase mark's frame on this thread."},
+    {"phase_exit", phase_exit, METH_O, "phase_exit(code): close it (if innermost)."},
     {"bootstrap", (PyCFunction)(void (*)(void))bootstrap, METH_FASTCALL,
      "Profile function for threading.setprofile: installs the C hook on a new thread."},
 #if PY_VERSION_HEX >= 0x030C0000

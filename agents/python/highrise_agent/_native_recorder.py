@@ -159,6 +159,13 @@ class NativeRecorder:
             _native.uninstall()
         self._installed = None
 
+    def phase_enter(self, code):
+        """A phase mark opens (see `_phase`)."""
+        _native.phase_enter(code)
+
+    def phase_exit(self, code):
+        _native.phase_exit(code)
+
     def drain(self, now_ticks, final=False):
         return _native.drain(now_ticks)
 

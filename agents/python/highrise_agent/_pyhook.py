@@ -100,6 +100,38 @@ class PythonRecorder:
         buffer.dropping = False
         events.append((timestamp, value))
 
+    def phase_enter(self, code):
+        """A phase mark opens (see `_phase`): a frame of its method, as a call would."""
+        method_id = self._methods.resolve(code, None)
+        if method_id < 0:
+            return
+        try:
+            buffer = self._local.buffer
+        except AttributeError:
+            buffer = self._new_buffer()
+        value, timestamp = method_id << 1, time.monotonic_ns()
+        if len(buffer.events) < self._cap and not buffer.dropping:
+            buffer.events.append((timestamp, value))
+        else:
+            self._record_slow(buffer, value, timestamp)
+        buffer.stack.append(method_id)
+
+    def phase_exit(self, code):
+        """It closes, if its frame is the innermost."""
+        try:
+            buffer = self._local.buffer
+        except AttributeError:
+            return
+        method_id = self._methods.resolve(code, None)
+        if not buffer.stack or buffer.stack[-1] != method_id:
+            return
+        value, timestamp = (method_id << 1) | 1, time.monotonic_ns()
+        if len(buffer.events) < self._cap and not buffer.dropping:
+            buffer.events.append((timestamp, value))
+        else:
+            self._record_slow(buffer, value, timestamp)  # needs the stack before the pop
+        buffer.stack.pop()
+
     def install(self):
         # The hooks below are written out flat (no helper calls on the fast path): every Python
         # call costs tens of nanoseconds here. Timestamps are raw time.monotonic_ns(); drain

@@ -18,7 +18,8 @@
 //!    package / class / method.
 //! 2. **Direct scopes** for hot code (about 10–20 ns per call, see `BENCHMARKS.md`):
 //!    [`#[profile]`](macro@profile) on a function, a method, or a whole `impl` block (then
-//!    class = the impl's type), and [`scope!`] for a block.
+//!    class = the impl's type), and [`scope!`] for a block. [`phase!`] marks a phase of the
+//!    run (`highrise.phase.NAME`) for `highrise classes` and `highrise predict`.
 //!
 //! ```
 //! mod board {

@@ -91,3 +91,44 @@ macro_rules! scope {
 macro_rules! scope {
     ($name:literal) => {};
 }
+
+/// Marks the rest of the enclosing block as a *phase* of the program named `name`, for
+/// `highrise classes` and `highrise predict --phase NAME` (Murphy & Saenko 1998's phases of a
+/// component's run): a frame of the method `highrise.phase.NAME` on this thread until the block
+/// ends, as [`scope!`](crate::scope) makes one for a block of the program's own.
+///
+/// ```
+/// fn compile(text: &str) {
+///     {
+///         highrise_agent::phase!("parse");
+///         // ... the parse phase
+///     }
+///     highrise_agent::phase!("resolve");
+///     // ... the resolve phase, to the end of the function
+/// }
+/// ```
+#[cfg(feature = "enable")]
+#[macro_export]
+macro_rules! phase {
+    ($name:literal) => {
+        let _highrise_phase = {
+            static CALLSITE: $crate::__private::Callsite =
+                $crate::__private::Callsite::new($crate::__private::MethodInfo {
+                    module_path: "highrise",
+                    class: ::core::option::Option::Some("phase"),
+                    method: $name,
+                    signature: ::core::option::Option::None,
+                    file: ::core::option::Option::Some(::core::file!()),
+                    line: ::core::option::Option::Some(::core::line!()),
+                });
+            $crate::__private::enter(&CALLSITE)
+        };
+    };
+}
+
+/// Marks a phase (compiled out: the `enable` feature is off).
+#[cfg(not(feature = "enable"))]
+#[macro_export]
+macro_rules! phase {
+    ($name:literal) => {};
+}

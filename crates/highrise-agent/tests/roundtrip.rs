@@ -88,7 +88,10 @@ fn a_program_round_trips_through_a_real_listener() {
         assert_eq!(board.step(), 0);
     }
     assert_eq!(board.to_string(), "20 rows");
-    assert_eq!(parse("21"), Ok(42));
+    {
+        highrise_agent::phase!("parsing");
+        assert_eq!(parse("21"), Ok(42));
+    }
     assert!(parse("x").is_err());
     std::thread::Builder::new()
         .name("worker-1".into())
@@ -132,7 +135,11 @@ fn a_program_round_trips_through_a_real_listener() {
     let count_full = id("board", "count_full");
     let new = id("Board", "new");
     let fmt = id("Board", "fmt");
-    id("Parser", "parse");
+    let parse_id = id("Parser", "parse");
+    // A phase mark is a method of its own, `highrise.phase.NAME`.
+    let parsing = recorded
+        .method("highrise", "phase", "parsing")
+        .expect("the phase is defined");
     assert!(recorded.method(package, "Board", "helper").is_none());
     assert!(recorded.method(package, "Board", "original").is_none());
     let fmt_def = recorded
@@ -199,6 +206,17 @@ fn a_program_round_trips_through_a_real_listener() {
             "step {round}"
         );
     }
+    // The phase's frame encloses what ran in its block.
+    let in_phase = [
+        (parsing, Enter),
+        (parse_id, Enter),
+        (parse_id, Exit),
+        (parsing, Exit),
+    ];
+    assert!(
+        sequence.windows(4).any(|window| window == in_phase),
+        "{sequence:?}"
+    );
     let worker_events = recorded.events_of(worker);
     assert_eq!(worker_events.len(), 2 + 10 * one_step.len());
     assert_eq!(

@@ -18,8 +18,9 @@ use serde::Serialize;
 pub struct ClassesArgs {
     /// The recording.
     pub file: PathBuf,
-    /// A phase method (`package.Class.method`, or its tail: `Parser.parse`): each outermost
-    /// call of it is one phase run. Repeat for several; without it the whole run is one.
+    /// A phase method (`package.Class.method`, or its tail: `Parser.parse`; a mark
+    /// `phase("parse")` of an agent is `phase.parse`): each outermost call of it on a thread
+    /// is one phase run. Repeat for several; without it the whole run is one.
     #[arg(long = "phase", value_name = "METHOD")]
     pub phases: Vec<String>,
     /// Print JSON instead of tables.

@@ -1,0 +1,80 @@
+"""Phase marks (`highrise_agent.phase`, issue 16) through the real pipeline: the program under
+the agent against `highrise record`, then `highrise classes --json`: each mark is a phase run of
+`highrise.phase.NAME` on its thread, with the objects made inside it (native recorder), nested
+marks included in the enclosing one.
+
+Skipped when the `highrise` binary is not built (see test_shapes_example.highrise_bin)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import WORKLOADS, backends, run_python
+from test_shapes_example import highrise_bin
+
+
+def record_phases(backend):
+    highrise = highrise_bin()
+    with tempfile.TemporaryDirectory() as out:
+        recorder = subprocess.Popen(
+            [highrise, "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            first = recorder.stdout.readline()
+            assert first.startswith("LISTENING "), first
+            done = run_python(
+                ["-m", "highrise_agent", "--addr", first.split()[1], "--backend", backend, "phases.py"],
+                cwd=WORKLOADS,
+            )
+            rest, _ = recorder.communicate(timeout=60)
+            assert recorder.returncode == 0, rest
+        finally:
+            if recorder.poll() is None:
+                recorder.kill()
+                recorder.wait()
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == "phases: 150 items\n"
+        (recording,) = pathlib.Path(out).glob("*.hrec")
+        classes = subprocess.run(
+            [highrise, "classes", "--json", "--phase", "phase.load", "--phase", "phase.save", "--phase", "phase.run"]
+            + [str(recording)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert classes.returncode == 0, classes.stderr
+        return json.loads(classes.stdout)
+
+
+@pytest.mark.skipif(not os.path.exists(highrise_bin()), reason="the highrise binary is not built")
+@pytest.mark.parametrize("backend", backends())
+def test_phase_marks_are_phase_runs(backend):
+    table = record_phases(backend)
+    assert table["unknown_phases"] == [] and table["events_dropped"] == 0
+    runs = [(run["phase"], run["index"]) for run in table["phases"]]
+    assert runs == [
+        ("highrise.phase.run", 0),
+        ("highrise.phase.load", 0),
+        ("highrise.phase.load", 1),
+        ("highrise.phase.save", 0),
+        ("highrise.phase.load", 2),
+    ], runs
+    threads = [run["thread_id"] for run in table["phases"]]
+    assert len(set(threads[:4])) == 1 and threads[4] != threads[0]
+    assert not any(run["unfinished"] for run in table["phases"])
+    if backend == "python":  # the pure-Python recorder counts no allocations
+        return
+    made = [
+        {c["class"]: c["created"] for c in run["classes"] if c["class"] in ("phases.Item", "__main__.Item", "phases.Record", "__main__.Record")}
+        for run in table["phases"]
+    ]
+    items = [sum(n for name, n in m.items() if name.endswith("Item")) for m in made]
+    records = [sum(n for name, n in m.items() if name.endswith("Record")) for m in made]
+    assert items == [150, 100, 50, 0, 7], made
+    assert records == [10, 0, 0, 10, 0], made
