@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the highrise Java agent: agents/java/build/highrise-agent.jar, with ASM (Debian's
 # libasm-java) unpacked into it so -javaagent:highrise-agent.jar needs nothing else.
-# Also compiles the tests and the benchmark into build/test-classes (used by scripts/test-java.sh).
+# Also builds build/highrise-api.jar (io.highrise.Highrise: phase marks, what a program compiles
+# against) and compiles the tests and the benchmark into build/test-classes (scripts/test-java.sh).
 # Needs a JDK 11+ (javac, jar). Usage: agents/java/build.sh
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +27,10 @@ Implementation-Version: 0.1.0
 MF
 jar --create --file build/highrise-agent.jar.tmp --manifest build/MANIFEST.MF -C build/classes .
 mv build/highrise-agent.jar.tmp build/highrise-agent.jar
+# The API a program compiles against (phase marks): build/highrise-api.jar.
+rm -rf build/api-classes && mkdir -p build/api-classes
+javac --release 11 -nowarn -Xlint:-options -d build/api-classes $(find api -name '*.java')
+jar --create --file build/highrise-api.jar -C build/api-classes .
 if [[ -d test ]]; then
     javac --release 11 -nowarn -d build/test-classes -cp build/highrise-agent.jar $(find test -name '*.java')
 fi

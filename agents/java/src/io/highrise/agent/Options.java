@@ -145,7 +145,8 @@ final class Options {
 
     static final class Filter {
         static final String[] BUILT_IN_EXCLUDES = {
-            "java/", "javax/", "jdk/", "sun/", "com/sun/", "io/highrise/agent/", "org/objectweb/asm/",
+            "java/", "javax/", "jdk/", "sun/", "com/sun/", "io/highrise/agent/", "io/highrise/Highrise",
+            "org/objectweb/asm/",
         };
         final String[] includes;
         final String[] excludes;

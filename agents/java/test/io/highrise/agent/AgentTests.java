@@ -71,6 +71,7 @@ public final class AgentTests {
         tests.put("allocation_drops_lose_counts_never_misattribute", AgentTests::allocationDrops);
         tests.put("java_shapes_paper_example_through_highrise_report", AgentTests::javaShapes);
         tests.put("java_parser_memory_prediction_through_highrise_predict", AgentTests::javaPredict);
+        tests.put("phase_marks_through_highrise_classes", AgentTests::phaseMarks);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -1291,6 +1292,111 @@ public final class AgentTests {
             System.out.printf("     %s: ratio average %+.1f %%, fit %+.1f %%%n", phase, ratio, fit);
             check(Math.abs(ratio) < 10 && Math.abs(fit) < 5, phase + ": errors " + ratio + ", " + fit);
         }
+    }
+
+    /** A program with phase marks (compiled against build/highrise-api.jar at test time). */
+    static final String PHASE_PROGRAM = String.join("\n",
+            "package phasedemo;",
+            "import io.highrise.Highrise;",
+            "import java.util.ArrayList;",
+            "import java.util.List;",
+            "public final class Main {",
+            "    static final class Item {}",
+            "    static List<Item> build(int n) {",
+            "        List<Item> items = new ArrayList<>();",
+            "        for (int i = 0; i < n; i++) items.add(new Item());",
+            "        return items;",
+            "    }",
+            "    public static void main(String[] args) throws Exception {",
+            "        List<Item> items;",
+            "        try (Highrise.Phase run = Highrise.phase(\"run\")) {",
+            "            try (Highrise.Phase load = Highrise.phase(\"load\")) { items = build(100); }",
+            "            try (Highrise.Phase load = Highrise.phase(\"load\")) { items.addAll(build(50)); }",
+            "        }",
+            "        Thread worker = new Thread(() -> {",
+            "            try (Highrise.Phase load = Highrise.phase(\"load\")) { build(7); }",
+            "        });",
+            "        worker.start();",
+            "        worker.join();",
+            "        System.out.println(\"phases: \" + items.size() + \" items\");",
+            "    }",
+            "}",
+            "");
+
+    /**
+     * Phase marks ({@code io.highrise.Highrise.phase}, issue 16): a program compiled against the
+     * API jar runs without the agent (the marks do nothing) and with it, through `highrise record`
+     * on a real socket; `highrise classes --json` finds each mark as a phase run of
+     * {@code highrise.phase.NAME} on its thread, nested marks inside the enclosing one, with the
+     * objects made inside. Needs --highrise.
+     */
+    static void phaseMarks() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path api = Paths.get(jar).toAbsolutePath().getParent().resolve("highrise-api.jar");
+        check(Files.isRegularFile(api), "no " + api);
+        Path dir = Files.createTempDirectory("highrise-phases");
+        Path source = dir.resolve("src/phasedemo/Main.java");
+        Files.createDirectories(source.getParent());
+        Files.write(source, PHASE_PROGRAM.getBytes(StandardCharsets.UTF_8));
+        Path out = dir.resolve("classes");
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        check(javac != null && javac.run(null, null, null, "--release", "11", "-cp", api.toString(), "-d", out.toString(),
+                source.toString()) == 0, "compiling the phase program");
+        String classPath = out + File.pathSeparator + api;
+        // Without the agent the marks do nothing.
+        Process plain = new ProcessBuilder(JAVA, "-cp", classPath, "phasedemo.Main").redirectErrorStream(true).start();
+        String plainOut = new String(plain.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        check(plain.waitFor(60, TimeUnit.SECONDS) && plain.exitValue() == 0 && plainOut.equals("phases: 150 items\n"),
+                "without the agent:\n" + plainOut);
+        Path recorded = Files.createDirectories(dir.resolve("runs"));
+        Process record = new ProcessBuilder(highrise, "record", "--out", recorded.toString(),
+                "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
+            String first = r.readLine();
+            check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
+            String addr = first.substring("LISTENING ".length()).trim();
+            Process pr = new ProcessBuilder(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo",
+                    "-cp", classPath, "phasedemo.Main").redirectErrorStream(true).start();
+            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0 && output.contains("phases: 150 items"), output);
+            while (r.readLine() != null) {
+                // drain until highrise record exits
+            }
+            check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record failed");
+        } finally {
+            record.destroyForcibly();
+        }
+        Path hrec;
+        try (java.util.stream.Stream<Path> files = Files.list(recorded)) {
+            hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
+        }
+        check(hrec != null, "no recording in " + recorded);
+        Map<String, Object> table = map(new Json(runTool(highrise, "classes", "--json", "--phase", "phase.run",
+                "--phase", "phase.load", hrec.toString())).value());
+        List<String> runs = new ArrayList<>();
+        List<Long> items = new ArrayList<>();
+        List<Long> threads = new ArrayList<>();
+        for (Object run : list(table.get("phases"))) {
+            Map<String, Object> m = map(run);
+            runs.add(m.get("phase") + " #" + num(m.get("index")));
+            threads.add(num(m.get("thread_id")));
+            long made = 0;
+            for (Object c : list(m.get("classes"))) {
+                if ("phasedemo.Main.Item".equals(map(c).get("class"))) {
+                    made = num(map(c).get("created"));
+                }
+            }
+            items.add(made);
+        }
+        check(runs.equals(Arrays.asList("highrise.phase.run #0", "highrise.phase.load #0", "highrise.phase.load #1",
+                "highrise.phase.load #2")), "runs " + runs);
+        check(items.equals(Arrays.asList(150L, 100L, 50L, 7L)), "items " + items);
+        check(threads.get(0).equals(threads.get(2)) && !threads.get(3).equals(threads.get(0)), "threads " + threads);
+        System.out.println("     (runs " + runs + ", items " + items + ")");
     }
 
     static String runTool(String... cmd) throws Exception {
