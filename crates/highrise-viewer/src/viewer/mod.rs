@@ -40,6 +40,7 @@ pub mod offscreen;
 pub mod recording;
 pub mod sessions;
 pub mod sites;
+pub mod source;
 pub mod ui;
 
 use std::net::SocketAddr;
@@ -119,6 +120,11 @@ pub struct ViewArgs {
     /// The prediction window's basis class and count, `CLASS=COUNT`.
     #[arg(long, value_name = "CLASS=COUNT")]
     pub predict_basis: Option<String>,
+    /// Where a building's "Show source" and "Open in editor" look for relative source files
+    /// (Java's `Board.java` under its package's directories, Rust's workspace-relative paths),
+    /// besides the current directory; repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Vec<PathBuf>,
 }
 
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
@@ -195,6 +201,7 @@ pub fn run<Programs>(
             args.predict_phase.as_deref(),
             args.predict_basis.as_deref(),
         ))
+        .insert_resource(ui::source::SourceMenu::with_roots(args.source_root.clone()))
         .insert_resource(ReplaysAtStart {
             paths: args.replay.clone(),
             speed: args.replay_speed,

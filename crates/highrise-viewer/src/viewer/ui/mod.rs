@@ -8,7 +8,8 @@
 //! - `tooltip`: the tooltip's lines for what is hovered (sessions' and compare cities);
 //! - `overlay`: the city names and the tooltip drawn over the scene;
 //! - `sites`: the allocation-site view (the calling-context tree and its class list);
-//! - `predict`: the memory-prediction window (Murphy & Saenko 1998).
+//! - `predict`: the memory-prediction window (Murphy & Saenko 1998);
+//! - `source`: a building's context menu (open in the editor, show the source).
 
 mod names;
 mod overlay;
@@ -16,6 +17,7 @@ mod panel;
 mod predict;
 mod search;
 mod sites;
+pub mod source;
 mod tooltip;
 
 use bevy::prelude::*;
@@ -41,12 +43,14 @@ impl Plugin for UiPlugin {
         app.init_resource::<SearchBox>()
             .init_resource::<SitesView>()
             .init_resource::<PredictView>()
+            .init_resource::<source::SourceMenu>()
             .add_systems(
                 EguiPrimaryContextPass,
                 (
                     panel::panel,
                     sites::sites,
                     predict::predict_system,
+                    source::source_menu,
                     overlay::city_labels,
                     overlay::tooltip,
                 )
