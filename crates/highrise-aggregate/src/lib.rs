@@ -4,7 +4,8 @@
 //! engine.
 //!
 //! Where to start: [`Aggregator`] (feed it events, take [`Snapshot`]s), then
-//! [`AggregatorConfig`]. `BENCHMARKS.md` ("Aggregator") has the measured costs.
+//! [`AggregatorConfig`]. `BENCHMARKS.md` ("Aggregator") has the measured costs. [`AlertDetector`]
+//! raises alerts (a method stuck while its threads pile up, a jump, drops) from snapshots.
 //!
 //! # Definitions
 //!
@@ -73,6 +74,7 @@
 //! and measured totals: `BENCHMARKS.md` ("Aggregator", "Memory model").
 
 mod aggregator;
+mod alerts;
 mod config;
 mod contexts;
 mod drops;
@@ -86,6 +88,7 @@ mod stats;
 mod thread;
 
 pub use aggregator::Aggregator;
+pub use alerts::{Alert, AlertConfig, AlertDetector, AlertKind};
 pub use config::{
     bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig,
     DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW,

@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 success; 1 an error (unreadable or damaged recording, bad arguments); 2
 //! `--fail-if-slower PCT` and some method present in both runs grew its mean elevation by more
-//! than PCT percentage points.
+//! than PCT percentage points; 3 `--fail-on-alert` and a run raised an alert (a method stuck
+//! while its threads rose, a jump, drops).
 
 use std::path::PathBuf;
 
@@ -11,6 +12,9 @@ use clap::Args;
 
 /// Exit code of `highrise report --fail-if-slower` when the gate fails.
 pub const REGRESSION_EXIT_CODE: i32 = 2;
+
+/// Exit code of `highrise report --fail-on-alert` when a run raised an alert.
+pub const ALERT_EXIT_CODE: i32 = 3;
 
 /// Arguments of `highrise report`.
 #[derive(Debug, Args)]
@@ -31,6 +35,56 @@ pub struct ReportArgs {
     /// diff city (B − A) of the two. Renders offscreen (any Vulkan device, software included).
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
+    /// Exit with code 3 when a run raised an alert (see the thresholds below).
+    #[arg(long)]
+    pub fail_on_alert: bool,
+    /// Alert: a method at or above this elevation (percent) ...
+    #[arg(long, value_name = "PCT", default_value_t = 95.0)]
+    pub alert_stuck_pct: f64,
+    /// ... for this many seconds while its thread count rose is stuck (a thread leak).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub alert_stuck_s: f64,
+    /// Alert: a method whose elevation rose this many points above its recent average.
+    #[arg(long, value_name = "POINTS", default_value_t = 50.0)]
+    pub alert_jump_points: f64,
+    /// Alert: the agent dropped this share (percent) of the window's events.
+    #[arg(long, value_name = "PCT", default_value_t = 1.0)]
+    pub alert_drop_pct: f64,
+}
+
+impl ReportArgs {
+    fn alert_config(&self) -> highrise_aggregate::AlertConfig {
+        highrise_aggregate::AlertConfig {
+            stuck_elevation: (self.alert_stuck_pct / 100.0) as f32,
+            stuck_for_s: self.alert_stuck_s,
+            jump: (self.alert_jump_points / 100.0) as f32,
+            drop_share: (self.alert_drop_pct / 100.0) as f32,
+            ..highrise_aggregate::AlertConfig::default()
+        }
+    }
+}
+
+/// With `--fail-on-alert`: says the runs' alerts on stderr and exits with [`ALERT_EXIT_CODE`]
+/// when there are any.
+fn alert_gate(args: &ReportArgs, runs: &[&highrise_report::RunSummary]) {
+    if !args.fail_on_alert {
+        return;
+    }
+    let alerts: Vec<String> = runs
+        .iter()
+        .flat_map(|run| {
+            run.alerts
+                .iter()
+                .map(move |alert| format!("  {}: {}", run.path.display(), alert.text))
+        })
+        .collect();
+    if !alerts.is_empty() {
+        eprintln!("FAIL: {} alert(s):", alerts.len());
+        for alert in alerts {
+            eprintln!("{alert}");
+        }
+        std::process::exit(ALERT_EXIT_CODE);
+    }
 }
 
 /// Runs `highrise report`. Exits the process with [`REGRESSION_EXIT_CODE`] when the
@@ -39,7 +93,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if args.fail_if_slower.is_some() && args.vs.is_none() {
         anyhow::bail!("--fail-if-slower needs --vs (two runs to compare)");
     }
-    let a = highrise_report::summarize(&args.file)?;
+    let a = highrise_report::summarize_with(&args.file, args.alert_config())?;
     if let Some(png) = &args.png {
         render_png(&args, png)?;
     }
@@ -49,9 +103,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         } else {
             print!("{}", highrise_report::render_summary(&a));
         }
+        alert_gate(&args, &[&a]);
         return Ok(());
     };
-    let b = highrise_report::summarize(vs)?;
+    let b = highrise_report::summarize_with(vs, args.alert_config())?;
     let comparison = highrise_report::compare(&a, &b);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&comparison)?);
@@ -74,6 +129,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             std::process::exit(REGRESSION_EXIT_CODE);
         }
     }
+    alert_gate(&args, &[&a, &b]);
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use highrise_aggregate::Snapshot;
+use highrise_aggregate::{AlertDetector, AlertKind, Snapshot};
 use highrise_ingest::{
     settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
     SessionReport, SessionStatus,
@@ -120,6 +120,8 @@ struct Printer {
     errors_printed: HashMap<SessionId, usize>,
     /// Per session, "package.Class.method" by method id, grown as definitions arrive.
     names: HashMap<SessionId, MethodNames>,
+    /// Per session, the alerts raised from its snapshots (printed as they come).
+    alerts: HashMap<SessionId, AlertDetector>,
     ended: usize,
 }
 
@@ -140,6 +142,7 @@ impl Printer {
             }
         }
         self.learn_names(&report);
+        self.print_alerts(out, &report)?;
         let printed = self.errors_printed.entry(id).or_insert(0);
         for error in report.errors.iter().skip(*printed) {
             writeln!(out, "[session {id}] error: {error}")?;
@@ -157,6 +160,7 @@ impl Printer {
             self.print_top(out, &report)?;
             self.errors_printed.remove(&id);
             self.names.remove(&id);
+            self.alerts.remove(&id);
             self.ended += 1;
         } else {
             self.live.insert(id, report);
@@ -173,6 +177,49 @@ impl Printer {
                 writeln!(out, "[session {id}] {}", summary(report))?;
                 self.print_top(out, report)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Alerts the session's latest snapshot raised, one line each.
+    fn print_alerts(&mut self, out: &mut impl Write, report: &Report) -> anyhow::Result<()> {
+        let Some(snapshot) = &report.sink else {
+            return Ok(());
+        };
+        let id = report.session_id;
+        let detector = self.alerts.entry(id).or_default();
+        let raised = detector.observe(snapshot);
+        let alerts = &detector.alerts()[detector.alerts().len() - raised..];
+        let names = self.names.get(&id).map(|known| &known.names);
+        let name_of = |method_id: Option<u32>| {
+            method_id.map_or_else(String::new, |method_id| {
+                names
+                    .and_then(|names| names.get(method_id as usize))
+                    .filter(|name| !name.is_empty())
+                    .map_or_else(|| format!("method #{method_id}"), Clone::clone)
+            })
+        };
+        for alert in alerts {
+            let name = name_of(alert.method_id);
+            let text = match alert.kind {
+                AlertKind::Stuck {
+                    threads_then,
+                    threads_now,
+                    ..
+                } => format!(
+                    "{name} stuck at full elevation while its threads rose from {threads_then} to {threads_now} (a thread leak?)"
+                ),
+                AlertKind::Jump { from, to } => format!(
+                    "{name} jumped from {:.1} % (its recent average) to {:.1} %",
+                    from * 100.0,
+                    to * 100.0
+                ),
+                AlertKind::Dropping { share } => format!(
+                    "the agent dropped {:.1} % of the window's events",
+                    share * 100.0
+                ),
+            };
+            writeln!(out, "[session {id}] ALERT: {text}")?;
         }
         Ok(())
     }

@@ -39,31 +39,11 @@ fn serve_reports_a_demo_program_with_its_leaked_threads() {
     let first = lines
         .recv_timeout(Duration::from_secs(30))
         .expect("serve prints its address");
-    let addr = first
-        .split_whitespace()
-        .nth(3)
-        .expect("address in the first line")
-        .to_string();
-    assert!(
-        first.starts_with("highrise: listening on 127.0.0.1:"),
-        "{first}"
-    );
+    let addr = serve_address(&first);
 
     // The demo leaks a thread stuck in Game.run at every restart (every 0.5 s from 0.5 s on);
     // after 4 s, 7 are stuck, the oldest for longer than the 3 s window.
-    let demo = Command::new(HIGHRISE)
-        .args([
-            "demo",
-            "--addr",
-            &addr,
-            "--duration-s",
-            "4.0",
-            "--restart-every-s",
-            "0.5",
-        ])
-        .status()
-        .expect("demo runs");
-    assert!(demo.success());
+    tetris_demo(&addr, "4.0", "0.5");
 
     let mut output = Vec::new();
     while let Ok(line) = lines.recv_timeout(Duration::from_secs(30)) {
@@ -108,6 +88,37 @@ fn serve_refuses_a_non_loopback_address_without_the_flag() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--allow-remote"), "{stderr}");
+}
+
+/// The address in serve's first line ("highrise: listening on ADDR").
+fn serve_address(first: &str) -> String {
+    assert!(
+        first.starts_with("highrise: listening on 127.0.0.1:"),
+        "{first}"
+    );
+    first
+        .split_whitespace()
+        .nth(3)
+        .expect("address in the first line")
+        .to_string()
+}
+
+/// Runs the tetris demo against `addr` for `duration_s`, restarting (and leaking a thread)
+/// every `restart_every_s`.
+fn tetris_demo(addr: &str, duration_s: &str, restart_every_s: &str) {
+    let demo = Command::new(HIGHRISE)
+        .args([
+            "demo",
+            "--addr",
+            addr,
+            "--duration-s",
+            duration_s,
+            "--restart-every-s",
+            restart_every_s,
+        ])
+        .status()
+        .expect("demo runs");
+    assert!(demo.success());
 }
 
 /// An empty directory of this test process's own.
@@ -436,4 +447,81 @@ fn serve_beyond_loopback_prints_a_token_and_refuses_remote_agents_without_it() {
             "{session}: {rest}"
         );
     }
+}
+
+/// The tetris demo's leak (a thread paused in `Game.run` at every restart) as an alert: a real
+/// demo process recorded through `highrise record`; `highrise report --json --fail-on-alert` on
+/// the recording exits 3 with exactly one stuck alert, for `Game.run`, at the thread count the
+/// report gives the method; and `highrise serve`, sent the same recording by `highrise replay`,
+/// prints the same alert.
+#[test]
+fn the_demos_thread_leak_raises_one_stuck_alert_in_report_and_serve() {
+    let dir = fresh_dir("highrise-alerts");
+    let (mut record, mut rest, addr) = start_recorder(&dir, &["--sessions", "1"]);
+    tetris_demo(&addr, "14", "1");
+    let mut tail = String::new();
+    let _ = std::io::Read::read_to_string(&mut rest, &mut tail);
+    assert!(record.wait().expect("record exits").success(), "{tail}");
+    let recording = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .find(|path| path.extension().is_some_and(|ext| ext == "hrec"))
+        .expect("a recording");
+
+    let report = Command::new(HIGHRISE)
+        .args(["report", "--json", "--fail-on-alert"])
+        .arg(&recording)
+        .output()
+        .expect("report runs");
+    assert_eq!(report.status.code(), Some(3), "{report:?}");
+    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    let stuck: Vec<&serde_json::Value> = json["alerts"]
+        .as_array()
+        .expect("alerts")
+        .iter()
+        .filter(|alert| alert["kind"] == "stuck")
+        .collect();
+    assert_eq!(stuck.len(), 1, "{:#}", json["alerts"]);
+    assert_eq!(stuck[0]["method"], "tetris.game.Game.run");
+    let run = json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .find(|method| method["name"] == "tetris.game.Game.run")
+        .expect("Game.run");
+    let threads_now = stuck[0]["threads_now"].as_u64().expect("threads_now");
+    assert_eq!(threads_now, run["max_thread_count"].as_u64().expect("max"));
+    assert!(threads_now > stuck[0]["threads_then"].as_u64().expect("then"));
+    assert!(String::from_utf8_lossy(&report.stderr).contains("FAIL: "));
+
+    // The same stream, live, through serve.
+    let mut serve = Command::new(HIGHRISE)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--exit-after-sessions",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut out = BufReader::new(serve.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("address line");
+    let serve_addr = serve_address(&first);
+    let replay = Command::new(HIGHRISE)
+        .args(["replay", "--speed", "4", "--addr", &serve_addr])
+        .arg(&recording)
+        .status()
+        .expect("replay runs");
+    assert!(replay.success());
+    let mut text = String::new();
+    let _ = std::io::Read::read_to_string(&mut out, &mut text);
+    assert!(serve.wait().expect("serve exits").success());
+    let stuck_lines: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("ALERT: tetris.game.Game.run stuck"))
+        .collect();
+    assert_eq!(stuck_lines.len(), 1, "{text}");
 }

@@ -34,6 +34,9 @@ pub fn render_summary(run: &RunSummary) -> String {
     for error in &run.errors {
         let _ = writeln!(out, "session error: {error}");
     }
+    for alert in &run.alerts {
+        let _ = writeln!(out, "ALERT ({}): {}", alert.kind, alert.text);
+    }
     if run.events_dropped > 0 {
         let _ = writeln!(
             out,

@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use highrise_aggregate::{AggregatorConfig, Amount, ContextTree, OTHER_CONTEXTS, OUTSIDE_METHODS};
+use highrise_aggregate::{
+    AggregatorConfig, Alert, AlertConfig, AlertDetector, AlertKind, Amount, ContextTree,
+    OTHER_CONTEXTS, OUTSIDE_METHODS,
+};
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
 };
@@ -171,6 +174,94 @@ pub struct RunSummary {
     /// Allocations per class over the run; absent when the agent did not count them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory: Option<MemorySummary>,
+    /// Alerts raised while replaying (see [`AlertSummary`]); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<AlertSummary>,
+}
+
+/// One alert of the run (`highrise_aggregate::AlertDetector` on the samples).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlertSummary {
+    /// "stuck", "jump" or "dropping".
+    pub kind: &'static str,
+    /// The method (`package.Class.method`), for stuck and jump.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Program time it was raised at, seconds since the run's first event.
+    pub raised_s: f64,
+    /// Stuck: threads when it became stuck and the most since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads_then: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads_now: Option<u32>,
+    /// Stuck: seconds it had been stuck when raised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stuck_s: Option<f64>,
+    /// Jump: from its recent average to this elevation, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_pct: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_pct: Option<f64>,
+    /// Dropping: share of the window's events dropped, percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_pct: Option<f64>,
+    /// The alert in words.
+    pub text: String,
+}
+
+impl AlertSummary {
+    fn new(alert: &Alert, name: Option<String>, first_ns: u64) -> Self {
+        let raised_s = round(alert.raised_ns.saturating_sub(first_ns) as f64 / 1e9);
+        let mut summary = Self {
+            kind: "",
+            method: name.clone(),
+            raised_s,
+            threads_then: None,
+            threads_now: None,
+            stuck_s: None,
+            from_pct: None,
+            to_pct: None,
+            dropped_pct: None,
+            text: String::new(),
+        };
+        let name = name.unwrap_or_default();
+        match alert.kind {
+            AlertKind::Stuck {
+                since_ns,
+                threads_then,
+                threads_now,
+            } => {
+                let stuck_s = round(alert.raised_ns.saturating_sub(since_ns) as f64 / 1e9);
+                summary.kind = "stuck";
+                summary.threads_then = Some(threads_then);
+                summary.threads_now = Some(threads_now);
+                summary.stuck_s = Some(stuck_s);
+                summary.text = format!(
+                    "{name} stuck at full elevation since {:.1} s while its threads rose from {threads_then} to {threads_now} (a thread leak?)",
+                    round(since_ns.saturating_sub(first_ns) as f64 / 1e9)
+                );
+            }
+            AlertKind::Jump { from, to } => {
+                summary.kind = "jump";
+                summary.from_pct = Some(round(f64::from(from) * 100.0));
+                summary.to_pct = Some(round(f64::from(to) * 100.0));
+                summary.text = format!(
+                    "{name} jumped from {:.1} % (its recent average) to {:.1} % at {raised_s:.1} s",
+                    f64::from(from) * 100.0,
+                    f64::from(to) * 100.0
+                );
+            }
+            AlertKind::Dropping { share } => {
+                summary.kind = "dropping";
+                summary.dropped_pct = Some(round(f64::from(share) * 100.0));
+                summary.text = format!(
+                    "the agent dropped {:.1} % of the window's events at {raised_s:.1} s",
+                    f64::from(share) * 100.0
+                );
+            }
+        }
+        summary
+    }
 }
 
 impl RunSummary {
@@ -198,10 +289,11 @@ struct SamplingSink {
     first_ns: Option<u64>,
     next_sample_ns: u64,
     max_threads: u64,
+    alerts: AlertDetector,
 }
 
 impl SamplingSink {
-    fn new() -> Self {
+    fn new(alerts: AlertConfig) -> Self {
         Self {
             inner: AggregateSink::new(AggregatorConfig {
                 contexts: true,
@@ -212,6 +304,7 @@ impl SamplingSink {
             first_ns: None,
             next_sample_ns: 0,
             max_threads: 0,
+            alerts: AlertDetector::new(alerts),
         }
     }
 
@@ -249,6 +342,7 @@ impl SamplingSink {
             .active_threads
             .saturating_sub(snapshot.stats.ended_threads);
         self.max_threads = self.max_threads.max(live_threads);
+        self.alerts.observe(&snapshot);
         self.samples += weight;
     }
 }
@@ -324,6 +418,11 @@ impl SessionSink for SamplingSink {
 /// to its last whole frame (and says so in [`RunSummary::interrupted`]); a damaged one is an
 /// error.
 pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
+    summarize_with(path, AlertConfig::default())
+}
+
+/// [`summarize`] with these alert thresholds.
+pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSummary, ReportError> {
     let recording_error = |source| ReportError::Recording {
         path: path.to_path_buf(),
         source,
@@ -339,8 +438,9 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
             "read {readable_bytes} of {file_bytes} bytes: {reason}"
         )),
     };
-    let mut processor =
-        SessionProcessor::for_replay(1, path.to_path_buf(), |_hello| SamplingSink::new());
+    let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), move |_hello| {
+        SamplingSink::new(alert_config)
+    });
     for frame in reader.frames() {
         let frame = frame.map_err(recording_error)?;
         if processor.feed_frame(&frame.frame) {
@@ -459,6 +559,24 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
     let duration_ns = sink.first_ns.map_or(0, |first| {
         report.stats.last_timestamp_ns.saturating_sub(first)
     });
+    let qualified: std::collections::HashMap<u32, String> = report
+        .definitions()
+        .map(|definition| (definition.id, definition.qualified_name()))
+        .collect();
+    let alerts = sink
+        .alerts
+        .alerts()
+        .iter()
+        .map(|alert| {
+            let name = alert.method_id.map(|id| {
+                qualified
+                    .get(&id)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{id}"))
+            });
+            AlertSummary::new(alert, name, sink.first_ns.unwrap_or(0))
+        })
+        .collect();
     Ok(RunSummary {
         path: path.to_path_buf(),
         program: info.program,
@@ -476,6 +594,7 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
         interrupted,
         methods,
         memory: memory_summary,
+        alerts,
     })
 }
 
