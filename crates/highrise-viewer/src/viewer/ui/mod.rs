@@ -9,8 +9,10 @@
 //! - `overlay`: the city names and the tooltip drawn over the scene;
 //! - `sites`: the allocation-site view (the calling-context tree and its class list);
 //! - `predict`: the memory-prediction window (Murphy & Saenko 1998);
-//! - `source`: a building's context menu (open in the editor, show the source).
+//! - `source`: a building's context menu (open in the editor, show the source);
+//! - `alerts`: alert badges over buildings and the alert list.
 
+mod alerts;
 mod names;
 mod overlay;
 mod panel;
@@ -44,6 +46,7 @@ impl Plugin for UiPlugin {
             .init_resource::<SitesView>()
             .init_resource::<PredictView>()
             .init_resource::<source::SourceMenu>()
+            .init_resource::<alerts::ViewerAlerts>()
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -51,6 +54,7 @@ impl Plugin for UiPlugin {
                     sites::sites,
                     predict::predict_system,
                     source::source_menu,
+                    alerts::alerts,
                     overlay::city_labels,
                     overlay::tooltip,
                 )
