@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
+use highrise_aggregate::{Aggregator, AggregatorConfig, AlertConfig, AlertDetector, Snapshot};
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -120,6 +120,16 @@ fn snapshots(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("snapshot_alloc", name), |b| {
             b.iter(|| aggregator.snapshot().methods.len());
+        });
+        // Alerts on that snapshot, 100 ms of program time after the last (as the viewer and
+        // the report observe).
+        group.bench_function(BenchmarkId::new("alerts_observe", name), |b| {
+            let mut detector = AlertDetector::new(AlertConfig::default());
+            let mut snapshot = out.clone();
+            b.iter(|| {
+                snapshot.now_ns += 100_000_000;
+                detector.observe(&snapshot)
+            });
         });
     }
     group.finish();
