@@ -38,6 +38,13 @@ pub struct ReportArgs {
     /// Exit with code 3 when a run raised an alert (see the thresholds below).
     #[arg(long)]
     pub fail_on_alert: bool,
+    #[command(flatten)]
+    pub alerts: AlertArgs,
+}
+
+/// Alert thresholds (`highrise report`, `highrise serve`).
+#[derive(Debug, Clone, Args)]
+pub struct AlertArgs {
     /// Alert: a method at or above this elevation (percent) ...
     #[arg(long, value_name = "PCT", default_value_t = 95.0)]
     pub alert_stuck_pct: f64,
@@ -52,8 +59,9 @@ pub struct ReportArgs {
     pub alert_drop_pct: f64,
 }
 
-impl ReportArgs {
-    fn alert_config(&self) -> highrise_aggregate::AlertConfig {
+impl AlertArgs {
+    /// The detector's thresholds.
+    pub fn config(&self) -> highrise_aggregate::AlertConfig {
         highrise_aggregate::AlertConfig {
             stuck_elevation: (self.alert_stuck_pct / 100.0) as f32,
             stuck_for_s: self.alert_stuck_s,
@@ -93,7 +101,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if args.fail_if_slower.is_some() && args.vs.is_none() {
         anyhow::bail!("--fail-if-slower needs --vs (two runs to compare)");
     }
-    let a = highrise_report::summarize_with(&args.file, args.alert_config())?;
+    let a = highrise_report::summarize_with(&args.file, args.alerts.config())?;
     if let Some(png) = &args.png {
         render_png(&args, png)?;
     }
@@ -106,7 +114,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         alert_gate(&args, &[&a]);
         return Ok(());
     };
-    let b = highrise_report::summarize_with(vs, args.alert_config())?;
+    let b = highrise_report::summarize_with(vs, args.alerts.config())?;
     let comparison = highrise_report::compare(&a, &b);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&comparison)?);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use highrise_aggregate::{AlertDetector, AlertKind, Snapshot};
+use highrise_aggregate::{AlertConfig, AlertDetector, AlertKind, Snapshot};
 use highrise_ingest::{
     settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
     SessionReport, SessionStatus,
@@ -41,6 +41,8 @@ pub struct ServeArgs {
     /// Also run the built-in demo program against this listener.
     #[arg(long)]
     pub demo: bool,
+    #[command(flatten)]
+    pub alerts: crate::report::AlertArgs,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -77,6 +79,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
     let mut printer = Printer {
         top: args.top,
+        alert_config: args.alerts.config(),
         ..Printer::default()
     };
     let mut next_status = Instant::now() + interval;
@@ -122,6 +125,7 @@ struct Printer {
     names: HashMap<SessionId, MethodNames>,
     /// Per session, the alerts raised from its snapshots (printed as they come).
     alerts: HashMap<SessionId, AlertDetector>,
+    alert_config: AlertConfig,
     ended: usize,
 }
 
@@ -187,7 +191,11 @@ impl Printer {
             return Ok(());
         };
         let id = report.session_id;
-        let detector = self.alerts.entry(id).or_default();
+        let config = self.alert_config;
+        let detector = self
+            .alerts
+            .entry(id)
+            .or_insert_with(|| AlertDetector::new(config));
         let raised = detector.observe(snapshot);
         let alerts = &detector.alerts()[detector.alerts().len() - raised..];
         let names = self.names.get(&id).map(|known| &known.names);
