@@ -159,12 +159,9 @@ class NativeRecorder:
             _native.uninstall()
         self._installed = None
 
-    def phase_enter(self, code):
-        """A phase mark opens (see `_phase`)."""
-        _native.phase_enter(code)
-
-    def phase_exit(self, code):
-        _native.phase_exit(code)
+    # A phase mark opens and closes (see `_phase`): the C functions themselves, no Python frame.
+    phase_enter = staticmethod(_native.phase_enter)
+    phase_exit = staticmethod(_native.phase_exit)
 
     def drain(self, now_ticks, final=False):
         return _native.drain(now_ticks)

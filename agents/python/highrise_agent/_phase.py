@@ -34,10 +34,15 @@ def phase_code(name):
     return code
 
 
-def _recorder():
-    from . import _agent
+# The agent module, imported on first use (it imports the method registry, which imports this).
+_agent_module = None
 
-    agent = _agent._agent
+
+def _recorder():
+    global _agent_module
+    if _agent_module is None:
+        from . import _agent as _agent_module
+    agent = _agent_module._agent
     return agent.recorder if agent is not None and agent.running else None
 
 
