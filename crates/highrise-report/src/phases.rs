@@ -11,12 +11,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use highrise_ingest::{SessionProcessor, SessionSink};
+use highrise_ingest::SessionSink;
 use highrise_protocol::{ClassDef, Event, EventKind, MemoryAmount, MethodDef};
-use highrise_record::{Completeness, RecordingReader};
 use serde::Serialize;
 
-use crate::summary::ReportError;
+use crate::summary::{replay_into, ReportError};
 
 /// The name of the one phase of a run read without `--phase`.
 pub const WHOLE_RUN: &str = "(whole run)";
@@ -112,32 +111,9 @@ pub fn method_matches(definition: &MethodDef, asked: &str) -> bool {
 /// Reads the recording at `path` and tables its classes per phase run: per run of a method in
 /// `phase_methods`, or the whole run when that is empty.
 pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, ReportError> {
-    let recording_error = |source| ReportError::Recording {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut reader = RecordingReader::open(path).map_err(recording_error)?;
-    let interrupted = match reader.completeness() {
-        Completeness::Complete => None,
-        Completeness::Interrupted {
-            readable_bytes,
-            file_bytes,
-            reason,
-        } => Some(format!(
-            "read {readable_bytes} of {file_bytes} bytes: {reason}"
-        )),
-    };
     let asked = phase_methods.to_vec();
-    let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), move |_hello| {
-        PhaseSink::new(asked.clone())
-    });
-    for frame in reader.frames() {
-        let frame = frame.map_err(recording_error)?;
-        if processor.feed_frame(&frame.frame) {
-            break;
-        }
-    }
-    processor.finish();
+    let (mut processor, interrupted) =
+        replay_into(path, move |_hello| PhaseSink::new(asked.clone()))?;
     let report = processor.report();
     if report.info.is_none() {
         return Err(ReportError::NoSession {

@@ -9,7 +9,7 @@ use highrise_aggregate::{
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
 };
-use highrise_protocol::{ClassDef, ClassKind, Event, EventKind, MemoryAmount, MethodDef};
+use highrise_protocol::{ClassDef, ClassKind, Event, EventKind, Hello, MemoryAmount, MethodDef};
 use highrise_record::{Completeness, RecordError, RecordingReader};
 use serde::Serialize;
 
@@ -413,16 +413,13 @@ impl SessionSink for SamplingSink {
     }
 }
 
-/// Replays the recording at `path` through the live session logic and the aggregator (as
-/// fast as possible, no pacing) and summarizes it. An interrupted recording is summarized up
-/// to its last whole frame (and says so in [`RunSummary::interrupted`]); a damaged one is an
-/// error.
-pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
-    summarize_with(path, AlertConfig::default())
-}
-
-/// [`summarize`] with these alert thresholds.
-pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSummary, ReportError> {
+/// Replays the recording at `path` through the live session logic into the sink `make_sink`
+/// makes (as fast as possible, no pacing), to its end or its last whole frame; with, for an
+/// interrupted recording, what was read and why it stops.
+pub(crate) fn replay_into<S: SessionSink>(
+    path: &Path,
+    make_sink: impl FnMut(&Hello) -> S + Send + 'static,
+) -> Result<(SessionProcessor<S>, Option<String>), ReportError> {
     let recording_error = |source| ReportError::Recording {
         path: path.to_path_buf(),
         source,
@@ -438,9 +435,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
             "read {readable_bytes} of {file_bytes} bytes: {reason}"
         )),
     };
-    let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), move |_hello| {
-        SamplingSink::new(alert_config)
-    });
+    let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), make_sink);
     for frame in reader.frames() {
         let frame = frame.map_err(recording_error)?;
         if processor.feed_frame(&frame.frame) {
@@ -448,6 +443,21 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         }
     }
     processor.finish();
+    Ok((processor, interrupted))
+}
+
+/// Replays the recording at `path` through the live session logic and the aggregator (as
+/// fast as possible, no pacing) and summarizes it. An interrupted recording is summarized up
+/// to its last whole frame (and says so in [`RunSummary::interrupted`]); a damaged one is an
+/// error.
+pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
+    summarize_with(path, AlertConfig::default())
+}
+
+/// [`summarize`] with these alert thresholds.
+pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSummary, ReportError> {
+    let (mut processor, interrupted) =
+        replay_into(path, move |_hello| SamplingSink::new(alert_config))?;
     let report = processor.report();
     let info = report.info.clone().ok_or_else(|| ReportError::NoSession {
         path: path.to_path_buf(),
