@@ -69,11 +69,23 @@ impl Drop for ScopeGuard {
 #[macro_export]
 macro_rules! scope {
     ($name:literal) => {
+        $crate::__scope_as!(::core::module_path!(), ::core::option::Option::None, $name);
+    };
+}
+
+/// What [`scope!`](crate::scope) and [`phase!`](crate::phase) expand to: the rest of the
+/// enclosing block as method `$name` of package `$module_path` and class `$class`, through a
+/// call site `static` registered on first use. Not for direct use.
+#[doc(hidden)]
+#[cfg(feature = "enable")]
+#[macro_export]
+macro_rules! __scope_as {
+    ($module_path:expr, $class:expr, $name:literal) => {
         let _highrise_scope = {
             static CALLSITE: $crate::__private::Callsite =
                 $crate::__private::Callsite::new($crate::__private::MethodInfo {
-                    module_path: ::core::module_path!(),
-                    class: ::core::option::Option::None,
+                    module_path: $module_path,
+                    class: $class,
                     method: $name,
                     signature: ::core::option::Option::None,
                     file: ::core::option::Option::Some(::core::file!()),
@@ -111,18 +123,7 @@ macro_rules! scope {
 #[macro_export]
 macro_rules! phase {
     ($name:literal) => {
-        let _highrise_phase = {
-            static CALLSITE: $crate::__private::Callsite =
-                $crate::__private::Callsite::new($crate::__private::MethodInfo {
-                    module_path: "highrise",
-                    class: ::core::option::Option::Some("phase"),
-                    method: $name,
-                    signature: ::core::option::Option::None,
-                    file: ::core::option::Option::Some(::core::file!()),
-                    line: ::core::option::Option::Some(::core::line!()),
-                });
-            $crate::__private::enter(&CALLSITE)
-        };
+        $crate::__scope_as!("highrise", ::core::option::Option::Some("phase"), $name);
     };
 }
 
