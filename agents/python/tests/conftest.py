@@ -20,6 +20,40 @@ def _probe_path():
     return os.path.join(target, "debug", "highrise-probe")
 
 
+def highrise_bin():
+    """The `highrise` binary: $HIGHRISE_BIN, else $CARGO_TARGET_DIR (or ~/.cache/highrise/target)
+    /debug/highrise (built by `cargo test --workspace`)."""
+    explicit = os.environ.get("HIGHRISE_BIN")
+    if explicit:
+        return explicit
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.expanduser("~/.cache/highrise/target")
+    return os.path.join(target, "debug", "highrise")
+
+
+def record_under_agent(agent_args, out, cwd):
+    """Runs `python -m highrise_agent --addr ADDR AGENT_ARGS` from `cwd` while `highrise record`
+    listens (on a free port, for one session) and writes into the directory `out`; returns (the
+    program's completed process, the recording's path)."""
+    record = subprocess.Popen(
+        [highrise_bin(), "record", "--out", str(out), "--listen", "127.0.0.1:0", "--sessions", "1"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = record.stdout.readline()
+        assert first.startswith("LISTENING "), first
+        done = run_python(["-m", "highrise_agent", "--addr", first.split()[1]] + list(agent_args), cwd=cwd)
+        rest, _ = record.communicate(timeout=60)
+        assert record.returncode == 0, rest
+    finally:
+        if record.poll() is None:
+            record.kill()
+            record.wait()
+    recordings = sorted(pathlib.Path(out).glob("*.hrec"))
+    assert len(recordings) == 1, (rest, list(pathlib.Path(out).iterdir()))
+    return done, recordings[0]
+
+
 def native_available():
     try:
         import highrise_agent._native  # noqa: F401

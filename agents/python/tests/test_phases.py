@@ -3,46 +3,25 @@ the agent against `highrise record`, then `highrise classes --json`: each mark i
 `highrise.phase.NAME` on its thread, with the objects made inside it (native recorder), nested
 marks included in the enclosing one.
 
-Skipped when the `highrise` binary is not built (see test_shapes_example.highrise_bin)."""
+Skipped when the `highrise` binary is not built (see conftest.highrise_bin)."""
 
 import json
 import os
-import pathlib
 import subprocess
 import tempfile
 
 import pytest
 
-from conftest import WORKLOADS, backends, run_python
-from test_shapes_example import highrise_bin
+from conftest import WORKLOADS, backends, highrise_bin, record_under_agent
 
 
 def record_phases(backend):
-    highrise = highrise_bin()
     with tempfile.TemporaryDirectory() as out:
-        recorder = subprocess.Popen(
-            [highrise, "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            first = recorder.stdout.readline()
-            assert first.startswith("LISTENING "), first
-            done = run_python(
-                ["-m", "highrise_agent", "--addr", first.split()[1], "--backend", backend, "phases.py"],
-                cwd=WORKLOADS,
-            )
-            rest, _ = recorder.communicate(timeout=60)
-            assert recorder.returncode == 0, rest
-        finally:
-            if recorder.poll() is None:
-                recorder.kill()
-                recorder.wait()
+        done, recording = record_under_agent(["--backend", backend, "phases.py"], out, cwd=WORKLOADS)
         assert done.returncode == 0, done.stderr
         assert done.stdout == "phases: 150 items\n"
-        (recording,) = pathlib.Path(out).glob("*.hrec")
         classes = subprocess.run(
-            [highrise, "classes", "--json", "--phase", "phase.load", "--phase", "phase.save", "--phase", "phase.run"]
+            [highrise_bin(), "classes", "--json", "--phase", "phase.load", "--phase", "phase.save", "--phase", "phase.run"]
             + [str(recording)],
             capture_output=True,
             text=True,

@@ -5,7 +5,7 @@ record`, then at a fourth, larger one; `highrise classes --json` must count the 
 exactly as the program made them, and `highrise predict --json --vs-measured` must predict the
 large run from the three small ones, by the paper's ratio method and by the linear fit.
 
-Skipped when the `highrise` binary is not built (see test_shapes_example.highrise_bin)."""
+Skipped when the `highrise` binary is not built (see conftest.highrise_bin)."""
 
 import json
 import os
@@ -15,41 +15,21 @@ import tempfile
 
 import pytest
 
-from conftest import native_available, run_python
-from test_shapes_example import highrise_bin
+from conftest import highrise_bin, native_available, record_under_agent
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python-parser"
 SAMPLE_PROCS = (50, 100, 200)
 TARGET_PROCS = 400
 
 
-def record(highrise, out, procs):
+def record(out, procs):
     """Runs minilang with `procs` procedures under the agent (allocation counting on) against
-    `highrise record`; returns (its output line, the recording)."""
-    recorder = subprocess.Popen(
-        [highrise, "record", "--out", str(out), "--listen", "127.0.0.1:0", "--sessions", "1"],
-        stdout=subprocess.PIPE,
-        text=True,
+    `highrise record`; returns (its output, the recording)."""
+    done, recording = record_under_agent(
+        ["--backend", "native", "--alloc", "on", "-m", "minilang", "--procs", str(procs)], out, cwd=EXAMPLE
     )
-    try:
-        first = recorder.stdout.readline()
-        assert first.startswith("LISTENING "), first
-        addr = first.split()[1]
-        done = run_python(
-            ["-m", "highrise_agent", "--addr", addr, "--backend", "native", "--alloc", "on"]
-            + ["-m", "minilang", "--procs", str(procs)],
-            cwd=EXAMPLE,
-        )
-        rest, _ = recorder.communicate(timeout=60)
-        assert recorder.returncode == 0, rest
-    finally:
-        if recorder.poll() is None:
-            recorder.kill()
-            recorder.wait()
     assert done.returncode == 0, done.stderr
-    recordings = sorted(pathlib.Path(out).glob("*.hrec"))
-    assert len(recordings) == 1, list(pathlib.Path(out).iterdir())
-    return done.stdout, recordings[0]
+    return done.stdout, recording
 
 
 def cli_json(highrise, *args):
@@ -73,7 +53,7 @@ def test_predicts_a_larger_run_from_three_small_ones():
         for procs in SAMPLE_PROCS + (TARGET_PROCS,):
             out = pathlib.Path(tmp) / str(procs)
             out.mkdir()
-            runs[procs] = record(highrise, out, procs)
+            runs[procs] = record(out, procs)
 
         # The class table counts what the program made, phase by phase.
         line, recording = runs[100]

@@ -16,50 +16,22 @@ import tempfile
 
 import pytest
 
-from conftest import backends, run_python
+from conftest import backends, highrise_bin, record_under_agent
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python-shapes"
 RUNS = 3
 TYPES = sys.version_info >= (3, 13)
 
 
-def highrise_bin():
-    explicit = os.environ.get("HIGHRISE_BIN")
-    if explicit:
-        return explicit
-    target = os.environ.get("CARGO_TARGET_DIR") or os.path.expanduser("~/.cache/highrise/target")
-    return os.path.join(target, "debug", "highrise")
-
-
 def record_and_report(backend):
     """Runs `python -m highrise_agent -m shapes --repeat RUNS` against `highrise record` and
     returns (the program's completed process, `highrise report --json` of the recording)."""
-    highrise = highrise_bin()
     with tempfile.TemporaryDirectory() as out:
-        record = subprocess.Popen(
-            [highrise, "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
-            stdout=subprocess.PIPE,
-            text=True,
+        done, recording = record_under_agent(
+            ["--backend", backend, "-m", "shapes", "--repeat", str(RUNS)], out, cwd=EXAMPLE
         )
-        try:
-            first = record.stdout.readline()
-            assert first.startswith("LISTENING "), first
-            addr = first.split()[1]
-            done = run_python(
-                ["-m", "highrise_agent", "--addr", addr, "--backend", backend, "-m", "shapes"]
-                + ["--repeat", str(RUNS)],
-                cwd=EXAMPLE,
-            )
-            rest, _ = record.communicate(timeout=60)
-            assert record.returncode == 0, rest
-        finally:
-            if record.poll() is None:
-                record.kill()
-                record.wait()
-        recordings = sorted(pathlib.Path(out).glob("*.hrec"))
-        assert len(recordings) == 1, (rest, list(pathlib.Path(out).iterdir()))
         report = subprocess.run(
-            [highrise, "report", "--json", str(recordings[0])], capture_output=True, text=True, timeout=120
+            [highrise_bin(), "report", "--json", str(recording)], capture_output=True, text=True, timeout=120
         )
         assert report.returncode == 0, report.stderr
         return done, json.loads(report.stdout)
