@@ -1057,46 +1057,15 @@ public final class AgentTests {
         check(Files.isDirectory(src), "no " + src);
         Path dir = Files.createTempDirectory("highrise-java-shapes");
         Path out = dir.resolve("classes");
-        List<String> javacArgs = new ArrayList<>(Arrays.asList("--release", "11", "-d", out.toString()));
-        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
-            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> javacArgs.add(f.toString()));
-        }
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        check(javac != null && javac.run(null, null, null, javacArgs.toArray(new String[0])) == 0, "compiling java-shapes");
+        compileTree(src, out, "java-shapes");
         Map<String, Long> size = sizesOf(out + File.pathSeparator + classes,
                 "shapes.Circle", "shapes.Box", "shapes.Canvas", "shapes.ShapeFactory", "java.util.ArrayList");
-        Path recordings = Files.createDirectories(dir.resolve("recordings"));
-        Process record = new ProcessBuilder(highrise, "record", "--out", recordings.toString(),
-                "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
-        String json;
-        String text;
-        try {
-            BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
-            String first = r.readLine();
-            check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
-            String addr = first.substring("LISTENING ".length()).trim();
-            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=shapes",
-                    "-cp", out.toString(), "shapes.Canvas", "--repeat", String.valueOf(runs));
-            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, "java-shapes:\n" + output);
-            check(output.contains("shapes: " + 46 * runs + " shapes made in " + runs + " run(s)"), output);
-            StringBuilder rest = new StringBuilder();
-            String line;
-            while ((line = r.readLine()) != null) {
-                rest.append(line).append('\n');
-            }
-            check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record:\n" + rest);
-            Path hrec;
-            try (java.util.stream.Stream<Path> files = Files.list(recordings)) {
-                hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
-            }
-            check(hrec != null, "no recording in " + recordings + ":\n" + rest);
-            json = runTool(highrise, "report", "--json", hrec.toString());
-            text = runTool(highrise, "report", hrec.toString());
-        } finally {
-            record.destroyForcibly();
-        }
+        Recorded run = recordProgram(Files.createDirectories(dir.resolve("recordings")),
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=shapes",
+                        "-cp", out.toString(), "shapes.Canvas", "--repeat", String.valueOf(runs)));
+        check(run.output.contains("shapes: " + 46 * runs + " shapes made in " + runs + " run(s)"), run.output);
+        String json = runTool(highrise, "report", "--json", run.hrec.toString());
+        String text = runTool(highrise, "report", run.hrec.toString());
         Map<String, Object> report = map(new Json(json).value());
         Map<String, Map<String, Object>> methods = new LinkedHashMap<>();
         for (Object m : list(report.get("methods"))) {
@@ -1199,52 +1168,24 @@ public final class AgentTests {
         check(Files.isDirectory(src), "no " + src);
         Path dir = Files.createTempDirectory("highrise-java-parser");
         Path out = dir.resolve("classes");
-        List<String> javacArgs = new ArrayList<>(Arrays.asList("--release", "11", "-d", out.toString()));
-        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
-            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> javacArgs.add(f.toString()));
-        }
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        check(javac != null && javac.run(null, null, null, javacArgs.toArray(new String[0])) == 0, "compiling java-parser");
+        compileTree(src, out, "java-parser");
         int[] sizes = {50, 100, 200, 400};
         Map<Integer, String> recordings = new LinkedHashMap<>();
         Map<Integer, Map<String, Long>> made = new LinkedHashMap<>();
         for (int procs : sizes) {
-            Path recorded = Files.createDirectories(dir.resolve("runs-" + procs));
-            Process record = new ProcessBuilder(highrise, "record", "--out", recorded.toString(),
-                    "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
-            try {
-                BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
-                String first = r.readLine();
-                check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
-                String addr = first.substring("LISTENING ".length()).trim();
-                List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=minilang,lossless",
-                        "-cp", out.toString(), "minilang.Main", "--procs", String.valueOf(procs));
-                Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, "java-parser:\n" + output);
-                // "minilang: 50 procs, 150 calls, 50 scopes, 1277 references"
-                String line = output.lines().filter(l -> l.startsWith("minilang: ")).findFirst().orElse("");
-                String[] words = line.substring(line.indexOf(':') + 1).replace(",", " ").trim().split("\\s+");
-                check(words.length == 8, "java-parser said " + output);
-                Map<String, Long> counts = new LinkedHashMap<>();
-                for (int i = 0; i + 1 < words.length; i += 2) {
-                    counts.put(words[i + 1], Long.parseLong(words[i]));
-                }
-                made.put(procs, counts);
-                StringBuilder rest = new StringBuilder();
-                String l;
-                while ((l = r.readLine()) != null) {
-                    rest.append(l).append('\n');
-                }
-                check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record:\n" + rest);
-            } finally {
-                record.destroyForcibly();
+            Recorded run = recordProgram(Files.createDirectories(dir.resolve("runs-" + procs)),
+                    addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=minilang,lossless",
+                            "-cp", out.toString(), "minilang.Main", "--procs", String.valueOf(procs)));
+            // "minilang: 50 procs, 150 calls, 50 scopes, 1277 references"
+            String line = run.output.lines().filter(l -> l.startsWith("minilang: ")).findFirst().orElse("");
+            String[] words = line.substring(line.indexOf(':') + 1).replace(",", " ").trim().split("\\s+");
+            check(words.length == 8, "java-parser said " + run.output);
+            Map<String, Long> counts = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < words.length; i += 2) {
+                counts.put(words[i + 1], Long.parseLong(words[i]));
             }
-            try (java.util.stream.Stream<Path> files = Files.list(recorded)) {
-                Path hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
-                check(hrec != null, "no recording in " + recorded);
-                recordings.put(procs, hrec.toString());
-            }
+            made.put(procs, counts);
+            recordings.put(procs, run.hrec.toString());
         }
 
         // The class table: each phase's objects, as the program made them.
@@ -1342,39 +1283,18 @@ public final class AgentTests {
         Files.createDirectories(source.getParent());
         Files.write(source, PHASE_PROGRAM.getBytes(StandardCharsets.UTF_8));
         Path out = dir.resolve("classes");
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        check(javac != null && javac.run(null, null, null, "--release", "11", "-cp", api.toString(), "-d", out.toString(),
-                source.toString()) == 0, "compiling the phase program");
+        compileTree(dir.resolve("src"), out, "the phase program", "-cp", api.toString());
         String classPath = out + File.pathSeparator + api;
         // Without the agent the marks do nothing.
         Process plain = new ProcessBuilder(JAVA, "-cp", classPath, "phasedemo.Main").redirectErrorStream(true).start();
         String plainOut = new String(plain.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         check(plain.waitFor(60, TimeUnit.SECONDS) && plain.exitValue() == 0 && plainOut.equals("phases: 150 items\n"),
                 "without the agent:\n" + plainOut);
-        Path recorded = Files.createDirectories(dir.resolve("runs"));
-        Process record = new ProcessBuilder(highrise, "record", "--out", recorded.toString(),
-                "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
-        try {
-            BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
-            String first = r.readLine();
-            check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
-            String addr = first.substring("LISTENING ".length()).trim();
-            Process pr = new ProcessBuilder(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo",
-                    "-cp", classPath, "phasedemo.Main").redirectErrorStream(true).start();
-            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0 && output.contains("phases: 150 items"), output);
-            while (r.readLine() != null) {
-                // drain until highrise record exits
-            }
-            check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record failed");
-        } finally {
-            record.destroyForcibly();
-        }
-        Path hrec;
-        try (java.util.stream.Stream<Path> files = Files.list(recorded)) {
-            hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
-        }
-        check(hrec != null, "no recording in " + recorded);
+        Recorded recorded = recordProgram(Files.createDirectories(dir.resolve("runs")),
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo",
+                        "-cp", classPath, "phasedemo.Main"));
+        check(recorded.output.contains("phases: 150 items"), recorded.output);
+        Path hrec = recorded.hrec;
         Map<String, Object> table = map(new Json(runTool(highrise, "classes", "--json", "--phase", "phase.run",
                 "--phase", "phase.load", hrec.toString())).value());
         List<String> runs = new ArrayList<>();
@@ -1397,6 +1317,61 @@ public final class AgentTests {
         check(items.equals(Arrays.asList(150L, 100L, 50L, 7L)), "items " + items);
         check(threads.get(0).equals(threads.get(2)) && !threads.get(3).equals(threads.get(0)), "threads " + threads);
         System.out.println("     (runs " + runs + ", items " + items + ")");
+    }
+
+    /** Compiles every {@code .java} file under {@code src} into {@code out} (release 11), {@code options} first. */
+    static void compileTree(Path src, Path out, String what, String... options) throws Exception {
+        List<String> javacArgs = new ArrayList<>(Arrays.asList("--release", "11", "-d", out.toString()));
+        javacArgs.addAll(Arrays.asList(options));
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> javacArgs.add(f.toString()));
+        }
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        check(javac != null && javac.run(null, null, null, javacArgs.toArray(new String[0])) == 0, "compiling " + what);
+    }
+
+    /** A program's output and the recording {@link #recordProgram} made of it. */
+    static final class Recorded {
+        final String output;
+        final Path hrec;
+
+        Recorded(String output, Path hrec) {
+            this.output = output;
+            this.hrec = hrec;
+        }
+    }
+
+    /**
+     * Starts `highrise record` into {@code dir} (one session, a free port), runs the program
+     * {@code command.apply(addr)} against it, checks both exit cleanly and returns the program's
+     * output and the recording. Needs --highrise.
+     */
+    static Recorded recordProgram(Path dir, java.util.function.Function<String, List<String>> command) throws Exception {
+        Process record = new ProcessBuilder(highrise, "record", "--out", dir.toString(),
+                "--listen", "127.0.0.1:0", "--sessions", "1").redirectErrorStream(true).start();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(record.getInputStream(), StandardCharsets.UTF_8));
+            String first = r.readLine();
+            check(first != null && first.startsWith("LISTENING "), "highrise record said " + first);
+            List<String> cmd = command.apply(first.substring("LISTENING ".length()).trim());
+            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(60, TimeUnit.SECONDS) && pr.exitValue() == 0, String.join(" ", cmd) + ":\n" + output);
+            StringBuilder rest = new StringBuilder();
+            String line;
+            while ((line = r.readLine()) != null) {
+                rest.append(line).append('\n');
+            }
+            check(record.waitFor(30, TimeUnit.SECONDS) && record.exitValue() == 0, "highrise record:\n" + rest);
+            Path hrec;
+            try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+                hrec = files.filter(f -> f.toString().endsWith(".hrec")).findFirst().orElse(null);
+            }
+            check(hrec != null, "no recording in " + dir + ":\n" + rest);
+            return new Recorded(output, hrec);
+        } finally {
+            record.destroyForcibly();
+        }
     }
 
     static String runTool(String... cmd) throws Exception {
