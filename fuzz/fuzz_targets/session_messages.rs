@@ -14,7 +14,7 @@ use arbitrary::Arbitrary;
 use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
 use highrise_protocol::{
     encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, EventBatch, EventKind, Hello,
-    MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
+    LiveClass, LiveObjects, MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
     PROTOCOL_VERSION,
 };
 use libfuzzer_sys::fuzz_target;
@@ -49,6 +49,12 @@ enum Op {
         allocations: u64,
         bytes: u64,
         frees: u64,
+    },
+    LiveObjects {
+        thread: u8,
+        dt: i16,
+        heap: Option<u64>,
+        classes: Vec<(Id, u64, u64)>,
     },
     Heartbeat {
         dt: i16,
@@ -262,6 +268,24 @@ fuzz_target!(|input: Input| {
                 bytes_dropped: bytes,
                 frees_dropped: frees,
             },
+            Op::LiveObjects {
+                thread,
+                dt,
+                heap,
+                classes,
+            } => AgentMessage::LiveObjects(LiveObjects {
+                thread_id: u64::from(thread % 8),
+                timestamp: tick(&mut now, dt),
+                heap_live_bytes: heap,
+                classes: classes
+                    .iter()
+                    .map(|(id, count, bytes)| LiveClass {
+                        class_id: id.get(),
+                        count: *count,
+                        bytes: *bytes,
+                    })
+                    .collect(),
+            }),
             Op::Heartbeat { dt } => AgentMessage::Heartbeat {
                 timestamp: tick(&mut now, dt),
             },

@@ -122,6 +122,7 @@ fn agent_message_tag(message: &AgentMessage) -> u32 {
         AgentMessage::DefineClasses(_) => 9,
         AgentMessage::Records(_) => 10,
         AgentMessage::MemoryDropped { .. } => 11,
+        AgentMessage::LiveObjects(_) => 12,
     }
 }
 

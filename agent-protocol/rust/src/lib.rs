@@ -46,12 +46,14 @@ pub use frame::{
     FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
 pub use message::{
-    qualified_name, AgentMessage, ClassDef, ClassKind, EventBatch, Hello, MethodDef, ViewerMessage,
+    qualified_name, AgentMessage, ClassDef, ClassKind, EventBatch, Hello, LiveClass, LiveObjects,
+    MethodDef, ViewerMessage,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 /// Version 2 added class definitions, packed records with memory records, and memory drop
-/// totals (tags 9–11); nothing of version 1 changed.
+/// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request); nothing of
+/// version 1 changed.
 pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The oldest agent version a receiver accepts: version-1 agents (and recordings) are read

@@ -163,6 +163,36 @@ pub enum AgentMessage {
         bytes_dropped: u64,
         frees_dropped: u64,
     },
+    /// Tag 12 (a version-2 addition): the objects live on the whole heap, per class, counted
+    /// by the runtime (after a collection) as a phase of `thread_id` ended at `timestamp`, and
+    /// the heap's live bytes when the runtime says them. Sent only when the user asks for
+    /// live-object snapshots (SPEC.md "Live objects").
+    LiveObjects(LiveObjects),
+}
+
+/// A snapshot of live objects per class (tag 12).
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub struct LiveObjects {
+    /// The thread whose phase ended.
+    pub thread_id: u64,
+    /// Ticks, taken just before the phase's exit (so it falls inside the phase).
+    pub timestamp: u64,
+    /// Every live object's bytes as the runtime counts them (e.g. the JVM's class histogram
+    /// total); `None` when it does not say.
+    pub heap_live_bytes: Option<u64>,
+    /// The classes measured, each once: a class listed with count 0 has no live object; a
+    /// class not listed was not measured (e.g. CPython objects the collector does not track).
+    pub classes: Vec<LiveClass>,
+}
+
+/// One class's live objects in a [`LiveObjects`] snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
+pub struct LiveClass {
+    /// A class id defined by `DefineClasses`.
+    pub class_id: u32,
+    pub count: u64,
+    /// Their shallow bytes.
+    pub bytes: u64,
 }
 
 /// The viewer's answer to a [`Hello`]. Agents may ignore it.

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use highrise_protocol::{
     decode_agent_message, decode_events, decode_hello, decode_records, decode_viewer_message,
     encode_frame, encode_hello, frame_payload, peek_hello_header, AgentMessage, ClassDef,
-    ClassKind, EventKind, Hello, MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter,
-    ProtocolError, ViewerMessage, MAGIC, PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
+    ClassKind, EventKind, Hello, LiveClass, LiveObjects, MemoryAmount, MethodDef,
+    PackedEventWriter, PackedRecordWriter, ProtocolError, ViewerMessage, MAGIC, PROTOCOL_VERSION,
+    REJECT_UNAUTHORIZED,
 };
 
 fn golden_dir() -> PathBuf {
@@ -180,6 +181,26 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
                 bytes_dropped: 120_000,
                 frees_dropped: 0,
             },
+        ),
+        agent(
+            "live_objects",
+            AgentMessage::LiveObjects(LiveObjects {
+                thread_id: 1,
+                timestamp: 85_000,
+                heap_live_bytes: Some(1_048_576),
+                classes: vec![
+                    LiveClass {
+                        class_id: 0,
+                        count: 3,
+                        bytes: 72,
+                    },
+                    LiveClass {
+                        class_id: 2,
+                        count: 0,
+                        bytes: 0,
+                    },
+                ],
+            }),
         ),
         agent(
             "thread_end",

@@ -22,6 +22,7 @@ TAG_GOODBYE = 8
 TAG_DEFINE_CLASSES = 9
 TAG_RECORDS = 10
 TAG_MEMORY_DROPPED = 11
+TAG_LIVE_OBJECTS = 12
 
 # Event kinds; in packed records also the record kinds 0 and 1, with MEMORY the third.
 ENTER = 0
@@ -248,6 +249,17 @@ def memory_dropped(allocations_dropped, bytes_dropped, frees_dropped):
         + varint(bytes_dropped)
         + varint(frees_dropped)
     )
+
+
+def live_objects(thread_id, timestamp, heap_live_bytes, classes):
+    """LiveObjects (tag 12, a version-2 addition): `classes` is [(class_id, count, bytes)], the
+    objects live per class as a phase of `thread_id` ended; `heap_live_bytes` None when unknown."""
+    out = bytearray(varint(TAG_LIVE_OBJECTS) + varint(thread_id) + varint(timestamp))
+    out += b"\x00" if heap_live_bytes is None else b"\x01" + varint(heap_live_bytes)
+    out += varint(len(classes))
+    for class_id, count, nbytes in classes:
+        out += varint(class_id) + varint(count) + varint(nbytes)
+    return frame(bytes(out))
 
 
 # Viewer -> agent (used by tests and to read the answer).

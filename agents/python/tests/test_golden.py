@@ -64,6 +64,7 @@ AGENT_FRAMES = [
     ("resync", lambda: w.resync(1, 80_000, [0, 300])),
     ("dropped", lambda: w.dropped(1_000_000, 3)),
     ("memory_dropped", lambda: w.memory_dropped(5000, 120_000, 0)),
+    ("live_objects", lambda: w.live_objects(1, 85_000, 1_048_576, [(0, 3, 72), (2, 0, 0)])),
     ("thread_end", lambda: w.thread_end(1, 90_000)),
     ("goodbye", lambda: w.goodbye(100_000)),
 ]

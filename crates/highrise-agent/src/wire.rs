@@ -357,6 +357,28 @@ mod tests {
                     frees_dropped: 0,
                 },
             ),
+            // Not sent by this agent (its allocator counts frees, so live objects are exact
+            // without snapshots); here so the session is whole.
+            (
+                "live_objects",
+                AgentMessage::LiveObjects(highrise_protocol::LiveObjects {
+                    thread_id: 1,
+                    timestamp: 85_000,
+                    heap_live_bytes: Some(1_048_576),
+                    classes: vec![
+                        highrise_protocol::LiveClass {
+                            class_id: 0,
+                            count: 3,
+                            bytes: 72,
+                        },
+                        highrise_protocol::LiveClass {
+                            class_id: 2,
+                            count: 0,
+                            bytes: 0,
+                        },
+                    ],
+                }),
+            ),
             (
                 "thread_end",
                 AgentMessage::ThreadEnd {

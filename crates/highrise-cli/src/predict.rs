@@ -152,10 +152,12 @@ fn render_classes(table: &ClassTable) -> String {
             table.events_dropped, table.allocations_dropped
         );
     }
-    if !table.frees_known {
+    let snapshots = table.phases.iter().any(|run| run.live_snapshot);
+    if !table.frees_known && !snapshots {
         let _ = writeln!(
             out,
-            "(the agent reported no frees: objects live at a phase's exit are not known)"
+            "(the agent reported no frees and no live-object snapshots: objects live at a \
+             phase's exit are not known; the Java and Python agents' live=on measures them)"
         );
     }
     for run in &table.phases {
@@ -168,22 +170,34 @@ fn render_classes(table: &ClassTable) -> String {
             run.end_ns.saturating_sub(run.start_ns) as f64 / 1e6,
             if run.unfinished { ", unfinished" } else { "" }
         );
+        if run.live_snapshot {
+            let _ = writeln!(
+                out,
+                "  live objects measured at exit (whole heap{})",
+                run.heap_live_bytes
+                    .map_or_else(String::new, |bytes| format!(": {} live", kib(bytes as f64)))
+            );
+        }
         let _ = writeln!(
             out,
-            "  {:>10} {:>12} {:>10} {:>10} {:>9} {:>9}  class",
-            "created", "bytes", "freed", "live@exit", "mean B", "max B"
+            "  {:>10} {:>12} {:>10} {:>10} {:>12} {:>9} {:>9}  class",
+            "created", "bytes", "freed", "live@exit", "live bytes", "mean B", "max B"
         );
         for class in &run.classes {
             let live = class
                 .live_at_exit
                 .map_or_else(|| "-".to_string(), |live| live.to_string());
+            let live_bytes = class
+                .live_bytes_at_exit
+                .map_or_else(|| "-".to_string(), |bytes| bytes.to_string());
             let _ = writeln!(
                 out,
-                "  {:>10} {:>12} {:>10} {:>10} {:>9.1} {:>9.1}  {}",
+                "  {:>10} {:>12} {:>10} {:>10} {:>12} {:>9.1} {:>9.1}  {}",
                 class.created,
                 class.created_bytes,
                 class.freed,
                 live,
+                live_bytes,
                 class.mean_size_bytes,
                 class.max_size_bytes,
                 class.class
@@ -247,6 +261,13 @@ fn render_prediction(output: &PredictOutput) -> String {
     for label in &prediction.lossy {
         let _ = writeln!(out, "  lossy (the agent dropped counts): {label}");
     }
+    if prediction.retained_bytes.is_some() && !prediction.live_unknown.is_empty() {
+        let _ = writeln!(
+            out,
+            "  retained leaves out classes whose live objects are not known: {}",
+            prediction.live_unknown.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "\n  {:>9} {:>9} {:>11} {:>12} {:>12} {:>12}  class",
@@ -280,8 +301,15 @@ fn render_prediction(output: &PredictOutput) -> String {
                 .map_or_else(String::new, |bytes| format!(
                     ", live at exit {}",
                     kib(bytes)
-                ))
+                )),
         );
+        if let Some(heap) = measured.heap_live_bytes {
+            let _ = writeln!(
+                out,
+                "  heap live at exit (whole program, as the runtime measured it): {}",
+                kib(heap as f64)
+            );
+        }
         let _ = writeln!(
             out,
             "  ratio average {} ({:+.1} %), ratio maximum {} ({:+.1} %)",

@@ -1,6 +1,6 @@
 //! What a session feeds its validated stream into.
 
-use highrise_protocol::{ClassDef, Event, EventKind, Hello, MemoryAmount, MethodDef};
+use highrise_protocol::{ClassDef, Event, EventKind, Hello, LiveClass, MemoryAmount, MethodDef};
 
 /// Receives one session's validated stream on the session's worker thread.
 ///
@@ -43,6 +43,16 @@ pub trait SessionSink: Send + 'static {
     /// The agent's `MemoryDropped` running totals (allocations, bytes, frees it could not
     /// send); they only grow. The default ignores them.
     fn memory_dropped(&mut self, _allocations: u64, _bytes: u64, _frees: u64) {}
+    /// A snapshot of the objects live per class as a phase of `thread_id` ended (the agent's
+    /// `LiveObjects`), every class in it defined. The default ignores it.
+    fn live_objects(
+        &mut self,
+        _thread_id: u64,
+        _timestamp_ns: u64,
+        _heap_live_bytes: Option<u64>,
+        _classes: &[LiveClass],
+    ) {
+    }
     /// After lost events: the thread's whole stack (outermost first) at `timestamp_ns`.
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]);
     /// The agent's clock moved on without events.

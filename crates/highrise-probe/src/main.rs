@@ -25,7 +25,7 @@ use crossbeam_channel::RecvTimeoutError;
 use highrise_ingest::{
     IngestConfig, IngestServer, SessionEnd, SessionReport, SessionSink, SessionStatus,
 };
-use highrise_protocol::{Event, EventKind, Hello, MemoryAmount, MethodDef};
+use highrise_protocol::{Event, EventKind, Hello, LiveClass, MemoryAmount, MethodDef};
 use serde_json::{json, Value};
 
 #[derive(Debug, Parser)]
@@ -69,6 +69,8 @@ struct ThreadTally {
     /// Memory records by (the stack they arrived on, class id): [created, bytes, freed, freed
     /// bytes]. The conformance oracle for the agents' allocation counting.
     allocations: BTreeMap<(Vec<u32>, u32), [u64; 4]>,
+    /// `LiveObjects` snapshots of this thread, as received.
+    live_objects: Vec<(u64, Option<u64>, Vec<LiveClass>)>,
 }
 
 impl ThreadTally {
@@ -157,6 +159,19 @@ impl SessionSink for ProbeSink {
         tally.resyncs += 1;
         tally.stack = stack.to_vec();
     }
+    fn live_objects(
+        &mut self,
+        thread_id: u64,
+        timestamp_ns: u64,
+        heap_live_bytes: Option<u64>,
+        classes: &[LiveClass],
+    ) {
+        let mut tallies = self.lock();
+        let tally = tallies.entry(thread_id).or_default();
+        tally
+            .live_objects
+            .push((timestamp_ns, heap_live_bytes, classes.to_vec()));
+    }
     fn heartbeat(&mut self, _timestamp_ns: u64) {}
     fn command(&mut self, _command: ()) {}
     fn snapshot(&mut self) -> Self::Snapshot {
@@ -183,7 +198,8 @@ impl ProbeSink {
 /// package, name, kind, display), per thread `allocations` ([{stack: [names, outermost
 /// first], class: display name, count, bytes, frees, freed_bytes}]) and stats
 /// memory_records, allocations, class_definitions, agent_allocations_dropped,
-/// agent_allocation_bytes_dropped, agent_frees_dropped.
+/// agent_allocation_bytes_dropped, agent_frees_dropped; per thread `live_objects`
+/// ([{timestamp_ns, heap_live_bytes, classes: {display name → {count, bytes}}}]).
 fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) -> Value {
     let names: HashMap<u32, String> = report
         .definitions()
@@ -270,6 +286,14 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
                 "bytes": amounts[1],
                 "frees": amounts[2],
                 "freed_bytes": amounts[3],
+            })).collect::<Vec<_>>(),
+            "live_objects": tally.live_objects.iter().map(|(timestamp_ns, heap, classes)| json!({
+                "timestamp_ns": timestamp_ns,
+                "heap_live_bytes": heap,
+                "classes": classes.iter().map(|class| (
+                    class_names.get(&class.class_id).cloned().unwrap_or_else(|| format!("#{}", class.class_id)),
+                    json!({"count": class.count, "bytes": class.bytes}),
+                )).collect::<serde_json::Map<String, Value>>(),
             })).collect::<Vec<_>>(),
         }));
     }

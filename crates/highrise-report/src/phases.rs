@@ -6,13 +6,15 @@
 //! thread while it is open counts in it (its callees' included). Without a phase the whole run is
 //! one. Per class the paper's numbers: objects created (the "maximum potentially active", frees
 //! ignored), freed, and live at the phase's exit (created − freed, where the agent reports frees),
-//! with the mean and largest object size.
+//! with the mean and largest object size. Where the agent sent a live-object snapshot as a
+//! phase ended (`LiveObjects`: the JVM's class histogram, CPython's collector), the live
+//! counts and bytes at exit are the runtime's own, measured over the whole heap.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use highrise_ingest::SessionSink;
-use highrise_protocol::{ClassDef, Event, EventKind, MemoryAmount, MethodDef};
+use highrise_protocol::{ClassDef, Event, EventKind, LiveClass, MemoryAmount, MethodDef};
 use serde::Serialize;
 
 use crate::summary::{replay_into, ReportError};
@@ -34,9 +36,15 @@ pub struct PhaseClass {
     /// Objects freed during the phase (whichever phase created them).
     pub freed: u64,
     pub freed_bytes: u64,
-    /// Created − freed (at least 0): objects active at the phase's exit. `None` when the run
-    /// reports no frees at all (e.g. the Java agent, CPython before 3.13).
+    /// Objects active at the phase's exit: the runtime's count where a live-object snapshot
+    /// measured the class (`live_measured`), else created − freed (at least 0) where the agent
+    /// reports frees; `None` when neither.
     pub live_at_exit: Option<u64>,
+    /// Their bytes, where a snapshot measured them.
+    pub live_bytes_at_exit: Option<u64>,
+    /// Whether `live_at_exit` is a snapshot's (whole heap) rather than this phase's
+    /// created − freed.
+    pub live_measured: bool,
     /// Mean shallow size of the objects created, in bytes.
     pub mean_size_bytes: f64,
     /// Largest mean size of one memory record (a frame's objects of the class), in bytes.
@@ -56,6 +64,11 @@ pub struct PhaseRun {
     pub end_ns: u64,
     /// True when the run was still open when the recording ended.
     pub unfinished: bool,
+    /// The heap's live bytes at the phase's exit, as the runtime measured them (a snapshot
+    /// with a heap total: the JVM's).
+    pub heap_live_bytes: Option<u64>,
+    /// Whether a live-object snapshot was taken as this run ended.
+    pub live_snapshot: bool,
     /// By objects created, most first.
     pub classes: Vec<PhaseClass>,
     /// Objects of each class the whole run (every thread, every phase) had created by this
@@ -144,7 +157,8 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
             let counter = counters.entry(name).or_default();
             let index = *counter;
             *counter += 1;
-            run.finish(name, index, frees_known, &classes)
+            let snapshot = sink.snapshot_for(&run);
+            run.finish(name, index, frees_known, snapshot, &classes)
         })
         .collect();
     Ok(ClassTable {
@@ -214,12 +228,26 @@ impl OpenRun {
     }
 
     fn finish(
-        self,
+        mut self,
         phase: &str,
         index: u32,
         frees_known: bool,
+        snapshot: Option<&LiveSnapshot>,
         class_names: &HashMap<u32, String>,
     ) -> PhaseRun {
+        let measured: HashMap<u32, LiveClass> = snapshot
+            .map(|snapshot| {
+                snapshot
+                    .classes
+                    .iter()
+                    .map(|class| (class.class_id, *class))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Objects an earlier phase made that are still live belong in the table too.
+        for class in measured.values().filter(|class| class.count > 0) {
+            self.classes.entry(class.class_id).or_default();
+        }
         let name_of = |class_id: u32| {
             class_names
                 .get(&class_id)
@@ -235,7 +263,12 @@ impl OpenRun {
                 created_bytes: sums.created_bytes,
                 freed: sums.freed,
                 freed_bytes: sums.freed_bytes,
-                live_at_exit: frees_known.then(|| sums.created.saturating_sub(sums.freed)),
+                live_at_exit: match measured.get(&class_id) {
+                    Some(live) => Some(live.count),
+                    None => frees_known.then(|| sums.created.saturating_sub(sums.freed)),
+                },
+                live_bytes_at_exit: measured.get(&class_id).map(|live| live.bytes),
+                live_measured: measured.contains_key(&class_id),
                 mean_size_bytes: if sums.created == 0 {
                     0.0
                 } else {
@@ -258,6 +291,8 @@ impl OpenRun {
             start_ns: self.start_ns,
             end_ns: self.end_ns,
             unfinished: self.unfinished,
+            heap_live_bytes: snapshot.and_then(|snapshot| snapshot.heap_live_bytes),
+            live_snapshot: snapshot.is_some(),
             classes,
         }
     }
@@ -272,11 +307,22 @@ struct ThreadPhases {
     open: Vec<OpenRun>,
 }
 
+/// A `LiveObjects` snapshot as received.
+#[derive(Debug, Clone)]
+struct LiveSnapshot {
+    thread_id: u64,
+    timestamp_ns: u64,
+    heap_live_bytes: Option<u64>,
+    classes: Vec<LiveClass>,
+}
+
 /// The session sink that cuts a replay into phase runs.
 struct PhaseSink {
     asked: Vec<String>,
     /// Phase method ids and their names.
     phase_methods: HashMap<u32, String>,
+    /// Phase marks' methods (`highrise.phase.NAME`): only their ends carry live snapshots.
+    marks: Vec<u32>,
     /// Asked names some definition matched.
     matched: Vec<String>,
     threads: HashMap<u64, ThreadPhases>,
@@ -286,6 +332,8 @@ struct PhaseSink {
     /// Objects created per class so far, all threads.
     created: HashMap<u32, u64>,
     frees_known: bool,
+    /// Live-object snapshots, in arrival order.
+    snapshots: Vec<LiveSnapshot>,
     last_ns: u64,
     events_dropped: u64,
     allocations_dropped: u64,
@@ -297,12 +345,14 @@ impl PhaseSink {
         Self {
             asked,
             phase_methods: HashMap::new(),
+            marks: Vec::new(),
             matched: Vec::new(),
             threads: HashMap::new(),
             whole,
             done: Vec::new(),
             created: HashMap::new(),
             frees_known: false,
+            snapshots: Vec::new(),
             last_ns: 0,
             events_dropped: 0,
             allocations_dropped: 0,
@@ -313,6 +363,22 @@ impl PhaseSink {
         self.phase_methods
             .get(&method_id)
             .map_or(WHOLE_RUN, String::as_str)
+    }
+
+    /// The snapshot taken as `run` ended, if it is a phase mark's run (agents take one as a
+    /// mark ends, just before its exit): its thread's latest one within the run (an enclosing
+    /// mark's own comes after an inner one's).
+    fn snapshot_for(&self, run: &OpenRun) -> Option<&LiveSnapshot> {
+        if !self.marks.contains(&run.method_id) {
+            return None;
+        }
+        self.snapshots
+            .iter()
+            .filter(|snapshot| {
+                snapshot.thread_id == run.thread_id
+                    && (run.start_ns..=run.end_ns).contains(&snapshot.timestamp_ns)
+            })
+            .max_by_key(|snapshot| snapshot.timestamp_ns)
     }
 
     /// Closes the runs of `thread` whose frames are gone (the stack is now `depth` deep).
@@ -402,6 +468,9 @@ impl SessionSink for PhaseSink {
 
     fn define_methods(&mut self, definitions: &[MethodDef]) {
         for definition in definitions {
+            if definition.package == "highrise" && definition.class == "phase" {
+                self.marks.push(definition.id);
+            }
             for asked in &self.asked {
                 if method_matches(definition, asked) {
                     self.phase_methods
@@ -464,6 +533,21 @@ impl SessionSink for PhaseSink {
     }
     fn memory_dropped(&mut self, allocations: u64, _bytes: u64, _frees: u64) {
         self.allocations_dropped = self.allocations_dropped.max(allocations);
+    }
+    fn live_objects(
+        &mut self,
+        thread_id: u64,
+        timestamp_ns: u64,
+        heap_live_bytes: Option<u64>,
+        classes: &[LiveClass],
+    ) {
+        self.saw(timestamp_ns);
+        self.snapshots.push(LiveSnapshot {
+            thread_id,
+            timestamp_ns,
+            heap_live_bytes,
+            classes: classes.to_vec(),
+        });
     }
     fn command(&mut self, _command: ()) {}
     fn snapshot(&mut self) {}

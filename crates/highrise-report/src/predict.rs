@@ -31,8 +31,22 @@ pub struct DataSetClass {
     pub created: u64,
     pub created_bytes: u64,
     pub live_at_exit: Option<u64>,
+    /// Bytes live at exit as a snapshot measured them (else live × mean size is used).
+    pub live_bytes_at_exit: Option<u64>,
     pub mean_size_bytes: f64,
     pub max_size_bytes: f64,
+}
+
+impl DataSetClass {
+    /// Bytes live at exit: measured, or live objects at the mean size; `None` when unknown.
+    pub fn live_bytes(&self) -> Option<f64> {
+        self.live_bytes_at_exit
+            .map(|bytes| bytes as f64)
+            .or_else(|| {
+                self.live_at_exit
+                    .map(|live| live as f64 * self.mean_size_bytes)
+            })
+    }
 }
 
 /// One data set: one phase run of one sample recording.
@@ -46,6 +60,8 @@ pub struct DataSet {
     pub created_by_exit: BTreeMap<String, u64>,
     /// The recording's agent lost events or allocations: its counts are lower bounds.
     pub lossy: bool,
+    /// The heap's live bytes at the phase's exit, as the runtime measured them.
+    pub heap_live_bytes: Option<u64>,
 }
 
 impl DataSet {
@@ -62,12 +78,14 @@ impl DataSet {
                     created: class.created,
                     created_bytes: class.created_bytes,
                     live_at_exit: class.live_at_exit,
+                    live_bytes_at_exit: class.live_bytes_at_exit,
                     mean_size_bytes: class.mean_size_bytes,
                     max_size_bytes: class.max_size_bytes,
                 })
                 .collect(),
             created_by_exit: run.created_by_exit.clone(),
             lossy: table.events_dropped > 0 || table.allocations_dropped > 0,
+            heap_live_bytes: run.heap_live_bytes,
         }
     }
 
@@ -85,16 +103,22 @@ impl DataSet {
         self.classes.iter().map(|entry| entry.created_bytes).sum()
     }
 
-    /// Bytes of the objects live at exit (at the mean size), when frees are known.
+    /// Bytes of the objects live at exit, over the classes whose live objects are known
+    /// (frees, or a snapshot); `None` when no class's are.
     pub fn live_bytes(&self) -> Option<f64> {
+        let known: Vec<f64> = self
+            .classes
+            .iter()
+            .filter_map(DataSetClass::live_bytes)
+            .collect();
+        (!known.is_empty()).then(|| known.iter().sum())
+    }
+
+    /// Whether any class's live objects at exit are known.
+    fn live_known(&self) -> bool {
         self.classes
             .iter()
-            .map(|entry| {
-                entry
-                    .live_at_exit
-                    .map(|live| live as f64 * entry.mean_size_bytes)
-            })
-            .sum()
+            .any(|entry| entry.live_at_exit.is_some())
     }
 }
 
@@ -112,7 +136,9 @@ pub struct ClassPrediction {
     /// Mean and maximum over the data sets of objects created per basis object.
     pub mean_ratio: f64,
     pub max_ratio: f64,
-    /// Mean over the data sets of objects live at exit per basis object (frees known).
+    /// Mean over the data sets of objects live at exit per basis object, where every data set
+    /// knows the class's live objects (frees, or a snapshot; a class a set does not list
+    /// counts 0 there).
     pub mean_live_ratio: Option<f64>,
     /// Bytes per object: mean over every object created in the data sets, and the largest.
     pub mean_size_bytes: f64,
@@ -122,7 +148,8 @@ pub struct ClassPrediction {
     pub maximum_count: f64,
     pub average_bytes: f64,
     pub maximum_bytes: f64,
-    /// Bytes live at the phase's exit (average), where frees are known.
+    /// Bytes live at the phase's exit (average over the data sets of live bytes per basis
+    /// object, times `N`), where known as for `mean_live_ratio`.
     pub retained_bytes: Option<f64>,
     /// The least-squares line of objects created against basis objects, when the data sets
     /// have at least two distinct basis counts; its prediction at `N`.
@@ -153,10 +180,13 @@ pub struct Prediction {
     pub without_basis: Vec<String>,
     /// Data sets used whose agent lost events or allocations (their counts are lower bounds).
     pub lossy: Vec<String>,
-    /// The ratio method: average and maximum bytes, and retained bytes (frees known).
+    /// The ratio method: average and maximum bytes, and retained bytes over the classes whose
+    /// live objects are known (`None` when none's are).
     pub average_bytes: f64,
     pub maximum_bytes: f64,
     pub retained_bytes: Option<f64>,
+    /// Classes whose live objects some data set does not know (left out of `retained_bytes`).
+    pub live_unknown: Vec<String>,
     /// The fit, when every class could be fitted.
     pub fit_bytes: Option<f64>,
     /// By predicted average bytes, most first.
@@ -228,9 +258,7 @@ pub fn predict(
         .collect();
     names.sort_unstable();
     names.dedup();
-    let frees_known = used
-        .iter()
-        .all(|set| set.classes.iter().all(|entry| entry.live_at_exit.is_some()));
+    let live_known: Vec<bool> = used.iter().map(|set| set.live_known()).collect();
     let sets = used.len() as f64;
     let basis_counts: Vec<f64> = used.iter().map(|set| basis_of(set)).collect();
     let mut classes: Vec<ClassPrediction> = names
@@ -261,16 +289,25 @@ pub fn predict(
                 .flatten()
                 .map(|entry| entry.max_size_bytes)
                 .fold(0.0, f64::max);
-            let mean_live_ratio = frees_known.then(|| {
-                entries
-                    .iter()
-                    .zip(&basis_counts)
-                    .map(|(entry, &b)| {
-                        entry.map_or(0.0, |entry| entry.live_at_exit.unwrap_or(0) as f64 / b)
-                    })
-                    .sum::<f64>()
-                    / sets
-            });
+            // Per data set: (live objects, live bytes) per basis object, if known.
+            let live: Option<Vec<(f64, f64)>> = entries
+                .iter()
+                .zip(&basis_counts)
+                .zip(&live_known)
+                .map(|((entry, &b), &known)| match entry {
+                    Some(entry) => entry
+                        .live_at_exit
+                        .zip(entry.live_bytes())
+                        .map(|(count, bytes)| (count as f64 / b, bytes / b)),
+                    None => known.then_some((0.0, 0.0)),
+                })
+                .collect();
+            let mean_live_ratio = live
+                .as_ref()
+                .map(|live| live.iter().map(|(ratio, _)| ratio).sum::<f64>() / sets);
+            let retained_bytes = live
+                .as_ref()
+                .map(|live| n * live.iter().map(|(_, bytes)| bytes).sum::<f64>() / sets);
             let counts: Vec<f64> = entries
                 .iter()
                 .map(|entry| entry.map_or(0.0, |entry| entry.created as f64))
@@ -288,7 +325,7 @@ pub fn predict(
                 maximum_count: n * max_ratio,
                 average_bytes: n * mean_ratio * mean_size_bytes,
                 maximum_bytes: n * max_ratio * max_size_bytes,
-                retained_bytes: mean_live_ratio.map(|ratio| n * ratio * mean_size_bytes),
+                retained_bytes,
                 fit,
                 fit_count,
                 fit_bytes: fit_count.map(|count| count * mean_size_bytes),
@@ -335,7 +372,15 @@ pub fn predict(
             .collect(),
         average_bytes: classes.iter().map(|class| class.average_bytes).sum(),
         maximum_bytes: classes.iter().map(|class| class.maximum_bytes).sum(),
-        retained_bytes: classes.iter().map(|class| class.retained_bytes).sum(),
+        retained_bytes: {
+            let known: Vec<f64> = classes.iter().filter_map(|c| c.retained_bytes).collect();
+            (!known.is_empty()).then(|| known.iter().sum())
+        },
+        live_unknown: classes
+            .iter()
+            .filter(|class| class.retained_bytes.is_none())
+            .map(|class| class.class.clone())
+            .collect(),
         fit_bytes,
         classes,
     })
@@ -373,6 +418,7 @@ pub fn merge_runs(runs: &[DataSet], label: &str) -> Option<DataSet> {
     merged.label = label.to_string();
     for run in rest {
         merged.lossy |= run.lossy;
+        merged.heap_live_bytes = run.heap_live_bytes.or(merged.heap_live_bytes);
         for (class, &count) in &run.created_by_exit {
             let pool = merged.created_by_exit.entry(class.clone()).or_default();
             *pool = (*pool).max(count);
@@ -386,10 +432,16 @@ pub fn merge_runs(runs: &[DataSet], label: &str) -> Option<DataSet> {
                 Some(entry) => {
                     entry.created += class.created;
                     entry.created_bytes += class.created_bytes;
-                    entry.live_at_exit = entry
-                        .live_at_exit
-                        .zip(class.live_at_exit)
-                        .map(|(a, b)| a + b);
+                    if class.live_bytes_at_exit.is_some() {
+                        // A snapshot counts the whole heap: the last run's is the state at the end.
+                        entry.live_at_exit = class.live_at_exit;
+                        entry.live_bytes_at_exit = class.live_bytes_at_exit;
+                    } else {
+                        entry.live_at_exit = entry
+                            .live_at_exit
+                            .zip(class.live_at_exit)
+                            .map(|(a, b)| a + b);
+                    }
                     entry.max_size_bytes = entry.max_size_bytes.max(class.max_size_bytes);
                     if entry.created > 0 {
                         entry.mean_size_bytes = entry.created_bytes as f64 / entry.created as f64;
@@ -412,6 +464,9 @@ pub struct Measured {
     /// predict) and of those live at its exit (frees known).
     pub created_bytes: u64,
     pub live_bytes: Option<f64>,
+    /// The heap's live bytes at the phase's exit, as the runtime measured them (the JVM's
+    /// class histogram total): the whole program's, not only the component's classes.
+    pub heap_live_bytes: Option<u64>,
     /// The prediction at `basis_count`.
     pub prediction: Prediction,
     /// (predicted − measured) / measured, in percent, against `created_bytes`.
@@ -446,6 +501,7 @@ pub fn versus_measured(
         basis_count,
         created_bytes,
         live_bytes,
+        heap_live_bytes: measured.heap_live_bytes,
         average_error_pct: error(prediction.average_bytes, created_bytes as f64),
         maximum_error_pct: error(prediction.maximum_bytes, created_bytes as f64),
         fit_error_pct: prediction
@@ -473,6 +529,7 @@ mod tests {
                 .collect(),
             classes,
             lossy: false,
+            heap_live_bytes: None,
         }
     }
 
@@ -482,6 +539,7 @@ mod tests {
             created,
             created_bytes: created * size,
             live_at_exit: live,
+            live_bytes_at_exit: None,
             mean_size_bytes: size as f64,
             max_size_bytes: size as f64,
         }
@@ -612,5 +670,70 @@ mod tests {
         assert_eq!(predict(&[], "x", 1), Err(PredictError::NoDataSets));
         // One basis count only: no fit, the ratio method still works.
         assert_eq!(predict(&sets, "a.Node", 3).unwrap().fit_bytes, None);
+    }
+
+    /// Live objects measured by a snapshot (the whole heap at the phase's exit): retained bytes
+    /// come from the measured bytes, classes an earlier phase made count too, and a class no
+    /// snapshot measured is left out of the total and named.
+    ///
+    /// run A (10 Calls): 10 Call live, 400 B measured; 20 Symbol live from the parse phase
+    /// (created 0 here), 480 B; 7 str created, not measured.
+    /// run B (20 Calls): 20 Call live, 800 B; 40 Symbol, 960 B; 14 str.
+    /// Per basis object: Call 40 B, Symbol 48 B (2 × 24 B) in both runs. At N = 100: Call
+    /// 4000 B, Symbol 4800 B; retained 8800 B; str unknown.
+    #[test]
+    fn measured_live_objects_predict_retained_bytes() {
+        let measured = |name: &str, created: u64, live: u64, live_bytes: u64| DataSetClass {
+            live_bytes_at_exit: Some(live_bytes),
+            ..class(name, created, 40, Some(live))
+        };
+        let run = |label: &str, calls: u64| {
+            let mut set = set(
+                label,
+                vec![
+                    measured("ast.Call", calls, calls, 40 * calls),
+                    measured("sym.Symbol", 0, 2 * calls, 48 * calls),
+                    class("builtins.str", calls * 7 / 10, 50, None),
+                ],
+            );
+            set.heap_live_bytes = Some(1000 * calls);
+            set
+        };
+        let sets = [run("A", 10), run("B", 20)];
+        let prediction = predict(&sets, "Call", 100).unwrap();
+        let by_name = |name: &str| {
+            prediction
+                .classes
+                .iter()
+                .find(|class| class.class == name)
+                .unwrap()
+        };
+        assert_eq!(by_name("ast.Call").retained_bytes, Some(4000.0));
+        assert_eq!(by_name("sym.Symbol").retained_bytes, Some(4800.0));
+        assert_eq!(by_name("sym.Symbol").mean_live_ratio, Some(2.0));
+        assert_eq!(by_name("builtins.str").retained_bytes, None);
+        assert_eq!(prediction.retained_bytes, Some(8800.0));
+        assert_eq!(prediction.live_unknown, vec!["builtins.str".to_string()]);
+        assert_eq!(sets[0].live_bytes(), Some(880.0));
+
+        // Against a measured run of 50 Calls: 2000 + 2400 B live, heap 50 kB.
+        let check = versus_measured(&sets, "Call", &run("C", 50)).unwrap();
+        assert_eq!(check.live_bytes, Some(4400.0));
+        assert_eq!(check.heap_live_bytes, Some(50_000));
+        assert_eq!(check.retained_error_pct, Some(0.0));
+
+        // Merged runs keep the last snapshot (whole heap), not a sum.
+        let merged = merge_runs(&sets, "both").unwrap();
+        let call = merged
+            .classes
+            .iter()
+            .find(|c| c.class == "ast.Call")
+            .unwrap();
+        assert_eq!(
+            (call.live_at_exit, call.live_bytes_at_exit),
+            (Some(20), Some(800))
+        );
+        assert_eq!(call.created, 30);
+        assert_eq!(merged.heap_live_bytes, Some(20_000));
     }
 }

@@ -250,6 +250,34 @@ impl<S: SessionSink> Session<S> {
                 );
                 self.with_sink(|sink| sink.memory_dropped(allocations, bytes, frees));
             }
+            AgentMessage::LiveObjects(mut snapshot) => {
+                let before = snapshot.classes.len();
+                let mut undefined: Vec<u32> = Vec::new();
+                snapshot.classes.retain(|class| {
+                    let defined = self.is_class_defined(class.class_id);
+                    if !defined {
+                        undefined.push(class.class_id);
+                    }
+                    defined
+                });
+                for class_id in undefined {
+                    self.record_error(SessionError::UndefinedClass {
+                        class_id,
+                        records: 1,
+                    });
+                }
+                self.stats.skipped_records += (before - snapshot.classes.len()) as u64;
+                let timestamp_ns = self.ticks_to_ns(snapshot.timestamp);
+                self.with_sink(|sink| {
+                    sink.live_objects(
+                        snapshot.thread_id,
+                        timestamp_ns,
+                        snapshot.heap_live_bytes,
+                        &snapshot.classes,
+                    )
+                });
+                self.note_timestamp(timestamp_ns);
+            }
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);
                 self.with_sink(|sink| sink.heartbeat(timestamp_ns));

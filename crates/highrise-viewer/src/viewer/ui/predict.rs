@@ -442,6 +442,7 @@ mod tests {
             created,
             created_bytes: created * 32,
             live_at_exit: None,
+            live_bytes_at_exit: None,
             mean_size_bytes: 32.0,
             max_size_bytes: 32.0,
         };
@@ -450,6 +451,7 @@ mod tests {
             classes: vec![class("ast.Call", calls), class("ast.Node", nodes)],
             created_by_exit: BTreeMap::from([("ast.Call".to_string(), calls)]),
             lossy: false,
+            heap_live_bytes: None,
         }
     }
 

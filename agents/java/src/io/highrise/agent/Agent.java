@@ -32,6 +32,10 @@ public final class Agent {
                         + "; ignoring this load");
                 return;
             }
+            if (options.live && !options.alloc) {
+                Sender.log("live=on needs alloc=on (live objects are counted per allocated class); live is off");
+            }
+            LiveObjects.enabled = options.live && options.alloc;
             Options.Filter filter = options.filter();
             boolean firstLoad = transformer == null;
             if (options.alloc) {

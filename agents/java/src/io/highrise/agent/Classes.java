@@ -193,6 +193,12 @@ final class Classes {
         return components[id];
     }
 
+    /** The id of a descriptor already reserved ({@code a/b/C}, {@code [I}), or -1. */
+    static synchronized int idOf(String descriptor) {
+        Integer known = IDS.get(descriptor);
+        return known == null ? -1 : known;
+    }
+
     static synchronized int count() {
         return count;
     }

@@ -11,7 +11,8 @@ import java.util.List;
  * names: each matches itself and everything under it), program, label, buffer (events per thread,
  * rounded up to a power of two, default 16384), lossless (block instead of dropping), alloc
  * (on|off: count the objects and arrays instrumented code creates, default {@link #DEFAULT_ALLOC}),
- * verbose.
+ * live (on|off, default off: at every phase mark's end, a snapshot of the objects live per class,
+ * from the JVM's class histogram after a full collection; needs alloc=on), verbose.
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
@@ -30,6 +31,8 @@ final class Options {
     int bufferEvents = DEFAULT_BUFFER_EVENTS;
     boolean lossless;
     boolean alloc = DEFAULT_ALLOC;
+    /** Live-object snapshots at phase ends (see {@link LiveObjects}). */
+    boolean live;
     boolean verbose;
     final List<String> warnings = new ArrayList<>();
 
@@ -90,6 +93,15 @@ final class Options {
                         } else {
                             o.warnings.add("alloc=" + value + " is not on or off; using "
                                     + (o.alloc ? "on" : "off"));
+                        }
+                        break;
+                    case "live":
+                        if (value.isEmpty() || value.equals("on") || value.equals("true")) {
+                            o.live = true;
+                        } else if (value.equals("off") || value.equals("false")) {
+                            o.live = false;
+                        } else {
+                            o.warnings.add("live=" + value + " is not on or off; using off");
                         }
                         break;
                     case "verbose":

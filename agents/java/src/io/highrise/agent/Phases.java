@@ -42,6 +42,9 @@ public final class Phases {
     public static void exit(Object open) {
         if (open instanceof Open) {
             Open o = (Open) open;
+            if (LiveObjects.enabled) {
+                LiveObjects.snapshot(o.ring);
+            }
             Recorder.exit(o.ring, o.id);
         }
     }

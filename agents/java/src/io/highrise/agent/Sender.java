@@ -50,6 +50,7 @@ final class Sender implements Runnable {
     final int sessionId;
     final Options options;
     private final ConcurrentLinkedQueue<Ring> newRings = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<LiveObjects.Snapshot> liveSnapshots = new ConcurrentLinkedQueue<>();
     /** Rings made at attach for threads running pre-session frames, until the thread adopts its own. */
     private final java.util.concurrent.ConcurrentHashMap<Thread, Ring> premade =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -127,6 +128,12 @@ final class Sender implements Runnable {
     /** The ring made at attach for the calling thread, if any (once). */
     Ring takePremade(Thread t) {
         return premade.isEmpty() ? null : premade.remove(t);
+    }
+
+    /** From a program thread ({@link LiveObjects}): sent by the next pump. */
+    void queueLiveObjects(LiveObjects.Snapshot snapshot) {
+        liveSnapshots.add(snapshot);
+        wake();
     }
 
     void wake() {
@@ -273,6 +280,13 @@ final class Sender implements Runnable {
         sendDefinitions();
         if (records) {
             sendClassDefinitions();
+        }
+        LiveObjects.Snapshot snapshot;
+        while ((snapshot = liveSnapshots.poll()) != null) {
+            sendClassDefinitions(); // every id the snapshot names was reserved before it was queued
+            wire.liveObjects(snapshot.threadId, ticks(snapshot.nanos), snapshot.heapLiveBytes,
+                    snapshot.classIds, snapshot.counts, snapshot.bytes, snapshot.n);
+            work = true;
         }
         Ring r;
         while ((r = newRings.poll()) != null) {

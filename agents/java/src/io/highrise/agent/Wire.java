@@ -27,6 +27,7 @@ public final class Wire {
     public static final int TAG_DEFINE_CLASSES = 9;
     public static final int TAG_RECORDS = 10;
     public static final int TAG_MEMORY_DROPPED = 11;
+    public static final int TAG_LIVE_OBJECTS = 12;
 
     /** Record kinds (SPEC "Packed records"): the low two bits of a record's head. */
     public static final int RECORD_ENTER = 0;
@@ -299,6 +300,32 @@ public final class Wire {
         varint(allocationsDropped);
         varint(bytesDropped);
         varint(freesDropped);
+        endFrame(f);
+    }
+
+    /**
+     * LiveObjects (tag 12, a version-2 addition): objects live per class as a phase of
+     * {@code threadId} ended: {@code n} entries of {@code classIds}, {@code counts},
+     * {@code bytes}; {@code heapLiveBytes} &lt; 0 when unknown.
+     */
+    public void liveObjects(long threadId, long timestamp, long heapLiveBytes,
+            int[] classIds, long[] counts, long[] bytes, int n) {
+        int f = beginFrame();
+        varint(TAG_LIVE_OBJECTS);
+        varint(threadId);
+        varint(timestamp);
+        if (heapLiveBytes < 0) {
+            u8(0);
+        } else {
+            u8(1);
+            varint(heapLiveBytes);
+        }
+        varint(n);
+        for (int i = 0; i < n; i++) {
+            varint(classIds[i]);
+            varint(counts[i]);
+            varint(bytes[i]);
+        }
         endFrame(f);
     }
 

@@ -141,6 +141,8 @@ public final class AgentTests {
         frames.put("dropped", take(w));
         w.memoryDropped(5000, 120_000, 0);
         frames.put("memory_dropped", take(w));
+        w.liveObjects(1, 85_000, 1_048_576, new int[] {0, 2}, new long[] {3, 0}, new long[] {72, 0}, 2);
+        frames.put("live_objects", take(w));
         w.threadEnd(1, 90_000);
         frames.put("thread_end", take(w));
         w.goodbye(100_000);
@@ -1317,6 +1319,35 @@ public final class AgentTests {
         check(items.equals(Arrays.asList(150L, 100L, 50L, 7L)), "items " + items);
         check(threads.get(0).equals(threads.get(2)) && !threads.get(3).equals(threads.get(0)), "threads " + threads);
         System.out.println("     (runs " + runs + ", items " + items + ")");
+
+        // live=on: each mark's end carries the JVM's live objects (after a full GC), whichever
+        // phase made them: the 100 kept, then 150; the worker's 7 are garbage by its end.
+        Recorded live = recordProgram(Files.createDirectories(dir.resolve("runs-live")),
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo,live=on",
+                        "-cp", classPath, "phasedemo.Main"));
+        check(live.output.contains("phases: 150 items"), live.output);
+        Map<String, Object> liveTable = map(new Json(runTool(highrise, "classes", "--json", "--phase", "phase.run",
+                "--phase", "phase.load", live.hrec.toString())).value());
+        List<Long> liveItems = new ArrayList<>();
+        for (Object run : list(liveTable.get("phases"))) {
+            Map<String, Object> m = map(run);
+            check(Boolean.TRUE.equals(m.get("live_snapshot")) && num(m.get("heap_live_bytes")) > 0, "no snapshot: " + m);
+            for (Object c : list(m.get("classes"))) {
+                Map<String, Object> item = map(c);
+                if ("phasedemo.Main.Item".equals(item.get("class"))) {
+                    long count = num(item.get("live_at_exit"));
+                    liveItems.add(count);
+                    check(Boolean.TRUE.equals(item.get("live_measured")), "not measured: " + item);
+                    long created = num(item.get("created"));
+                    if (created > 0) {
+                        long size = num(item.get("created_bytes")) / created;
+                        check(num(item.get("live_bytes_at_exit")) == count * size, "live bytes " + item);
+                    }
+                }
+            }
+        }
+        check(liveItems.equals(Arrays.asList(150L, 100L, 150L, 150L)), "live items " + liveItems);
+        System.out.println("     (live=on: items live at each end " + liveItems + ")");
     }
 
     /** Compiles every {@code .java} file under {@code src} into {@code out} (release 11), {@code options} first. */
