@@ -62,6 +62,13 @@ def _parser():
         help="count the objects each profiled function creates (default: $HIGHRISE_ALLOC, else on; "
         "'types' needs CPython 3.13+, 'blocks' counts allocator blocks; needs the C recorder)",
     )
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        default=None,
+        help="at each phase mark's end, count the objects live per class after a collection "
+        "(default: $HIGHRISE_LIVE, else off; needs allocation counting)",
+    )
     parser.add_argument("-m", dest="module", default=None, help="run a library module as a script")
     parser.add_argument("target", nargs="?", help="the script to run (unless -m)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -117,6 +124,7 @@ def main(argv=None):
         backend=options.backend,
         token=options.token,
         alloc=options.alloc,
+        live=options.live,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

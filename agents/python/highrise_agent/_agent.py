@@ -7,6 +7,7 @@ on stderr, no hooks installed).
 """
 
 import atexit
+import collections
 import os
 import select
 import socket
@@ -78,6 +79,21 @@ def parse_alloc(alloc):
     return alloc, asked
 
 
+def parse_live(live):
+    """The `live` option: True/False, "on"/"off", or None for `HIGHRISE_LIVE` (default off)."""
+    if live is None:
+        live = os.environ.get("HIGHRISE_LIVE", "off")
+    if isinstance(live, str):
+        value = live.strip().lower()
+        if value in ("on", "true", "1", "yes"):
+            return True
+        if value in ("off", "false", "0", "no", ""):
+            return False
+        _warn("live=%s is not on or off; live is off" % live)
+        return False
+    return bool(live)
+
+
 def _make_recorder(backend, methods, clock_zero_ns, buffer_events, alloc="off", alloc_asked=False):
     backend = backend or os.environ.get("HIGHRISE_BACKEND", "auto")
     if buffer_events is not None:
@@ -115,6 +131,7 @@ class Agent:
         backend=None,
         token=None,
         alloc=None,
+        live=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
         # Only a viewer listening beyond loopback asks for it, and only of agents on other
@@ -140,6 +157,12 @@ class Agent:
         # What the memory records count: "types" (3.13+), "blocks" (3.11/3.12) or None (off).
         self.alloc = self.recorder.alloc
         self._memory_dropped_sent = (0, 0, 0)
+        # Live-object snapshots at phase marks' ends (README "Live objects").
+        self.live = parse_live(live)
+        if self.live and not self.alloc:
+            _warn("live objects need allocation counting (alloc=on and the C recorder); live is off")
+            self.live = False
+        self._live_snapshots = collections.deque()
         self._sock = None
         self._stop = threading.Event()
         self._thread = None
@@ -276,7 +299,23 @@ class Agent:
         except OSError:
             pass
 
+    def snapshot_live(self):
+        """On a program thread, as a phase mark ends: queue a snapshot of the live objects per
+        class (sent by the next flush). Never raises."""
+        try:
+            snapshot = self.recorder.live_snapshot()
+        except Exception as error:  # never let the agent break the program
+            _warn("could not take a live-object snapshot (%r)" % (error,))
+            return
+        if snapshot is not None:
+            self._live_snapshots.append(snapshot)
+
     def _flush(self, sock, final=False):
+        # Snapshots first: every class one names was registered before it was queued, so the
+        # take_classes below defines it before the snapshot is sent.
+        snapshots = []
+        while self._live_snapshots:
+            snapshots.append(self._live_snapshots.popleft())
         now = self.now_ticks()
         drained = self.recorder.drain(now, final)
         definitions = self.methods.take_pending()
@@ -324,6 +363,8 @@ class Agent:
         if dropped_total != self._dropped_sent:
             frames.append(_wire.dropped(dropped_total, 0))
             self._dropped_sent = dropped_total
+        for thread_id, timestamp, live in snapshots:
+            frames.append(_wire.live_objects(thread_id, timestamp, None, live))
         memory_dropped = tuple(self.recorder.memory_dropped)
         if memory_dropped != self._memory_dropped_sent:
             frames.append(_wire.memory_dropped(*memory_dropped))
@@ -395,18 +436,21 @@ def start(
     backend=None,
     token=None,
     alloc=None,
+    live=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
     else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
     asks of agents on other machines (default `HIGHRISE_TOKEN`, else none). `alloc`: count the
     objects each profiled function creates ("on"/"off", True/False; default `HIGHRISE_ALLOC`,
-    else on; see README.md "Allocations"). Returns the Agent, or None when no viewer answered
+    else on; see README.md "Allocations"). `live`: at each phase mark's end, count the objects
+    live per class after a collection (True/False; default `HIGHRISE_LIVE`, else off; README.md
+    "Live objects"). Returns the Agent, or None when no viewer answered
     (the program runs on unprofiled). Calling it again while running returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
-        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc)
+        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live)
         if not agent.start():
             return None
         _agent = agent

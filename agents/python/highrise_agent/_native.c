@@ -395,9 +395,8 @@ static int class_hash_insert(ClassEntry *table, uint32_t cap, const void *key, u
     }
 }
 
-/* The class id of `key`, registered on first sight; NO_CLASS when out of ids or memory. Never
- * calls into Python (it runs inside allocation hooks): naming happens in take_classes. */
-static uint32_t class_id_of(const void *key)
+/* The class id of `key` if registered, else NO_CLASS. */
+static uint32_t class_lookup(const void *key)
 {
     if (class_hash_cap) {
         uint32_t mask = class_hash_cap - 1;
@@ -409,6 +408,17 @@ static uint32_t class_id_of(const void *key)
                 break;
             }
         }
+    }
+    return NO_CLASS;
+}
+
+/* The class id of `key`, registered on first sight; NO_CLASS when out of ids or memory. Never
+ * calls into Python (it runs inside allocation hooks): naming happens in take_classes. */
+static uint32_t class_id_of(const void *key)
+{
+    uint32_t known = class_lookup(key);
+    if (known != NO_CLASS) {
+        return known;
     }
     if (class_count >= MAX_CLASS_ID) {
         return NO_CLASS;
@@ -1487,6 +1497,110 @@ static PyObject *take_classes(PyObject *module, PyObject *unused)
     return result;
 }
 
+/* Whether the live-object snapshot measures instances of `type`: classes defined in Python
+ * (heap types), whose instances the cyclic collector always tracks (it untracks only some
+ * tuples and dicts), so gc.get_objects() lists every live one. */
+static int live_measured_type(PyTypeObject *type)
+{
+    return PyType_HasFeature(type, Py_TPFLAGS_HEAPTYPE) && PyType_IS_GC(type);
+}
+
+/* live_snapshot(collect, get_objects, getsizeof) -> (thread_id, ticks, [(class_id, count,
+ * bytes)]), or None when this thread records nothing: the objects live per class after a
+ * collection (`collect()`), found in `get_objects()` and sized by `getsizeof`, for the classes
+ * live_measured_type accepts. A class with an id and no live instance is listed with 0: its
+ * type object is itself among the collector's objects while it lives (a class that died has
+ * no instances either). The agent's own objects here are not counted (the thread's guard is
+ * up), and the ticks are read last, before the phase's exit. */
+static PyObject *live_snapshot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "live_snapshot(collect, get_objects, getsizeof)");
+        return NULL;
+    }
+    Rec *rec = current_rec();
+    if (rec == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *result = NULL, *objects = NULL, *list = NULL;
+    uint64_t *sums = NULL;
+    uint8_t *measured = NULL;
+    uint32_t n;
+    tls.guard++;
+    PyObject *collected = PyObject_CallNoArgs(args[0]);
+    if (collected == NULL) {
+        goto done;
+    }
+    Py_DECREF(collected);
+    objects = PyObject_CallNoArgs(args[1]);
+    if (objects == NULL || !PyList_Check(objects)) {
+        if (objects != NULL) {
+            PyErr_SetString(PyExc_TypeError, "get_objects() did not return a list");
+        }
+        goto done;
+    }
+    n = class_count;
+    sums = calloc((size_t)n * 2 + 2, sizeof(uint64_t));
+    measured = calloc((size_t)n + 1, 1);
+    if (sums == NULL || measured == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objects); i++) {
+        PyObject *obj = PyList_GET_ITEM(objects, i);
+        if (PyType_Check(obj) && live_measured_type((PyTypeObject *)obj)) {
+            uint32_t id = class_lookup(obj); /* a live class: measured, maybe with no instance */
+            if (id != NO_CLASS && id < n) {
+                measured[id] = 1;
+            }
+        }
+        PyTypeObject *type = Py_TYPE(obj);
+        if (!live_measured_type(type)) {
+            continue;
+        }
+        uint32_t id = class_lookup(type);
+        if (id == NO_CLASS || id >= n) {
+            continue;
+        }
+        PyObject *size = PyObject_CallOneArg(args[2], obj);
+        long long bytes = size != NULL ? PyLong_AsLongLong(size) : -1;
+        Py_XDECREF(size);
+        if (bytes < 0) {
+            PyErr_Clear();
+            bytes = type->tp_basicsize;
+        }
+        sums[2 * id]++;
+        sums[2 * id + 1] += (uint64_t)bytes;
+        measured[id] = 1;
+    }
+    list = PyList_New(0);
+    if (list == NULL) {
+        goto done;
+    }
+    for (uint32_t id = 0; id < n; id++) {
+        if (!measured[id]) {
+            continue;
+        }
+        PyObject *item = Py_BuildValue("(IKK)", id, (unsigned long long)sums[2 * id],
+                                       (unsigned long long)sums[2 * id + 1]);
+        if (item == NULL || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            goto done;
+        }
+        Py_DECREF(item);
+    }
+    /* The monotonic clock itself: events read the TSC and drain() maps it onto this clock. */
+    result = Py_BuildValue("(KKO)", (unsigned long long)rec->thread_id, (unsigned long long)mono_ticks(), list);
+done:
+    free(sums);
+    free(measured);
+    Py_XDECREF(objects);
+    Py_XDECREF(list);
+    tls.guard--;
+    return result;
+}
+
 /* memory_dropped() -> (allocations, bytes, frees): counts lost with dropped memory records,
  * running totals over all threads. */
 static PyObject *memory_dropped(PyObject *module, PyObject *unused)
@@ -1511,6 +1625,8 @@ static PyMethodDef methods[] = {
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
     {"phase_enter", phase_enter, METH_O, "phase_enter(code): open a phase mark's frame on this thread."},
     {"phase_exit", phase_exit, METH_O, "phase_exit(code): close it (if innermost)."},
+    {"live_snapshot", (PyCFunction)(void (*)(void))live_snapshot, METH_FASTCALL,
+     "live_snapshot(collect, get_objects, getsizeof) -> (thread_id, ticks, [(class_id, count, bytes)]) or None."},
     {"bootstrap", (PyCFunction)(void (*)(void))bootstrap, METH_FASTCALL,
      "Profile function for threading.setprofile: installs the C hook on a new thread."},
 #if PY_VERSION_HEX >= 0x030C0000

@@ -9,6 +9,7 @@ bytes, instances of classes defined in Python by class) and writes them into the
 as memory records; `drain` then returns packed records (protocol v2, tag 10) instead of events,
 and `take_classes` the classes to define first."""
 
+import gc
 import os
 import platform
 import sys
@@ -165,6 +166,14 @@ class NativeRecorder:
 
     def drain(self, now_ticks, final=False):
         return _native.drain(now_ticks)
+
+    def live_snapshot(self):
+        """(thread_id, ticks, [(class_id, count, bytes)]) of the objects live per class defined in
+        Python after a collection, or None (no allocation counting, or this thread records
+        nothing)."""
+        if not self.records:
+            return None
+        return _native.live_snapshot(gc.collect, gc.get_objects, sys.getsizeof)
 
     @property
     def dropped_total(self):

@@ -2,7 +2,8 @@
 function) opens a frame of the method `highrise.phase.parse` on the calling thread for as long as
 the block runs, as if it were a call. `highrise classes` and `highrise predict --phase parse` cut
 the run at those frames (Murphy & Saenko 1998's phases), and the city shows the phase as a
-building of the `highrise` package while it runs.
+building of the `highrise` package while it runs. With the agent's `live` option on, each
+mark's end also sends the objects live per class (a `LiveObjects` snapshot, README "Live objects").
 
 Each phase name gets one code object of its own (a tiny compiled function, never called), which
 the agent's method registry names `highrise.phase.NAME`; the recorder enters and exits it like a
@@ -38,12 +39,17 @@ def phase_code(name):
 _agent_module = None
 
 
-def _recorder():
+def _running_agent():
     global _agent_module
     if _agent_module is None:
         from . import _agent as _agent_module
     agent = _agent_module._agent
-    return agent.recorder if agent is not None and agent.running else None
+    return agent if agent is not None and agent.running else None
+
+
+def _recorder():
+    agent = _running_agent()
+    return agent.recorder if agent is not None else None
 
 
 class phase:
@@ -65,9 +71,11 @@ class phase:
         return self
 
     def __exit__(self, *exc_info):
-        recorder = _recorder()
-        if recorder is not None:
-            recorder.phase_exit(self._code)
+        agent = _running_agent()
+        if agent is not None:
+            if agent.live:  # the live objects as the phase ends, just before its exit
+                agent.snapshot_live()
+            agent.recorder.phase_exit(self._code)
         return False
 
     def __call__(self, function):

@@ -8,16 +8,18 @@ Skipped when the `highrise` binary is not built (see conftest.highrise_bin)."""
 import json
 import os
 import subprocess
+import sys
 import tempfile
 
 import pytest
 
-from conftest import WORKLOADS, backends, highrise_bin, record_under_agent
+from conftest import WORKLOADS, backends, highrise_bin, native_available, record_under_agent
 
 
-def record_phases(backend):
+def record_phases(backend, live=False):
     with tempfile.TemporaryDirectory() as out:
-        done, recording = record_under_agent(["--backend", backend, "phases.py"], out, cwd=WORKLOADS)
+        args = ["--backend", backend] + (["--live"] if live else []) + ["phases.py"]
+        done, recording = record_under_agent(args, out, cwd=WORKLOADS)
         assert done.returncode == 0, done.stderr
         assert done.stdout == "phases: 150 items\n"
         classes = subprocess.run(
@@ -57,3 +59,31 @@ def test_phase_marks_are_phase_runs(backend):
     records = [sum(n for name, n in m.items() if name.endswith("Record")) for m in made]
     assert items == [150, 100, 50, 0, 7], made
     assert records == [10, 0, 0, 10, 0], made
+
+
+class _Plain:
+    pass
+
+
+@pytest.mark.skipif(not os.path.exists(highrise_bin()), reason="the highrise binary is not built")
+@pytest.mark.skipif(not native_available(), reason="live objects need the C recorder")
+def test_live_objects_at_each_mark_end():
+    """`--live`: each mark's end carries the objects live per class after a collection, whichever
+    phase made them: the 100 items kept, then 150 (the worker's 7 are garbage by its end); the
+    10 records live as "save" returns them, none once "run" ends. Bytes are sys.getsizeof's."""
+    table = record_phases("native", live=True)
+    runs = table["phases"]
+    assert [(run["phase"], run["index"]) for run in runs][0] == ("highrise.phase.run", 0)
+    assert all(run["live_snapshot"] and run["heap_live_bytes"] is None for run in runs), runs
+
+    def live(run, suffix):
+        found = [c for c in run["classes"] if c["class"].endswith(suffix)]
+        assert len(found) <= 1, found
+        return (found[0]["live_at_exit"], found[0]["live_bytes_at_exit"], found[0]["live_measured"]) if found else None
+
+    size = sys.getsizeof(_Plain())
+    items = [live(run, ".Item") for run in runs]
+    assert items == [(n, n * size, True) for n in (150, 100, 150, 150, 150)], items
+    records = [live(run, ".Record") for run in runs]
+    assert records == [(0, 0, True), None, None, (10, 10 * size, True), None], records
+

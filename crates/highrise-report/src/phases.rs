@@ -22,6 +22,12 @@ use crate::summary::{replay_into, ReportError};
 /// The name of the one phase of a run read without `--phase`.
 pub const WHOLE_RUN: &str = "(whole run)";
 
+/// How far after a phase mark's exit its live snapshot's timestamp may fall. An agent reads
+/// the snapshot's time before the exit's, but the CPython agent's events read the TSC and are
+/// mapped onto the monotonic clock afterwards, which the snapshot reads directly: the two may
+/// disagree by the mapping's error.
+const LIVE_SLACK_NS: u64 = 10_000_000;
+
 /// Deepest stack tracked per thread; deeper frames are counted, not kept.
 const MAX_DEPTH: usize = 4096;
 
@@ -366,8 +372,9 @@ impl PhaseSink {
     }
 
     /// The snapshot taken as `run` ended, if it is a phase mark's run (agents take one as a
-    /// mark ends, just before its exit): its thread's latest one within the run (an enclosing
-    /// mark's own comes after an inner one's).
+    /// mark ends, just before its exit): of its thread's snapshots from the run's start to
+    /// [`LIVE_SLACK_NS`] after its end, the one nearest its end (an enclosing mark's own comes
+    /// after an inner one's, by at least its collection's time).
     fn snapshot_for(&self, run: &OpenRun) -> Option<&LiveSnapshot> {
         if !self.marks.contains(&run.method_id) {
             return None;
@@ -376,9 +383,10 @@ impl PhaseSink {
             .iter()
             .filter(|snapshot| {
                 snapshot.thread_id == run.thread_id
-                    && (run.start_ns..=run.end_ns).contains(&snapshot.timestamp_ns)
+                    && (run.start_ns..=run.end_ns.saturating_add(LIVE_SLACK_NS))
+                        .contains(&snapshot.timestamp_ns)
             })
-            .max_by_key(|snapshot| snapshot.timestamp_ns)
+            .min_by_key(|snapshot| snapshot.timestamp_ns.abs_diff(run.end_ns))
     }
 
     /// Closes the runs of `thread` whose frames are gone (the stack is now `depth` deep).
