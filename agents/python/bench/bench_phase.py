@@ -4,6 +4,11 @@ timed in a loop, in this process, with the agent running and streaming to a real
 then only reads a global).
 
     python agents/python/bench/bench_phase.py [--marks 200000] [--backend native|python]
+    python agents/python/bench/bench_phase.py --live 1000000 [--marks 20]
+
+`--live N`: the agent's live-object snapshots on (`live=True`), N instances of a class kept
+alive (and N/10 lists holding them): what one mark's end costs with a collection, a walk of the
+collector's objects and a size per instance.
 
 `highrise` is $HIGHRISE_BIN, else $CARGO_TARGET_DIR (or ~/.cache/highrise/target)/debug/highrise.
 """
@@ -46,7 +51,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--marks", type=int, default=200_000)
     parser.add_argument("--backend", default="native")
+    parser.add_argument("--live", type=int, default=None, metavar="N")
     options = parser.parse_args()
+    if options.live is not None:
+        return live_main(options)
     base = min(empty_loop(options.marks) for _ in range(3))
     off = min(loop(options.marks) for _ in range(3)) - base
     with tempfile.TemporaryDirectory() as out:
@@ -66,6 +74,42 @@ def main():
         "%.0f ns without (%d marks, best of 3, loop overhead removed)"
         % (sys.version_info[0], sys.version_info[1], options.backend, on, off, options.marks)
     )
+
+
+class Kept:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def live_main(options):
+    """Marks with live snapshots on, N objects live."""
+    with tempfile.TemporaryDirectory() as out:
+        record = subprocess.Popen(
+            [highrise_bin(), "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        addr = record.stdout.readline().split()[1]
+        agent = highrise_agent.start(addr=addr, backend=options.backend, live=True, include=["__main__"])
+        assert agent is not None and agent.live, "the agent did not connect with live=True"
+        kept = make_kept(options.live)
+        assert sum(map(len, kept)) == options.live
+        marks = options.marks if options.marks != 200_000 else 20
+        best = min(loop(marks) for _ in range(3))
+        highrise_agent.stop()
+        record.wait(timeout=120)
+    print(
+        "python %d.%d: a phase mark with a live snapshot costs %.1f ms with %d instances kept live "
+        "(%d objects in all for the collector; best of 3 x %d marks)"
+        % (sys.version_info[0], sys.version_info[1], best / 1e6, options.live, len(__import__("gc").get_objects()), marks)
+    )
+
+
+def make_kept(n):
+    """N Kept instances made in a profiled function (so their class has an id), in lists of 10."""
+    return [[Kept(i) for i in range(j, min(n, j + 10))] for j in range(0, n, 10)]
 
 
 if __name__ == "__main__":
