@@ -22,11 +22,14 @@ SAMPLE_PROCS = (50, 100, 200)
 TARGET_PROCS = 400
 
 
-def record(out, procs):
-    """Runs minilang with `procs` procedures under the agent (allocation counting on) against
-    `highrise record`; returns (its output, the recording)."""
+def record(out, procs, live=False):
+    """Runs minilang with `procs` procedures under the agent (allocation counting on, live-object
+    snapshots at its phase marks' ends if `live`) against `highrise record`; returns (its output,
+    the recording)."""
     done, recording = record_under_agent(
-        ["--backend", "native", "--alloc", "on", "-m", "minilang", "--procs", str(procs)], out, cwd=EXAMPLE
+        ["--backend", "native", "--alloc", "on"] + (["--live"] if live else []) + ["-m", "minilang", "--procs", str(procs)],
+        out,
+        cwd=EXAMPLE,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout, recording
@@ -105,3 +108,48 @@ def test_predicts_a_larger_run_from_three_small_ones():
         # scales it too, over-predicts; the fit, which separates it, does not.
         ratio, fit = errors["Resolver.resolve"]
         assert abs(fit) < 5 and ratio > fit, errors
+
+
+@pytest.mark.skipif(not os.path.exists(highrise_bin()), reason="the highrise binary is not built")
+@pytest.mark.skipif(not native_available(), reason="_native not built (the Python recorder counts no allocations)")
+def test_live_objects_predict_what_the_resolve_phase_retains():
+    """With `--live`, the example's phase marks ("parse", "resolve") end with the objects live on
+    the heap: at the resolve mark's end the syntax tree the parse phase made is still live (every
+    call node), and so is every reference the resolver keeps. `highrise predict --phase
+    phase.resolve` scales those into retained memory; the live-bytes fit, which keeps the
+    program's fixed part (classes, modules) apart, lands close to the larger run's measured live
+    bytes, where the ratio method scales the fixed part too and over-predicts."""
+    highrise = highrise_bin()
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {}
+        for procs in SAMPLE_PROCS + (TARGET_PROCS,):
+            out = pathlib.Path(tmp) / str(procs)
+            out.mkdir()
+            runs[procs] = record(out, procs, live=True)
+
+        line, recording = runs[100]
+        made = printed(line)
+        table = cli_json(highrise, "classes", "--phase", "phase.parse", "--phase", "phase.resolve", str(recording))
+        phases = {run["phase"]: run for run in table["phases"]}
+        assert set(phases) == {"highrise.phase.parse", "highrise.phase.resolve"}
+        assert all(run["live_snapshot"] for run in phases.values())
+        resolve = {c["class"]: c for c in phases["highrise.phase.resolve"]["classes"]}
+        assert resolve["minilang.tree.Call"]["created"] == 0
+        assert resolve["minilang.tree.Call"]["live_at_exit"] == made["calls"]
+        assert resolve["minilang.resolver.Reference"]["live_at_exit"] == made["references"]
+        assert resolve["minilang.resolver.Reference"]["live_measured"]
+        parse = {c["class"]: c for c in phases["highrise.phase.parse"]["classes"]}
+        assert parse["minilang.tree.Call"]["live_at_exit"] == made["calls"] == parse["minilang.tree.Call"]["created"]
+
+        target = printed(runs[TARGET_PROCS][0])
+        result = cli_json(
+            highrise,
+            "predict", "--basis", "Call=%d" % target["calls"], "--phase", "phase.resolve",
+            *[str(runs[procs][1]) for procs in SAMPLE_PROCS], "--vs-measured", str(runs[TARGET_PROCS][1]),
+        )
+        measured = result["measured"]
+        assert measured["live_bytes"] > 0
+        ratio, fit = measured["retained_error_pct"], measured["retained_fit_error_pct"]
+        print("retained at resolve's end vs measured live bytes (ratio, fit), %:", ratio, fit)
+        assert abs(fit) < 10 and ratio > fit, (ratio, fit)
+

@@ -233,6 +233,9 @@ fn render_prediction(output: &PredictOutput) -> String {
                 kib(bytes)
             ))
     );
+    if let Some(bytes) = prediction.retained_fit_bytes {
+        let _ = writeln!(out, "  retained at exit, linear fit: {}", kib(bytes));
+    }
     match prediction.fit_bytes {
         Some(bytes) => {
             let _ = writeln!(out, "  linear fit:   {}", kib(bytes));
@@ -270,20 +273,40 @@ fn render_prediction(output: &PredictOutput) -> String {
     }
     let _ = writeln!(
         out,
-        "\n  {:>9} {:>9} {:>11} {:>12} {:>12} {:>12}  class",
-        "per basis", "max", "objects", "average", "maximum", "fit"
+        "\n  {:>9} {:>9} {:>11} {:>12} {:>12} {:>12} {:>12}  class",
+        "per basis", "max", "objects", "average", "maximum", "fit", "retained"
     );
+    let mut negligible = 0;
     for class in &prediction.classes {
+        // Under 0.05 kB everywhere (e.g. a class live at exit with a handful of objects that
+        // the component did not make): counted in the totals, not listed.
+        let shown = [
+            Some(class.average_bytes),
+            Some(class.maximum_bytes),
+            class.fit_bytes,
+            class.retained_bytes,
+        ];
+        if shown.iter().flatten().all(|bytes| bytes.abs() < 50.0) {
+            negligible += 1;
+            continue;
+        }
         let _ = writeln!(
             out,
-            "  {:>9.3} {:>9.3} {:>11.0} {:>12} {:>12} {:>12}  {}",
+            "  {:>9.3} {:>9.3} {:>11.0} {:>12} {:>12} {:>12} {:>12}  {}",
             class.mean_ratio,
             class.max_ratio,
             class.average_count,
             kib(class.average_bytes),
             kib(class.maximum_bytes),
             class.fit_bytes.map_or_else(|| "-".to_string(), kib),
+            class.retained_bytes.map_or_else(|| "-".to_string(), kib),
             class.class
+        );
+    }
+    if negligible > 0 {
+        let _ = writeln!(
+            out,
+            "  ({negligible} more classes under 0.05 kB each, in the totals; --json lists them)"
         );
     }
     if let Some(measured) = &output.measured {
@@ -328,6 +351,16 @@ fn render_prediction(output: &PredictOutput) -> String {
             let _ = writeln!(
                 out,
                 "  retained {} against live at exit ({error:+.1} %)",
+                kib(retained)
+            );
+        }
+        if let (Some(retained), Some(error)) = (
+            measured.prediction.retained_fit_bytes,
+            measured.retained_fit_error_pct,
+        ) {
+            let _ = writeln!(
+                out,
+                "  retained, linear fit {} against live at exit ({error:+.1} %)",
                 kib(retained)
             );
         }

@@ -151,6 +151,10 @@ pub struct ClassPrediction {
     /// Bytes live at the phase's exit (average over the data sets of live bytes per basis
     /// object, times `N`), where known as for `mean_live_ratio`.
     pub retained_bytes: Option<f64>,
+    /// The least-squares line of live bytes at exit against basis objects (a fixed part, such
+    /// as what the program holds whatever its input, kept apart), and its prediction at `N`.
+    pub retained_fit: Option<Line>,
+    pub retained_fit_bytes: Option<f64>,
     /// The least-squares line of objects created against basis objects, when the data sets
     /// have at least two distinct basis counts; its prediction at `N`.
     pub fit: Option<Line>,
@@ -185,11 +189,13 @@ pub struct Prediction {
     pub average_bytes: f64,
     pub maximum_bytes: f64,
     pub retained_bytes: Option<f64>,
+    /// The live-bytes fit over the same classes, when every one of them could be fitted.
+    pub retained_fit_bytes: Option<f64>,
     /// Classes whose live objects some data set does not know (left out of `retained_bytes`).
     pub live_unknown: Vec<String>,
     /// The fit, when every class could be fitted.
     pub fit_bytes: Option<f64>,
-    /// By predicted average bytes, most first.
+    /// By predicted average or retained bytes (the larger), most first.
     pub classes: Vec<ClassPrediction>,
 }
 
@@ -308,6 +314,16 @@ pub fn predict(
             let retained_bytes = live
                 .as_ref()
                 .map(|live| n * live.iter().map(|(_, bytes)| bytes).sum::<f64>() / sets);
+            let retained_fit = live.as_ref().and_then(|live| {
+                let bytes: Vec<f64> = live
+                    .iter()
+                    .zip(&basis_counts)
+                    .map(|((_, per_basis), &b)| per_basis * b)
+                    .collect();
+                least_squares(&basis_counts, &bytes)
+            });
+            let retained_fit_bytes =
+                retained_fit.map(|line| (line.intercept + line.slope * n).max(0.0));
             let counts: Vec<f64> = entries
                 .iter()
                 .map(|entry| entry.map_or(0.0, |entry| entry.created as f64))
@@ -326,17 +342,18 @@ pub fn predict(
                 average_bytes: n * mean_ratio * mean_size_bytes,
                 maximum_bytes: n * max_ratio * max_size_bytes,
                 retained_bytes,
+                retained_fit,
+                retained_fit_bytes,
                 fit,
                 fit_count,
                 fit_bytes: fit_count.map(|count| count * mean_size_bytes),
             }
         })
         .collect();
-    classes.sort_by(|a, b| {
-        b.average_bytes
-            .total_cmp(&a.average_bytes)
-            .then(a.class.cmp(&b.class))
-    });
+    // Most memory first, created or retained (a class an earlier phase made may only be live).
+    let weight =
+        |class: &ClassPrediction| class.average_bytes.max(class.retained_bytes.unwrap_or(0.0));
+    classes.sort_by(|a, b| weight(b).total_cmp(&weight(a)).then(a.class.cmp(&b.class)));
     let data_set_predictions = used
         .iter()
         .map(|set| {
@@ -376,6 +393,12 @@ pub fn predict(
             let known: Vec<f64> = classes.iter().filter_map(|c| c.retained_bytes).collect();
             (!known.is_empty()).then(|| known.iter().sum())
         },
+        retained_fit_bytes: classes
+            .iter()
+            .filter(|class| class.retained_bytes.is_some())
+            .map(|class| class.retained_fit_bytes)
+            .sum::<Option<f64>>()
+            .filter(|_| classes.iter().any(|class| class.retained_bytes.is_some())),
         live_unknown: classes
             .iter()
             .filter(|class| class.retained_bytes.is_none())
@@ -473,8 +496,9 @@ pub struct Measured {
     pub average_error_pct: f64,
     pub maximum_error_pct: f64,
     pub fit_error_pct: Option<f64>,
-    /// Retained against live bytes.
+    /// Retained (ratio method, and the live-bytes fit) against live bytes.
     pub retained_error_pct: Option<f64>,
+    pub retained_fit_error_pct: Option<f64>,
 }
 
 /// Checks the prediction method against `measured` (a data set of a run at the size to
@@ -509,6 +533,10 @@ pub fn versus_measured(
             .map(|fit| error(fit, created_bytes as f64)),
         retained_error_pct: prediction
             .retained_bytes
+            .zip(live_bytes)
+            .map(|(predicted, live)| error(predicted, live)),
+        retained_fit_error_pct: prediction
+            .retained_fit_bytes
             .zip(live_bytes)
             .map(|(predicted, live)| error(predicted, live)),
         prediction,
@@ -713,6 +741,7 @@ mod tests {
         assert_eq!(by_name("sym.Symbol").mean_live_ratio, Some(2.0));
         assert_eq!(by_name("builtins.str").retained_bytes, None);
         assert_eq!(prediction.retained_bytes, Some(8800.0));
+        assert!((prediction.retained_fit_bytes.unwrap() - 8800.0).abs() < 1e-6);
         assert_eq!(prediction.live_unknown, vec!["builtins.str".to_string()]);
         assert_eq!(sets[0].live_bytes(), Some(880.0));
 
@@ -721,6 +750,7 @@ mod tests {
         assert_eq!(check.live_bytes, Some(4400.0));
         assert_eq!(check.heap_live_bytes, Some(50_000));
         assert_eq!(check.retained_error_pct, Some(0.0));
+        assert!(check.retained_fit_error_pct.unwrap().abs() < 1e-9);
 
         // Merged runs keep the last snapshot (whole heap), not a sum.
         let merged = merge_runs(&sets, "both").unwrap();

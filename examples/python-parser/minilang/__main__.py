@@ -2,11 +2,19 @@
 made."""
 
 import argparse
+import contextlib
 
 from minilang import source
 from minilang.parser import Parser
 from minilang.resolver import Resolver
 from minilang.tree import Call
+
+try:  # phase marks when the highrise agent is installed; nothing otherwise
+    from highrise_agent import phase
+except ImportError:
+
+    def phase(name):
+        return contextlib.nullcontext()
 
 
 def count_calls(program):
@@ -21,9 +29,11 @@ def main(argv=None):
     args.add_argument("--seed", type=int, default=16)
     options = args.parse_args(argv)
     text = source.generate(options.procs, options.seed)
-    program = Parser(text).parse()
+    with phase("parse"):
+        program = Parser(text).parse()
     resolver = Resolver()
-    resolver.resolve(program)
+    with phase("resolve"):
+        resolver.resolve(program)
     print(
         "minilang: %d procs, %d calls, %d scopes, %d references"
         % (len(program.procs), count_calls(program), len(resolver.scopes), len(resolver.references))
