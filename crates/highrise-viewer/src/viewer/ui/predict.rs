@@ -334,6 +334,9 @@ fn prediction_ui(ui: &mut egui::Ui, prediction: &Prediction, check: Option<&Meas
         Some(bytes) => format!("Linear fit: {} (fixed costs apart)", kb(bytes)),
         None => "Linear fit: needs samples with at least two different basis counts".to_string(),
     });
+    if let Some(bytes) = prediction.retained_fit_bytes {
+        ui.label(format!("Retained at exit, linear fit: {}", kb(bytes)));
+    }
     if let Some(check) = check {
         let fit = match (check.prediction.fit_bytes, check.fit_error_pct) {
             (Some(bytes), Some(error)) => format!(", fit {} ({error:+.1} %)", kb(bytes)),
@@ -351,6 +354,27 @@ fn prediction_ui(ui: &mut egui::Ui, prediction: &Prediction, check: Option<&Meas
                 check.maximum_error_pct,
             ),
         );
+        if let Some(live) = check.live_bytes {
+            let error = |bytes: Option<f64>, pct: Option<f64>| match (bytes, pct) {
+                (Some(bytes), Some(pct)) => format!("{} ({pct:+.1} %)", kb(bytes)),
+                _ => "-".to_string(),
+            };
+            let heap = check.heap_live_bytes.map_or_else(String::new, |heap| {
+                format!(" · heap live {}", kb(heap as f64))
+            });
+            ui.colored_label(
+                egui::Color32::LIGHT_GREEN,
+                format!(
+                    "Live at exit {}{heap} · retained: ratio {}, fit {}",
+                    kb(live),
+                    error(check.prediction.retained_bytes, check.retained_error_pct),
+                    error(
+                        check.prediction.retained_fit_bytes,
+                        check.retained_fit_error_pct
+                    ),
+                ),
+            );
+        }
     }
     for label in &prediction.lossy {
         ui.colored_label(egui::Color32::YELLOW, format!("lossy sample: {label}"));
