@@ -47,7 +47,7 @@ pub use frame::{
 };
 pub use message::{
     qualified_name, AgentMessage, ClassDef, ClassKind, EventBatch, Hello, LiveClass, LiveObjects,
-    MethodDef, ViewerMessage,
+    MethodDef, ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.

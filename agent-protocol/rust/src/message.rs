@@ -48,10 +48,20 @@ pub struct MethodDef {
     pub line: Option<u32>,
 }
 
+/// The package and class of a phase mark's method: a mark named `parse` is a frame of the
+/// method `highrise.phase.parse` (SPEC.md "Phase marks").
+pub const PHASE_MARK_PACKAGE: &str = "highrise";
+pub const PHASE_MARK_CLASS: &str = "phase";
+
 impl MethodDef {
     /// How people read the method: `package.Class.method` (`Class.method` in the root package).
     pub fn qualified_name(&self) -> String {
         qualified_name(&self.package, &self.class, &self.method)
+    }
+
+    /// Whether this is a phase mark's method (`highrise.phase.NAME`).
+    pub fn is_phase_mark(&self) -> bool {
+        self.package == PHASE_MARK_PACKAGE && self.class == PHASE_MARK_CLASS
     }
 }
 

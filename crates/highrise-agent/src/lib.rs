@@ -116,4 +116,5 @@ pub mod __fuzz {
 pub mod __private {
     pub use crate::callsite::{Callsite, MethodInfo};
     pub use crate::scope::enter;
+    pub use highrise_protocol::{PHASE_MARK_CLASS, PHASE_MARK_PACKAGE};
 }

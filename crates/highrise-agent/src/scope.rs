@@ -123,7 +123,11 @@ macro_rules! scope {
 #[macro_export]
 macro_rules! phase {
     ($name:literal) => {
-        $crate::__scope_as!("highrise", ::core::option::Option::Some("phase"), $name);
+        $crate::__scope_as!(
+            $crate::__private::PHASE_MARK_PACKAGE,
+            ::core::option::Option::Some($crate::__private::PHASE_MARK_CLASS),
+            $name
+        );
     };
 }
 

@@ -476,7 +476,7 @@ impl SessionSink for PhaseSink {
 
     fn define_methods(&mut self, definitions: &[MethodDef]) {
         for definition in definitions {
-            if definition.package == "highrise" && definition.class == "phase" {
+            if definition.is_phase_mark() {
                 self.marks.push(definition.id);
             }
             for asked in &self.asked {

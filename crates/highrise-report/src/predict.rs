@@ -377,6 +377,19 @@ pub fn predict(
         .iter()
         .map(|class| class.fit_bytes)
         .sum::<Option<f64>>();
+    // Over the classes whose live objects are known; `None` when no class's are.
+    let known: Vec<&ClassPrediction> = classes
+        .iter()
+        .filter(|class| class.retained_bytes.is_some())
+        .collect();
+    let retained_bytes =
+        (!known.is_empty()).then(|| known.iter().filter_map(|class| class.retained_bytes).sum());
+    let retained_fit_bytes = retained_bytes.and(
+        known
+            .iter()
+            .map(|class| class.retained_fit_bytes)
+            .sum::<Option<f64>>(),
+    );
     Ok(Prediction {
         basis,
         basis_count,
@@ -389,16 +402,8 @@ pub fn predict(
             .collect(),
         average_bytes: classes.iter().map(|class| class.average_bytes).sum(),
         maximum_bytes: classes.iter().map(|class| class.maximum_bytes).sum(),
-        retained_bytes: {
-            let known: Vec<f64> = classes.iter().filter_map(|c| c.retained_bytes).collect();
-            (!known.is_empty()).then(|| known.iter().sum())
-        },
-        retained_fit_bytes: classes
-            .iter()
-            .filter(|class| class.retained_bytes.is_some())
-            .map(|class| class.retained_fit_bytes)
-            .sum::<Option<f64>>()
-            .filter(|_| classes.iter().any(|class| class.retained_bytes.is_some())),
+        retained_bytes,
+        retained_fit_bytes,
         live_unknown: classes
             .iter()
             .filter(|class| class.retained_bytes.is_none())
