@@ -13,8 +13,8 @@ use std::net::{Ipv4Addr, SocketAddr};
 use arbitrary::Arbitrary;
 use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
 use highrise_protocol::{
-    encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, EventBatch, EventKind, Hello,
-    LiveClass, LiveObjects, MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
+    encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, ClassRelation, EventBatch, EventKind, Hello,
+    LiveClass, LiveObjects, MemoryAmount, MethodDef, RelationKind, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,
     PROTOCOL_VERSION,
 };
 use libfuzzer_sys::fuzz_target;
@@ -56,6 +56,7 @@ enum Op {
         heap: Option<u64>,
         classes: Vec<(Id, u64, u64)>,
     },
+    ClassRelations(Vec<(Id, Id, u8, bool)>),
     Heartbeat {
         dt: i16,
     },
@@ -286,6 +287,22 @@ fuzz_target!(|input: Input| {
                     })
                     .collect(),
             }),
+            Op::ClassRelations(relations) => AgentMessage::ClassRelations(
+                relations
+                    .iter()
+                    .map(|(from, to, kind, many)| ClassRelation {
+                        from_class: from.get(),
+                        to_class: to.get(),
+                        kind: match kind % 3 {
+                            0 => RelationKind::Extends,
+                            1 => RelationKind::Implements,
+                            _ => RelationKind::Field,
+                        },
+                        field: format!("f{}", kind / 3),
+                        many: *many,
+                    })
+                    .collect(),
+            ),
             Op::Heartbeat { dt } => AgentMessage::Heartbeat {
                 timestamp: tick(&mut now, dt),
             },

@@ -123,6 +123,7 @@ fn agent_message_tag(message: &AgentMessage) -> u32 {
         AgentMessage::Records(_) => 10,
         AgentMessage::MemoryDropped { .. } => 11,
         AgentMessage::LiveObjects(_) => 12,
+        AgentMessage::ClassRelations(_) => 13,
     }
 }
 

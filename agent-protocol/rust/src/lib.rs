@@ -46,13 +46,13 @@ pub use frame::{
     FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
 pub use message::{
-    qualified_name, AgentMessage, ClassDef, ClassKind, EventBatch, Hello, LiveClass, LiveObjects,
-    MethodDef, ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE,
+    qualified_name, AgentMessage, ClassDef, ClassKind, ClassRelation, EventBatch, Hello, LiveClass,
+    LiveObjects, MethodDef, RelationKind, ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 /// Version 2 added class definitions, packed records with memory records, and memory drop
-/// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request); nothing of
+/// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request) and class relations (tag 13); nothing of
 /// version 1 changed.
 pub const PROTOCOL_VERSION: u32 = 2;
 

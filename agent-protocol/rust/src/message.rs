@@ -178,6 +178,36 @@ pub enum AgentMessage {
     /// the heap's live bytes when the runtime says them. Sent only when the user asks for
     /// live-object snapshots (SPEC.md "Live objects").
     LiveObjects(LiveObjects),
+    /// Tag 13 (a version-2 addition): relations between defined classes, read from the
+    /// program's own structure (Java bytecode as classes load, Python bases and observed
+    /// instance attributes): the class diagram (SPEC.md "Class relations"). Incremental; a
+    /// relation sent again is the same relation.
+    ClassRelations(Vec<ClassRelation>),
+}
+
+/// What a [`ClassRelation`] says about its classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Encode, Decode)]
+pub enum RelationKind {
+    /// Tag 0: `from_class` is a subclass of `to_class` (Java `extends`, a Python base).
+    Extends,
+    /// Tag 1: `from_class` implements the interface `to_class` (Java).
+    Implements,
+    /// Tag 2: an association: `from_class`'s objects refer to `to_class`'s through the field
+    /// (attribute) `field`, one object or, when `many`, a collection or array of them.
+    Field,
+}
+
+/// One relation of the class diagram (tag 13): both classes defined by `DefineClasses`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Encode, Decode)]
+pub struct ClassRelation {
+    pub from_class: u32,
+    pub to_class: u32,
+    pub kind: RelationKind,
+    /// The field's name for [`RelationKind::Field`]; empty otherwise.
+    pub field: String,
+    /// For a field: it holds a collection (array, list, map values, …) of `to_class`'s
+    /// objects rather than one. False otherwise.
+    pub many: bool,
 }
 
 /// A snapshot of live objects per class (tag 12).

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use highrise_protocol::{
     decode_agent_message, decode_events, decode_hello, decode_records, decode_viewer_message,
     encode_frame, encode_hello, frame_payload, peek_hello_header, AgentMessage, ClassDef,
-    ClassKind, EventKind, Hello, LiveClass, LiveObjects, MemoryAmount, MethodDef,
-    PackedEventWriter, PackedRecordWriter, ProtocolError, ViewerMessage, MAGIC, PROTOCOL_VERSION,
-    REJECT_UNAUTHORIZED,
+    ClassKind, ClassRelation, EventKind, Hello, LiveClass, LiveObjects, MemoryAmount, MethodDef,
+    PackedEventWriter, PackedRecordWriter, ProtocolError, RelationKind, ViewerMessage, MAGIC,
+    PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
 };
 
 fn golden_dir() -> PathBuf {
@@ -201,6 +201,32 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
                     },
                 ],
             }),
+        ),
+        agent(
+            "class_relations",
+            AgentMessage::ClassRelations(vec![
+                ClassRelation {
+                    from_class: 2,
+                    to_class: 2,
+                    kind: RelationKind::Field,
+                    field: "next".into(),
+                    many: false,
+                },
+                ClassRelation {
+                    from_class: 2,
+                    to_class: 1,
+                    kind: RelationKind::Extends,
+                    field: String::new(),
+                    many: false,
+                },
+                ClassRelation {
+                    from_class: 2,
+                    to_class: 2,
+                    kind: RelationKind::Field,
+                    field: "rotations".into(),
+                    many: true,
+                },
+            ]),
         ),
         agent(
             "thread_end",

@@ -23,6 +23,12 @@ TAG_DEFINE_CLASSES = 9
 TAG_RECORDS = 10
 TAG_MEMORY_DROPPED = 11
 TAG_LIVE_OBJECTS = 12
+TAG_CLASS_RELATIONS = 13
+
+# Class relation kinds (SPEC "Class relations").
+RELATION_EXTENDS = 0
+RELATION_IMPLEMENTS = 1
+RELATION_FIELD = 2
 
 # Event kinds; in packed records also the record kinds 0 and 1, with MEMORY the third.
 ENTER = 0
@@ -259,6 +265,16 @@ def live_objects(thread_id, timestamp, heap_live_bytes, classes):
     out += varint(len(classes))
     for class_id, count, nbytes in classes:
         out += varint(class_id) + varint(count) + varint(nbytes)
+    return frame(bytes(out))
+
+
+def class_relations(relations):
+    """ClassRelations (tag 13, a version-2 addition): `relations` is [(from_class, to_class, kind,
+    field, many)], kind one of the RELATION_* constants, field "" unless kind is a field."""
+    out = bytearray(varint(TAG_CLASS_RELATIONS) + varint(len(relations)))
+    for from_class, to_class, kind, field, many in relations:
+        out += varint(from_class) + varint(to_class) + varint(kind) + string(field)
+        out += b"\x01" if many else b"\x00"
     return frame(bytes(out))
 
 

@@ -65,6 +65,16 @@ AGENT_FRAMES = [
     ("dropped", lambda: w.dropped(1_000_000, 3)),
     ("memory_dropped", lambda: w.memory_dropped(5000, 120_000, 0)),
     ("live_objects", lambda: w.live_objects(1, 85_000, 1_048_576, [(0, 3, 72), (2, 0, 0)])),
+    (
+        "class_relations",
+        lambda: w.class_relations(
+            [
+                (2, 2, w.RELATION_FIELD, "next", False),
+                (2, 1, w.RELATION_EXTENDS, "", False),
+                (2, 2, w.RELATION_FIELD, "rotations", True),
+            ]
+        ),
+    ),
     ("thread_end", lambda: w.thread_end(1, 90_000)),
     ("goodbye", lambda: w.goodbye(100_000)),
 ]

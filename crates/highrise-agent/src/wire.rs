@@ -379,6 +379,27 @@ mod tests {
                     ],
                 }),
             ),
+            // Not sent by this agent: Rust has no runtime reflection to read a class diagram
+            // from (README "Memory"); here so the session is whole.
+            (
+                "class_relations",
+                AgentMessage::ClassRelations(
+                    [(2, "next", false), (1, "", false), (2, "rotations", true)]
+                        .into_iter()
+                        .map(|(to_class, field, many)| highrise_protocol::ClassRelation {
+                            from_class: 2,
+                            to_class,
+                            kind: if field.is_empty() {
+                                highrise_protocol::RelationKind::Extends
+                            } else {
+                                highrise_protocol::RelationKind::Field
+                            },
+                            field: field.into(),
+                            many,
+                        })
+                        .collect(),
+                ),
+            ),
             (
                 "thread_end",
                 AgentMessage::ThreadEnd {

@@ -6,6 +6,7 @@
 //! Where to start: [`Aggregator`] (feed it events, take [`Snapshot`]s), then
 //! [`AggregatorConfig`]. `BENCHMARKS.md` ("Aggregator") has the measured costs. [`AlertDetector`]
 //! raises alerts (a method stuck while its threads pile up, a jump, drops) from snapshots.
+//! [`Multiplicities`] counts, per relation of a class diagram, the objects made with each owner.
 //!
 //! # Definitions
 //!
@@ -81,6 +82,7 @@ mod drops;
 mod engine;
 mod memory;
 mod methods;
+mod multiplicity;
 mod pair;
 mod ring;
 mod snapshot;
@@ -98,6 +100,7 @@ pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CO
 pub use memory::{
     Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };
+pub use multiplicity::{Multiplicities, PartsPerOwner};
 pub use snapshot::{MethodStats, Snapshot};
 pub use stats::AggregatorStats;
 

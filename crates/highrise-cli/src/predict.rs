@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
+use highrise_report::diagram::ClassDiagram;
 use highrise_report::phases::{class_table, ClassTable, WHOLE_RUN};
 use highrise_report::predict::{
     merge_runs, predict, versus_measured, DataSet, Measured, Prediction,
@@ -207,7 +208,66 @@ fn render_classes(table: &ClassTable) -> String {
     if table.phases.is_empty() {
         let _ = writeln!(out, "\nno phase runs");
     }
+    render_diagram(&mut out, &table.diagram);
     out
+}
+
+/// The class diagram: classes with their objects, then each relation, associations with the
+/// objects made per owner.
+fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
+    if diagram.relations.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nClass diagram ({} classes, {} relations; \"per owner\": objects of the field's class \
+         and its subclasses created in the calls that create each owner, over the whole run; max: in one call):",
+        diagram.classes.len(),
+        diagram.relations.len()
+    );
+    let _ = writeln!(
+        out,
+        "  {:>10} {:>12} {:>9}  class",
+        "created", "bytes", "mean B"
+    );
+    for class in &diagram.classes {
+        let _ = writeln!(
+            out,
+            "  {:>10} {:>12} {:>9.1}  {}",
+            class.created, class.created_bytes, class.mean_size_bytes, class.class
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {:>10} {:>8} {:>7}  relation",
+        "per owner", "max", "of all"
+    );
+    for relation in &diagram.relations {
+        let per_owner = relation
+            .per_owner
+            .map_or_else(|| "-".to_string(), |per| format!("{per:.2}"));
+        let max = relation
+            .max_per_owner
+            .map_or_else(|| "-".to_string(), |max| format!("{max:.0}"));
+        let share = if relation.parts_total > 0 {
+            format!(
+                "{:.0} %",
+                100.0 * relation.parts as f64 / relation.parts_total as f64
+            )
+        } else {
+            "-".to_string()
+        };
+        let arrow = match relation.kind {
+            "field" if relation.many => format!(".{} → *", relation.field),
+            "field" => format!(".{} →", relation.field),
+            kind => format!(" {kind}"),
+        };
+        let _ = writeln!(
+            out,
+            "  {per_owner:>10} {max:>8} {share:>7}  {}{arrow} {}",
+            relation.from, relation.to
+        );
+    }
 }
 
 fn render_prediction(output: &PredictOutput) -> String {

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use highrise_protocol::{ClassDef, MethodDef, ProtocolError};
+use highrise_protocol::{ClassDef, ClassRelation, MethodDef, ProtocolError};
 
 /// The server's name for one connection, unique for the server's lifetime.
 pub type SessionId = u64;
@@ -207,6 +207,8 @@ pub struct SessionReport<T> {
     pub definition_chunks: Vec<Arc<[MethodDef]>>,
     /// Class definitions (version 2) the same way.
     pub class_chunks: Vec<Arc<[ClassDef]>>,
+    /// Class relations (the class diagram) the same way, each once.
+    pub relation_chunks: Vec<Arc<[ClassRelation]>>,
     /// Threads in order of first appearance.
     pub threads: Arc<Vec<ThreadInfo>>,
     /// The sink's snapshot; `None` until the Hello was accepted.
@@ -222,6 +224,11 @@ impl<T> SessionReport<T> {
     /// All class definitions in arrival order.
     pub fn classes(&self) -> impl Iterator<Item = &ClassDef> + '_ {
         self.class_chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
+    /// All class relations in arrival order.
+    pub fn relations(&self) -> impl Iterator<Item = &ClassRelation> + '_ {
+        self.relation_chunks.iter().flat_map(|chunk| chunk.iter())
     }
 
     /// True once the session is over; no report follows an ended one.

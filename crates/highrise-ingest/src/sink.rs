@@ -1,6 +1,8 @@
 //! What a session feeds its validated stream into.
 
-use highrise_protocol::{ClassDef, Event, EventKind, Hello, LiveClass, MemoryAmount, MethodDef};
+use highrise_protocol::{
+    ClassDef, ClassRelation, Event, EventKind, Hello, LiveClass, MemoryAmount, MethodDef,
+};
 
 /// Receives one session's validated stream on the session's worker thread.
 ///
@@ -53,6 +55,9 @@ pub trait SessionSink: Send + 'static {
         _classes: &[LiveClass],
     ) {
     }
+    /// New class relations (the class diagram), each between defined classes, each sent
+    /// once. The default ignores them; the session's reports carry them all too.
+    fn class_relations(&mut self, _relations: &[ClassRelation]) {}
     /// After lost events: the thread's whole stack (outermost first) at `timestamp_ns`.
     fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]);
     /// The agent's clock moved on without events.

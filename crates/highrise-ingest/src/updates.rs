@@ -297,6 +297,7 @@ mod tests {
             errors: Vec::new(),
             definition_chunks: Vec::new(),
             class_chunks: Vec::new(),
+            relation_chunks: Vec::new(),
             threads: Arc::default(),
             sink: None,
         }

@@ -199,7 +199,9 @@ impl ProbeSink {
 /// first], class: display name, count, bytes, frees, freed_bytes}]) and stats
 /// memory_records, allocations, class_definitions, agent_allocations_dropped,
 /// agent_allocation_bytes_dropped, agent_frees_dropped; per thread `live_objects`
-/// ([{timestamp_ns, heap_live_bytes, classes: {display name → {count, bytes}}}]).
+/// ([{timestamp_ns, heap_live_bytes, classes: {display name → {count, bytes}}}]); and
+/// `class_relations` ([{from, to: display names, kind: extends|implements|field, field,
+/// many}]).
 fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) -> Value {
     let names: HashMap<u32, String> = report
         .definitions()
@@ -340,6 +342,13 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
         },
         "methods": methods,
         "classes": classes,
+        "class_relations": report.relations().map(|relation| json!({
+            "from": class_names.get(&relation.from_class).cloned().unwrap_or_else(|| format!("#{}", relation.from_class)),
+            "to": class_names.get(&relation.to_class).cloned().unwrap_or_else(|| format!("#{}", relation.to_class)),
+            "kind": format!("{:?}", relation.kind).to_lowercase(),
+            "field": relation.field,
+            "many": relation.many,
+        })).collect::<Vec<_>>(),
         "threads": threads,
         "calls": all_calls,
     })

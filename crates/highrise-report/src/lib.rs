@@ -21,10 +21,14 @@
 //!   [`predict::predict`]: a component's memory for N objects of a basis class from such data
 //!   sets, by the ratio method of Murphy & Saenko (1998) and by a per-class linear fit
 //!   (`highrise classes`, `highrise predict`).
+//! - [`diagram::class_diagram`]: the class diagram the agents read from the program (supertypes,
+//!   fields), with each association's objects made per owner from the calling contexts
+//!   (`highrise classes --diagram`; [`phases::ClassTable::diagram`]).
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
 //!   recorded pacing × speed.
 
 mod compare;
+pub mod diagram;
 pub mod pairing;
 pub mod phases;
 pub mod predict;

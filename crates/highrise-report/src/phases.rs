@@ -17,6 +17,7 @@ use highrise_ingest::SessionSink;
 use highrise_protocol::{ClassDef, Event, EventKind, LiveClass, MemoryAmount, MethodDef};
 use serde::Serialize;
 
+use crate::diagram::{class_diagram, ClassDiagram};
 use crate::summary::{replay_into, ReportError};
 
 /// The name of the one phase of a run read without `--phase`.
@@ -110,6 +111,9 @@ pub struct ClassTable {
     /// Nonzero means the counts here are lower bounds (the agent's `lossless` option avoids it).
     pub events_dropped: u64,
     pub allocations_dropped: u64,
+    /// The class diagram the agent reported (empty when it sent no relations), with each
+    /// association's objects made per owner over the whole run.
+    pub diagram: ClassDiagram,
 }
 
 /// Whether a class's display name is what the user typed: the whole name, or its last
@@ -143,10 +147,17 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
         .classes()
         .map(|class: &ClassDef| (class.id, class.display_name()))
         .collect();
+    let class_defs: Vec<ClassDef> = report.classes().cloned().collect();
+    let relations: Vec<_> = report.relations().cloned().collect();
     let sink = processor.sink_mut().ok_or_else(|| ReportError::NoSession {
         path: path.to_path_buf(),
     })?;
     sink.close_all();
+    let diagram = if relations.is_empty() {
+        ClassDiagram::default()
+    } else {
+        class_diagram(path, &class_defs, &relations)?
+    };
     let frees_known = sink.frees_known;
     let unknown_phases = phase_methods
         .iter()
@@ -175,6 +186,7 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
         interrupted,
         events_dropped: sink.events_dropped,
         allocations_dropped: sink.allocations_dropped,
+        diagram,
     })
 }
 

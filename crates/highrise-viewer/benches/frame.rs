@@ -38,6 +38,7 @@ fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
         errors: Vec::new(),
         definition_chunks: vec![Arc::clone(definitions)],
         class_chunks: Vec::new(),
+        relation_chunks: Vec::new(),
         threads: Arc::new(Vec::new()),
         sink: Some(snapshot),
     }

@@ -2,13 +2,13 @@
 //! counters, errors), feeding the sink, the whole-state report and the frames that bring a
 //! fresh recording up to the current state.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use highrise_protocol::{
-    decode_events, decode_records, encode_message, AgentMessage, ClassDef, Event, EventBatch,
-    EventKind, Hello, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID, MAX_METHOD_ID,
+    decode_events, decode_records, encode_message, AgentMessage, ClassDef, ClassRelation, Event,
+    EventBatch, EventKind, Hello, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID, MAX_METHOD_ID,
     MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
 };
 
@@ -21,6 +21,9 @@ use crate::sink::SessionSink;
 /// Definitions per synthesized `DefineMethods` frame (keeps each frame far below the 4 MiB
 /// frame limit).
 const SYNTHESIZED_DEFINITIONS_PER_FRAME: usize = 4096;
+
+/// Most class relations a session keeps (a class diagram far larger than any program's).
+pub const MAX_CLASS_RELATIONS: usize = 1 << 20;
 
 /// One session's state on its worker thread.
 pub(crate) struct Session<S: SessionSink> {
@@ -39,6 +42,9 @@ pub(crate) struct Session<S: SessionSink> {
     class_chunks: Vec<Arc<[ClassDef]>>,
     /// Indexed by class id: the definition's position (chunk, index), like `defined`.
     classes_defined: Vec<Option<(u32, u32)>>,
+    /// Class relations (the class diagram) in arrival order, each once.
+    relation_chunks: Vec<Arc<[ClassRelation]>>,
+    relations_seen: HashSet<ClassRelation>,
     threads: Arc<Vec<ThreadInfo>>,
     thread_index: HashMap<u64, usize>,
     pub(super) sink: Option<S>,
@@ -64,6 +70,8 @@ impl<S: SessionSink> Session<S> {
             defined: Vec::new(),
             class_chunks: Vec::new(),
             classes_defined: Vec::new(),
+            relation_chunks: Vec::new(),
+            relations_seen: HashSet::new(),
             threads: Arc::new(Vec::new()),
             thread_index: HashMap::new(),
             sink: None,
@@ -278,6 +286,7 @@ impl<S: SessionSink> Session<S> {
                 });
                 self.note_timestamp(timestamp_ns);
             }
+            AgentMessage::ClassRelations(relations) => self.relate_classes(relations),
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);
                 self.with_sink(|sink| sink.heartbeat(timestamp_ns));
@@ -408,6 +417,42 @@ impl<S: SessionSink> Session<S> {
         self.stats.class_definitions += accepted.len() as u64;
         self.with_sink(|sink| sink.define_classes(&accepted));
         self.class_chunks.push(accepted.into());
+    }
+
+    /// Class relations: each between defined classes (else skipped with an error), each kept
+    /// once, at most [`MAX_CLASS_RELATIONS`] of them.
+    fn relate_classes(&mut self, relations: Vec<ClassRelation>) {
+        let mut accepted: Vec<ClassRelation> = Vec::new();
+        for relation in relations {
+            let undefined = [relation.from_class, relation.to_class]
+                .into_iter()
+                .find(|&class_id| !self.is_class_defined(class_id));
+            if let Some(class_id) = undefined {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::UndefinedClass {
+                    class_id,
+                    records: 1,
+                });
+                continue;
+            }
+            if self.relations_seen.contains(&relation) {
+                continue;
+            }
+            if self.relations_seen.len() >= MAX_CLASS_RELATIONS {
+                self.stats.skipped_records += 1;
+                self.record_error(SessionError::Unexpected(format!(
+                    "more than {MAX_CLASS_RELATIONS} class relations; the rest skipped"
+                )));
+                continue;
+            }
+            self.relations_seen.insert(relation.clone());
+            accepted.push(relation);
+        }
+        if accepted.is_empty() {
+            return;
+        }
+        self.with_sink(|sink| sink.class_relations(&accepted));
+        self.relation_chunks.push(accepted.into());
     }
 
     /// A `Records` batch: decoded, records naming undefined methods or classes removed (and
@@ -592,6 +637,16 @@ impl<S: SessionSink> Session<S> {
         for chunk in classes.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
             frames.push(encode_message(&AgentMessage::DefineClasses(chunk.to_vec())));
         }
+        let relations: Vec<ClassRelation> = self
+            .relation_chunks
+            .iter()
+            .flat_map(|chunk| chunk.iter().cloned())
+            .collect();
+        for chunk in relations.chunks(SYNTHESIZED_DEFINITIONS_PER_FRAME) {
+            frames.push(encode_message(&AgentMessage::ClassRelations(
+                chunk.to_vec(),
+            )));
+        }
         for thread in self
             .threads
             .iter()
@@ -647,6 +702,7 @@ impl<S: SessionSink> Session<S> {
             errors: self.errors.clone(),
             definition_chunks: self.definition_chunks.clone(),
             class_chunks: self.class_chunks.clone(),
+            relation_chunks: self.relation_chunks.clone(),
             threads: Arc::clone(&self.threads),
             sink: self.sink.as_mut().map(|sink| sink.snapshot()),
         }

@@ -42,6 +42,7 @@ pub fn report(definitions: Vec<MethodDef>, methods: Vec<MethodStats>, now_ns: u6
         errors: Vec::new(),
         definition_chunks: vec![definitions.into()],
         class_chunks: Vec::new(),
+        relation_chunks: Vec::new(),
         threads: Arc::new(Vec::new()),
         sink: Some(Arc::new(Snapshot {
             now_ns,

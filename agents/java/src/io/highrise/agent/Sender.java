@@ -71,6 +71,7 @@ final class Sender implements Runnable {
     private boolean[] sentIds = new boolean[1024];
     private int defsSent;
     private int classDefsSent;
+    private int relationsSent;
     private long allocationsDroppedTotal;
     private long allocationBytesDroppedTotal;
     private long allocationsDroppedSent;
@@ -280,6 +281,7 @@ final class Sender implements Runnable {
         sendDefinitions();
         if (records) {
             sendClassDefinitions();
+            sendRelations();
         }
         LiveObjects.Snapshot snapshot;
         while ((snapshot = liveSnapshots.poll()) != null) {
@@ -643,6 +645,15 @@ final class Sender implements Runnable {
             wire.defineClasses(defs, from, Math.min(defs.length, from + DEFS_PER_FRAME));
         }
         classDefsSent += defs.length;
+    }
+
+    /** Class relations not sent yet, after the definitions of every class they name. */
+    private void sendRelations() {
+        if (Relations.count() <= relationsSent) {
+            return;
+        }
+        sendClassDefinitions();
+        relationsSent = Relations.send(wire, relationsSent, DEFS_PER_FRAME);
     }
 
     private void flush() throws IOException {

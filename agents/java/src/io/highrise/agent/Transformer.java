@@ -102,7 +102,7 @@ final class Transformer implements ClassFileTransformer {
             if (!seesRecorder(loader)) {
                 return null;
             }
-            byte[] out = instrument(loader, className, classfileBuffer, alloc);
+            byte[] out = instrument(loader, className, classfileBuffer, alloc, filter);
             if (out != null) {
                 classesInstrumented.incrementAndGet();
             }
@@ -136,14 +136,15 @@ final class Transformer implements ClassFileTransformer {
         return sees;
     }
 
-    static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc) {
+    static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc,
+            Options.Filter filter) {
         ClassReader reader = new ClassReader(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return null;
         }
         ClassWriter writer = new HierarchyClassWriter(reader, loader);
         String loaderKey = Integer.toHexString(System.identityHashCode(loader)) + ":";
-        ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc);
+        ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc, filter);
         reader.accept(adapter, ClassReader.SKIP_FRAMES);
         if (adapter.defs.isEmpty()) {
             return null;
@@ -167,11 +168,43 @@ final class Transformer implements ClassFileTransformer {
         String simpleName;
         String sourceFile;
 
-        ClassAdapter(ClassVisitor next, String loaderKey, ClassLoader loader, boolean alloc) {
+        /** With alloc: the program's classes, for the class diagram ({@link Relations}). */
+        final Options.Filter filter;
+        int classId = -1;
+
+        ClassAdapter(ClassVisitor next, String loaderKey, ClassLoader loader, boolean alloc,
+                Options.Filter filter) {
             super(Opcodes.ASM9, next);
             this.loaderKey = loaderKey;
             this.loader = loader;
             this.alloc = alloc;
+            this.filter = filter;
+        }
+
+        /** The class diagram: supertypes and instance fields that name the program's classes. */
+        private void relate(String superName, String[] interfaces, int access) {
+            if (!alloc || filter == null || (access & Opcodes.ACC_MODULE) != 0) {
+                return;
+            }
+            classId = Classes.reserve(internalName, loader);
+            if (superName != null && filter.accepts(superName)) {
+                Relations.add(classId, Classes.reserve(superName, loader), Wire.RELATION_EXTENDS, "", false);
+            }
+            for (String i : interfaces == null ? new String[0] : interfaces) {
+                if (filter.accepts(i)) {
+                    Relations.add(classId, Classes.reserve(i, loader), Wire.RELATION_IMPLEMENTS, "", false);
+                }
+            }
+        }
+
+        @Override
+        public org.objectweb.asm.FieldVisitor visitField(int access, String name, String descriptor,
+                String signature, Object value) {
+            if (classId >= 0 && (access & Opcodes.ACC_STATIC) == 0) {
+                Relations.fieldTargets(descriptor, signature, filter, (target, many) ->
+                        Relations.add(classId, Classes.reserve(target, loader), Wire.RELATION_FIELD, name, many));
+            }
+            return super.visitField(access, name, descriptor, signature, value);
         }
 
         @Override
@@ -181,6 +214,7 @@ final class Transformer implements ClassFileTransformer {
             int slash = name.lastIndexOf('/');
             packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
             simpleName = name.substring(slash + 1);
+            relate(superName, interfaces, access);
             super.visit(version, access, name, signature, superName, interfaces);
         }
 

@@ -28,6 +28,12 @@ public final class Wire {
     public static final int TAG_RECORDS = 10;
     public static final int TAG_MEMORY_DROPPED = 11;
     public static final int TAG_LIVE_OBJECTS = 12;
+    public static final int TAG_CLASS_RELATIONS = 13;
+
+    /** Class relation kinds (SPEC "Class relations"). */
+    public static final int RELATION_EXTENDS = 0;
+    public static final int RELATION_IMPLEMENTS = 1;
+    public static final int RELATION_FIELD = 2;
 
     /** Record kinds (SPEC "Packed records"): the low two bits of a record's head. */
     public static final int RECORD_ENTER = 0;
@@ -277,6 +283,25 @@ public final class Wire {
         varint(to - from);
         for (int i = from; i < to; i++) {
             classDef(defs[i]);
+        }
+        endFrame(f);
+    }
+
+    /**
+     * ClassRelations (tag 13, a version-2 addition): {@code n} relations, the i-th from class
+     * {@code from[i]} to {@code to[i]} of kind {@code kinds[i]} (RELATION_*), through field
+     * {@code fields[i]} ("" unless a field), {@code many[i]} when the field holds a collection.
+     */
+    public void classRelations(int[] from, int[] to, int[] kinds, String[] fields, boolean[] many, int n) {
+        int f = beginFrame();
+        varint(TAG_CLASS_RELATIONS);
+        varint(n);
+        for (int i = 0; i < n; i++) {
+            varint(from[i] & 0xFFFFFFFFL);
+            varint(to[i] & 0xFFFFFFFFL);
+            varint(kinds[i]);
+            string(fields[i]);
+            u8(many[i] ? 1 : 0);
         }
         endFrame(f);
     }

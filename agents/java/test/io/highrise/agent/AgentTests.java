@@ -143,6 +143,10 @@ public final class AgentTests {
         frames.put("memory_dropped", take(w));
         w.liveObjects(1, 85_000, 1_048_576, new int[] {0, 2}, new long[] {3, 0}, new long[] {72, 0}, 2);
         frames.put("live_objects", take(w));
+        w.classRelations(new int[] {2, 2, 2}, new int[] {2, 1, 2},
+                new int[] {Wire.RELATION_FIELD, Wire.RELATION_EXTENDS, Wire.RELATION_FIELD},
+                new String[] {"next", "", "rotations"}, new boolean[] {false, false, true}, 3);
+        frames.put("class_relations", take(w));
         w.threadEnd(1, 90_000);
         frames.put("thread_end", take(w));
         w.goodbye(100_000);
@@ -1213,6 +1217,26 @@ public final class AgentTests {
         check(resolve.get("minilang.Resolver.Scope") == hundred.get("scopes") + 2, "scopes " + resolve);
         check(resolve.get("minilang.Resolver.Reference") == (long) hundred.get("references"), "references " + resolve);
         check(!resolve.containsKey("minilang.Tree.Call"), "resolve makes no calls " + resolve);
+
+        // The class diagram, from bytecode: supertypes, fields (generic element types: many),
+        // and the objects made with each owner (Murphy & Saenko's section 5.2).
+        Map<String, Map<String, Object>> relations = new LinkedHashMap<>();
+        for (Object r : list(map(table.get("diagram")).get("relations"))) {
+            Map<String, Object> relation = map(r);
+            relations.put(relation.get("from") + " " + relation.get("kind") + " " + relation.get("field") + " "
+                    + relation.get("to"), relation);
+        }
+        Map<String, Object> procs = relations.get("minilang.Tree.Program field procs minilang.Tree.Proc");
+        check(procs != null && Boolean.TRUE.equals(procs.get("many")), "Program.procs " + relations.keySet());
+        check(num(procs.get("owners")) == 1 && num(procs.get("parts")) == (long) hundred.get("procs"), "procs per program " + procs);
+        check(relations.containsKey("minilang.Tree.Call implements  minilang.Tree.Node"), "Call implements Node " + relations.keySet());
+        Map<String, Object> symbols = relations.get("minilang.Resolver$Scope field symbols minilang.Resolver$Symbol".replace('$', '.'));
+        check(symbols != null && Boolean.TRUE.equals(symbols.get("many")), "Map<String, Symbol> holds many symbols " + relations.keySet());
+        Map<String, Object> body = relations.get("minilang.Tree.Proc field body minilang.Tree.Node");
+        check(body != null && num(body.get("owners")) == (long) hundred.get("procs") && num(body.get("parts")) > 0,
+                "a List<Node> counts its implementations " + body);
+        Map<String, Object> name = relations.get("minilang.Tree.Assign field target minilang.Tree.Name");
+        check(name != null && !Boolean.TRUE.equals(name.get("many")), "Assign.target " + name);
 
         // Predict the 400-procedure run from the three small ones.
         long calls = made.get(400).get("calls");
