@@ -252,3 +252,53 @@ fn the_viewers_sink_publishes_the_context_tree_at_the_sessions_end() {
     assert_eq!(direct, [(0, 15, 15 * 32)]);
     assert!(run(AggregateSink::factory).contexts.is_none());
 }
+
+/// Class relations (tag 13) through the real listener: each kept once, in the session's
+/// reports; one naming an undefined class is skipped with an error and the rest stay.
+#[test]
+fn class_relations_are_kept_once_and_undefined_classes_refused() {
+    use highrise_protocol::{ClassRelation, RelationKind};
+    let relation = |from_class, to_class, kind, field: &str, many| ClassRelation {
+        from_class,
+        to_class,
+        kind,
+        field: field.into(),
+        many,
+    };
+    let server = server();
+    let mut client = Client::connect(&server);
+    client.handshake(hello("test 2", "ui"));
+    client.send_all(&[
+        AgentMessage::DefineClasses(vec![
+            class(0, "ui", "Panel"),
+            class(1, "ui", "Item"),
+            class(2, "ui", "Widget"),
+        ]),
+        AgentMessage::ClassRelations(vec![
+            relation(0, 1, RelationKind::Field, "items", true),
+            relation(1, 2, RelationKind::Extends, "", false),
+            relation(0, 7, RelationKind::Field, "ghost", false),
+        ]),
+        AgentMessage::ClassRelations(vec![
+            relation(0, 1, RelationKind::Field, "items", true),
+            relation(0, 0, RelationKind::Field, "parent", false),
+        ]),
+        AgentMessage::Goodbye { timestamp: 10 },
+    ]);
+    client.close();
+    let report = wait_for_end(&server);
+    server.shutdown();
+    let kept: Vec<(u32, u32, &str)> = report
+        .relations()
+        .map(|r| (r.from_class, r.to_class, r.field.as_str()))
+        .collect();
+    assert_eq!(kept, [(0, 1, "items"), (1, 2, ""), (0, 0, "parent")]);
+    assert!(
+        report
+            .errors
+            .iter()
+            .any(|error| matches!(error, SessionError::UndefinedClass { class_id: 7, .. })),
+        "{:?}",
+        report.errors
+    );
+}

@@ -26,6 +26,7 @@
 //!   through a bounding-volume hierarchy, without scanning all buildings.
 //! - [`aligned_pair`] and [`independent_pair`] lay two versions out for side-by-side
 //!   comparison; [`measure_drift`] and [`area_overhead`] measure stability.
+//! - [`layered`] places a small directed graph in rows (the class diagram's 2D view).
 //!
 //! ```
 //! use highrise_layout::{CityLayout, MethodSpec};
@@ -55,6 +56,7 @@ mod city;
 mod full;
 mod fxhash;
 mod geom;
+mod graph;
 mod hit;
 mod idmap;
 mod insert;
@@ -67,6 +69,7 @@ pub mod synthetic;
 
 pub use city::{Block, Building, CityLayout, Class, District, Package};
 pub use geom::Rect;
+pub use graph::layered;
 pub use hit::{Hit, HitTarget};
 pub use insert::{InsertOutcome, Placement};
 pub use pairs::{

@@ -9,10 +9,12 @@
 //! - `overlay`: the city names and the tooltip drawn over the scene;
 //! - `sites`: the allocation-site view (the calling-context tree and its class list);
 //! - `predict`: the memory-prediction window (Murphy & Saenko 1998);
+//! - `diagram`: the class-diagram window beside it (classes, relations, objects per owner);
 //! - `source`: a building's context menu (open in the editor, show the source);
 //! - `alerts`: alert badges over buildings and the alert list.
 
 mod alerts;
+mod diagram;
 mod names;
 mod overlay;
 mod panel;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
+use highrise_report::diagram::ClassDiagram;
 use highrise_report::phases::{class_table, ClassTable};
 use highrise_report::predict::{
     merge_runs, predict, versus_measured, DataSet, Measured, Prediction,
@@ -45,6 +46,8 @@ pub struct PredictView {
     /// The basis class (full name or tail) and how many of its objects to predict for.
     pub basis: String,
     pub count: u64,
+    /// The class-diagram window is open.
+    pub diagram_open: bool,
     /// A path typed into "add".
     adding: String,
     /// The class tables of the last choice read, and that choice.
@@ -76,6 +79,7 @@ impl PredictView {
             });
         Self {
             open: !files.is_empty(),
+            diagram_open: !files.is_empty(),
             files,
             phase: phase.unwrap_or_default().to_string(),
             basis,
@@ -157,6 +161,16 @@ impl PredictView {
             .collect()
     }
 
+    /// The class diagram of the recording in use with the most relations.
+    pub fn diagram(&self) -> Option<(&Path, &ClassDiagram)> {
+        self.tables
+            .iter()
+            .filter(|(path, _)| self.role_of(path) != Some(Role::Unused))
+            .filter_map(|(path, table)| Some((path.as_path(), &table.as_ref().ok()?.diagram)))
+            .filter(|(_, diagram)| !diagram.relations.is_empty())
+            .max_by_key(|(_, diagram)| diagram.relations.len())
+    }
+
     fn role_of(&self, path: &Path) -> Option<Role> {
         self.files
             .iter()
@@ -234,6 +248,8 @@ pub fn predict_window(ctx: &egui::Context, state: &mut PredictView, record_dir: 
                     });
                 });
             ui.horizontal(|ui| {
+                ui.toggle_value(&mut state.diagram_open, "class diagram")
+                    .on_hover_text("The classes the agent read from the program, their relations and objects made per owner");
                 ui.label("Phase method");
                 ui.add(egui::TextEdit::singleline(&mut state.phase).hint_text("e.g. Parser.parse (empty: whole run)").desired_width(260.0));
             });
@@ -449,6 +465,9 @@ pub(super) fn predict_system(
     }
     let ctx = contexts.ctx_mut()?;
     predict_window(ctx, &mut state, &recorder.dir);
+    if state.diagram_open {
+        super::diagram::diagram_window(ctx, &mut state);
+    }
     Ok(())
 }
 
