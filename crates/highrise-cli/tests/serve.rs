@@ -458,7 +458,9 @@ fn serve_beyond_loopback_prints_a_token_and_refuses_remote_agents_without_it() {
 fn the_demos_thread_leak_raises_one_stuck_alert_in_report_and_serve() {
     let dir = fresh_dir("highrise-alerts");
     let (mut record, mut rest, addr) = start_recorder(&dir, &["--sessions", "1"]);
-    tetris_demo(&addr, "14", "1");
+    // 18 s: Game.run is at 100 % from about 3 s on, so serve's reports (every 3 s of program
+    // time) see it stuck for well over the alert's 10 s, not just at the edge.
+    tetris_demo(&addr, "18", "1");
     let mut tail = String::new();
     let _ = std::io::Read::read_to_string(&mut rest, &mut tail);
     assert!(record.wait().expect("record exits").success(), "{tail}");
