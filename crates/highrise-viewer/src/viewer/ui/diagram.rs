@@ -6,6 +6,8 @@
 //! It shows the diagram of the prediction window's sample recording that has the most
 //! relations (`highrise_report::diagram`).
 
+use std::collections::HashMap;
+
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
 use highrise_report::diagram::{ClassDiagram, DiagramRelation};
 
@@ -79,22 +81,54 @@ fn relation_line(relation: &DiagramRelation) -> String {
     }
 }
 
-/// Draws the diagram into `ui` (a scroll area of its own).
-pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram) {
-    let index = |name: &str| diagram.classes.iter().position(|class| class.class == name);
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    for relation in &diagram.relations {
-        let (Some(from), Some(to)) = (index(&relation.from), index(&relation.to)) else {
-            continue;
-        };
+/// What drawing a diagram needs beyond the diagram, worked out once per diagram (not every
+/// frame): each relation's two classes, as indices into `classes`, and each class's place.
+#[derive(Debug, Clone, Default)]
+pub struct DiagramPlan {
+    ends: Vec<Option<(usize, usize)>>,
+    places: Vec<[f32; 2]>,
+}
+
+impl DiagramPlan {
+    pub fn of(diagram: &ClassDiagram) -> Self {
+        let index: HashMap<&str, usize> = diagram
+            .classes
+            .iter()
+            .enumerate()
+            .map(|(i, class)| (class.class.as_str(), i))
+            .collect();
+        let ends: Vec<Option<(usize, usize)>> = diagram
+            .relations
+            .iter()
+            .map(|relation| {
+                Some((
+                    *index.get(relation.from.as_str())?,
+                    *index.get(relation.to.as_str())?,
+                ))
+            })
+            .collect();
         // Owners above their parts; supertypes above their subtypes.
-        edges.push(if relation.kind == "field" {
-            (from, to)
-        } else {
-            (to, from)
-        });
+        let edges: Vec<(usize, usize)> = diagram
+            .relations
+            .iter()
+            .zip(&ends)
+            .filter_map(|(relation, ends)| {
+                let (from, to) = (*ends)?;
+                Some(if relation.kind == "field" {
+                    (from, to)
+                } else {
+                    (to, from)
+                })
+            })
+            .collect();
+        let places = highrise_layout::layered(diagram.classes.len(), &edges);
+        Self { ends, places }
     }
-    let places = highrise_layout::layered(diagram.classes.len(), &edges);
+}
+
+/// Draws the diagram into `ui` (a scroll area of its own), as `plan` (made from it) places it.
+pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram, plan: &DiagramPlan) {
+    let places = &plan.places;
     let columns = places.iter().map(|p| p[0]).fold(0.0f32, f32::max) + 1.0;
     let rows = places.iter().map(|p| p[1]).fold(0.0f32, f32::max) + 1.0;
     let most = diagram
@@ -119,8 +153,8 @@ pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram) {
         let mut self_fields: Vec<Vec<String>> = vec![Vec::new(); diagram.classes.len()];
         // Fields between the same two classes share one arrow and one label.
         let mut field_arrows: Vec<((usize, usize), Vec<String>)> = Vec::new();
-        for relation in &diagram.relations {
-            let (Some(from), Some(to)) = (index(&relation.from), index(&relation.to)) else {
+        for (relation, ends) in diagram.relations.iter().zip(&plan.ends) {
+            let Some((from, to)) = *ends else {
                 continue;
             };
             let label = format!(
@@ -233,6 +267,16 @@ pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram) {
 /// The window; open while the prediction window's "class diagram" toggle is on.
 pub fn diagram_window(ctx: &egui::Context, state: &mut PredictView) {
     let mut open = state.diagram_open;
+    let planned = state.diagram().and_then(|(path, diagram)| {
+        let current = state
+            .diagram_plan
+            .as_ref()
+            .is_some_and(|(planned, _)| planned == path);
+        (!current).then(|| (path.to_path_buf(), DiagramPlan::of(diagram)))
+    });
+    if planned.is_some() {
+        state.diagram_plan = planned;
+    }
     egui::Window::new("Class diagram")
         .id(egui::Id::new("highrise-class-diagram"))
         .open(&mut open)
@@ -259,7 +303,9 @@ pub fn diagram_window(ctx: &egui::Context, state: &mut PredictView) {
                     diagram.classes.len(),
                     diagram.relations.len()
                 ));
-                diagram_ui(ui, diagram);
+                if let Some((_, plan)) = &state.diagram_plan {
+                    diagram_ui(ui, diagram, plan);
+                }
             }
         });
     state.diagram_open = open;
@@ -303,7 +349,8 @@ mod tests {
             ..Default::default()
         };
         let output = ctx.run(input, |ctx| {
-            egui::CentralPanel::default().show(ctx, |ui| diagram_ui(ui, diagram));
+            egui::CentralPanel::default()
+                .show(ctx, |ui| diagram_ui(ui, diagram, &DiagramPlan::of(diagram)));
         });
         let mut texts = Vec::new();
         for clipped in output.shapes {

@@ -18,6 +18,7 @@ use highrise_report::predict::{
     merge_runs, predict, versus_measured, DataSet, Measured, Prediction,
 };
 
+use super::diagram::DiagramPlan;
 use crate::viewer::recording::Recorder;
 
 /// What a recording is to the prediction.
@@ -48,6 +49,8 @@ pub struct PredictView {
     pub count: u64,
     /// The class-diagram window is open.
     pub diagram_open: bool,
+    /// The diagram drawn and its plan (reset whenever the recordings are read again).
+    pub(super) diagram_plan: Option<(PathBuf, DiagramPlan)>,
     /// A path typed into "add".
     adding: String,
     /// The class tables of the last choice read, and that choice.
@@ -122,6 +125,7 @@ impl PredictView {
         {
             if let Some((files, phase, reading)) = self.pending.take() {
                 self.tables = reading.join().unwrap_or_default();
+                self.diagram_plan = None;
                 self.read_for = Some((files, phase));
             }
         }
