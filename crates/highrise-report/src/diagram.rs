@@ -10,9 +10,7 @@ use std::path::Path;
 
 use highrise_aggregate::{Multiplicities, PartsPerOwner};
 use highrise_ingest::SessionSink;
-use highrise_protocol::{
-    ClassDef, ClassRelation, Event, EventKind, MemoryAmount, MethodDef, RelationKind,
-};
+use highrise_protocol::{ClassRelation, Event, EventKind, MemoryAmount, MethodDef, RelationKind};
 use serde::Serialize;
 
 use crate::summary::{replay_into, ReportError};
@@ -73,15 +71,12 @@ fn kind_name(kind: RelationKind) -> &'static str {
 /// Replays the recording at `path` a second time, now that its relations are known, and
 /// builds the diagram: every class a relation names with its objects created, each relation,
 /// and for each field the objects of its class (and subclasses) made with each owner object.
+/// `names`: each class id's display name.
 pub fn class_diagram(
     path: &Path,
-    classes: &[ClassDef],
+    names: &HashMap<u32, String>,
     relations: &[ClassRelation],
 ) -> Result<ClassDiagram, ReportError> {
-    let names: HashMap<u32, String> = classes
-        .iter()
-        .map(|class| (class.id, class.display_name()))
-        .collect();
     let name_of = |id: u32| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
     // Subtypes, so a field of an interface's type counts its implementations' objects.
     let mut subtypes: HashMap<u32, Vec<u32>> = HashMap::new();

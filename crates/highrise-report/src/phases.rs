@@ -147,7 +147,6 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
         .classes()
         .map(|class: &ClassDef| (class.id, class.display_name()))
         .collect();
-    let class_defs: Vec<ClassDef> = report.classes().cloned().collect();
     let relations: Vec<_> = report.relations().cloned().collect();
     let sink = processor.sink_mut().ok_or_else(|| ReportError::NoSession {
         path: path.to_path_buf(),
@@ -156,7 +155,7 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
     let diagram = if relations.is_empty() {
         ClassDiagram::default()
     } else {
-        class_diagram(path, &class_defs, &relations)?
+        class_diagram(path, &classes, &relations)?
     };
     let frees_known = sink.frees_known;
     let unknown_phases = phase_methods
