@@ -14,6 +14,7 @@ collector's objects and a size per instance.
 """
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -29,6 +30,25 @@ def highrise_bin():
         return explicit
     target = os.environ.get("CARGO_TARGET_DIR") or os.path.expanduser("~/.cache/highrise/target")
     return os.path.join(target, "debug", "highrise")
+
+
+@contextlib.contextmanager
+def agent_recorded(wait_s, **options):
+    """The agent started with `options`, streaming to `highrise record` (into a temporary
+    directory) until the block ends; yields the agent."""
+    with tempfile.TemporaryDirectory() as out:
+        record = subprocess.Popen(
+            [highrise_bin(), "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        addr = record.stdout.readline().split()[1]
+        agent = highrise_agent.start(addr=addr, **options)
+        try:
+            yield agent
+        finally:
+            highrise_agent.stop()
+            record.wait(timeout=wait_s)
 
 
 def loop(marks):
@@ -57,18 +77,9 @@ def main():
         return live_main(options)
     base = min(empty_loop(options.marks) for _ in range(3))
     off = min(loop(options.marks) for _ in range(3)) - base
-    with tempfile.TemporaryDirectory() as out:
-        record = subprocess.Popen(
-            [highrise_bin(), "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        addr = record.stdout.readline().split()[1]
-        agent = highrise_agent.start(addr=addr, backend=options.backend, buffer_events=1 << 20)
+    with agent_recorded(60, backend=options.backend, buffer_events=1 << 20) as agent:
         assert agent is not None, "the agent did not connect"
         on = min(loop(options.marks) for _ in range(3)) - base
-        highrise_agent.stop()
-        record.wait(timeout=60)
     print(
         "python %d.%d, %s recorder: a phase mark (enter + exit) costs %.0f ns with the agent, "
         "%.0f ns without (%d marks, best of 3, loop overhead removed)"
@@ -85,21 +96,12 @@ class Kept:
 
 def live_main(options):
     """Marks with live snapshots on, N objects live."""
-    with tempfile.TemporaryDirectory() as out:
-        record = subprocess.Popen(
-            [highrise_bin(), "record", "--out", out, "--listen", "127.0.0.1:0", "--sessions", "1"],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        addr = record.stdout.readline().split()[1]
-        agent = highrise_agent.start(addr=addr, backend=options.backend, live=True, include=["__main__"])
+    with agent_recorded(120, backend=options.backend, live=True, include=["__main__"]) as agent:
         assert agent is not None and agent.live, "the agent did not connect with live=True"
         kept = make_kept(options.live)
         assert sum(map(len, kept)) == options.live
         marks = options.marks if options.marks != 200_000 else 20
         best = min(loop(marks) for _ in range(3))
-        highrise_agent.stop()
-        record.wait(timeout=120)
     print(
         "python %d.%d: a phase mark with a live snapshot costs %.1f ms with %d instances kept live "
         "(%d objects in all for the collector; best of 3 x %d marks)"
