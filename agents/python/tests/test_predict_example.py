@@ -35,6 +35,17 @@ def record(out, procs, live=False):
     return done.stdout, recording
 
 
+def record_sizes(tmp, live=False):
+    """The samples and the target size, each recorded into its own folder under `tmp`:
+    {procs: (output, recording)}."""
+    runs = {}
+    for procs in SAMPLE_PROCS + (TARGET_PROCS,):
+        out = pathlib.Path(tmp) / str(procs)
+        out.mkdir()
+        runs[procs] = record(out, procs, live=live)
+    return runs
+
+
 def cli_json(highrise, *args):
     done = subprocess.run([highrise, *args, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -52,11 +63,7 @@ def printed(line):
 def test_predicts_a_larger_run_from_three_small_ones():
     highrise = highrise_bin()
     with tempfile.TemporaryDirectory() as tmp:
-        runs = {}
-        for procs in SAMPLE_PROCS + (TARGET_PROCS,):
-            out = pathlib.Path(tmp) / str(procs)
-            out.mkdir()
-            runs[procs] = record(out, procs)
+        runs = record_sizes(tmp)
 
         # The class table counts what the program made, phase by phase.
         line, recording = runs[100]
@@ -121,11 +128,7 @@ def test_live_objects_predict_what_the_resolve_phase_retains():
     bytes, where the ratio method scales the fixed part too and over-predicts."""
     highrise = highrise_bin()
     with tempfile.TemporaryDirectory() as tmp:
-        runs = {}
-        for procs in SAMPLE_PROCS + (TARGET_PROCS,):
-            out = pathlib.Path(tmp) / str(procs)
-            out.mkdir()
-            runs[procs] = record(out, procs, live=True)
+        runs = record_sizes(tmp, live=True)
 
         line, recording = runs[100]
         made = printed(line)
