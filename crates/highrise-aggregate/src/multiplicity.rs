@@ -87,11 +87,6 @@ impl Multiplicities {
         }
     }
 
-    /// Whether there is anything to count.
-    pub fn is_empty(&self) -> bool {
-        self.relations.is_empty()
-    }
-
     /// One thread's batch: enters, exits and memory records (their amounts in order).
     pub fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
         if self.relations.is_empty() {

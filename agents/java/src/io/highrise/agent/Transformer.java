@@ -170,7 +170,8 @@ final class Transformer implements ClassFileTransformer {
 
         /** With alloc: the program's classes, for the class diagram ({@link Relations}). */
         final Options.Filter filter;
-        int classId = -1;
+        /** Whether this class's relations are read (alloc on, not a module). */
+        boolean relating;
 
         ClassAdapter(ClassVisitor next, String loaderKey, ClassLoader loader, boolean alloc,
                 Options.Filter filter) {
@@ -181,18 +182,23 @@ final class Transformer implements ClassFileTransformer {
             this.filter = filter;
         }
 
-        /** The class diagram: supertypes and instance fields that name the program's classes. */
-        private void relate(String superName, String[] interfaces, int access) {
-            if (!alloc || filter == null || (access & Opcodes.ACC_MODULE) != 0) {
+        /** A relation from this class to {@code target}: both get class ids only now, when needed. */
+        private void relate(String target, int kind, String field, boolean many) {
+            Relations.add(Classes.reserve(internalName, loader), Classes.reserve(target, loader), kind, field, many);
+        }
+
+        /** The class diagram: supertypes that are the program's classes (fields: visitField). */
+        private void relateSupertypes(String superName, String[] interfaces, int access) {
+            relating = alloc && filter != null && (access & Opcodes.ACC_MODULE) == 0;
+            if (!relating) {
                 return;
             }
-            classId = Classes.reserve(internalName, loader);
             if (superName != null && filter.accepts(superName)) {
-                Relations.add(classId, Classes.reserve(superName, loader), Wire.RELATION_EXTENDS, "", false);
+                relate(superName, Wire.RELATION_EXTENDS, "", false);
             }
             for (String i : interfaces == null ? new String[0] : interfaces) {
                 if (filter.accepts(i)) {
-                    Relations.add(classId, Classes.reserve(i, loader), Wire.RELATION_IMPLEMENTS, "", false);
+                    relate(i, Wire.RELATION_IMPLEMENTS, "", false);
                 }
             }
         }
@@ -200,9 +206,9 @@ final class Transformer implements ClassFileTransformer {
         @Override
         public org.objectweb.asm.FieldVisitor visitField(int access, String name, String descriptor,
                 String signature, Object value) {
-            if (classId >= 0 && (access & Opcodes.ACC_STATIC) == 0) {
-                Relations.fieldTargets(descriptor, signature, filter, (target, many) ->
-                        Relations.add(classId, Classes.reserve(target, loader), Wire.RELATION_FIELD, name, many));
+            if (relating && (access & Opcodes.ACC_STATIC) == 0) {
+                Relations.fieldTargets(descriptor, signature, filter,
+                        (target, many) -> relate(target, Wire.RELATION_FIELD, name, many));
             }
             return super.visitField(access, name, descriptor, signature, value);
         }
@@ -214,7 +220,7 @@ final class Transformer implements ClassFileTransformer {
             int slash = name.lastIndexOf('/');
             packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
             simpleName = name.substring(slash + 1);
-            relate(superName, interfaces, access);
+            relateSupertypes(superName, interfaces, access);
             super.visit(version, access, name, signature, superName, interfaces);
         }
 
