@@ -107,6 +107,8 @@ typedef struct Rec {
     uint64_t mem_dropped[3]; /* allocations, bytes, frees lost with dropped memory records */
 } Rec;
 
+#define RECENT 8u /* a power of 2 */
+
 /* Per OS thread. Rec headers are never freed (only their buffers): the pointer may still name one
  * after its thread state ended, and reading its `ended`/`gen` must stay valid. */
 typedef struct {
@@ -115,6 +117,11 @@ typedef struct {
     PyTypeObject *typed;      /* 3.11/3.12: the heap type the next object allocation is made for */
     void *last_ptr;           /* the last object-domain allocation on this thread, and its size */
     size_t last_size;
+    /* 3.11/3.12 (blocks): the last RECENT untyped blocks counted, so objects the collector
+     * made for gc.callbacks can be taken back (gc_phase) */
+    void *recent_ptr[RECENT];
+    size_t recent_size[RECENT];
+    uint32_t recent_at;
 } Tls;
 static __thread Tls tls __attribute__((tls_model("initial-exec")));
 #define tls_rec (tls.rec)
@@ -481,6 +488,18 @@ static void clear_classes(void)
     free(keys);
 }
 
+/* The pending slot of `key` on this thread if it has one, else NULL. */
+static PendSlot *pend_find(Rec *rec, const void *key)
+{
+    uint32_t mask = PEND_SLOTS - 1;
+    for (uint32_t h = hash_ptr(key) & mask;; h = (h + 1) & mask) {
+        PendSlot *slot = &rec->pend[h];
+        if (slot->key == key || slot->key == NULL) {
+            return slot->key == key ? slot : NULL;
+        }
+    }
+}
+
 /* The pending slot of `key` on this thread, made on first use (writing the others out when the
  * table is full); NULL when the class cannot be registered. */
 static inline PendSlot *pend_slot(Rec *rec, const void *key)
@@ -569,23 +588,79 @@ static void forget_hooks_object(PyObject *obj, int created)
         }
         key = UNTYPED_KEY;
     }
-    uint32_t mask = PEND_SLOTS - 1;
-    for (uint32_t h = hash_ptr(key) & mask;; h = (h + 1) & mask) {
-        PendSlot *slot = &rec->pend[h];
-        if (slot->key == NULL) {
+    PendSlot *slot = pend_find(rec, key);
+    if (slot == NULL || slot->count == 0) {
+        return;
+    }
+    uint64_t bytes = fresh ? t->last_size : slot->unit;
+    slot->count--;
+    slot->bytes -= bytes < slot->bytes ? bytes : slot->bytes;
+    t->last_ptr = NULL;
+}
+
+/* Takes back the count of `block`, one of the thread's last RECENT untyped blocks. */
+static void forget_recent_block(Rec *rec, void *block)
+{
+    Tls *t = &tls;
+    for (uint32_t back = 1; block != NULL && back <= RECENT; back++) { /* newest first */
+        uint32_t i = (t->recent_at - back) & (RECENT - 1);
+        if (t->recent_ptr[i] == block) {
+            t->recent_ptr[i] = NULL;
+            PendSlot *slot = pend_find(rec, UNTYPED_KEY);
+            if (slot != NULL && slot->count != 0) {
+                slot->count--;
+                slot->bytes -= t->recent_size[i] < slot->bytes ? t->recent_size[i] : slot->bytes;
+            }
             return;
         }
-        if (slot->key == key) {
-            if (slot->count == 0) {
-                return;
-            }
-            uint64_t bytes = fresh ? t->last_size : slot->unit;
-            slot->count--;
-            slot->bytes -= bytes < slot->bytes ? bytes : slot->bytes;
-            break;
-        }
     }
-    t->last_ptr = NULL;
+}
+
+/* An object the collector made for gc.callbacks just now: not the running method's. */
+static void forget_gc_object(Rec *rec, PyObject *obj)
+{
+    if (alloc_mode == ALLOC_TYPES) {
+        forget_hooks_object(obj, 1);
+    }
+    else {
+        forget_recent_block(rec, (char *)obj - preheader_of(Py_TYPE(obj)));
+    }
+}
+
+/* gc_phase(phase, info), first in gc.callbacks while allocations are counted. At each
+ * collection's start and stop CPython makes the phase string (3.12+ even with no callbacks) and,
+ * with callbacks, the info dict, in whatever method is running: without this, a collection that
+ * starts in a method adds them to its allocations. Each such object is taken back here:
+ * the phase string, the info dict, its block of keys, and its keys and values made for it (held
+ * only by the dict, not immortal). Finalizers the collector runs still count, in their methods. */
+static PyObject *gc_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Rec *rec = counting_rec(&tls);
+    if (rec == NULL || nargs != 2) {
+        Py_RETURN_NONE;
+    }
+    PyObject *info = args[1];
+    if (PyDict_CheckExact(info)) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(info, &pos, &key, &value)) {
+            if (Py_REFCNT(key) == 1) {
+                forget_gc_object(rec, key);
+            }
+            if (Py_REFCNT(value) == 1) {
+                forget_gc_object(rec, value);
+            }
+        }
+        if (alloc_mode == ALLOC_BLOCKS) {
+            forget_recent_block(rec, ((PyDictObject *)info)->ma_keys);
+        }
+        forget_gc_object(rec, info);
+    }
+    if (PyUnicode_CheckExact(args[0])) {
+        forget_gc_object(rec, args[0]);
+    }
+    Py_RETURN_NONE;
 }
 
 /* The object-domain allocator: forwarded to the one installed before ours. 3.11/3.12 count each
@@ -604,6 +679,9 @@ static inline void note_alloc(void *ptr, size_t size)
         if (rec != NULL) {
             const void *key = t->typed != NULL ? (const void *)t->typed : UNTYPED_KEY;
             t->typed = NULL;
+            uint32_t at = t->recent_at++ & (RECENT - 1);
+            t->recent_ptr[at] = key == UNTYPED_KEY ? ptr : NULL;
+            t->recent_size[at] = size;
             PendSlot *slot = pend_slot(rec, key);
             if (LIKELY(slot != NULL)) {
                 slot->count++;
@@ -1623,6 +1701,8 @@ static PyMethodDef methods[] = {
     {"uninstall", uninstall, METH_NOARGS, "Stop recording."},
     {"drain", drain, METH_O, "drain(now_ticks) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
+    {"gc_phase", (PyCFunction)(void (*)(void))gc_phase, METH_FASTCALL,
+     "gc_phase(phase, info): for gc.callbacks; the collector's objects are not the program's."},
     {"phase_enter", phase_enter, METH_O, "phase_enter(code): open a phase mark's frame on this thread."},
     {"phase_exit", phase_exit, METH_O, "phase_exit(code): close it (if innermost)."},
     {"live_snapshot", (PyCFunction)(void (*)(void))live_snapshot, METH_FASTCALL,

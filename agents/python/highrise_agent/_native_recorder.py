@@ -83,6 +83,9 @@ class NativeRecorder:
         return self._installed or "none"
 
     def install(self):
+        if self.records and _native.gc_phase not in gc.callbacks:
+            # First, so the objects the collector makes for the callbacks are still its last.
+            gc.callbacks.insert(0, _native.gc_phase)
         if self.alloc_mode == _native.ALLOC_BLOCKS:
             # Instances of classes that already exist are named too (new ones as they are made).
             _native.patch_types(all_classes())
@@ -145,6 +148,8 @@ class NativeRecorder:
         }
 
     def uninstall(self):
+        if _native.gc_phase in gc.callbacks:
+            gc.callbacks.remove(_native.gc_phase)
         if self._installed == "sys.monitoring":
             monitoring = sys.monitoring
             _native.uninstall()

@@ -29,8 +29,13 @@ class Node:
     __slots__ = ("value", "next")
 
 
+class Link:  # gc_busy.py's
+    __slots__ = ("next",)
+
+
 # Allocation sizes in this interpreter (sys.getsizeof counts the GC header, as the allocator does).
 NODE = sys.getsizeof(Node())
+LINK = sys.getsizeof(Link())
 BOOM = sys.getsizeof(Boom())
 BLOB = sys.getsizeof(b"x" * SIZE)  # 33 + SIZE
 
@@ -248,3 +253,27 @@ def test_a_bad_environment_value_warns_and_keeps_the_default(probe):
     assert done.returncode == 0, done.stderr
     assert "HIGHRISE_ALLOC" in done.stderr and done.stdout == "done\n"
     assert (session["stats"]["allocations"] > 0) == native_available()
+
+
+@pytest.mark.skipif(not native_available(), reason="allocation counting needs the C recorder")
+@pytest.mark.parametrize("callback", [False, True])
+def test_collections_inside_a_method_add_nothing_to_it(probe, callback):
+    """What the collector makes for gc.callbacks (3.12+: a phase string at each collection's
+    start and stop, even with none registered; with callbacks, an info dict) is not counted in the
+    method a collection interrupts, whether or not the program registered a callback of its own.
+    3.11 makes the phase string anew for each callback it calls: the program's callbacks' strings
+    still count (README.md, "Allocations")."""
+    if callback and sys.version_info < (3, 12):
+        pytest.skip("3.11 makes a phase string per callback called (README.md)")
+    done, session = run_with_agent(probe, ["gc_busy.py"] + (["callback"] if callback else []))
+    assert done.returncode == 0, done.stderr
+    collections, starts, stops = map(int, done.stdout.split())
+    assert collections > 50, done.stdout  # most of chain's 200 links started one
+    if callback:
+        assert starts == stops and starts >= collections - 1, done.stdout
+    (thread,) = session["threads"]
+    got = {}
+    for entry in thread["allocations"]:
+        if entry["stack"][-1].endswith(".chain"):
+            got[entry["class"]] = (entry["count"], entry["bytes"])
+    assert got == {"gc_busy.Link": (200, 200 * LINK)}, got
