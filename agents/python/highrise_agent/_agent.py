@@ -163,6 +163,9 @@ class Agent:
             _warn("live objects need allocation counting (alloc=on and the C recorder); live is off")
             self.live = False
         self._live_snapshots = collections.deque()
+        # The class diagram (README "Class diagram"): relations sent, and each class id's type.
+        self._relations_sent = set()
+        self._class_types = {}
         self._sock = None
         self._stop = threading.Event()
         self._thread = None
@@ -320,6 +323,7 @@ class Agent:
         drained = self.recorder.drain(now, final)
         definitions = self.methods.take_pending()
         classes = self.recorder.take_classes()  # after drain: every class its records name
+        relations = self._new_relations(classes, snapshots)  # may register more classes
         frames = []
         if definitions:
             for start in range(0, len(definitions), 4096):
@@ -338,6 +342,8 @@ class Agent:
                         ]
                     )
                 )
+        if relations:
+            frames.append(_wire.class_relations(relations))
         packed_frame = _wire.records if self.recorder.records else _wire.events
         dropped_total = self.recorder.dropped_total
         busiest = 0
@@ -363,7 +369,7 @@ class Agent:
         if dropped_total != self._dropped_sent:
             frames.append(_wire.dropped(dropped_total, 0))
             self._dropped_sent = dropped_total
-        for thread_id, timestamp, live in snapshots:
+        for thread_id, timestamp, live, _ in snapshots:
             frames.append(_wire.live_objects(thread_id, timestamp, None, live))
         memory_dropped = tuple(self.recorder.memory_dropped)
         if memory_dropped != self._memory_dropped_sent:
@@ -376,6 +382,45 @@ class Agent:
             sock.sendall(b"".join(frames))
             self._last_send = clock
         return busiest
+
+    def _new_relations(self, classes, snapshots):
+        """Class relations not sent yet, between the program's classes: each new class's bases
+        (registering a base the program never instantiated, and its bases in turn: `classes`
+        grows with them, so they are defined first), and the attributes the snapshots saw."""
+        found = []
+        program = self.methods.class_of_program
+        index = 0
+        registered = False  # a base was registered since `classes` was last extended
+        while index < len(classes) or registered:
+            if index == len(classes):
+                classes.extend(self.recorder.take_classes())
+                registered = False
+                continue
+            class_id, cls = classes[index]
+            index += 1
+            if cls is None:
+                continue
+            self._class_types[class_id] = cls
+            if not program(cls):
+                continue
+            for base in getattr(cls, "__bases__", ()):
+                if base is object or not program(base):
+                    continue
+                base_id = self.recorder.class_id(base, True)
+                if base_id is not None:
+                    registered = True
+                    found.append((class_id, base_id, _wire.RELATION_EXTENDS, "", False))
+        for snapshot in snapshots:
+            for from_id, to_id, attribute, many in snapshot[3]:
+                types = (self._class_types.get(from_id), self._class_types.get(to_id))
+                if all(cls is not None and program(cls) for cls in types):
+                    found.append((from_id, to_id, _wire.RELATION_FIELD, attribute, bool(many)))
+        new = []
+        for relation in found:
+            if relation not in self._relations_sent:
+                self._relations_sent.add(relation)
+                new.append(relation)
+        return new
 
     def _poll_answer(self, sock):
         if self.answer is not None:

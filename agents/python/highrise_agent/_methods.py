@@ -168,6 +168,17 @@ class Methods:
             self._module_included[key] = known
         return known
 
+    def class_of_program(self, cls):
+        """Whether `cls` is defined in a module the agent profiles (the class diagram keeps the
+        program's classes, as the Java agent keeps those its filter instruments)."""
+        module = getattr(cls, "__module__", None)
+        if not isinstance(module, str):
+            return False
+        filename = getattr(sys.modules.get(module), "__file__", None)
+        if not isinstance(filename, str):
+            filename = "<%s>" % module
+        return self.module_included(module, filename, is_main=module == "__main__")
+
     def _decide(self, module, filename, is_main):
         if _matches(module, (AGENT_PACKAGE,)):
             return False

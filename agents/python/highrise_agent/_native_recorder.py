@@ -173,8 +173,9 @@ class NativeRecorder:
         return _native.drain(now_ticks)
 
     def live_snapshot(self):
-        """(thread_id, ticks, [(class_id, count, bytes)]) of the objects live per class defined in
-        Python after a collection, or None (no allocation counting, or this thread records
+        """(thread_id, ticks, [(class_id, count, bytes)], [(from_id, to_id, attribute, many)]) of
+        the objects live per class defined in Python after a collection, and what a few
+        instances' attributes refer to; or None (no allocation counting, or this thread records
         nothing)."""
         if not self.records:
             return None
@@ -183,6 +184,11 @@ class NativeRecorder:
     @property
     def dropped_total(self):
         return _native.dropped_total()
+
+    def class_id(self, cls, register):
+        """The class id of `cls` (registered first when `register`: it is among the next
+        take_classes), or None."""
+        return _native.class_id(cls, register) if self.records else None
 
     def take_classes(self):
         """[(class_id, type or None for untyped blocks)] registered since the last call; call it

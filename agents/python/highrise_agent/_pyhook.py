@@ -62,6 +62,9 @@ class PythonRecorder:
     def live_snapshot(self):
         return None  # no allocation counting, so no classes to measure
 
+    def class_id(self, cls, register):
+        return None
+
     def __init__(self, methods, clock_zero_ns, buffer_events):
         self._methods = methods
         self._zero = clock_zero_ns

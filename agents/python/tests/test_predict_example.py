@@ -144,6 +144,19 @@ def test_live_objects_predict_what_the_resolve_phase_retains():
         parse = {c["class"]: c for c in phases["highrise.phase.parse"]["classes"]}
         assert parse["minilang.tree.Call"]["live_at_exit"] == made["calls"] == parse["minilang.tree.Call"]["created"]
 
+        # The class diagram: bases as classes are defined, attributes as the snapshots saw them
+        # (a list of Procs: many), and the objects made with each owner.
+        relations = {
+            (r["from"], r["kind"], r["field"], r["to"]): r for r in table["diagram"]["relations"]
+        }
+        procs = relations[("minilang.tree.Program", "field", "procs", "minilang.tree.Proc")]
+        assert procs["many"] and (procs["owners"], procs["parts"]) == (1, made["procs"]), procs
+        assert ("minilang.tree.Call", "extends", "", "minilang.tree.Node") in relations, sorted(relations)
+        target = relations[("minilang.tree.Assign", "field", "target", "minilang.tree.Name")]
+        assert not target["many"] and target["per_owner"] >= 1, target
+        symbols = relations[("minilang.resolver.Scope", "field", "symbols", "minilang.resolver.Symbol")]
+        assert symbols["many"] and symbols["parts"] == symbols["parts_total"] > 0, symbols
+
         target = printed(runs[TARGET_PROCS][0])
         result = cli_json(
             highrise,
