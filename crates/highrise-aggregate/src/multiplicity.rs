@@ -46,42 +46,65 @@ struct Call {
     method_id: u32,
     /// Objects this call created itself, per class (only classes of some relation).
     direct: Vec<(u32, u64)>,
-    /// Per relation: parts its callees passed up unclaimed.
+    /// Per pair of owner and part classes: parts its callees passed up unclaimed.
     passed: Vec<(u32, u64)>,
 }
 
 /// Counts parts per owner for a set of relations over a stream of enters, exits and memory
 /// records ([`Multiplicities::apply`]); [`Multiplicities::finish`] gives one result per
-/// relation, in the order given.
+/// relation, in the order given. Relations with the same owner and part classes (several fields
+/// of one type) are counted once.
 #[derive(Debug)]
 pub struct Multiplicities {
-    /// Per relation: the owner class and the part classes (the field's class and its
-    /// subclasses).
-    relations: Vec<(u32, Vec<u32>)>,
-    /// Per class: the relations it owns or is a part of.
-    by_class: HashMap<u32, Vec<u32>>,
+    /// Distinct (owner class, part classes) pairs, each counted once.
+    pairs: Vec<(u32, Vec<u32>)>,
+    /// Per relation given to [`Self::new`]: its pair.
+    pair_of: Vec<u32>,
+    /// Per pair: whether the owner class is one of its part classes (a tree).
+    owner_is_part: Vec<bool>,
+    /// Per class: the pairs it owns, and those it is a part of.
+    roles: HashMap<u32, (Vec<u32>, Vec<u32>)>,
     /// Per thread: its calls, outermost first, under a root for records outside any call.
     threads: HashMap<u64, (Vec<Call>, usize)>,
     results: Vec<PartsPerOwner>,
+    /// Scratch per pair for [`Self::close`] (zero between closes): owners, parts and passed
+    /// counts, and the position in a caller's `passed` list.
+    scratch: Vec<[u64; 3]>,
+    position: Vec<u32>,
     touched: Vec<u32>,
 }
 
 impl Multiplicities {
     /// `relations`: (owner class, part classes) each.
     pub fn new(relations: Vec<(u32, Vec<u32>)>) -> Self {
-        let mut by_class: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (index, (owner, parts)) in relations.iter().enumerate() {
-            for &class in std::iter::once(owner).chain(parts) {
-                let list = by_class.entry(class).or_default();
-                if list.last() != Some(&(index as u32)) {
-                    list.push(index as u32);
-                }
+        let mut pairs: Vec<(u32, Vec<u32>)> = Vec::new();
+        let mut index: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+        let mut pair_of = Vec::with_capacity(relations.len());
+        for (owner, mut parts) in relations {
+            parts.sort_unstable();
+            parts.dedup();
+            let next = pairs.len() as u32;
+            let pair = *index.entry((owner, parts.clone())).or_insert_with(|| {
+                pairs.push((owner, parts));
+                next
+            });
+            pair_of.push(pair);
+        }
+        let mut roles: HashMap<u32, (Vec<u32>, Vec<u32>)> = HashMap::new();
+        for (pair, (owner, parts)) in pairs.iter().enumerate() {
+            roles.entry(*owner).or_default().0.push(pair as u32);
+            for &class in parts {
+                roles.entry(class).or_default().1.push(pair as u32);
             }
         }
         Self {
-            results: vec![PartsPerOwner::default(); relations.len()],
-            relations,
-            by_class,
+            owner_is_part: pairs.iter().map(|(o, parts)| parts.contains(o)).collect(),
+            results: vec![PartsPerOwner::default(); pairs.len()],
+            scratch: vec![[0; 3]; pairs.len()],
+            position: vec![u32::MAX; pairs.len()],
+            pairs,
+            pair_of,
+            roles,
             threads: HashMap::new(),
             touched: Vec::new(),
         }
@@ -89,7 +112,7 @@ impl Multiplicities {
 
     /// One thread's batch: enters, exits and memory records (their amounts in order).
     pub fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
-        if self.relations.is_empty() {
+        if self.pairs.is_empty() {
             return;
         }
         let (mut calls, mut phantom) = self.threads.remove(&thread_id).unwrap_or_default();
@@ -129,7 +152,7 @@ impl Multiplicities {
                     let Some(amount) = amounts.next() else {
                         continue;
                     };
-                    if amount.free || !self.by_class.contains_key(&event.method_id) {
+                    if amount.free || !self.roles.contains_key(&event.method_id) {
                         continue;
                     }
                     if let Some(call) = calls.last_mut() {
@@ -186,42 +209,52 @@ impl Multiplicities {
         for thread_id in threads {
             self.thread_ended(thread_id);
         }
-        self.results
+        self.pair_of
+            .iter()
+            .map(|&pair| self.results[pair as usize])
+            .collect()
     }
 
-    /// Closes the innermost call: it claims its parts or passes them to its caller.
+    /// Closes the innermost call: it claims its parts or passes them to its caller. Linear in
+    /// what the call made and was passed (scratch arrays per pair, no searching).
     fn close(&mut self, calls: &mut Vec<Call>) {
         let Some(call) = calls.pop() else {
             return;
         };
-        self.touched.clear();
-        self.touched.extend(call.passed.iter().map(|(r, _)| *r));
-        for (class, _) in &call.direct {
-            self.touched
-                .extend(self.by_class.get(class).map_or(&[][..], Vec::as_slice));
+        const OWNERS: usize = 0;
+        const PARTS: usize = 1;
+        const PASSED: usize = 2;
+        let mut touch = |pair: u32, slot: usize, n: u64, scratch: &mut Vec<[u64; 3]>| {
+            let counts = &mut scratch[pair as usize];
+            if *counts == [0; 3] {
+                self.touched.push(pair);
+            }
+            counts[slot] += n;
+        };
+        for &(pair, n) in &call.passed {
+            touch(pair, PASSED, n, &mut self.scratch);
         }
-        self.touched.sort_unstable();
-        self.touched.dedup();
+        for (class, n) in &call.direct {
+            if let Some((owns, part_of)) = self.roles.get(class) {
+                for &pair in owns {
+                    touch(pair, OWNERS, *n, &mut self.scratch);
+                }
+                for &pair in part_of {
+                    touch(pair, PARTS, *n, &mut self.scratch);
+                }
+            }
+        }
         let mut up: Vec<(u32, u64)> = Vec::new();
-        for &r in &self.touched {
-            let (owner, parts) = &self.relations[r as usize];
-            let count = |class: u32| {
-                call.direct
-                    .iter()
-                    .find(|(c, _)| *c == class)
-                    .map_or(0, |(_, n)| *n)
-            };
-            let owners = count(*owner);
-            let direct_parts: u64 = parts.iter().map(|&class| count(class)).sum();
-            let passed = call
-                .passed
-                .iter()
-                .find(|(p, _)| *p == r)
-                .map_or(0, |(_, n)| *n);
-            let result = &mut self.results[r as usize];
+        for &pair in &self.touched {
+            let [owners, direct_parts, passed] = std::mem::take(&mut self.scratch[pair as usize]);
+            let result = &mut self.results[pair as usize];
             result.parts_total += direct_parts;
             let pass = if owners > 0 {
-                let own = if parts.contains(owner) { owners } else { 0 };
+                let own = if self.owner_is_part[pair as usize] {
+                    owners
+                } else {
+                    0
+                };
                 let claimed = passed + direct_parts - own;
                 result.owners += owners;
                 result.parts += claimed;
@@ -231,15 +264,22 @@ impl Multiplicities {
                 passed + direct_parts
             };
             if pass > 0 {
-                up.push((r, pass));
+                up.push((pair, pass));
             }
         }
+        self.touched.clear();
         if let Some(caller) = calls.last_mut() {
-            for (r, n) in up {
-                match caller.passed.iter_mut().find(|(p, _)| *p == r) {
-                    Some((_, count)) => *count += n,
-                    None => caller.passed.push((r, n)),
+            for (at, &(pair, _)) in caller.passed.iter().enumerate() {
+                self.position[pair as usize] = at as u32;
+            }
+            for (pair, n) in up {
+                match self.position[pair as usize] {
+                    u32::MAX => caller.passed.push((pair, n)),
+                    at => caller.passed[at as usize].1 += n,
                 }
+            }
+            for &(pair, _) in &caller.passed {
+                self.position[pair as usize] = u32::MAX;
             }
         }
     }

@@ -90,14 +90,22 @@ fn a_panel_claims_the_items_made_in_its_call() {
         events.push(exit(next(), PANEL_FN));
     }
     events.extend([exit(next(), UI), exit(next(), MAIN)]);
+    // Two fields of the same classes (Window.items and Window.extras, parts listed twice) are
+    // counted once and reported for each.
     let found = count(
-        &[(PANEL, &[ITEM]), (WINDOW, &[PANEL]), (WINDOW, &[ITEM])],
+        &[
+            (PANEL, &[ITEM]),
+            (WINDOW, &[PANEL]),
+            (WINDOW, &[ITEM]),
+            (WINDOW, &[ITEM, ITEM]),
+        ],
         &events,
     );
     assert_eq!(found[0], (3, 6, 7, 4.0), "items per panel");
     assert_eq!(found[1], (1, 3, 3, 3.0), "panels per window");
     // A relation stops only at its own owners: the items made under the window's call count.
     assert_eq!(found[2], (1, 6, 7, 6.0), "items per window");
+    assert_eq!(found[3], found[2], "the same classes, counted once");
 }
 
 #[test]

@@ -422,8 +422,16 @@ impl PhaseSink {
         }
         let depth = thread.stack.len();
         thread.stack.push(method_id);
-        let outermost = !thread.open.iter().any(|run| run.method_id == method_id);
-        if outermost && self.phase_methods.contains_key(&method_id) {
+        // Outermost of its phase: overloads share a name (Rhino's `Parser.parse(String, ..)`
+        // calls `Parser.parse()`), and a call of either inside the other is the same run.
+        let Some(name) = self.phase_methods.get(&method_id) else {
+            return;
+        };
+        let outermost = !thread
+            .open
+            .iter()
+            .any(|run| self.phase_methods.get(&run.method_id) == Some(name));
+        if outermost {
             thread
                 .open
                 .push(OpenRun::new(method_id, thread_id, depth, timestamp_ns));

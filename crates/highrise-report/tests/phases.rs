@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use highrise_protocol::{
-    encode_frame, AgentMessage, ClassDef, ClassKind, EventKind::*, MemoryAmount, PackedRecordWriter,
+    encode_frame, AgentMessage, ClassDef, ClassKind, EventKind::*, MemoryAmount, MethodDef,
+    PackedRecordWriter,
 };
 use highrise_record::{RecordingHeader, RecordingWriter};
 use highrise_report::phases::{class_table, WHOLE_RUN};
@@ -41,9 +42,10 @@ fn freed(count: u64, size: u64) -> MemoryAmount {
     }
 }
 
-/// Methods: 0 main, 1 Parser.parse, 2 Lexer.next. `calls` Call objects and `3 · calls` tokens
-/// per parse, on thread 1 twice (the second with a recursive parse inside and a free) and on
-/// thread 2 once; thread 1 also makes objects outside any phase.
+/// Methods: 0 main, 1 Parser.parse, 2 Lexer.next, 3 an overload of Parser.parse. `calls` Call
+/// objects and `3 · calls` tokens per parse, on thread 1 twice (the second with a recursive parse
+/// inside and a free) and on thread 2 once (with the overload inside); thread 1 also makes
+/// objects outside any phase.
 fn write(path: &Path, calls: u64) {
     let mut one = PackedRecordWriter::new(1, 0);
     one.push(0, 0, Enter);
@@ -63,7 +65,9 @@ fn write(path: &Path, calls: u64) {
     one.push(16, 0, Exit); // main returns: the parse run ends with it
     let mut two = PackedRecordWriter::new(2, 8);
     two.push(8, 1, Enter); // parse #1
+    two.push(8, 3, Enter); // an overload of parse inside it: the same run
     two.push_memory(9, CALL, made(calls, 64));
+    two.push(9, 3, Exit);
     two.push_memory(9, TOKEN, made(3 * calls, 40));
     two.push(9, 1, Exit);
     let messages = [
@@ -72,6 +76,10 @@ fn write(path: &Path, calls: u64) {
             method(0, "lang", "Main", "main"),
             method(1, "lang", "Parser", "parse"),
             method(2, "lang", "Lexer", "next"),
+            MethodDef {
+                signature: Some("(Reader)".into()),
+                ..method(3, "lang", "Parser", "parse")
+            },
         ]),
         AgentMessage::DefineClasses(vec![class(TOKEN, "Token"), class(CALL, "Call")]),
         AgentMessage::Records(two.finish()),
