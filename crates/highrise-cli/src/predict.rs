@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
-use highrise_report::diagram::ClassDiagram;
+use highrise_report::diagram::{ClassDiagram, DiagramRelation};
 use highrise_report::phases::{class_table, ClassTable, WHOLE_RUN};
 use highrise_report::predict::{
     merge_runs, predict, versus_measured, DataSet, Measured, Prediction,
@@ -230,11 +230,21 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
         "  {:>10} {:>12} {:>9}  class",
         "created", "bytes", "mean B"
     );
-    for class in &diagram.classes {
+    // Most bytes first; a real program's classes with no object made are only counted.
+    let mut classes: Vec<_> = diagram.classes.iter().filter(|c| c.created > 0).collect();
+    classes.sort_by(|a, b| b.created_bytes.cmp(&a.created_bytes));
+    for class in &classes {
         let _ = writeln!(
             out,
             "  {:>10} {:>12} {:>9.1}  {}",
             class.created, class.created_bytes, class.mean_size_bytes, class.class
+        );
+    }
+    if classes.len() < diagram.classes.len() {
+        let _ = writeln!(
+            out,
+            "  ({} more classes with no object made; --json lists them)",
+            diagram.classes.len() - classes.len()
         );
     }
     let _ = writeln!(
@@ -242,7 +252,13 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
         "  {:>10} {:>8} {:>7}  relation",
         "per owner", "max", "of all"
     );
-    for relation in &diagram.relations {
+    // Fields with no owner or part made, supertypes of classes with no object made.
+    let made: std::collections::HashSet<&str> = classes.iter().map(|c| c.class.as_str()).collect();
+    let idle = |relation: &&DiagramRelation| match relation.kind {
+        "field" => relation.owners == 0 && relation.parts_total == 0,
+        _ => !made.contains(relation.from.as_str()),
+    };
+    for relation in diagram.relations.iter().filter(|r| !idle(r)) {
         let per_owner = relation
             .per_owner
             .map_or_else(|| "-".to_string(), |per| format!("{per:.2}"));
@@ -266,6 +282,13 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
             out,
             "  {per_owner:>10} {max:>8} {share:>7}  {}{arrow} {}",
             relation.from, relation.to
+        );
+    }
+    let idle = diagram.relations.iter().filter(idle).count();
+    if idle > 0 {
+        let _ = writeln!(
+            out,
+            "  ({idle} more relations of classes with no object made; --json lists them)"
         );
     }
 }

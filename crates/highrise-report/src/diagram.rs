@@ -60,6 +60,59 @@ pub struct ClassDiagram {
     pub relations: Vec<DiagramRelation>,
 }
 
+impl ClassDiagram {
+    /// What a window can show of a real program's hundreds of classes: the `most` classes
+    /// whose objects took the most bytes, the types their fields' objects were counted under
+    /// when those have none of their own (an interface or abstract base: `Proc.body → Node`;
+    /// at most `most / 2` of them, those claiming the most objects first), and the relations
+    /// among them. Order as in `self`.
+    pub fn focus(&self, most: usize) -> ClassDiagram {
+        let mut ranked: Vec<&DiagramClass> = self
+            .classes
+            .iter()
+            .filter(|class| class.created > 0)
+            .collect();
+        ranked.sort_by(|a, b| {
+            b.created_bytes
+                .cmp(&a.created_bytes)
+                .then_with(|| a.class.cmp(&b.class))
+        });
+        let heavy: BTreeSet<&str> = ranked
+            .iter()
+            .take(most)
+            .map(|class| class.class.as_str())
+            .collect();
+        let mut targets: BTreeMap<&str, u64> = BTreeMap::new();
+        for relation in &self.relations {
+            if relation.kind == "field"
+                && relation.parts > 0
+                && heavy.contains(relation.from.as_str())
+                && !heavy.contains(relation.to.as_str())
+            {
+                *targets.entry(relation.to.as_str()).or_default() += relation.parts;
+            }
+        }
+        let mut targets: Vec<(&str, u64)> = targets.into_iter().collect();
+        targets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let mut keep = heavy;
+        keep.extend(targets.iter().take(most / 2).map(|(class, _)| *class));
+        ClassDiagram {
+            classes: self
+                .classes
+                .iter()
+                .filter(|class| keep.contains(class.class.as_str()))
+                .cloned()
+                .collect(),
+            relations: self
+                .relations
+                .iter()
+                .filter(|r| keep.contains(r.from.as_str()) && keep.contains(r.to.as_str()))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 fn kind_name(kind: RelationKind) -> &'static str {
     match kind {
         RelationKind::Extends => "extends",
@@ -222,4 +275,72 @@ impl SessionSink for CountingSink {
     fn heartbeat(&mut self, _timestamp_ns: u64) {}
     fn command(&mut self, _command: ()) {}
     fn snapshot(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(name: &str, created: u64, size: u64) -> DiagramClass {
+        DiagramClass {
+            class: name.into(),
+            created,
+            created_bytes: created * size,
+            mean_size_bytes: size as f64,
+        }
+    }
+
+    fn relation(from: &str, kind: &'static str, to: &str, parts: u64) -> DiagramRelation {
+        DiagramRelation {
+            from: from.into(),
+            to: to.into(),
+            kind,
+            field: if kind == "field" {
+                "f".into()
+            } else {
+                String::new()
+            },
+            many: false,
+            per_owner: None,
+            max_per_owner: None,
+            owners: 1,
+            parts,
+            parts_total: parts,
+        }
+    }
+
+    #[test]
+    fn focus_keeps_the_heaviest_classes_and_the_abstract_types_their_fields_count() {
+        // Alphabetical, as class_diagram gives them: Body and Name heavy, Node abstract (no
+        // objects of its own) but Body's field counts 40 of its subclasses' objects; Idle none.
+        let diagram = ClassDiagram {
+            classes: vec![
+                class("a.Body", 10, 64),
+                class("a.Idle", 0, 0),
+                class("a.Name", 100, 32),
+                class("a.Node", 0, 0),
+                class("a.Tiny", 1, 16),
+            ],
+            relations: vec![
+                relation("a.Body", "field", "a.Node", 40),
+                relation("a.Body", "field", "a.Tiny", 0),
+                relation("a.Name", "extends", "a.Node", 0),
+                relation("a.Idle", "field", "a.Name", 0),
+                relation("a.Tiny", "extends", "a.Node", 0),
+            ],
+        };
+        let focused = diagram.focus(2);
+        let names: Vec<&str> = focused.classes.iter().map(|c| c.class.as_str()).collect();
+        assert_eq!(names, ["a.Body", "a.Name", "a.Node"]);
+        let kept: Vec<(&str, &str)> = focused
+            .relations
+            .iter()
+            .map(|r| (r.from.as_str(), r.to.as_str()))
+            .collect();
+        assert_eq!(kept, [("a.Body", "a.Node"), ("a.Name", "a.Node")]);
+        // Room for all: every class with objects, plus Node; never Idle (none made, no parts).
+        assert_eq!(diagram.focus(10).classes.len(), 4);
+        // `most` 1 leaves no room for abstract targets (most / 2 = 0).
+        assert_eq!(diagram.focus(1).classes.len(), 1);
+    }
 }

@@ -81,16 +81,23 @@ fn relation_line(relation: &DiagramRelation) -> String {
     }
 }
 
-/// What drawing a diagram needs beyond the diagram, worked out once per diagram (not every
-/// frame): each relation's two classes, as indices into `classes`, and each class's place.
+/// Classes shown at first: a real program's diagram has hundreds (Rhino's, 236).
+pub const DEFAULT_CLASSES: usize = 24;
+
+/// What drawing a diagram needs, worked out once per diagram and class count (not every
+/// frame): the part of the diagram shown ([`ClassDiagram::focus`]), each relation's two
+/// classes, as indices into its `classes`, and each class's place.
 #[derive(Debug, Clone, Default)]
 pub struct DiagramPlan {
+    diagram: ClassDiagram,
     ends: Vec<Option<(usize, usize)>>,
     places: Vec<[f32; 2]>,
 }
 
 impl DiagramPlan {
-    pub fn of(diagram: &ClassDiagram) -> Self {
+    /// The plan of the `most` heaviest classes of `diagram` ([`ClassDiagram::focus`]).
+    pub fn of(diagram: &ClassDiagram, most: usize) -> Self {
+        let diagram = diagram.focus(most);
         let index: HashMap<&str, usize> = diagram
             .classes
             .iter()
@@ -122,12 +129,17 @@ impl DiagramPlan {
             })
             .collect();
         let places = highrise_layout::layered(diagram.classes.len(), &edges);
-        Self { ends, places }
+        Self {
+            diagram,
+            ends,
+            places,
+        }
     }
 }
 
-/// Draws the diagram into `ui` (a scroll area of its own), as `plan` (made from it) places it.
-pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram, plan: &DiagramPlan) {
+/// Draws the plan's diagram into `ui` (a scroll area of its own).
+pub fn diagram_ui(ui: &mut egui::Ui, plan: &DiagramPlan) {
+    let diagram = &plan.diagram;
     let places = &plan.places;
     let columns = places.iter().map(|p| p[0]).fold(0.0f32, f32::max) + 1.0;
     let rows = places.iter().map(|p| p[1]).fold(0.0f32, f32::max) + 1.0;
@@ -267,12 +279,16 @@ pub fn diagram_ui(ui: &mut egui::Ui, diagram: &ClassDiagram, plan: &DiagramPlan)
 /// The window; open while the prediction window's "class diagram" toggle is on.
 pub fn diagram_window(ctx: &egui::Context, state: &mut PredictView) {
     let mut open = state.diagram_open;
+    if state.diagram_classes == 0 {
+        state.diagram_classes = DEFAULT_CLASSES;
+    }
+    let most = state.diagram_classes;
     let planned = state.diagram().and_then(|(path, diagram)| {
         let current = state
             .diagram_plan
             .as_ref()
-            .is_some_and(|(planned, _)| planned == path);
-        (!current).then(|| (path.to_path_buf(), DiagramPlan::of(diagram)))
+            .is_some_and(|(planned, shown, _)| planned == path && *shown == most);
+        (!current).then(|| (path.to_path_buf(), most, DiagramPlan::of(diagram, most)))
     });
     if planned.is_some() {
         state.diagram_plan = planned;
@@ -291,20 +307,41 @@ pub fn diagram_window(ctx: &egui::Context, state: &mut PredictView) {
                 );
             }
             Some((path, diagram)) => {
+                let (classes, relations) = (diagram.classes.len(), diagram.relations.len());
+                let with_objects = diagram.classes.iter().filter(|c| c.created > 0).count();
                 ui.label(format!(
-                    "{}: {} classes, {} relations. Boxes: objects made over the run (red: most \
-                     bytes, blue: least). Orange arrows: fields (* many), × objects of the \
-                     field's class made with each owner; grey: supertypes (dashed: interfaces). \
-                     Hover a box for its relations.",
+                    "{}: {classes} classes ({with_objects} with objects made), {relations} \
+                     relations. Boxes: objects made over the run (red: most bytes, blue: \
+                     least). Orange arrows: fields (* many), × objects of the field's class \
+                     made with each owner; grey: supertypes (dashed: interfaces). Hover a box \
+                     for its relations.",
                     path.file_name().map_or_else(
                         || path.display().to_string(),
                         |name| name.to_string_lossy().into_owned()
                     ),
-                    diagram.classes.len(),
-                    diagram.relations.len()
                 ));
-                if let Some((_, plan)) = &state.diagram_plan {
-                    diagram_ui(ui, diagram, plan);
+                let mut most = state.diagram_classes;
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::Slider::new(&mut most, 1..=with_objects.max(1))
+                            .text("classes with the most bytes"),
+                    )
+                    .on_hover_text(
+                        "Shown: the classes whose objects took the most bytes, the interfaces \
+                         and abstract classes their fields' objects count under, and the \
+                         relations among them",
+                    );
+                    if let Some((_, _, plan)) = &state.diagram_plan {
+                        ui.label(format!(
+                            "showing {} of {classes} classes, {} of {relations} relations",
+                            plan.diagram.classes.len(),
+                            plan.diagram.relations.len()
+                        ));
+                    }
+                });
+                state.diagram_classes = most;
+                if let Some((_, _, plan)) = &state.diagram_plan {
+                    diagram_ui(ui, plan);
                 }
             }
         });
@@ -350,7 +387,7 @@ mod tests {
         };
         let output = ctx.run(input, |ctx| {
             egui::CentralPanel::default()
-                .show(ctx, |ui| diagram_ui(ui, diagram, &DiagramPlan::of(diagram)));
+                .show(ctx, |ui| diagram_ui(ui, &DiagramPlan::of(diagram, 100)));
         });
         let mut texts = Vec::new();
         for clipped in output.shapes {
@@ -369,7 +406,7 @@ mod tests {
             classes: vec![
                 class("ui.Panel", 3),
                 class("ui.Item", 12),
-                class("ui.Widget", 0),
+                class("ui.Widget", 1),
             ],
             relations: vec![
                 field("ui.Panel", "ui.Item", "items", 4.0),

@@ -49,8 +49,12 @@ pub struct PredictView {
     pub count: u64,
     /// The class-diagram window is open.
     pub diagram_open: bool,
-    /// The diagram drawn and its plan (reset whenever the recordings are read again).
-    pub(super) diagram_plan: Option<(PathBuf, DiagramPlan)>,
+    /// How many classes the diagram shows (those whose objects took the most bytes, and the
+    /// abstract types their fields count under); 0: not chosen yet (the default).
+    pub(super) diagram_classes: usize,
+    /// The diagram drawn, for which recording and class count (reset whenever the recordings
+    /// are read again).
+    pub(super) diagram_plan: Option<(PathBuf, usize, DiagramPlan)>,
     /// A path typed into "add".
     adding: String,
     /// The class tables of the last choice read, and that choice.
