@@ -232,7 +232,7 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
     );
     // Most bytes first; a real program's classes with no object made are only counted.
     let mut classes: Vec<_> = diagram.classes.iter().filter(|c| c.created > 0).collect();
-    classes.sort_by(|a, b| b.created_bytes.cmp(&a.created_bytes));
+    classes.sort_by_key(|class| std::cmp::Reverse(class.created_bytes));
     for class in &classes {
         let _ = writeln!(
             out,
