@@ -500,6 +500,15 @@ static PendSlot *pend_find(Rec *rec, const void *key)
     }
 }
 
+/* Takes one object of `bytes` back from `slot`'s counts (never below zero). */
+static void uncount(PendSlot *slot, uint64_t bytes)
+{
+    if (slot != NULL && slot->count != 0) {
+        slot->count--;
+        slot->bytes -= bytes < slot->bytes ? bytes : slot->bytes;
+    }
+}
+
 /* The pending slot of `key` on this thread, made on first use (writing the others out when the
  * table is full); NULL when the class cannot be registered. */
 static inline PendSlot *pend_slot(Rec *rec, const void *key)
@@ -592,9 +601,7 @@ static void forget_hooks_object(PyObject *obj, int created)
     if (slot == NULL || slot->count == 0) {
         return;
     }
-    uint64_t bytes = fresh ? t->last_size : slot->unit;
-    slot->count--;
-    slot->bytes -= bytes < slot->bytes ? bytes : slot->bytes;
+    uncount(slot, fresh ? t->last_size : slot->unit);
     t->last_ptr = NULL;
 }
 
@@ -606,11 +613,7 @@ static void forget_recent_block(Rec *rec, void *block)
         uint32_t i = (t->recent_at - back) & (RECENT - 1);
         if (t->recent_ptr[i] == block) {
             t->recent_ptr[i] = NULL;
-            PendSlot *slot = pend_find(rec, UNTYPED_KEY);
-            if (slot != NULL && slot->count != 0) {
-                slot->count--;
-                slot->bytes -= t->recent_size[i] < slot->bytes ? t->recent_size[i] : slot->bytes;
-            }
+            uncount(pend_find(rec, UNTYPED_KEY), t->recent_size[i]);
             return;
         }
     }

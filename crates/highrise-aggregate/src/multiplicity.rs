@@ -56,9 +56,8 @@ struct Call {
 /// of one type) are counted once.
 #[derive(Debug)]
 pub struct Multiplicities {
-    /// Distinct (owner class, part classes) pairs, each counted once.
-    pairs: Vec<(u32, Vec<u32>)>,
-    /// Per relation given to [`Self::new`]: its pair.
+    /// Per relation given to [`Self::new`]: its pair, a distinct (owner class, part classes),
+    /// counted once.
     pair_of: Vec<u32>,
     /// Per pair: whether the owner class is one of its part classes (a tree).
     owner_is_part: Vec<bool>,
@@ -102,7 +101,6 @@ impl Multiplicities {
             results: vec![PartsPerOwner::default(); pairs.len()],
             scratch: vec![[0; 3]; pairs.len()],
             position: vec![u32::MAX; pairs.len()],
-            pairs,
             pair_of,
             roles,
             threads: HashMap::new(),
@@ -112,7 +110,7 @@ impl Multiplicities {
 
     /// One thread's batch: enters, exits and memory records (their amounts in order).
     pub fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
-        if self.pairs.is_empty() {
+        if self.results.is_empty() {
             return;
         }
         let (mut calls, mut phantom) = self.threads.remove(&thread_id).unwrap_or_default();

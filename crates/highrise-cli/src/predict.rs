@@ -231,8 +231,7 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
         "created", "bytes", "mean B"
     );
     // Most bytes first; a real program's classes with no object made are only counted.
-    let mut classes: Vec<_> = diagram.classes.iter().filter(|c| c.created > 0).collect();
-    classes.sort_by_key(|class| std::cmp::Reverse(class.created_bytes));
+    let classes = diagram.classes_by_bytes();
     for class in &classes {
         let _ = writeln!(
             out,

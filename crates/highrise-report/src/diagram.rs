@@ -61,12 +61,8 @@ pub struct ClassDiagram {
 }
 
 impl ClassDiagram {
-    /// What a window can show of a real program's hundreds of classes: the `most` classes
-    /// whose objects took the most bytes, the types their fields' objects were counted under
-    /// when those have none of their own (an interface or abstract base: `Proc.body → Node`;
-    /// at most `most / 2` of them, those claiming the most objects first), and the relations
-    /// among them. Order as in `self`.
-    pub fn focus(&self, most: usize) -> ClassDiagram {
+    /// The classes with objects made, most bytes first (then by name).
+    pub fn classes_by_bytes(&self) -> Vec<&DiagramClass> {
         let mut ranked: Vec<&DiagramClass> = self
             .classes
             .iter()
@@ -77,8 +73,18 @@ impl ClassDiagram {
                 .cmp(&a.created_bytes)
                 .then_with(|| a.class.cmp(&b.class))
         });
-        let heavy: BTreeSet<&str> = ranked
-            .iter()
+        ranked
+    }
+
+    /// What a window can show of a real program's hundreds of classes: the `most` classes
+    /// whose objects took the most bytes, the types their fields' objects were counted under
+    /// when those have none of their own (an interface or abstract base: `Proc.body → Node`;
+    /// at most `most / 2` of them, those claiming the most objects first), and the relations
+    /// among them. Order as in `self`.
+    pub fn focus(&self, most: usize) -> ClassDiagram {
+        let heavy: BTreeSet<&str> = self
+            .classes_by_bytes()
+            .into_iter()
             .take(most)
             .map(|class| class.class.as_str())
             .collect();
