@@ -11,6 +11,7 @@
 //! with shifted timestamps.
 
 use std::collections::HashMap;
+use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -158,26 +159,50 @@ fn records(c: &mut Criterion) {
 }
 
 /// The same with the calling-context tree kept, as the viewer keeps it (node cap 200k): the
-/// issue's "ingest + aggregation with context tracking".
+/// issue's "ingest + aggregation with context tracking". The tree runs on its own thread (the
+/// default); the `_inline` groups build it on the aggregator's thread.
 fn records_with_contexts(c: &mut Criterion) {
-    let config = AggregatorConfig {
-        contexts: true,
-        max_context_nodes: 200_000,
-        ..AggregatorConfig::default()
-    };
-    records_with(c, "apply_records_contexts", config.clone(), true, false);
-    // The same enters and exits without the memory records: the cost of a memory record is
-    // the difference.
-    records_with(c, "apply_events_contexts", config.clone(), false, false);
-    // Threads repeating a pool of transactions: a bounded set of call paths (below the cap).
-    records_with(
-        c,
-        "apply_records_contexts_repeating",
-        config.clone(),
-        true,
-        true,
-    );
-    records_with(c, "apply_events_contexts_repeating", config, false, true);
+    for (suffix, contexts_thread) in [("", true), ("_inline", false)] {
+        let config = AggregatorConfig {
+            contexts: true,
+            contexts_thread,
+            max_context_nodes: 200_000,
+            ..AggregatorConfig::default()
+        };
+        let name = |group: &str| format!("{group}{suffix}");
+        records_with(
+            c,
+            &name("apply_records_contexts"),
+            config.clone(),
+            true,
+            false,
+        );
+        // The same enters and exits without the memory records: the cost of a memory record
+        // is the difference.
+        records_with(
+            c,
+            &name("apply_events_contexts"),
+            config.clone(),
+            false,
+            false,
+        );
+        // Threads repeating a pool of transactions: a bounded set of call paths (below the
+        // cap).
+        records_with(
+            c,
+            &name("apply_records_contexts_repeating"),
+            config.clone(),
+            true,
+            true,
+        );
+        records_with(
+            c,
+            &name("apply_events_contexts_repeating"),
+            config,
+            false,
+            true,
+        );
+    }
 }
 
 /// `memory`: whether the stream carries memory records; `repeating`: the program of
@@ -269,6 +294,8 @@ fn records_with(
                 for _ in 0..iterations {
                     let start = Instant::now();
                     apply(&mut aggregator, &with_memory);
+                    // Waits for a tree on its own thread to catch up: its work is timed too.
+                    black_box(aggregator.context_nodes());
                     elapsed += start.elapsed();
                     shift(&mut with_memory);
                 }

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::{clamp_window_ns, AggregatorConfig};
-use crate::contexts::{ContextTree, Contexts};
+use crate::contexts::ContextTree;
+use crate::contexts_worker::ContextsHandle;
 use crate::drops::DropHistory;
 use crate::engine::Engine;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
@@ -32,7 +33,7 @@ pub struct Aggregator {
     thread_lookup: HashMap<u64, u32>,
     snapshots: SnapshotState,
     drops: DropHistory,
-    contexts: Option<Box<Contexts>>,
+    contexts: Option<ContextsHandle>,
 }
 
 impl Default for Aggregator {
@@ -52,10 +53,11 @@ impl Aggregator {
             snapshots: SnapshotState::default(),
             drops: DropHistory::default(),
             contexts: config.contexts.then(|| {
-                Box::new(Contexts::new(
+                ContextsHandle::new(
                     config.max_context_nodes,
                     config.max_stack_depth.max(1),
-                ))
+                    config.contexts_thread,
+                )
             }),
         }
     }
@@ -281,12 +283,14 @@ impl Aggregator {
     /// Changes whenever the calling-context tree does (`None` when it is off): whether a new
     /// [`Aggregator::contexts`] export would differ from the last.
     pub fn contexts_generation(&self) -> Option<u64> {
-        self.contexts.as_ref().map(|contexts| contexts.generation)
+        self.contexts.as_ref().map(ContextsHandle::generation)
     }
 
     /// Nodes in the calling-context tree (0 when it is off).
     pub fn context_nodes(&self) -> usize {
-        self.contexts.as_ref().map_or(0, |contexts| contexts.len())
+        self.contexts
+            .as_ref()
+            .map_or(0, |contexts| contexts.measure().0)
     }
 
     /// The session counters.
@@ -319,7 +323,7 @@ impl Aggregator {
             + self
                 .contexts
                 .as_ref()
-                .map_or(0, |contexts| contexts.memory_bytes())) as u64;
+                .map_or(0, |contexts| contexts.measure().1)) as u64;
         stats
     }
 

@@ -31,6 +31,10 @@ pub struct AggregatorConfig {
     /// Most nodes the calling-context tree keeps; past it, new paths are counted in their
     /// parent's "(other contexts)" node. Default [`crate::DEFAULT_MAX_CONTEXT_NODES`].
     pub max_context_nodes: u32,
+    /// Build the calling-context tree on a thread of its own, beside the windowed
+    /// statistics (each batch is copied to it; reads wait for it to catch up). Default on;
+    /// off builds it inline, on the caller's thread.
+    pub contexts_thread: bool,
 }
 
 impl Default for AggregatorConfig {
@@ -40,6 +44,7 @@ impl Default for AggregatorConfig {
             max_stack_depth: DEFAULT_MAX_STACK_DEPTH,
             contexts: false,
             max_context_nodes: crate::DEFAULT_MAX_CONTEXT_NODES,
+            contexts_thread: true,
         }
     }
 }

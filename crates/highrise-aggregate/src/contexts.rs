@@ -5,10 +5,12 @@
 //!
 //! It replays each thread's stack on its own (the engine's stack semantics: an exit closes the
 //! matching frame and any above it, an exit with no match is ignored, a resync replaces the
-//! stack), so it is independent of the windowed statistics. Cumulative since the session
-//! started. Memory: 40 bytes per node plus 40 per (node, class) with
-//! allocations, plus 8 to 16 bytes per node and per (node, class) of hash index; bounded by [`ContextTree`]'s node cap: past it, a
-//! missing child is counted in its parent's "(other contexts)" child.
+//! stack), so it is independent of the windowed statistics and can run on a thread of its
+//! own (`contexts_worker.rs`). Cumulative since the session started. Memory: 40 bytes per node
+//! plus 40 per (node, class) with allocations, plus 8 to 16 bytes per node and per
+//! (node, class) of hash index; bounded by [`ContextTree`]'s node cap: past it, a missing
+//! child is counted in its parent's "(other contexts)" child, and a missing child of an
+//! "(other contexts)" node in that node itself.
 
 use std::collections::HashMap;
 
@@ -223,8 +225,9 @@ pub(crate) struct Contexts {
     pub(crate) generation: u64,
     /// Scratch of [`Contexts::apply`]: per event of a chunk, its path hash (enters).
     chunk_hashes: Vec<u64>,
-    /// Scratch: the stack replayed ahead of the chunk (method, path hash).
-    scratch: Vec<(u32, u64)>,
+    /// Scratch: the stack replayed ahead of the chunk (method, path hash, folds its
+    /// children in).
+    scratch: Vec<(u32, u64, bool)>,
 }
 
 impl Contexts {
@@ -269,6 +272,9 @@ impl Contexts {
         if method_id == OTHER_CONTEXTS {
             return self.other_child(parent);
         }
+        if self.folds_into(parent) {
+            return parent;
+        }
         let found = self.find_child(parent, method_id, hash);
         if found != NONE {
             return found;
@@ -276,7 +282,8 @@ impl Contexts {
         if self.nodes.len() as u32 >= self.max_nodes {
             // The parent's overflow child (itself one node over the cap at most per parent,
             // and children of an overflow node fold into it).
-            if self.nodes[parent as usize].method_id == OTHER_CONTEXTS {
+            // (The root's method id is `NONE` too, but it is no overflow node.)
+            if parent != 0 && self.nodes[parent as usize].method_id == OTHER_CONTEXTS {
                 return parent;
             }
             return self.other_child(parent);
@@ -286,6 +293,18 @@ impl Contexts {
             self.rebuild_children();
         }
         node
+    }
+
+    /// Whether every child of `parent` (but an "(other contexts)" one) is `parent` itself: an
+    /// overflow node without children once the cap is reached (no child can be made for it any
+    /// more), so no lookup is needed.
+    #[inline(always)]
+    fn folds_into(&self, parent: u32) -> bool {
+        let node = &self.nodes[parent as usize];
+        self.nodes.len() as u32 >= self.max_nodes
+            && parent != 0
+            && node.method_id == OTHER_CONTEXTS
+            && node.first_child == NONE
     }
 
     /// The "(other contexts)" child of `parent`, made if new.
@@ -407,12 +426,14 @@ impl Contexts {
         let mut hints = [NONE; CHUNK_EVENTS];
         for chunk in events.chunks(CHUNK_EVENTS) {
             // Replay the chunk on a copy of the stack: each enter's path hash.
+            // Frames in an overflow node that folds its children in are marked: their
+            // children need no lookup (nor prefetch).
             scratch.clear();
             scratch.extend(
                 thread
                     .frames
                     .iter()
-                    .map(|open| (open.method_id, open.path_hash)),
+                    .map(|open| (open.method_id, open.path_hash, self.folds_into(open.node))),
             );
             let mut phantom = thread.phantom;
             for (event, hash) in chunk.iter().zip(hashes.iter_mut()) {
@@ -423,10 +444,16 @@ impl Contexts {
                             *hash = 0;
                             continue;
                         }
-                        let parent_hash = scratch.last().map_or(ROOT_HASH, |top| top.1);
-                        *hash = path_hash(parent_hash, event.method_id);
-                        self.children.prefetch(*hash);
-                        scratch.push((event.method_id, *hash));
+                        let (parent_hash, folded) = scratch
+                            .last()
+                            .map_or((ROOT_HASH, false), |top| (top.1, top.2));
+                        let folded = folded && event.method_id != OTHER_CONTEXTS;
+                        *hash = 0;
+                        if !folded {
+                            *hash = path_hash(parent_hash, event.method_id);
+                            self.children.prefetch(*hash);
+                        }
+                        scratch.push((event.method_id, *hash, folded));
                     }
                     EventKind::Exit => {
                         if phantom > 0 {

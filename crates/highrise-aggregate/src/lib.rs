@@ -78,6 +78,7 @@ mod aggregator;
 mod alerts;
 mod config;
 mod contexts;
+mod contexts_worker;
 mod drops;
 mod engine;
 mod memory;

@@ -278,6 +278,192 @@ proptest! {
     }
 }
 
+/// The reference with a node cap, node by node as the issue states it: a new path gets a
+/// node while there is room; past the cap it goes to its parent's "(other contexts)" node,
+/// whose own new paths fold into it. Paths name overflow nodes `OTHER_CONTEXTS`.
+fn capped_reference(
+    threads: &[(u64, Vec<Event>, Vec<MemoryAmount>)],
+    max_nodes: usize,
+) -> BTreeMap<Vec<u32>, (u64, BTreeMap<u32, u64>)> {
+    // Per node: (path, calls, classes); node 0 is the root.
+    let mut nodes: Vec<(Vec<u32>, u64, BTreeMap<u32, u64>)> =
+        vec![(Vec::new(), 0, BTreeMap::new())];
+    let mut children: BTreeMap<(usize, u32), usize> = BTreeMap::new();
+    let mut stacks: BTreeMap<u64, Vec<(u32, usize)>> = BTreeMap::new();
+    for (thread, events, amounts) in threads {
+        let stack = stacks.entry(*thread).or_default();
+        let mut amounts = amounts.iter();
+        for event in events {
+            let top = stack.last().map_or(0, |&(_, node)| node);
+            match event.kind {
+                EventKind::Enter => {
+                    let node = match children.get(&(top, event.method_id)) {
+                        Some(&node) => node,
+                        None if nodes.len() < max_nodes => {
+                            let mut path = nodes[top].0.clone();
+                            path.push(event.method_id);
+                            nodes.push((path, 0, BTreeMap::new()));
+                            children.insert((top, event.method_id), nodes.len() - 1);
+                            nodes.len() - 1
+                        }
+                        None if nodes[top].0.last() == Some(&OTHER_CONTEXTS) => top,
+                        None => *children.entry((top, OTHER_CONTEXTS)).or_insert_with(|| {
+                            let mut path = nodes[top].0.clone();
+                            path.push(OTHER_CONTEXTS);
+                            nodes.push((path, 0, BTreeMap::new()));
+                            nodes.len() - 1
+                        }),
+                    };
+                    nodes[node].1 += 1;
+                    stack.push((event.method_id, node));
+                }
+                EventKind::Exit => {
+                    if let Some(at) = stack.iter().rposition(|&(id, _)| id == event.method_id) {
+                        stack.truncate(at);
+                    }
+                }
+                EventKind::Memory => {
+                    let amount = amounts.next().expect("amount");
+                    *nodes[top].2.entry(event.method_id).or_default() += amount.count;
+                }
+            }
+        }
+    }
+    nodes
+        .into_iter()
+        .skip(1)
+        .map(|(path, calls, classes)| (path, (calls, classes)))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Past a small cap (many overflow nodes, paths below them folding in), on the tree's
+    /// own thread and inline.
+    #[test]
+    fn the_capped_tree_matches_the_reference(
+        batches in prop::collection::vec(
+            (1u64..4, prop::collection::vec((0u8..3, 0u32..7, 1u64..9), 0..60)),
+            1..16,
+        ),
+        max_nodes in 16usize..40,
+        contexts_thread in any::<bool>(),
+    ) {
+        let mut clock = 0u64;
+        let threads: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = batches
+            .iter()
+            .map(|(thread, steps)| {
+                let mut events = Vec::new();
+                let mut amounts = Vec::new();
+                for &(kind, id, count) in steps {
+                    clock += 5;
+                    // Enters twice as likely as exits: deep paths, so the cap is reached.
+                    events.push(match kind {
+                        0 | 1 if id % 3 != 0 || kind == 0 => enter(clock, id),
+                        1 => exit(clock, id),
+                        _ => {
+                            amounts.push(made(count));
+                            memory(clock, id)
+                        }
+                    });
+                }
+                (*thread, events, amounts)
+            })
+            .collect();
+        let mut aggregator = Aggregator::new(AggregatorConfig {
+            contexts: true,
+            contexts_thread,
+            max_context_nodes: max_nodes as u32,
+            ..AggregatorConfig::default()
+        });
+        for (thread, events, amounts) in &threads {
+            aggregator.apply_records(*thread, events, amounts);
+        }
+        let tree = aggregator.contexts().expect("contexts on");
+        let mut got = paths(&tree);
+        got.retain(|_, (calls, classes)| *calls > 0 || !classes.is_empty());
+        let mut want = capped_reference(&threads, max_nodes);
+        want.retain(|_, (calls, classes)| *calls > 0 || !classes.is_empty());
+        prop_assert_eq!(got, want);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The tree built on its own thread (the default) is the inline one, whole: batches,
+    /// thread ends and resyncs in any order, reads in between, and a copy made mid-stream
+    /// going on by itself.
+    #[test]
+    fn the_tree_on_its_own_thread_is_the_inline_tree(
+        steps in prop::collection::vec(
+            (0u8..8, 1u64..4, prop::collection::vec((0u8..3, 0u32..5, 1u64..9), 0..40)),
+            1..24,
+        ),
+        copy_at in 0usize..24,
+    ) {
+        let config = |contexts_thread| AggregatorConfig {
+            contexts: true,
+            contexts_thread,
+            max_context_nodes: 24,
+            ..AggregatorConfig::default()
+        };
+        let mut inline = Aggregator::new(config(false));
+        let mut threaded = Aggregator::new(config(true));
+        let mut copy: Option<Aggregator> = None;
+        let mut clock = 0u64;
+        for (index, (what, thread, events)) in steps.iter().enumerate() {
+            if index == copy_at {
+                copy = Some(threaded.clone());
+            }
+            clock += 5;
+            let targets = [Some(&mut inline), Some(&mut threaded), copy.as_mut()];
+            match what {
+                0 => {
+                    for aggregator in targets.into_iter().flatten() {
+                        aggregator.thread_ended(*thread, clock);
+                    }
+                }
+                1 => {
+                    let stack: Vec<u32> = events.iter().map(|&(_, id, _)| id).take(4).collect();
+                    for aggregator in targets.into_iter().flatten() {
+                        aggregator.resync(*thread, clock, &stack);
+                    }
+                }
+                _ => {
+                    let mut batch = Vec::new();
+                    let mut amounts = Vec::new();
+                    for &(kind, id, count) in events {
+                        clock += 5;
+                        batch.push(match kind {
+                            0 => enter(clock, id),
+                            1 => exit(clock, id),
+                            _ => {
+                                amounts.push(made(count));
+                                memory(clock, id)
+                            }
+                        });
+                    }
+                    for aggregator in targets.into_iter().flatten() {
+                        aggregator.apply_records(*thread, &batch, &amounts);
+                    }
+                }
+            }
+            if what % 4 == 3 {
+                prop_assert_eq!(threaded.contexts(), inline.contexts());
+            }
+        }
+        let want = inline.contexts();
+        prop_assert_eq!(threaded.contexts(), want.clone());
+        prop_assert_eq!(threaded.context_nodes(), inline.context_nodes());
+        prop_assert_eq!(threaded.stats().memory_bytes, inline.stats().memory_bytes);
+        if let Some(copy) = copy {
+            prop_assert_eq!(copy.contexts(), want);
+        }
+    }
+}
+
 /// The issue's budget: a million call paths in at most 200 MiB (nodes, the child index and
 /// a class slot per path that allocates).
 #[test]
