@@ -8,6 +8,7 @@ use crate::config::{clamp_window_ns, AggregatorConfig};
 use crate::contexts::ContextTree;
 use crate::contexts_worker::ContextsHandle;
 use crate::drops::DropHistory;
+use crate::edges::CallEdges;
 use crate::engine::Engine;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{Snapshot, SnapshotState};
@@ -278,6 +279,17 @@ impl Aggregator {
     /// allocations per class. Cost: linear in its nodes.
     pub fn contexts(&self) -> Option<ContextTree> {
         self.contexts.as_ref().map(|contexts| contexts.export())
+    }
+
+    /// Who called whom, when [`AggregatorConfig::contexts`] is on: every caller → callee pair
+    /// with its calls since the start and over about the last window (measured against an
+    /// earlier call of this one about a window before: call it regularly, as the viewer's
+    /// sink does twice a second). Cost: linear in the tree's nodes.
+    pub fn call_edges(&mut self) -> Option<CallEdges> {
+        let window_ns = self.engine.clock.window_ns;
+        self.contexts
+            .as_mut()
+            .map(|contexts| contexts.edges(window_ns))
     }
 
     /// Changes whenever the calling-context tree does (`None` when it is off): whether a new

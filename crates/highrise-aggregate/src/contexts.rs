@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
+use crate::edges::{totals, CallEdges, EdgeHistory, OverflowEdges};
 use crate::engine::prefetch;
 use crate::memory::Amount;
 
@@ -223,6 +224,12 @@ pub(crate) struct Contexts {
     /// Calls that went to an "(other contexts)" node because of the cap.
     capped_calls: u64,
     pub(crate) generation: u64,
+    /// Calls the tree cannot place on an edge (below "(other contexts)" nodes), per edge.
+    overflow_edges: OverflowEdges,
+    edge_history: EdgeHistory,
+    /// The first and the latest timestamp of an applied batch.
+    first_ns: Option<u64>,
+    latest_ns: u64,
     /// Scratch of [`Contexts::apply`]: per event of a chunk, its path hash (enters).
     chunk_hashes: Vec<u64>,
     /// Scratch: the stack replayed ahead of the chunk (method, path hash, folds its
@@ -243,6 +250,10 @@ impl Contexts {
             max_depth: max_depth.max(1),
             capped_calls: 0,
             generation: 0,
+            overflow_edges: OverflowEdges::default(),
+            edge_history: EdgeHistory::default(),
+            first_ns: None,
+            latest_ns: 0,
             chunk_hashes: vec![0; CHUNK_EVENTS],
             scratch: Vec::new(),
         }
@@ -367,8 +378,17 @@ impl Contexts {
         if call {
             let entry = &mut self.nodes[node as usize];
             entry.calls += 1;
-            if entry.method_id == OTHER_CONTEXTS {
+            let overflow = entry.method_id == OTHER_CONTEXTS;
+            if overflow {
                 self.capped_calls += 1;
+            }
+            // A call the tree cannot place on an edge: counted on its own.
+            if let Some(caller) = thread.frames.last() {
+                if overflow
+                    || (parent != 0 && self.nodes[parent as usize].method_id == OTHER_CONTEXTS)
+                {
+                    self.overflow_edges.count(caller.method_id, method_id);
+                }
             }
         }
         thread.frames.push(Open {
@@ -419,6 +439,10 @@ impl Contexts {
     /// is prefetched; then the chunk is applied in order, each candidate checked against the
     /// real parent. Memory records are queued and folded at the end of the batch.
     pub(crate) fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
+        if let (Some(first), Some(last)) = (events.first(), events.last()) {
+            self.first_ns.get_or_insert(first.timestamp_ns);
+            self.latest_ns = self.latest_ns.max(last.timestamp_ns);
+        }
         let mut thread = self.threads.remove(&thread_id).unwrap_or_default();
         let mut next_amount = 0usize;
         let mut hashes = std::mem::take(&mut self.chunk_hashes);
@@ -668,6 +692,27 @@ impl Contexts {
         }
     }
 
+    /// The call edges so far, with their calls over about the last `window_ns` (against an
+    /// earlier call of this about a window ago): every node below a method's node is one
+    /// (caller, callee) pair, plus the calls counted below "(other contexts)" nodes.
+    pub(crate) fn edges(&mut self, window_ns: u64) -> CallEdges {
+        let nodes = &self.nodes;
+        let placed = nodes.iter().skip(1).filter_map(|node| {
+            let parent = node.parent as usize;
+            let caller = nodes[parent].method_id;
+            (parent != 0 && caller != OTHER_CONTEXTS && node.method_id != OTHER_CONTEXTS)
+                .then_some(((caller, node.method_id), node.calls))
+        });
+        let totals = totals(placed.chain(self.overflow_edges.iter()));
+        self.edge_history.read(
+            self.first_ns.unwrap_or(self.latest_ns),
+            self.latest_ns,
+            window_ns,
+            totals,
+            self.overflow_edges.capped_calls,
+        )
+    }
+
     /// Nodes held.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
@@ -679,6 +724,8 @@ impl Contexts {
             + self.children.memory_bytes()
             + self.class_index.memory_bytes()
             + self.pending_classes.capacity() * size_of::<PendingClass>()
+            + self.overflow_edges.memory_bytes()
+            + self.edge_history.memory_bytes()
             + self
                 .threads
                 .values()

@@ -17,6 +17,7 @@ use std::thread::JoinHandle;
 use highrise_protocol::{Event, MemoryAmount};
 
 use crate::contexts::{ContextTree, Contexts};
+use crate::edges::CallEdges;
 
 /// Events gathered before a job is handed to the worker.
 const JOB_EVENTS: usize = 16 * 1024;
@@ -109,6 +110,8 @@ enum Request {
     /// (nodes, memory bytes)
     Measure(Sender<(usize, usize)>),
     Copy(Sender<Contexts>),
+    /// Call edges over about this window.
+    Edges(u64, Sender<CallEdges>),
 }
 
 /// The tree on a thread of its own.
@@ -151,6 +154,9 @@ impl Worker {
                         }
                         Request::Measure(reply) => {
                             let _ = reply.send((contexts.len(), contexts.memory_bytes()));
+                        }
+                        Request::Edges(window_ns, reply) => {
+                            let _ = reply.send(contexts.edges(window_ns));
                         }
                         Request::Copy(reply) => {
                             let _ = reply.send((*contexts).clone());
@@ -344,6 +350,16 @@ impl ContextsHandle {
         match self {
             Self::Inline(contexts) => contexts.export(),
             Self::Thread(worker) => worker.ask(Request::Export).unwrap_or_default(),
+        }
+    }
+
+    /// The call edges, with their calls over about the last `window_ns`.
+    pub(crate) fn edges(&mut self, window_ns: u64) -> CallEdges {
+        match self {
+            Self::Inline(contexts) => contexts.edges(window_ns),
+            Self::Thread(worker) => worker
+                .ask(|reply| Request::Edges(window_ns, reply))
+                .unwrap_or_default(),
         }
     }
 

@@ -80,6 +80,7 @@ mod config;
 mod contexts;
 mod contexts_worker;
 mod drops;
+mod edges;
 mod engine;
 mod memory;
 mod methods;
@@ -98,6 +99,7 @@ pub use config::{
     MIN_WINDOW_NS,
 };
 pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CONTEXTS};
+pub use edges::{CallEdge, CallEdges, MAX_OVERFLOW_EDGES};
 pub use memory::{
     Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };

@@ -64,6 +64,9 @@ pub struct Snapshot {
     /// (the aggregator's own snapshots leave it as it was; `highrise_ingest::AggregateSink`
     /// refreshes it a few times a second). Shared between snapshots while it does not change.
     pub contexts: Option<Arc<crate::ContextTree>>,
+    /// Who called whom (with calls over about the last window), attached like `contexts`
+    /// (`highrise_ingest::AggregateSink` refreshes it twice a second).
+    pub edges: Option<Arc<crate::CallEdges>>,
 }
 
 impl Snapshot {

@@ -31,6 +31,8 @@ pub struct AggregateSink {
         std::time::Instant,
         Arc<highrise_aggregate::ContextTree>,
     )>,
+    /// The call edges as last attached, and when.
+    edges: Option<(std::time::Instant, Arc<highrise_aggregate::CallEdges>)>,
     /// The session ended: the next snapshot carries the final tree whatever the interval.
     ended: bool,
 }
@@ -59,6 +61,7 @@ impl AggregateSink {
             aggregator: Aggregator::new(config),
             published: Arc::default(),
             contexts: None,
+            edges: None,
             ended: false,
         }
     }
@@ -159,9 +162,19 @@ impl SessionSink for AggregateSink {
                 let tree = self.aggregator.contexts().unwrap_or_default();
                 self.contexts = Some((generation, now, Arc::new(tree)));
             }
+            // Edges every interval even when the tree is unchanged: their recent calls fall
+            // when the program goes quiet.
+            let edges_stale = self.edges.as_ref().is_none_or(|(at, _)| {
+                self.ended || now.duration_since(*at) >= CONTEXTS_PUBLISH_INTERVAL
+            });
+            if edges_stale {
+                let edges = self.aggregator.call_edges().unwrap_or_default();
+                self.edges = Some((now, Arc::new(edges)));
+            }
             // Not shared yet (it was just written), so this copies nothing.
-            Arc::make_mut(&mut self.published).contexts =
-                self.contexts.as_ref().map(|(_, _, tree)| Arc::clone(tree));
+            let published = Arc::make_mut(&mut self.published);
+            published.contexts = self.contexts.as_ref().map(|(_, _, tree)| Arc::clone(tree));
+            published.edges = self.edges.as_ref().map(|(_, edges)| Arc::clone(edges));
         }
         Arc::clone(&self.published)
     }

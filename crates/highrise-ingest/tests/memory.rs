@@ -250,7 +250,16 @@ fn the_viewers_sink_publishes_the_context_tree_at_the_sessions_end() {
         .map(|(class_id, amount)| (*class_id, amount.count, amount.bytes))
         .collect();
     assert_eq!(direct, [(0, 15, 15 * 32)]);
-    assert!(run(AggregateSink::factory).contexts.is_none());
+    // And who called whom: main → create, three times.
+    let edges = with.edges.as_deref().expect("edges with the tree");
+    let edges: Vec<(u32, u32, u64)> = edges
+        .edges
+        .iter()
+        .map(|edge| (edge.caller, edge.callee, edge.calls))
+        .collect();
+    assert_eq!(edges, [(0, 1, 3)]);
+    let without = run(AggregateSink::factory);
+    assert!(without.contexts.is_none() && without.edges.is_none());
 }
 
 /// Class relations (tag 13) through the real listener: each kept once, in the session's

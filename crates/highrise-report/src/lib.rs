@@ -44,6 +44,6 @@ pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{
-    summarize, summarize_with, AlertSummary, AllocClass, AllocNode, AmountSummary, ClassAmount,
-    MemorySummary, MethodSummary, ReportError, RunSummary, SAMPLE_INTERVAL_NS,
+    summarize, summarize_with, AlertSummary, AllocClass, AllocNode, AmountSummary, CallEdgeSummary,
+    ClassAmount, MemorySummary, MethodSummary, ReportError, RunSummary, SAMPLE_INTERVAL_NS,
 };

@@ -64,6 +64,14 @@ pub fn render_summary(run: &RunSummary) -> String {
         );
     }
     more_rows(&mut out, run.methods.len(), "methods");
+    if !run.call_edges.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{:>10}  caller → callee", "calls");
+        for edge in run.call_edges.iter().take(MAX_ROWS) {
+            let _ = writeln!(out, "{:>10}  {} → {}", edge.calls, edge.caller, edge.callee);
+        }
+        more_rows(&mut out, run.call_edges.len(), "call edges");
+    }
     if let Some(memory) = &run.memory {
         render_allocations(&mut out, run, memory);
     }

@@ -177,6 +177,17 @@ pub struct RunSummary {
     /// Alerts raised while replaying (see [`AlertSummary`]); absent when none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<AlertSummary>,
+    /// Who called whom over the run, most calls first (ties: by caller, then callee).
+    pub call_edges: Vec<CallEdgeSummary>,
+}
+
+/// One caller → callee pair of the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CallEdgeSummary {
+    /// Both as people read them (`#id` for an undefined method).
+    pub caller: String,
+    pub callee: String,
+    pub calls: u64,
 }
 
 /// One alert of the run (`highrise_aggregate::AlertDetector` on the samples).
@@ -587,6 +598,27 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
             AlertSummary::new(alert, name, sink.first_ns.unwrap_or(0))
         })
         .collect();
+    let name_of = |method_id: u32| {
+        names
+            .get(&method_id)
+            .cloned()
+            .unwrap_or_else(|| format!("#{method_id}"))
+    };
+    let mut call_edges: Vec<CallEdgeSummary> = sink
+        .inner
+        .aggregator_mut()
+        .call_edges()
+        .unwrap_or_default()
+        .edges
+        .iter()
+        .map(|edge| CallEdgeSummary {
+            caller: name_of(edge.caller),
+            callee: name_of(edge.callee),
+            calls: edge.calls,
+        })
+        .collect();
+    call_edges
+        .sort_by(|a, b| (b.calls, &a.caller, &a.callee).cmp(&(a.calls, &b.caller, &b.callee)));
     Ok(RunSummary {
         path: path.to_path_buf(),
         program: info.program,
@@ -605,6 +637,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         methods,
         memory: memory_summary,
         alerts,
+        call_edges,
     })
 }
 
