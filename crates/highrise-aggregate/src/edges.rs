@@ -88,6 +88,9 @@ impl CallEdges {
     }
 }
 
+/// Calls per (caller, callee), sorted by the pair.
+pub(crate) type EdgeTotals = Vec<((u32, u32), u64)>;
+
 /// Calls below "(other contexts)" nodes, per (caller, callee).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct OverflowEdges {
@@ -120,7 +123,7 @@ impl OverflowEdges {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EdgeHistory {
     /// (now_ns, totals sorted by (caller, callee)), oldest first.
-    reads: VecDeque<(u64, Vec<((u32, u32), u64)>)>,
+    reads: VecDeque<(u64, EdgeTotals)>,
 }
 
 impl EdgeHistory {
@@ -131,7 +134,7 @@ impl EdgeHistory {
         start_ns: u64,
         now_ns: u64,
         window_ns: u64,
-        totals: Vec<((u32, u32), u64)>,
+        totals: EdgeTotals,
         capped_calls: u64,
     ) -> CallEdges {
         // The base: the newest earlier read at least a window old, else the oldest one;
@@ -186,8 +189,8 @@ impl EdgeHistory {
 }
 
 /// Sums `(key, calls)` pairs per key, sorted by key.
-pub(crate) fn totals(pairs: impl Iterator<Item = ((u32, u32), u64)>) -> Vec<((u32, u32), u64)> {
-    let mut pairs: Vec<((u32, u32), u64)> = pairs.filter(|(_, calls)| *calls > 0).collect();
+pub(crate) fn totals(pairs: impl Iterator<Item = ((u32, u32), u64)>) -> EdgeTotals {
+    let mut pairs: EdgeTotals = pairs.filter(|(_, calls)| *calls > 0).collect();
     pairs.sort_unstable_by_key(|(key, _)| *key);
     pairs.dedup_by(|later, kept| {
         if later.0 == kept.0 {
