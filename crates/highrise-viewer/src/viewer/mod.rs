@@ -29,6 +29,7 @@
 //! button and "open recording" box: recordings replayed as sessions) and [`offscreen`] (the
 //! same plugins rendering into an image for `highrise report --png`).
 
+pub mod arcs;
 pub mod camera;
 pub mod capture;
 pub mod city;
@@ -105,6 +106,10 @@ pub struct ViewArgs {
     /// Stack each building into floors, one per class its method creates (by count).
     #[arg(long)]
     pub class_floors: bool,
+    /// Which call arcs show at start: the hovered building's callers and callees, also the
+    /// busiest edges of every city (`top`), or none (the panel switches it).
+    #[arg(long, value_enum, default_value_t = arcs::CallArcs::Hovered)]
+    pub call_arcs: arcs::CallArcs,
     /// Open the allocation-site view (the calling-context tree and its class list) at start.
     #[arg(long)]
     pub sites: bool,
@@ -194,6 +199,7 @@ pub fn run<Programs>(
         .insert_resource(args.height)
         .insert_resource(args.colour)
         .insert_resource(city::ClassFloors(args.class_floors))
+        .insert_resource(args.call_arcs)
         .insert_resource(ui::SitesView::opened(args.sites))
         .insert_resource(ui::PredictView::with(
             &args.predict,
@@ -266,6 +272,7 @@ impl Plugin for ViewerPlugin {
                     interactive: self.interactive,
                 },
                 labels::LabelsPlugin,
+                arcs::CallArcsPlugin,
                 capture::CapturePlugin {
                     screenshots: self.screenshots.clone(),
                     process_start: self.process_start,

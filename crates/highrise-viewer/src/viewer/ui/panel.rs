@@ -9,6 +9,7 @@ use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
 use super::names::building_names;
 use super::search::{method_focus_point, search};
 use super::SearchBox;
+use crate::viewer::arcs::CallArcs;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
 use crate::viewer::city::{Cities, City, CityKey, ClassFloors, ColourMode, HeightMode};
 use crate::viewer::compare::{Compare, CompareMode};
@@ -25,7 +26,7 @@ pub(super) fn panel(
     mut cities: ResMut<Cities>,
     mut height_mode: ResMut<HeightMode>,
     mut colour_mode: ResMut<ColourMode>,
-    mut class_floors: ResMut<ClassFloors>,
+    (mut class_floors, mut call_arcs): (ResMut<ClassFloors>, ResMut<CallArcs>),
     mut sites_view: ResMut<super::SitesView>,
     mut predict_view: ResMut<super::PredictView>,
     camera_mode: Res<CameraMode>,
@@ -50,6 +51,7 @@ pub(super) fn panel(
                     &mut height_mode,
                     &mut colour_mode,
                     &mut class_floors,
+                    &mut call_arcs,
                     *camera_mode,
                 );
                 if ui
@@ -168,6 +170,7 @@ fn view_section(
     height_mode: &mut HeightMode,
     colour_mode: &mut ColourMode,
     class_floors: &mut ClassFloors,
+    call_arcs: &mut CallArcs,
     camera_mode: CameraMode,
 ) {
     ui.label(egui::RichText::new("Height").strong());
@@ -194,6 +197,14 @@ fn view_section(
     });
     ui.checkbox(&mut class_floors.0, "class floors")
         .on_hover_text("Stack each building into floors, one per class its method creates, thickness by count (since start)");
+    ui.horizontal(|ui| {
+        ui.label("call arcs");
+        ui.radio_value(call_arcs, CallArcs::Off, "off");
+        ui.radio_value(call_arcs, CallArcs::Hovered, "hovered");
+        ui.radio_value(call_arcs, CallArcs::Top, format!("top {}", crate::viewer::arcs::TOP_EDGES));
+    })
+    .response
+    .on_hover_text("Who calls whom over the last window: arcs from caller (cyan) to callee (orange), thicker for more calls/s; the hovered building's, or also each city's busiest");
     ui.label(format!(
         "Camera: {} (Tab) · F frame · F12 screenshot",
         match camera_mode {
