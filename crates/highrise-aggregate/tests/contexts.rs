@@ -197,6 +197,37 @@ fn past_the_cap_new_paths_go_to_other_contexts() {
     assert_eq!(made_total, 39);
 }
 
+/// Generated steps of one thread: `(kind, id, count)`.
+type Steps = Vec<(u8, u32, u64)>;
+
+/// Generated steps per thread as batches: kind (after `kind_of`) 0 enters `id`, 1 exits it,
+/// 2 makes `count` objects of class `id`; 5 ns apart.
+fn batches_of(
+    batches: &[(u64, Steps)],
+    kind_of: impl Fn(u8, u32) -> u8,
+) -> Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> {
+    let mut clock = 0u64;
+    batches
+        .iter()
+        .map(|(thread, steps)| {
+            let mut events = Vec::new();
+            let mut amounts = Vec::new();
+            for &(kind, id, count) in steps {
+                clock += 5;
+                events.push(match kind_of(kind, id) {
+                    0 => enter(clock, id),
+                    1 => exit(clock, id),
+                    _ => {
+                        amounts.push(made(count));
+                        memory(clock, id)
+                    }
+                });
+            }
+            (*thread, events, amounts)
+        })
+        .collect()
+}
+
 /// The reference: replays each thread over the full list with the same stack rules.
 fn reference(
     threads: &[(u64, Vec<Event>, Vec<MemoryAmount>)],
@@ -244,26 +275,7 @@ proptest! {
             1..12,
         ),
     ) {
-        let mut clock = 0u64;
-        let threads: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = batches
-            .iter()
-            .map(|(thread, steps)| {
-                let mut events = Vec::new();
-                let mut amounts = Vec::new();
-                for &(kind, id, count) in steps {
-                    clock += 5;
-                    events.push(match kind {
-                        0 => enter(clock, id),
-                        1 => exit(clock, id),
-                        _ => {
-                            amounts.push(made(count));
-                            memory(clock, id)
-                        }
-                    });
-                }
-                (*thread, events, amounts)
-            })
-            .collect();
+        let threads = batches_of(&batches, |kind, _| kind);
         let mut aggregator = with_contexts();
         for (thread, events, amounts) in &threads {
             aggregator.apply_records(*thread, events, amounts);
@@ -350,27 +362,8 @@ proptest! {
         max_nodes in 16usize..40,
         contexts_thread in any::<bool>(),
     ) {
-        let mut clock = 0u64;
-        let threads: Vec<(u64, Vec<Event>, Vec<MemoryAmount>)> = batches
-            .iter()
-            .map(|(thread, steps)| {
-                let mut events = Vec::new();
-                let mut amounts = Vec::new();
-                for &(kind, id, count) in steps {
-                    clock += 5;
-                    // Enters twice as likely as exits: deep paths, so the cap is reached.
-                    events.push(match kind {
-                        0 | 1 if id % 3 != 0 || kind == 0 => enter(clock, id),
-                        1 => exit(clock, id),
-                        _ => {
-                            amounts.push(made(count));
-                            memory(clock, id)
-                        }
-                    });
-                }
-                (*thread, events, amounts)
-            })
-            .collect();
+        // Most exits become enters: deep paths, so the cap is reached.
+        let threads = batches_of(&batches, |kind, id| if kind == 1 && id % 3 != 0 { 0 } else { kind });
         let mut aggregator = Aggregator::new(AggregatorConfig {
             contexts: true,
             contexts_thread,
