@@ -13,7 +13,7 @@ use highrise_ingest::SessionSink;
 use highrise_protocol::{ClassRelation, Event, EventKind, MemoryAmount, MethodDef, RelationKind};
 use serde::Serialize;
 
-use crate::summary::{replay_into, ReportError};
+use crate::summary::{name_or_id, replay_into, ReportError};
 
 /// One class of the diagram.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -136,7 +136,7 @@ pub fn class_diagram(
     names: &HashMap<u32, String>,
     relations: &[ClassRelation],
 ) -> Result<ClassDiagram, ReportError> {
-    let name_of = |id: u32| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
+    let name_of = |id: u32| name_or_id(names, id);
     // Subtypes, so a field of an interface's type counts its implementations' objects.
     let mut subtypes: HashMap<u32, Vec<u32>> = HashMap::new();
     for relation in relations {

@@ -18,7 +18,7 @@ use highrise_protocol::{ClassDef, Event, EventKind, LiveClass, MemoryAmount, Met
 use serde::Serialize;
 
 use crate::diagram::{class_diagram, ClassDiagram};
-use crate::summary::{replay_into, ReportError};
+use crate::summary::{name_or_id, replay_into, ReportError};
 
 /// The name of the one phase of a run read without `--phase`.
 pub const WHOLE_RUN: &str = "(whole run)";
@@ -265,12 +265,7 @@ impl OpenRun {
         for class in measured.values().filter(|class| class.count > 0) {
             self.classes.entry(class.class_id).or_default();
         }
-        let name_of = |class_id: u32| {
-            class_names
-                .get(&class_id)
-                .cloned()
-                .unwrap_or_else(|| format!("#{class_id}"))
-        };
+        let name_of = |class_id: u32| name_or_id(class_names, class_id);
         let mut classes: Vec<PhaseClass> = self
             .classes
             .into_iter()

@@ -589,21 +589,10 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         .alerts()
         .iter()
         .map(|alert| {
-            let name = alert.method_id.map(|id| {
-                qualified
-                    .get(&id)
-                    .cloned()
-                    .unwrap_or_else(|| format!("#{id}"))
-            });
+            let name = alert.method_id.map(|id| name_or_id(&qualified, id));
             AlertSummary::new(alert, name, sink.first_ns.unwrap_or(0))
         })
         .collect();
-    let name_of = |method_id: u32| {
-        names
-            .get(&method_id)
-            .cloned()
-            .unwrap_or_else(|| format!("#{method_id}"))
-    };
     let mut call_edges: Vec<CallEdgeSummary> = sink
         .inner
         .aggregator_mut()
@@ -612,8 +601,8 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         .edges
         .iter()
         .map(|edge| CallEdgeSummary {
-            caller: name_of(edge.caller),
-            callee: name_of(edge.callee),
+            caller: name_or_id(&names, edge.caller),
+            callee: name_or_id(&names, edge.callee),
             calls: edge.calls,
         })
         .collect();
@@ -676,10 +665,7 @@ fn alloc_node(
     let method = if info.method_id == OTHER_CONTEXTS {
         "(other contexts)".to_string()
     } else {
-        names
-            .get(&info.method_id)
-            .cloned()
-            .unwrap_or_else(|| format!("#{}", info.method_id))
+        name_or_id(names, info.method_id)
     };
     Some(AllocNode {
         method,
@@ -718,6 +704,11 @@ fn dropped_pct(events_dropped: u64, events: u64) -> f64 {
 }
 
 /// Four decimals: stable output (JSON, snapshots) without float noise.
+/// The name `names` gives an id (a method's or a class's), or `#id` when it has none.
+pub(crate) fn name_or_id(names: &std::collections::HashMap<u32, String>, id: u32) -> String {
+    names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"))
+}
+
 pub(crate) fn round(value: f64) -> f64 {
     (value * 10_000.0).round() / 10_000.0
 }
