@@ -184,6 +184,11 @@ fn draw_arcs(
             .filter(|(city_key, _)| *city_key == key)
             .map(|(_, method_id)| method_id);
         let chosen = chosen_edges(*mode, edges, hovered_method);
+        if chosen.is_empty() {
+            // Nothing to place: skip the method → building lookup (a map over every
+            // building when ids are sparse), the common case with nothing hovered.
+            continue;
+        }
         for arc in place_arcs(city, edges, &chosen) {
             let points = arc_points(arc.from, arc.to)
                 .map(|(point, t)| (point, CALLER_END.mix(&CALLEE_END, t)));
