@@ -11,7 +11,7 @@ use crate::drops::DropHistory;
 use crate::edges::CallEdges;
 use crate::engine::Engine;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
-use crate::snapshot::{Snapshot, SnapshotState};
+use crate::snapshot::{FocusThreads, Snapshot, SnapshotState, ThreadShare};
 use crate::stats::AggregatorStats;
 use crate::thread::ThreadState;
 
@@ -272,6 +272,38 @@ impl Aggregator {
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
         self.engine.memory.expire(out.now_ns, out.window_ns);
         out.memory = self.engine.memory.snapshot();
+        out.focus = self.snapshots.focus_method.map(|method_id| {
+            let per_ns = 1.0 / out.window_ns.max(1) as f32;
+            let mut threads: Vec<ThreadShare> = self
+                .snapshots
+                .focus_pairs
+                .iter()
+                .filter_map(|&(pair_index, excl_ns, incl_ns, calls)| {
+                    let thread_index = *self.engine.pair_thread.get(pair_index as usize)?;
+                    let thread = self.threads.get(thread_index as usize)?;
+                    Some(ThreadShare {
+                        thread_id: thread.thread_id,
+                        name: String::new(),
+                        elevation: (excl_ns * per_ns).min(1.0),
+                        inclusive_elevation: (incl_ns * per_ns).min(1.0),
+                        calls,
+                    })
+                })
+                .collect();
+            threads.sort_by(|a, b| {
+                b.elevation
+                    .total_cmp(&a.elevation)
+                    .then(b.inclusive_elevation.total_cmp(&a.inclusive_elevation))
+                    .then(a.thread_id.cmp(&b.thread_id))
+            });
+            FocusThreads { method_id, threads }
+        });
+    }
+
+    /// Asks later snapshots for one method's per-thread statistics ([`Snapshot::focus`]), or
+    /// for none. Cost: one comparison per live pair in each snapshot.
+    pub fn set_focus(&mut self, method_id: Option<u32>) {
+        self.snapshots.focus_method = method_id;
     }
 
     /// The calling-context tree so far (cumulative since the session started), when

@@ -7,6 +7,7 @@
 //! [`AggregatorConfig`]. `BENCHMARKS.md` ("Aggregator") has the measured costs. [`AlertDetector`]
 //! raises alerts (a method stuck while its threads pile up, a jump, drops) from snapshots.
 //! [`Multiplicities`] counts, per relation of a class diagram, the objects made with each owner.
+//! [`History`] keeps a session's recent snapshots in bounded memory, to go back to.
 //!
 //! # Definitions
 //!
@@ -82,6 +83,7 @@ mod contexts_worker;
 mod drops;
 mod edges;
 mod engine;
+mod history;
 mod memory;
 mod methods;
 mod multiplicity;
@@ -100,11 +102,12 @@ pub use config::{
 };
 pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CONTEXTS};
 pub use edges::{CallEdge, CallEdges, MAX_OVERFLOW_EDGES};
+pub use history::{History, HistoryConfig, HistoryPoint};
 pub use memory::{
     Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };
 pub use multiplicity::{Multiplicities, PartsPerOwner};
-pub use snapshot::{MethodStats, Snapshot};
+pub use snapshot::{FocusThreads, MethodStats, Snapshot, ThreadShare};
 pub use stats::AggregatorStats;
 
 #[cfg(test)]

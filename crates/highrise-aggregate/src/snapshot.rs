@@ -67,6 +67,33 @@ pub struct Snapshot {
     /// Who called whom (with calls over about the last window), attached like `contexts`
     /// (`highrise_ingest::AggregateSink` refreshes it twice a second).
     pub edges: Option<Arc<crate::CallEdges>>,
+    /// The focused method's statistics per thread ([`crate::Aggregator::set_focus`]); `None`
+    /// when no method is focused.
+    pub focus: Option<FocusThreads>,
+}
+
+/// One method's share of each thread it ran on within the window: what lies under its
+/// [`MethodStats`] maximum and sum.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FocusThreads {
+    pub method_id: u32,
+    /// Threads the method was on within the window, highest exclusive share first.
+    pub threads: Vec<ThreadShare>,
+}
+
+/// A method's statistics on one thread over the window.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ThreadShare {
+    pub thread_id: u64,
+    /// The thread's name, where the consumer knows it (the aggregator leaves it empty;
+    /// `highrise_ingest::AggregateSink` fills it from the agent's thread starts).
+    pub name: String,
+    /// Exclusive time on this thread / L.
+    pub elevation: f32,
+    /// Time on this thread's stack / L.
+    pub inclusive_elevation: f32,
+    /// Enters on this thread in the window.
+    pub calls: u32,
 }
 
 impl Snapshot {
@@ -157,6 +184,10 @@ pub(crate) struct SnapshotState {
     /// The previous snapshot's values (for the "changed" list); updated in place.
     pub last: Vec<MethodStats>,
     pub changed: Vec<u32>,
+    /// The method whose per-thread values pass 3 keeps, and those values: (pair index,
+    /// exclusive ns, inclusive ns, calls) for each of its pairs present in the window.
+    pub focus_method: Option<u32>,
+    pub focus_pairs: Vec<(u32, f32, f32, u32)>,
 }
 
 impl SnapshotState {
@@ -229,6 +260,8 @@ impl SnapshotState {
         self.scratch.clear();
         self.scratch.resize(method_count, MethodAccum::default());
         let pair_info = &engine.pair_info;
+        let focus_method = self.focus_method.unwrap_or(u32::MAX);
+        self.focus_pairs.clear();
         for (pair_index, ((pair, info), adjust)) in engine
             .pairs
             .iter()
@@ -281,6 +314,10 @@ impl SnapshotState {
                 calls: u32::try_from(calls).unwrap_or(u32::MAX),
             };
             record.add_to(&mut self.scratch);
+            if info.method_id == focus_method && present {
+                self.focus_pairs
+                    .push((pair_index as u32, excl_ns, incl_ns, record.calls));
+            }
         }
         for pair_index in self.adjusted.drain(..) {
             self.adjust[pair_index as usize] = [0.0; 2];

@@ -118,3 +118,52 @@ fn window_and_exclusion_commands_change_the_live_statistics() {
     );
     assert_eq!(snapshot.method(1).elevation, 0.0);
 }
+
+#[test]
+fn the_focused_method_comes_with_its_threads_by_name() {
+    let server = start_aggregating();
+    let (mut client, session_id) = connect(&server);
+    client.send(&AgentMessage::DefineMethods(vec![method(
+        0, "app", "Worker", "work",
+    )]));
+    assert!(server.send_command(session_id, AggregateCommand::Focus(Some(0))));
+    std::thread::sleep(Duration::from_millis(100));
+    for (thread_id, name) in [(1, "pool-1-thread-1"), (2, "pool-1-thread-2")] {
+        client.send(&AgentMessage::ThreadStart {
+            thread_id,
+            name: name.into(),
+            timestamp: 0,
+        });
+    }
+    // work: 2 s on thread 1, 1 s on thread 2, within a 3 s window.
+    client.send(&batch(
+        1,
+        &[
+            (0, 0, EventKind::Enter),
+            (2 * SECOND_NS, 0, EventKind::Exit),
+        ],
+    ));
+    client.send(&batch(
+        2,
+        &[(0, 0, EventKind::Enter), (SECOND_NS, 0, EventKind::Exit)],
+    ));
+    client.send(&AgentMessage::Goodbye {
+        timestamp: 3 * SECOND_NS,
+    });
+    client.close();
+    let report = wait_for_end(&server);
+    let focus = report.sink.as_ref().and_then(|s| s.focus.clone());
+    let threads: Vec<_> = focus
+        .expect("focus")
+        .threads
+        .into_iter()
+        .map(|t| (t.name, (t.elevation * 100.0).round() as u32, t.calls))
+        .collect();
+    assert_eq!(
+        threads,
+        [
+            ("pool-1-thread-1".to_string(), 67, 1),
+            ("pool-1-thread-2".to_string(), 33, 1)
+        ]
+    );
+}
