@@ -314,6 +314,20 @@ fn records_with(
             aggregator.stats().memory_bytes as f64 / (1 << 20) as f64,
             aggregator.context_nodes(),
         );
+        if config.contexts {
+            // What the viewer's sink pays twice a second for the call arcs.
+            let reads = 5;
+            let start = Instant::now();
+            let mut edges = 0;
+            for _ in 0..reads {
+                edges = black_box(aggregator.call_edges()).map_or(0, |e| e.edges.len());
+            }
+            eprintln!(
+                "{name} methods={methods}: call_edges() {:.2} ms per read ({edges} edges, {} contexts)",
+                start.elapsed().as_secs_f64() * 1e3 / f64::from(reads),
+                aggregator.context_nodes(),
+            );
+        }
     }
     group.finish();
 }

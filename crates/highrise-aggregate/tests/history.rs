@@ -159,13 +159,13 @@ fn the_focused_methods_threads_add_up_to_its_statistics() {
     aggregator.set_focus(Some(0));
     // Method 0: 1.5 s on thread 7, 0.6 s on thread 8 (inside method 1, 0.3 s more), within
     // the last 3 s.
-    aggregator.apply_events(7, &[enter(1 * S, 0), exit(2 * S + 500 * MS, 0)]);
+    aggregator.apply_events(7, &[enter(S, 0), exit(2 * S + 500 * MS, 0)]);
     aggregator.apply_events(
         8,
         &[
-            enter(1 * S, 1),
-            enter(1 * S + 300 * MS, 0),
-            exit(1 * S + 900 * MS, 0),
+            enter(S, 1),
+            enter(S + 300 * MS, 0),
+            exit(S + 900 * MS, 0),
             exit(2 * S, 1),
         ],
     );

@@ -215,9 +215,76 @@ fn labels(c: &mut Criterion) {
     eprintln!("labels shown (most at once): {most_labels}");
 }
 
+/// The worst case with call arcs: every method calls two others (400k edges, each with calls
+/// in the window), arcs in "top 40" mode plus the hovered building's callers and callees,
+/// drawn as gizmo line strips (CPU side: choosing, placing and writing the strips).
+fn arcs(c: &mut Criterion) {
+    use highrise_aggregate::{CallEdge, CallEdges};
+    use highrise_layout::HitTarget;
+    use highrise_viewer::viewer::arcs::{CallArcs, CallArcsPlugin};
+    use highrise_viewer::viewer::hover::Hovered;
+
+    let definitions = definitions_200k();
+    let count = definitions.len() as u32;
+    let mut edges: Vec<CallEdge> = (0..count)
+        .flat_map(|caller| {
+            [1, 7919].map(|step| CallEdge {
+                caller,
+                callee: (caller + step) % count,
+                calls: 1_000 + u64::from(caller % 97),
+                recent_calls: 10 + u64::from(caller % 89),
+            })
+        })
+        .collect();
+    edges.sort_by_key(|edge| (edge.caller, edge.callee));
+    let edges = Arc::new(CallEdges {
+        edges,
+        span_ns: 3_000_000_000,
+        now_ns: 3_000_000_000,
+        capped_calls: 0,
+    });
+    let snapshots: Vec<Arc<Snapshot>> = (0..8)
+        .map(|f| {
+            let mut snapshot = (*snapshot(count as usize, f)).clone();
+            snapshot.edges = Some(Arc::clone(&edges));
+            Arc::new(snapshot)
+        })
+        .collect();
+    let mut app = headless_city_app(Some(Duration::from_millis(16)));
+    app.add_plugins((bevy::gizmos::GizmoPlugin, CallArcsPlugin))
+        .insert_resource(CallArcs::Top);
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(&definitions, Arc::clone(&snapshots[0])),
+    );
+    for _ in 0..5 {
+        app.update();
+    }
+    app.world_mut().insert_resource(Hovered {
+        city: Some(CityKey::Session(1)),
+        target: Some(HitTarget::Building {
+            building: 0,
+            method_id: 1_000,
+        }),
+        point: Vec3::ZERO,
+    });
+    let mut frame_index = 0usize;
+    c.bench_function("viewer_frame_200k_buildings_arcs_top", |b| {
+        b.iter(|| {
+            frame_index += 1;
+            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
+            accept_report(
+                &mut app.world_mut().resource_mut::<Sessions>(),
+                report(&definitions, next),
+            );
+            app.update();
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(8));
-    targets = frame, steady, labels
+    targets = frame, steady, labels, arcs
 }
 criterion_main!(benches);

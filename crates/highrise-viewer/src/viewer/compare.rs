@@ -386,7 +386,7 @@ pub fn compare_targets(
     }
     let snapshot_of = |id: Option<SessionId>| {
         id.and_then(|id| sessions.by_id.get(&id))
-            .and_then(|view| view.report.sink.clone())
+            .and_then(|view| view.shown_snapshot().cloned())
     };
     let (snapshot_a, snapshot_b) = (snapshot_of(compare.a), snapshot_of(compare.b));
     let now = |s: &Option<std::sync::Arc<Snapshot>>| s.as_ref().map_or(0, |s| s.now_ns);

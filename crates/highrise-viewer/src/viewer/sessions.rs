@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use highrise_aggregate::Snapshot;
+use highrise_aggregate::{History, HistoryConfig, Snapshot};
 use highrise_ingest::{
     AggregateCommand, AggregateSink, IngestServer, SessionId, SessionReport, SessionStatus,
 };
@@ -34,12 +34,75 @@ pub struct SessionView {
     pub excluded_packages: BTreeSet<String>,
     /// The aggregation window the user chose, seconds.
     pub window_s: f32,
+    /// The session's recent snapshots (the timeline), sampled as reports arrive.
+    pub history: History,
+    /// The moment the user went back to on the timeline (`None`: live).
+    pub scrub: Option<Scrub>,
+}
+
+/// A moment of the past being shown instead of the live snapshot.
+#[derive(Debug, Clone)]
+pub struct Scrub {
+    /// The program time the user chose (the shown sample is the kept one at or before it).
+    pub at_ns: u64,
+    pub snapshot: Arc<Snapshot>,
 }
 
 impl SessionView {
-    /// The latest aggregator snapshot, if any.
+    fn new(report: Report) -> Self {
+        Self {
+            report,
+            definitions_seen: 0,
+            pending_methods: Vec::new(),
+            excluded_packages: BTreeSet::new(),
+            window_s: 3.0,
+            history: History::new(HistoryConfig::default()),
+            scrub: None,
+        }
+    }
+
+    /// The snapshot the city shows: the moment scrubbed to, else the latest.
     pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.shown_snapshot().map(|snapshot| &**snapshot)
+    }
+
+    /// [`SessionView::snapshot`], shared.
+    pub fn shown_snapshot(&self) -> Option<&Arc<Snapshot>> {
+        match &self.scrub {
+            Some(scrub) => Some(&scrub.snapshot),
+            None => self.report.sink.as_ref(),
+        }
+    }
+
+    /// The latest snapshot, whatever the timeline shows (alerts, the calling-context tree).
+    pub fn live_snapshot(&self) -> Option<&Snapshot> {
         self.report.sink.as_deref()
+    }
+
+    /// Shows the kept moment at or before `at_ns` (pausing live); false when nothing is kept.
+    pub fn scrub_to(&mut self, at_ns: u64) -> bool {
+        let Some(sample_ns) = self.history.sample_time_at(at_ns) else {
+            return false;
+        };
+        if let Some(scrub) = &mut self.scrub {
+            if scrub.snapshot.now_ns == sample_ns {
+                scrub.at_ns = at_ns;
+                return true;
+            }
+        }
+        let Some(snapshot) = self.history.at(at_ns) else {
+            return false;
+        };
+        self.scrub = Some(Scrub {
+            at_ns,
+            snapshot: Arc::new(snapshot),
+        });
+        true
+    }
+
+    /// Back to the live snapshot.
+    pub fn go_live(&mut self) {
+        self.scrub = None;
     }
 
     /// "program (version)" for labels.
@@ -119,16 +182,13 @@ pub fn accept_report(sessions: &mut Sessions, report: Report) {
     let view = sessions
         .by_id
         .entry(session_id)
-        .or_insert_with(|| SessionView {
-            report: report.clone(),
-            definitions_seen: 0,
-            pending_methods: Vec::new(),
-            excluded_packages: BTreeSet::new(),
-            window_s: 3.0,
-        });
+        .or_insert_with(|| SessionView::new(report.clone()));
     for definition in report.definitions().skip(view.definitions_seen) {
         view.pending_methods.push(method_spec(definition));
         view.definitions_seen += 1;
+    }
+    if let Some(snapshot) = &report.sink {
+        view.history.push(snapshot);
     }
     view.report = report;
     if sessions.selected.is_none() && sessions.by_id[&session_id].report.info.is_some() {

@@ -146,6 +146,7 @@ pub fn sync_floors(
         let (Some(root), Some(view)) = (city.root, sessions.by_id.get(&session_id)) else {
             continue;
         };
+        // Floors stay live: the timeline keeps no allocations.
         let snapshot = view.report.sink.clone();
         let wanted_spans = snapshot
             .as_ref()

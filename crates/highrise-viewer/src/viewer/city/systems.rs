@@ -315,7 +315,7 @@ pub fn set_targets(
     colour_mode: Res<ColourMode>,
 ) {
     for (&session_id, view) in &sessions.by_id {
-        let Some(snapshot) = view.report.sink.clone() else {
+        let Some(snapshot) = view.shown_snapshot().cloned() else {
             continue;
         };
         let Some(city) = cities.session_mut(session_id) else {

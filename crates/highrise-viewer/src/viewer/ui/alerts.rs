@@ -57,7 +57,7 @@ pub(super) fn alerts(
     mut focus: EventWriter<FocusOn>,
 ) -> Result {
     for (&session_id, view) in sessions.shown() {
-        let Some(snapshot) = view.snapshot() else {
+        let Some(snapshot) = view.live_snapshot() else {
             continue;
         };
         let (detector, last_ns) = state

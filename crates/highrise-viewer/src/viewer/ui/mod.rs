@@ -11,7 +11,8 @@
 //! - `predict`: the memory-prediction window (Murphy & Saenko 1998);
 //! - `diagram`: the class-diagram window beside it (classes, relations, objects per owner);
 //! - `source`: a building's context menu (open in the editor, show the source);
-//! - `alerts`: alert badges over buildings and the alert list.
+//! - `alerts`: alert badges over buildings and the alert list;
+//! - `timeline`: each session's strip of its kept past: pause, scrub, back to live.
 
 mod alerts;
 mod diagram;
@@ -22,6 +23,7 @@ mod predict;
 mod search;
 mod sites;
 pub mod source;
+mod timeline;
 mod tooltip;
 
 use bevy::prelude::*;
@@ -37,7 +39,10 @@ pub use sites::{
     class_colour_egui, class_list_ui, sites_window, tree_ui, SiteLabels, SitesAction, SitesCache,
     SitesView,
 };
-pub use tooltip::{tooltip_lines, APPROXIMATE_LINE};
+pub use timeline::{ago_label, kept_label};
+pub use tooltip::{
+    building_detail, focus_hovered, tooltip_lines, BuildingDetail, APPROXIMATE_LINE,
+};
 
 #[derive(Debug)]
 pub struct UiPlugin;
@@ -53,6 +58,7 @@ impl Plugin for UiPlugin {
                 EguiPrimaryContextPass,
                 (
                     panel::panel,
+                    timeline::timeline,
                     sites::sites,
                     predict::predict_system,
                     source::source_menu,
@@ -61,7 +67,8 @@ impl Plugin for UiPlugin {
                     overlay::tooltip,
                 )
                     .chain(),
-            );
+            )
+            .add_systems(Update, focus_hovered);
     }
 }
 

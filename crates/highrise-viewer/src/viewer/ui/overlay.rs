@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 
-use super::tooltip::tooltip_lines;
+use super::tooltip::{building_detail, tooltip_lines, BuildingDetail, SPARKLINE_NS};
 use crate::viewer::camera::MainCamera;
 use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
@@ -58,9 +58,24 @@ pub(super) fn tooltip(
     let Some(pointer) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
+    // Beside the pointer, on the side with more room, so a tall tooltip stays on screen.
+    let screen = ctx.screen_rect();
+    let below = pointer.y < screen.center().y;
+    let right = pointer.x < screen.center().x;
+    let pivot = match (right, below) {
+        (true, true) => egui::Align2::LEFT_TOP,
+        (true, false) => egui::Align2::LEFT_BOTTOM,
+        (false, true) => egui::Align2::RIGHT_TOP,
+        (false, false) => egui::Align2::RIGHT_BOTTOM,
+    };
+    let offset = egui::vec2(
+        if right { 16.0 } else { -16.0 },
+        if below { 16.0 } else { -16.0 },
+    );
     egui::Area::new(egui::Id::new("highrise-tooltip"))
         .order(egui::Order::Tooltip)
-        .fixed_pos(pointer + egui::vec2(16.0, 16.0))
+        .pivot(pivot)
+        .fixed_pos(pointer + offset)
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -72,7 +87,83 @@ pub(super) fn tooltip(
                 for line in lines {
                     ui.label(line);
                 }
+                if let Some(detail) = building_detail(&sessions, &hovered) {
+                    detail_ui(ui, &detail);
+                }
             });
         });
     Ok(())
+}
+
+/// Threads shown as bars under the tooltip (busiest first).
+const TOOLTIP_THREADS: usize = 6;
+
+/// The tooltip's graphics: the elevation over the last minute, and a bar per thread.
+fn detail_ui(ui: &mut egui::Ui, detail: &BuildingDetail) {
+    let width = 260.0;
+    if detail.elevation.len() >= 2 {
+        ui.label(
+            egui::RichText::new("elevation, last minute kept")
+                .small()
+                .weak(),
+        );
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 36.0), egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 2.0, egui::Color32::from_gray(30));
+        let newest_ns = detail.elevation.last().map_or(0, |p| p.0);
+        let oldest_ns = newest_ns.saturating_sub(SPARKLINE_NS);
+        let line: Vec<egui::Pos2> = detail
+            .elevation
+            .iter()
+            .map(|&(t_ns, elevation)| {
+                let x = (t_ns.saturating_sub(oldest_ns)) as f32 / SPARKLINE_NS as f32;
+                egui::pos2(
+                    rect.left() + rect.width() * x,
+                    rect.bottom() - 1.0 - (rect.height() - 2.0) * elevation.clamp(0.0, 1.0),
+                )
+            })
+            .collect();
+        painter.add(egui::Shape::line(
+            line,
+            egui::Stroke::new(1.5, egui::Color32::from_rgb(250, 170, 60)),
+        ));
+        let peak = detail.elevation.iter().map(|p| p.1).fold(0.0f32, f32::max);
+        painter.text(
+            rect.right_top() + egui::vec2(-3.0, 1.0),
+            egui::Align2::RIGHT_TOP,
+            format!("peak {:.0} %", peak * 100.0),
+            egui::FontId::proportional(10.0),
+            egui::Color32::from_gray(170),
+        );
+    }
+    if detail.threads.is_empty() {
+        return;
+    }
+    ui.label(
+        egui::RichText::new("per thread: own time (bright), on the stack (dim)")
+            .small()
+            .weak(),
+    );
+    for (name, own, on_stack) in detail.threads.iter().take(TOOLTIP_THREADS) {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(120.0, 12.0), egui::Sense::hover());
+            let painter = ui.painter_at(rect);
+            painter.rect_filled(rect, 1.0, egui::Color32::from_gray(35));
+            let bar = |fraction: f32| {
+                egui::Rect::from_min_size(
+                    rect.min,
+                    egui::vec2(rect.width() * fraction.clamp(0.0, 1.0), rect.height()),
+                )
+            };
+            painter.rect_filled(bar(*on_stack), 1.0, egui::Color32::from_rgb(70, 90, 140));
+            painter.rect_filled(bar(*own), 1.0, egui::Color32::from_rgb(110, 170, 255));
+            ui.label(format!("{:.0} % {name}", own * 100.0));
+        });
+    }
+    if detail.threads.len() > TOOLTIP_THREADS {
+        ui.label(format!(
+            "… {} more threads",
+            detail.threads.len() - TOOLTIP_THREADS
+        ));
+    }
 }

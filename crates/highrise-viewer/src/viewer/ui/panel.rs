@@ -269,7 +269,7 @@ fn selected_section(
     }
 
     ui.label(egui::RichText::new("Top methods").strong());
-    if let Some(snapshot) = view.report.sink.clone() {
+    if let Some(snapshot) = view.shown_snapshot().cloned() {
         for (method_id, stats) in snapshot.top_by_elevation(10) {
             let name = city
                 .layout

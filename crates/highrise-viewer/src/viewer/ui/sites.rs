@@ -625,7 +625,7 @@ pub(super) fn sites(
             state.excluded.clear();
             state.pinned_class = None;
         }
-        if let Some(tree) = view.snapshot().and_then(|s| s.contexts.clone()) {
+        if let Some(tree) = view.live_snapshot().and_then(|s| s.contexts.clone()) {
             state.refresh(session_id, &view.report, &tree);
         }
     }

@@ -1,6 +1,7 @@
 //! The tooltip's lines: a building's method and statistics, or a class's or package's totals;
 //! in a compare city, both versions and the difference.
 
+use bevy::prelude::{Local, Res};
 use highrise_aggregate::MethodStats;
 use highrise_layout::{Change, HitTarget};
 
@@ -73,6 +74,161 @@ pub fn allocation_lines(
     lines
 }
 
+/// Callers and callees listed in the tooltip (busiest first, by calls over the window).
+const TOOLTIP_CALL_EDGES: usize = 3;
+
+/// A building's busiest callers and callees with calls/s, when the session keeps call edges.
+pub fn call_lines(
+    snapshot: &highrise_aggregate::Snapshot,
+    city: &crate::viewer::city::City,
+    method_id: u32,
+) -> Vec<String> {
+    let Some(edges) = snapshot.edges.as_deref() else {
+        return Vec::new();
+    };
+    let building_of = city.building_of_method();
+    let short_name = |id: u32| {
+        building_of(id)
+            .and_then(|building| building_names(city, building))
+            .map_or_else(
+                || format!("#{id}"),
+                |(name, _, package)| match name.strip_prefix(&format!("{package}.")) {
+                    Some(short) if !package.is_empty() => short.to_string(),
+                    _ => name,
+                },
+            )
+    };
+    let mut lines = Vec::new();
+    let mut list = |label: &str, mut pairs: Vec<(u32, &highrise_aggregate::CallEdge)>| {
+        pairs.retain(|(_, edge)| edge.recent_calls > 0);
+        if pairs.is_empty() {
+            return;
+        }
+        pairs.sort_by(|a, b| b.1.recent_calls.cmp(&a.1.recent_calls).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = pairs
+            .iter()
+            .take(TOOLTIP_CALL_EDGES)
+            .map(|(other, edge)| format!("{} {:.0}/s", short_name(*other), edges.calls_per_s(edge)))
+            .collect();
+        let more = pairs.len().saturating_sub(TOOLTIP_CALL_EDGES);
+        lines.push(format!(
+            "{label} {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" (+{more} more)")
+            } else {
+                String::new()
+            }
+        ));
+    };
+    list(
+        "called by",
+        edges
+            .callers_of(method_id)
+            .filter(|edge| edge.caller != method_id)
+            .map(|edge| (edge.caller, edge))
+            .collect(),
+    );
+    list(
+        "calls",
+        edges
+            .callees_of(method_id)
+            .iter()
+            .filter(|edge| edge.callee != method_id)
+            .map(|edge| (edge.callee, edge))
+            .collect(),
+    );
+    lines
+}
+
+/// How far back the tooltip's sparkline reaches, ns.
+pub const SPARKLINE_NS: u64 = 60_000_000_000;
+
+/// What the tooltip draws under its lines for a building: its elevation over the last minute
+/// of kept history (up to the moment shown), and its share of each thread.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BuildingDetail {
+    /// (program time, elevation), oldest first.
+    pub elevation: Vec<(u64, f32)>,
+    /// (thread name or `thread <id>`, exclusive share, share on the stack), busiest first;
+    /// empty until the session answers the focus on this method.
+    pub threads: Vec<(String, f32, f32)>,
+}
+
+/// The detail of the hovered building of a session's city, if one is hovered.
+pub fn building_detail(sessions: &Sessions, hovered: &Hovered) -> Option<BuildingDetail> {
+    let (Some(CityKey::Session(session_id)), Some(HitTarget::Building { method_id, .. })) =
+        (hovered.city, hovered.target)
+    else {
+        return None;
+    };
+    let view = sessions.by_id.get(&session_id)?;
+    let to_ns = view.snapshot().map_or(0, |s| s.now_ns);
+    let elevation = view
+        .history
+        .series(method_id, to_ns.saturating_sub(SPARKLINE_NS), to_ns)
+        .into_iter()
+        .map(|point| (point.now_ns, point.value.elevation))
+        .collect();
+    // Per-thread shares come with the live snapshot (the history keeps no threads).
+    let threads = view
+        .scrub
+        .is_none()
+        .then(|| view.live_snapshot()?.focus.clone())
+        .flatten()
+        .filter(|focus| focus.method_id == method_id)
+        .map(|focus| {
+            focus
+                .threads
+                .into_iter()
+                .map(|share| {
+                    let name = if share.name.is_empty() {
+                        format!("thread {}", share.thread_id)
+                    } else {
+                        share.name
+                    };
+                    (name, share.elevation, share.inclusive_elevation)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(BuildingDetail { elevation, threads })
+}
+
+/// Asks the hovered building's session for that method's per-thread shares (and the
+/// previously hovered session to stop).
+pub fn focus_hovered(
+    hovered: Res<Hovered>,
+    mut focused: Local<Option<(highrise_ingest::SessionId, u32)>>,
+    mut commands: bevy::prelude::EventWriter<crate::viewer::sessions::SessionCommand>,
+) {
+    let wanted = match (hovered.city, hovered.target) {
+        (Some(CityKey::Session(session_id)), Some(HitTarget::Building { method_id, .. })) => {
+            Some((session_id, method_id))
+        }
+        _ => None,
+    };
+    if *focused == wanted {
+        return;
+    }
+    let focus = highrise_ingest::AggregateCommand::Focus;
+    if let Some((session_id, _)) = *focused {
+        if wanted.is_none_or(|(wanted_session, _)| wanted_session != session_id) {
+            commands.write(crate::viewer::sessions::SessionCommand {
+                session_id,
+                command: focus(None),
+            });
+        }
+    }
+    if let Some((session_id, method_id)) = wanted {
+        commands.write(crate::viewer::sessions::SessionCommand {
+            session_id,
+            command: focus(Some(method_id)),
+        });
+    }
+    *focused = wanted;
+}
+
 fn percent(fraction: f32) -> String {
     format!("{:.1} %", fraction * 100.0)
 }
@@ -138,6 +294,7 @@ pub fn tooltip_lines(
             }
             if let Some(snapshot) = view.snapshot() {
                 lines.extend(allocation_lines(snapshot, &view.report, method_id));
+                lines.extend(call_lines(snapshot, city, method_id));
             }
             lines
         }
