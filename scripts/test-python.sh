@@ -45,6 +45,12 @@ if [ ${#pythons[@]} -eq 0 ]; then
     add_python python3
 fi
 
+# `highrise attach PID` reaches a running CPython through gdb (tests/test_attach.py).
+if ! command -v gdb >/dev/null 2>&1; then
+    echo "test-python: installing gdb (for highrise attach)" >&2
+    apt-get update -qq && apt-get install -y -qq gdb || true
+fi
+
 for entry in "${pythons[@]}"; do
     python="${entry%=*}"
     version="${entry#*=}"

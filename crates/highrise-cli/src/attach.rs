@@ -1,5 +1,6 @@
 //! `highrise attach PID`: loads the Java agent (`agents/java`) into a JVM that is already
-//! running, so its city appears in the running viewer.
+//! running, so its city appears in the running viewer. A CPython process gets the Python agent
+//! instead (`attach_python.rs`, through gdb).
 //!
 //! How: `jcmd PID JVMTI.agent_load AGENT.jar "OPTIONS"` (JDK 9 and later load a Java agent jar
 //! this way and call its `agentmain`, which retransforms the classes already loaded). The agent
@@ -24,7 +25,7 @@ const REPO_BUILD_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../agen
 /// Arguments of `highrise attach`.
 #[derive(Debug, Args)]
 pub struct AttachArgs {
-    /// The process id of the running JVM.
+    /// The process id of the running JVM or CPython (3.11–3.13) program.
     pub pid: u32,
     /// Where the viewer listens; the agent connects there.
     #[arg(long, default_value_t = format!("127.0.0.1:{}", highrise_protocol::DEFAULT_PORT))]
@@ -60,8 +61,17 @@ pub struct AttachArgs {
     pub jcmd: Option<PathBuf>,
 }
 
-/// Runs `highrise attach`.
+/// Runs `highrise attach`: the Python agent for a CPython process, else the Java agent.
 pub fn run(args: AttachArgs) -> anyhow::Result<()> {
+    use crate::attach_python::{runtime_of, Runtime};
+    match runtime_of(args.pid)? {
+        Runtime::Python(version) => return crate::attach_python::run(&args, version.as_deref()),
+        Runtime::Other(exe) => bail!(
+            "process {} ({exe}) is neither a JVM nor CPython: highrise attach loads the Java or the Python agent",
+            args.pid
+        ),
+        Runtime::Jvm | Runtime::Unknown => {}
+    }
     let options = agent_options(&args)?;
     let jar = agent_jar(&args)?;
     let jcmd = jcmd_path(&args);

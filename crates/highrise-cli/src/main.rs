@@ -19,6 +19,7 @@ use clap::{Parser, Subcommand};
 use highrise_protocol::DEFAULT_PORT;
 
 mod attach;
+mod attach_python;
 mod demo;
 
 /// The demo programs run with the agent in this process (tetris on a thread of the viewer,
@@ -53,7 +54,7 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Run the built-in demo program as an agent against a listening highrise.
     Demo(demo::DemoArgs),
-    /// Load the Java agent into a running JVM; its city appears in the running viewer.
+    /// Load the agent into a running JVM or CPython program; its city appears in the running viewer.
     Attach(attach::AttachArgs),
     /// Listen without a window and record every session to a `.hrec` file.
     Record(record::RecordArgs),

@@ -250,36 +250,44 @@ fn arcs(c: &mut Criterion) {
             Arc::new(snapshot)
         })
         .collect();
-    let mut app = headless_city_app(Some(Duration::from_millis(16)));
-    app.add_plugins((bevy::gizmos::GizmoPlugin, CallArcsPlugin))
-        .insert_resource(CallArcs::Top);
-    accept_report(
-        &mut app.world_mut().resource_mut::<Sessions>(),
-        report(&definitions, Arc::clone(&snapshots[0])),
-    );
-    for _ in 0..5 {
-        app.update();
-    }
-    app.world_mut().insert_resource(Hovered {
-        city: Some(CityKey::Session(1)),
-        target: Some(HitTarget::Building {
-            building: 0,
-            method_id: 1_000,
-        }),
-        point: Vec3::ZERO,
-    });
-    let mut frame_index = 0usize;
-    c.bench_function("viewer_frame_200k_buildings_arcs_top", |b| {
-        b.iter(|| {
-            frame_index += 1;
-            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
-            accept_report(
-                &mut app.world_mut().resource_mut::<Sessions>(),
-                report(&definitions, next),
-            );
+    // "off" has the gizmo plugin and the arcs system too: the difference is the arcs' own cost.
+    for (mode, name) in [
+        (CallArcs::Off, "viewer_frame_200k_buildings_arcs_off"),
+        (CallArcs::Top, "viewer_frame_200k_buildings_arcs_top"),
+    ] {
+        let mut app = headless_city_app(Some(Duration::from_millis(16)));
+        // The gizmo plugin loads its shaders (not drawn here: no render app).
+        app.init_asset::<Shader>()
+            .add_plugins((bevy::gizmos::GizmoPlugin, CallArcsPlugin))
+            .insert_resource(mode);
+        accept_report(
+            &mut app.world_mut().resource_mut::<Sessions>(),
+            report(&definitions, Arc::clone(&snapshots[0])),
+        );
+        for _ in 0..5 {
             app.update();
-        })
-    });
+        }
+        app.world_mut().insert_resource(Hovered {
+            city: Some(CityKey::Session(1)),
+            target: Some(HitTarget::Building {
+                building: 0,
+                method_id: 1_000,
+            }),
+            point: Vec3::ZERO,
+        });
+        let mut frame_index = 0usize;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                frame_index += 1;
+                let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
+                accept_report(
+                    &mut app.world_mut().resource_mut::<Sessions>(),
+                    report(&definitions, next),
+                );
+                app.update();
+            })
+        });
+    }
 }
 
 criterion_group! {

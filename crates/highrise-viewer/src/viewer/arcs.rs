@@ -6,6 +6,8 @@
 //! The edges come with the session's snapshots (`Snapshot::edges`, refreshed twice a second by
 //! the ingest side); drawing is immediate-mode gizmos, three groups for three line widths.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 use highrise_aggregate::{CallEdge, CallEdges};
 
@@ -147,14 +149,27 @@ pub fn arc_points(from: Vec3, to: Vec3) -> impl Iterator<Item = (Vec3, f32)> {
     })
 }
 
+/// Per city: the edges chosen for the last (edges, mode, hovered method).
+#[derive(Debug, Default)]
+struct ChosenCache {
+    by_city: std::collections::HashMap<CityKey, Chosen>,
+}
+
+#[derive(Debug, Default)]
+struct Chosen {
+    edges: Option<Arc<CallEdges>>,
+    mode: CallArcs,
+    hovered_method: Option<u32>,
+    chosen: Vec<CallEdge>,
+}
+
 fn draw_arcs(
     mode: Res<CallArcs>,
     hovered: Option<Res<Hovered>>,
     sessions: Res<Sessions>,
     cities: Res<Cities>,
-    mut thin: Gizmos<ThinArcs>,
-    mut mid: Gizmos<MidArcs>,
-    mut thick: Gizmos<ThickArcs>,
+    (mut thin, mut mid, mut thick): (Gizmos<ThinArcs>, Gizmos<MidArcs>, Gizmos<ThickArcs>),
+    mut cache: Local<ChosenCache>,
 ) {
     if *mode == CallArcs::Off {
         return;
@@ -176,20 +191,34 @@ fn draw_arcs(
             .by_id
             .get(&session_id)
             .and_then(|view| view.snapshot())
-            .and_then(|snapshot| snapshot.edges.as_deref())
+            .and_then(|snapshot| snapshot.edges.clone())
         else {
             continue;
         };
         let hovered_method = hovered_building
             .filter(|(city_key, _)| *city_key == key)
             .map(|(_, method_id)| method_id);
-        let chosen = chosen_edges(*mode, edges, hovered_method);
-        if chosen.is_empty() {
+        // The choice changes only with the edges (twice a second), the mode or the hover:
+        // choosing is linear in the edges, placing only in the chosen ones.
+        let entry = cache.by_city.entry(key).or_default();
+        let fresh = entry
+            .edges
+            .as_ref()
+            .is_some_and(|kept| Arc::ptr_eq(kept, &edges))
+            && entry.mode == *mode
+            && entry.hovered_method == hovered_method;
+        if !fresh {
+            entry.chosen = chosen_edges(*mode, &edges, hovered_method);
+            entry.edges = Some(Arc::clone(&edges));
+            entry.mode = *mode;
+            entry.hovered_method = hovered_method;
+        }
+        if entry.chosen.is_empty() {
             // Nothing to place: skip the method → building lookup (a map over every
             // building when ids are sparse), the common case with nothing hovered.
             continue;
         }
-        for arc in place_arcs(city, edges, &chosen) {
+        for arc in place_arcs(city, &edges, &entry.chosen) {
             let points = arc_points(arc.from, arc.to)
                 .map(|(point, t)| (point, CALLER_END.mix(&CALLEE_END, t)));
             match arc.width {
