@@ -69,6 +69,21 @@ def test_report_counts_the_papers_allocation_sites(backend):
     assert calls["shapes.canvas.Canvas.main"] == RUNS
     assert calls["shapes.canvas.Canvas.create_shape"] == 4 * RUNS
     assert calls["shapes.factory.ShapeFactory.create"] == 46 * RUNS
+    # Who called whom (issue 17's call arcs), through the real agent and `highrise report`.
+    edges = {}
+    for edge in report["call_edges"]:
+        pair = (edge["caller"].split("(")[0], edge["callee"].split("(")[0])
+        edges[pair] = edges.get(pair, 0) + edge["calls"]
+    # Method pairs, not contexts: F (create_shape) is called from A, C and E; D only from F.
+    into_f = {caller: n for (caller, callee), n in edges.items() if callee == "shapes.canvas.Canvas.create_shape"}
+    assert into_f == {
+        "shapes.canvas.Canvas.main": 2 * RUNS,
+        "shapes.canvas.Canvas.create_circles": RUNS,
+        "shapes.canvas.Canvas.create_boxes": RUNS,
+    }, into_f
+    into_d = {caller: n for (caller, callee), n in edges.items() if callee == "shapes.factory.ShapeFactory.create"}
+    assert into_d == {"shapes.canvas.Canvas.create_shape": 46 * RUNS}, into_d
+    assert edges[("shapes.canvas.Canvas.create_shape", "shapes.canvas.Canvas.add")] == 46 * RUNS
     if backend == "python":  # the pure-Python recorder counts no allocations
         memory = report.get("memory") or {}
         assert not memory.get("classes") and not memory.get("allocation_tree"), memory

@@ -44,6 +44,22 @@ fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
     }
 }
 
+/// One frame of the worst case: the next of the rotating snapshots arrives, the app updates.
+fn next_frame(
+    app: &mut App,
+    definitions: &Arc<[MethodDef]>,
+    snapshots: &[Arc<Snapshot>],
+    frame_index: &mut usize,
+) {
+    *frame_index += 1;
+    let next = Arc::clone(&snapshots[*frame_index % snapshots.len()]);
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(definitions, next),
+    );
+    app.update();
+}
+
 /// The layout benchmark's program: 200k methods in 10k classes in 1k packages.
 fn definitions_200k() -> Arc<[MethodDef]> {
     synthetic_methods(&SyntheticShape::BENCH_200K)
@@ -115,13 +131,7 @@ fn frame(c: &mut Criterion) {
     // building is rising or falling all the time.
     c.bench_function("viewer_frame_200k_buildings", |b| {
         b.iter(|| {
-            frame_index += 1;
-            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
-            accept_report(
-                &mut app.world_mut().resource_mut::<Sessions>(),
-                report(&definitions, next),
-            );
-            app.update();
+            next_frame(&mut app, &definitions, &snapshots, &mut frame_index);
             let cities = app.world().resource::<Cities>();
             pick(cities, eye, (look_at - eye).normalize())
         })
@@ -192,8 +202,7 @@ fn labels(c: &mut Criterion) {
     let mut most_labels = 0;
     c.bench_function("viewer_frame_200k_buildings_labels_moving_camera", |b| {
         b.iter(|| {
-            frame_index += 1;
-            let angle = frame_index as f32 * 0.01;
+            let angle = (frame_index + 1) as f32 * 0.01;
             {
                 let mut query = app
                     .world_mut()
@@ -203,12 +212,7 @@ fn labels(c: &mut Criterion) {
                     look.eye = centre + Vec3::new(angle.cos() * 40.0, 30.0, angle.sin() * 40.0);
                 }
             }
-            let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
-            accept_report(
-                &mut app.world_mut().resource_mut::<Sessions>(),
-                report(&definitions, next),
-            );
-            app.update();
+            next_frame(&mut app, &definitions, &snapshots, &mut frame_index);
             most_labels = most_labels.max(app.world().resource::<SceneLabels>().shown.len());
         })
     });
@@ -277,15 +281,7 @@ fn arcs(c: &mut Criterion) {
         });
         let mut frame_index = 0usize;
         c.bench_function(name, |b| {
-            b.iter(|| {
-                frame_index += 1;
-                let next = Arc::clone(&snapshots[frame_index % snapshots.len()]);
-                accept_report(
-                    &mut app.world_mut().resource_mut::<Sessions>(),
-                    report(&definitions, next),
-                );
-                app.update();
-            })
+            b.iter(|| next_frame(&mut app, &definitions, &snapshots, &mut frame_index))
         });
     }
 }

@@ -38,6 +38,8 @@ pub struct SessionView {
     pub history: History,
     /// The moment the user went back to on the timeline (`None`: live).
     pub scrub: Option<Scrub>,
+    /// Phase marks' methods (`highrise.phase.NAME`): (method id, phase name), for the timeline.
+    pub phase_marks: Vec<(u32, String)>,
 }
 
 /// A moment of the past being shown instead of the live snapshot.
@@ -58,6 +60,7 @@ impl SessionView {
             window_s: 3.0,
             history: History::new(HistoryConfig::default()),
             scrub: None,
+            phase_marks: Vec::new(),
         }
     }
 
@@ -184,6 +187,10 @@ pub fn accept_report(sessions: &mut Sessions, report: Report) {
         .entry(session_id)
         .or_insert_with(|| SessionView::new(report.clone()));
     for definition in report.definitions().skip(view.definitions_seen) {
+        if definition.is_phase_mark() {
+            view.phase_marks
+                .push((definition.id, definition.method.clone()));
+        }
         view.pending_methods.push(method_spec(definition));
         view.definitions_seen += 1;
     }

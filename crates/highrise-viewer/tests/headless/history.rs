@@ -27,6 +27,14 @@ fn report_at(step: u64) -> highrise_viewer::viewer::sessions::Report {
     )
 }
 
+/// Reports of `steps` arrive, one per frame.
+fn feed(app: &mut App, steps: std::ops::Range<u64>) {
+    for step in steps {
+        accept(app, report_at(step));
+        app.update();
+    }
+}
+
 fn settle(app: &mut App) {
     for _ in 0..40 {
         app.update();
@@ -48,10 +56,7 @@ fn heights(app: &App) -> (f32, f32, f32) {
 #[test]
 fn scrubbing_back_shows_that_moment_and_live_comes_back() {
     let mut app = app();
-    for step in 0..40 {
-        accept(&mut app, report_at(step));
-        app.update();
-    }
+    feed(&mut app, 0..40);
     settle(&mut app);
     let (run, _, max) = heights(&app);
     assert!((run - 0.975 * max).abs() < 0.01, "live: {run} of {max}");
@@ -82,10 +87,7 @@ fn scrubbing_back_shows_that_moment_and_live_comes_back() {
     assert_eq!(shown_ns, Some(2_500 * MS));
 
     // New reports keep arriving: the city stays at the moment, the history grows.
-    for step in 40..48 {
-        accept(&mut app, report_at(step));
-        app.update();
-    }
+    feed(&mut app, 40..48);
     settle(&mut app);
     let (run, _, max) = heights(&app);
     assert!((run - 0.225 * max).abs() < 0.01, "still scrubbed: {run}");
@@ -195,4 +197,18 @@ fn hovering_a_building_brings_its_threads_by_name() {
             ("AWT-EventQueue-0".to_string(), 20)
         ]
     );
+}
+
+/// Phase marks' methods are known to the timeline (it draws a band while each is open).
+#[test]
+fn phase_marks_are_found_among_the_definitions() {
+    let mut app = app();
+    let mut definitions = tetris();
+    definitions.push(def(3, "highrise", "phase", "load"));
+    accept(
+        &mut app,
+        report(definitions, vec![stats(0.0, 0, 0); 4], 250 * MS),
+    );
+    let sessions = app.world().resource::<Sessions>();
+    assert_eq!(sessions.by_id[&1].phase_marks, [(3, "load".to_string())]);
 }

@@ -1,6 +1,7 @@
 //! The timeline (issue 17): one strip per session along the bottom of the window, over the
 //! past the session keeps (`SessionView::history`): the threads busy in profiled code as a
-//! sparkline, a red tick per alert, and the moment the city shows. Pause freezes the city at
+//! sparkline, a red tick per alert, a band per phase mark while it was open, and the moment
+//! the city shows. Pause freezes the city at
 //! the newest kept moment; a click or drag on the strip shows the moment under the pointer;
 //! "live" goes back. Past moments carry heights and colours by time; allocations, floors and
 //! call arcs are live only.
@@ -126,6 +127,7 @@ fn session_strip(ui: &mut egui::Ui, view: &mut SessionView, alerts_ns: &[u64]) {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 3.0, egui::Color32::from_gray(28));
         draw_activity(&painter, rect, &view.history, oldest_ns, newest_ns);
+        draw_phases(&painter, rect, view, oldest_ns, newest_ns);
         for &raised_ns in alerts_ns
             .iter()
             .filter(|t| (oldest_ns..=newest_ns).contains(*t))
@@ -178,6 +180,58 @@ fn session_strip(ui: &mut egui::Ui, view: &mut SessionView, alerts_ns: &[u64]) {
         }
         ui.label(right_text);
     });
+}
+
+/// Most phase marks drawn on one strip.
+const MAX_PHASE_BANDS: usize = 6;
+
+/// A band along the strip's bottom while each phase mark was open (on some thread's stack in
+/// the window), in the phase's own colour, named where it starts.
+fn draw_phases(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    view: &SessionView,
+    oldest_ns: u64,
+    newest_ns: u64,
+) {
+    let span_ns = (newest_ns - oldest_ns).max(1) as f32;
+    let x_of = |t_ns: u64| rect.left() + rect.width() * ((t_ns - oldest_ns) as f32 / span_ns);
+    for (lane, (method_id, name)) in view.phase_marks.iter().take(MAX_PHASE_BANDS).enumerate() {
+        let colour = crate::viewer::ui::class_colour_egui(name).gamma_multiply(0.8);
+        let bottom = rect.bottom() - 1.0 - lane as f32 * 4.0;
+        let series = view.history.series(*method_id, oldest_ns, newest_ns);
+        let mut open_from: Option<u64> = None;
+        let mut close = |from_ns: u64, to_ns: u64| {
+            let band = egui::Rect::from_min_max(
+                egui::pos2(x_of(from_ns), bottom - 3.0),
+                egui::pos2(x_of(to_ns).max(x_of(from_ns) + 1.0), bottom),
+            );
+            painter.rect_filled(band, 0.0, colour);
+            if band.width() > 40.0 {
+                painter.text(
+                    band.left_top() + egui::vec2(2.0, -1.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    name,
+                    egui::FontId::proportional(9.0),
+                    colour,
+                );
+            }
+        };
+        for point in &series {
+            let open = point.value.thread_count > 0;
+            match (open, open_from) {
+                (true, None) => open_from = Some(point.now_ns),
+                (false, Some(from_ns)) => {
+                    close(from_ns, point.now_ns);
+                    open_from = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(from_ns) = open_from {
+            close(from_ns, newest_ns);
+        }
+    }
 }
 
 /// The busy-threads sparkline: the highest value per pixel column, scaled to at least one
