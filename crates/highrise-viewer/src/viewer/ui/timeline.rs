@@ -201,7 +201,7 @@ fn draw_phases(
         let bottom = rect.bottom() - 1.0 - lane as f32 * 4.0;
         let series = view.history.series(*method_id, oldest_ns, newest_ns);
         let mut open_from: Option<u64> = None;
-        let mut close = |from_ns: u64, to_ns: u64| {
+        let close = |from_ns: u64, to_ns: u64| {
             let band = egui::Rect::from_min_max(
                 egui::pos2(x_of(from_ns), bottom - 3.0),
                 egui::pos2(x_of(to_ns).max(x_of(from_ns) + 1.0), bottom),
