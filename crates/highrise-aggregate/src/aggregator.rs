@@ -283,7 +283,6 @@ impl Aggregator {
                     let thread = self.threads.get(thread_index as usize)?;
                     Some(ThreadShare {
                         thread_id: thread.thread_id,
-                        name: String::new(),
                         elevation: (excl_ns * per_ns).min(1.0),
                         inclusive_elevation: (incl_ns * per_ns).min(1.0),
                         calls,

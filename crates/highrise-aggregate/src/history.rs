@@ -109,10 +109,12 @@ impl History {
     /// sample (or the first); returns whether it was kept. Cost: one pass over its methods.
     pub fn push(&mut self, snapshot: &Snapshot) -> bool {
         let now_ns = snapshot.now_ns;
-        let (newest_ns, keyframe_ns) = match self.samples.back() {
-            Some(newest) => (Some(newest.now_ns), self.newest_keyframe_ns()),
-            None => (None, None),
-        };
+        let newest_ns = self.samples.back().map(|newest| newest.now_ns);
+        let keyframe_ns = self
+            .samples
+            .len()
+            .checked_sub(1)
+            .map(|newest| self.samples[self.segment_start(newest)].now_ns);
         if newest_ns.is_some_and(|newest_ns| {
             now_ns < newest_ns.saturating_add(self.config.sample_every_ns.max(1))
         }) {
@@ -165,12 +167,13 @@ impl History {
         true
     }
 
-    fn newest_keyframe_ns(&self) -> Option<u64> {
-        self.samples
-            .iter()
+    /// The keyframe the sample at `index` is rebuilt from (the oldest kept sample is always
+    /// one: eviction drops whole segments).
+    fn segment_start(&self, index: usize) -> usize {
+        (0..=index)
             .rev()
-            .find(|sample| sample.keyframe)
-            .map(|sample| sample.now_ns)
+            .find(|&i| self.samples[i].keyframe)
+            .unwrap_or(0)
     }
 
     /// Drops whole segments from the front while the rest still covers the span, or while
@@ -246,7 +249,7 @@ impl History {
     /// `changed_method_ids` is empty. Cost: the sample's segment.
     pub fn at(&self, time_ns: u64) -> Option<Snapshot> {
         let index = self.index_at(time_ns)?;
-        let keyframe = (0..=index).rev().find(|&i| self.samples[i].keyframe)?;
+        let keyframe = self.segment_start(index);
         let sample = &self.samples[index];
         let mut methods = vec![MethodStats::default(); sample.method_count as usize];
         for kept in self.samples.range(keyframe..=index) {
@@ -281,6 +284,13 @@ impl History {
             .collect()
     }
 
+    /// Threads busy in profiled code at the kept sample [`History::at`] would rebuild for
+    /// `time_ns`.
+    pub fn busy_threads_at(&self, time_ns: u64) -> Option<f32> {
+        self.index_at(time_ns)
+            .map(|index| self.samples[index].busy_threads)
+    }
+
     /// One method's statistics at each kept sample in `from_ns..=to_ns`, oldest first. Cost: a
     /// binary search per sample from the keyframe before `from_ns` on.
     pub fn series(
@@ -292,9 +302,7 @@ impl History {
         let Some(first) = self.index_at(from_ns) else {
             return Vec::new();
         };
-        let Some(start) = (0..=first).rev().find(|&i| self.samples[i].keyframe) else {
-            return Vec::new();
-        };
+        let start = self.segment_start(first);
         let mut value = MethodStats::default();
         let mut points = Vec::new();
         for sample in self.samples.range(start..) {

@@ -84,10 +84,9 @@ pub struct FocusThreads {
 /// A method's statistics on one thread over the window.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ThreadShare {
+    /// The agent's thread id (its name is in the session's thread list, e.g.
+    /// `highrise_ingest::SessionReport::threads`).
     pub thread_id: u64,
-    /// The thread's name, where the consumer knows it (the aggregator leaves it empty;
-    /// `highrise_ingest::AggregateSink` fills it from the agent's thread starts).
-    pub name: String,
     /// Exclusive time on this thread / L.
     pub elevation: f32,
     /// Time on this thread's stack / L.

@@ -17,8 +17,8 @@ pub enum AggregateCommand {
     ExcludeMethods(Vec<u32>),
     /// Packages (and their sub-packages) excluded the same way (replaces the set).
     ExcludePackages(Vec<String>),
-    /// Later snapshots carry this method's statistics per thread, with thread names
-    /// ([`Snapshot::focus`]); `None` stops them. The viewer focuses the hovered building.
+    /// Later snapshots carry this method's statistics per thread ([`Snapshot::focus`]);
+    /// `None` stops them. The viewer focuses the hovered building.
     Focus(Option<u32>),
 }
 
@@ -38,8 +38,6 @@ pub struct AggregateSink {
     edges: Option<(std::time::Instant, Arc<highrise_aggregate::CallEdges>)>,
     /// The session ended: the next snapshot carries the final tree whatever the interval.
     ended: bool,
-    /// Thread names from the agent's thread starts, for [`Snapshot::focus`].
-    thread_names: std::collections::HashMap<u64, String>,
 }
 
 /// How often at most a snapshot carries a fresh calling-context tree (its export is linear in
@@ -68,7 +66,6 @@ impl AggregateSink {
             contexts: None,
             edges: None,
             ended: false,
-            thread_names: std::collections::HashMap::new(),
         }
     }
 
@@ -100,15 +97,11 @@ impl SessionSink for AggregateSink {
         }
     }
 
-    fn thread_started(&mut self, thread_id: u64, name: &str, timestamp_ns: u64) {
-        if !name.is_empty() {
-            self.thread_names.insert(thread_id, name.to_string());
-        }
+    fn thread_started(&mut self, thread_id: u64, _name: &str, timestamp_ns: u64) {
         self.aggregator.thread_started(thread_id, timestamp_ns);
     }
 
     fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
-        // The name stays while the thread may still be in the window; ids are not reused.
         self.aggregator.thread_ended(thread_id, timestamp_ns);
     }
 
@@ -162,16 +155,6 @@ impl SessionSink for AggregateSink {
         match Arc::get_mut(&mut self.published) {
             Some(reusable) => self.aggregator.snapshot_into(reusable),
             None => self.published = Arc::new(self.aggregator.snapshot()),
-        }
-        if self.published.focus.is_some() {
-            let names = &self.thread_names;
-            if let Some(focus) = Arc::make_mut(&mut self.published).focus.as_mut() {
-                for share in &mut focus.threads {
-                    if let Some(name) = names.get(&share.thread_id) {
-                        share.name.clone_from(name);
-                    }
-                }
-            }
         }
         if let Some(generation) = self.aggregator.contexts_generation() {
             let now = std::time::Instant::now();

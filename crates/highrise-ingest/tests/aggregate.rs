@@ -120,7 +120,7 @@ fn window_and_exclusion_commands_change_the_live_statistics() {
 }
 
 #[test]
-fn the_focused_method_comes_with_its_threads_by_name() {
+fn the_focused_method_comes_with_its_threads() {
     let server = start_aggregating();
     let (mut client, session_id) = connect(&server);
     client.send(&AgentMessage::DefineMethods(vec![method(
@@ -153,11 +153,22 @@ fn the_focused_method_comes_with_its_threads_by_name() {
     client.close();
     let report = wait_for_end(&server);
     let focus = report.sink.as_ref().and_then(|s| s.focus.clone());
+    // Names come from the session's thread list, as the viewer reads them.
+    let name_of = |thread_id: u64| {
+        report
+            .threads
+            .iter()
+            .find(|thread| thread.thread_id == thread_id)
+            .map(|thread| thread.name.clone())
+    };
     let threads: Vec<_> = focus
         .expect("focus")
         .threads
         .into_iter()
-        .map(|t| (t.name, (t.elevation * 100.0).round() as u32, t.calls))
+        .map(|t| {
+            let name = name_of(t.thread_id).expect("a listed thread");
+            (name, (t.elevation * 100.0).round() as u32, t.calls)
+        })
         .collect();
     assert_eq!(
         threads,

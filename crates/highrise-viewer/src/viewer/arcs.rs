@@ -174,12 +174,7 @@ fn draw_arcs(
     if *mode == CallArcs::Off {
         return;
     }
-    let hovered_building = hovered.as_ref().and_then(|hovered| match hovered.target {
-        Some(highrise_layout::HitTarget::Building { method_id, .. }) => {
-            hovered.city.map(|city| (city, method_id))
-        }
-        _ => None,
-    });
+    let hovered_building = hovered.as_ref().and_then(|hovered| hovered.method());
     for (key, city) in cities.iter() {
         let CityKey::Session(session_id) = key else {
             continue;

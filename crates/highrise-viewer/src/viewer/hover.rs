@@ -27,6 +27,14 @@ impl Hovered {
             _ => None,
         }
     }
+
+    /// `(city, method id)` when a building is hovered.
+    pub fn method(&self) -> Option<(CityKey, u32)> {
+        match (self.city, self.target) {
+            (Some(city), Some(HitTarget::Building { method_id, .. })) => Some((city, method_id)),
+            _ => None,
+        }
+    }
 }
 
 /// The nearest building, block or district any shown city has along a world-space ray.

@@ -45,8 +45,7 @@ pub struct SessionView {
 /// A moment of the past being shown instead of the live snapshot.
 #[derive(Debug, Clone)]
 pub struct Scrub {
-    /// The program time the user chose (the shown sample is the kept one at or before it).
-    pub at_ns: u64,
+    /// The kept sample at or before the program time the user chose, rebuilt.
     pub snapshot: Arc<Snapshot>,
 }
 
@@ -87,17 +86,17 @@ impl SessionView {
         let Some(sample_ns) = self.history.sample_time_at(at_ns) else {
             return false;
         };
-        if let Some(scrub) = &mut self.scrub {
-            if scrub.snapshot.now_ns == sample_ns {
-                scrub.at_ns = at_ns;
-                return true;
-            }
+        if self
+            .scrub
+            .as_ref()
+            .is_some_and(|scrub| scrub.snapshot.now_ns == sample_ns)
+        {
+            return true;
         }
         let Some(snapshot) = self.history.at(at_ns) else {
             return false;
         };
         self.scrub = Some(Scrub {
-            at_ns,
             snapshot: Arc::new(snapshot),
         });
         true

@@ -47,6 +47,16 @@ fn building_parts(layout: &CityLayout, building: u32) -> Option<(&str, &str, &st
 
 /// "package.Class" (just the class in the root package), nested classes as people read them
 /// (`game.Outer.Inner`).
+/// A method's display name without its package (`Canvas.create(String)` for
+/// `shapes.Canvas.create(String)`); the whole name in the root package.
+pub fn without_package(display_name: &str, package: &str) -> String {
+    display_name
+        .strip_prefix(package)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .unwrap_or(display_name)
+        .to_string()
+}
+
 pub fn qualified_name_of_class(package: &str, class: &str) -> String {
     let class = highrise_protocol::display_class(class);
     if package.is_empty() {

@@ -146,12 +146,10 @@ impl SiteLabels {
         labels.methods = report
             .definitions()
             .map(|d| {
-                let full = d.display_name();
-                let short = full
-                    .strip_prefix(d.package.as_str())
-                    .and_then(|rest| rest.strip_prefix('.'))
-                    .map_or_else(|| full.clone(), str::to_string);
-                (d.id, short)
+                (
+                    d.id,
+                    super::names::without_package(&d.display_name(), &d.package),
+                )
             })
             .collect();
         labels.classes = report

@@ -5,7 +5,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
-use highrise_layout::HitTarget;
 use highrise_protocol::MethodDef;
 
 use crate::viewer::city::CityKey;
@@ -134,14 +133,12 @@ pub(super) fn source_menu(
     let over_ui = ctx.is_pointer_over_area();
     if right_click && !over_ui {
         state.message = None;
-        state.menu = match (hovered.city, hovered.target) {
-            (Some(CityKey::Session(session_id)), Some(HitTarget::Building { method_id, .. })) => {
-                sessions
-                    .by_id
-                    .get(&session_id)
-                    .and_then(|view| view.report.definitions().find(|d| d.id == method_id))
-                    .map(|definition| (definition.clone(), pointer.unwrap_or_default()))
-            }
+        state.menu = match hovered.method() {
+            Some((CityKey::Session(session_id), method_id)) => sessions
+                .by_id
+                .get(&session_id)
+                .and_then(|view| view.report.definitions().find(|d| d.id == method_id))
+                .map(|definition| (definition.clone(), pointer.unwrap_or_default())),
             _ => None,
         };
     } else if left_click && !over_ui {

@@ -127,7 +127,7 @@ fn session_strip(ui: &mut egui::Ui, view: &mut SessionView, alerts_ns: &[u64]) {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 3.0, egui::Color32::from_gray(28));
         draw_activity(&painter, rect, &view.history, oldest_ns, newest_ns);
-        draw_phases(&painter, rect, view, oldest_ns, newest_ns);
+        draw_phases(&painter, rect, view, &x_of);
         for &raised_ns in alerts_ns
             .iter()
             .filter(|t| (oldest_ns..=newest_ns).contains(*t))
@@ -163,11 +163,7 @@ fn session_strip(ui: &mut egui::Ui, view: &mut SessionView, alerts_ns: &[u64]) {
                 ],
                 egui::Stroke::new(1.0, egui::Color32::from_gray(140)),
             );
-            let busy = view
-                .history
-                .activity(view.history.sample_time_at(at_ns).unwrap_or(at_ns), at_ns)
-                .first()
-                .map_or(0.0, |point| point.value);
+            let busy = view.history.busy_threads_at(at_ns).unwrap_or(0.0);
             response.clone().on_hover_text(format!(
                 "{} · {busy:.2} threads busy in profiled code · click or drag to show this moment",
                 ago_label(newest_ns.saturating_sub(at_ns))
@@ -191,11 +187,11 @@ fn draw_phases(
     painter: &egui::Painter,
     rect: egui::Rect,
     view: &SessionView,
-    oldest_ns: u64,
-    newest_ns: u64,
+    x_of: &dyn Fn(u64) -> f32,
 ) {
-    let span_ns = (newest_ns - oldest_ns).max(1) as f32;
-    let x_of = |t_ns: u64| rect.left() + rect.width() * ((t_ns - oldest_ns) as f32 / span_ns);
+    let Some((oldest_ns, newest_ns)) = view.history.range_ns() else {
+        return;
+    };
     for (lane, (method_id, name)) in view.phase_marks.iter().take(MAX_PHASE_BANDS).enumerate() {
         let colour = crate::viewer::ui::class_colour_egui(name).gamma_multiply(0.8);
         let bottom = rect.bottom() - 1.0 - lane as f32 * 4.0;

@@ -5,7 +5,9 @@ use bevy::prelude::{Local, Res};
 use highrise_aggregate::MethodStats;
 use highrise_layout::{Change, HitTarget};
 
-use super::names::{building_names, layout_building_names, qualified_name_of_class};
+use super::names::{
+    building_names, layout_building_names, qualified_name_of_class, without_package,
+};
 use crate::viewer::city::{Cities, CityKey};
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
@@ -92,10 +94,7 @@ pub fn call_lines(
             .and_then(|building| building_names(city, building))
             .map_or_else(
                 || format!("#{id}"),
-                |(name, _, package)| match name.strip_prefix(&format!("{package}.")) {
-                    Some(short) if !package.is_empty() => short.to_string(),
-                    _ => name,
-                },
+                |(name, _, package)| without_package(&name, &package),
             )
     };
     let mut lines = Vec::new();
@@ -157,9 +156,7 @@ pub struct BuildingDetail {
 
 /// The detail of the hovered building of a session's city, if one is hovered.
 pub fn building_detail(sessions: &Sessions, hovered: &Hovered) -> Option<BuildingDetail> {
-    let (Some(CityKey::Session(session_id)), Some(HitTarget::Building { method_id, .. })) =
-        (hovered.city, hovered.target)
-    else {
+    let Some((CityKey::Session(session_id), method_id)) = hovered.method() else {
         return None;
     };
     let view = sessions.by_id.get(&session_id)?;
@@ -170,7 +167,8 @@ pub fn building_detail(sessions: &Sessions, hovered: &Hovered) -> Option<Buildin
         .into_iter()
         .map(|point| (point.now_ns, point.value.elevation))
         .collect();
-    // Per-thread shares come with the live snapshot (the history keeps no threads).
+    // Per-thread shares come with the live snapshot (the history keeps no threads); names
+    // from the session's thread list.
     let threads = view
         .scrub
         .is_none()
@@ -178,16 +176,27 @@ pub fn building_detail(sessions: &Sessions, hovered: &Hovered) -> Option<Buildin
         .flatten()
         .filter(|focus| focus.method_id == method_id)
         .map(|focus| {
+            let names: std::collections::HashMap<u64, &str> = view
+                .report
+                .threads
+                .iter()
+                .filter(|thread| !thread.name.is_empty())
+                .map(|thread| (thread.thread_id, thread.name.as_str()))
+                .collect();
+            let name_of = |thread_id: u64| {
+                names
+                    .get(&thread_id)
+                    .map_or_else(|| format!("thread {thread_id}"), |name| name.to_string())
+            };
             focus
                 .threads
                 .into_iter()
                 .map(|share| {
-                    let name = if share.name.is_empty() {
-                        format!("thread {}", share.thread_id)
-                    } else {
-                        share.name
-                    };
-                    (name, share.elevation, share.inclusive_elevation)
+                    (
+                        name_of(share.thread_id),
+                        share.elevation,
+                        share.inclusive_elevation,
+                    )
                 })
                 .collect()
         })
@@ -202,10 +211,8 @@ pub fn focus_hovered(
     mut focused: Local<Option<(highrise_ingest::SessionId, u32)>>,
     mut commands: bevy::prelude::EventWriter<crate::viewer::sessions::SessionCommand>,
 ) {
-    let wanted = match (hovered.city, hovered.target) {
-        (Some(CityKey::Session(session_id)), Some(HitTarget::Building { method_id, .. })) => {
-            Some((session_id, method_id))
-        }
+    let wanted = match hovered.method() {
+        Some((CityKey::Session(session_id), method_id)) => Some((session_id, method_id)),
         _ => None,
     };
     if *focused == wanted {
