@@ -12,6 +12,9 @@
 //! Where to start: [`IngestServer::start`] with an [`IngestConfig`], then read
 //! [`IngestServer::updates`].
 //!
+//! Sessions can also be fed from inside the process ([`IngestServer::local_sessions`]): the
+//! OTLP bridge (`highrise-otlp`) opens one per OpenTelemetry resource.
+//!
 //! Recordings (`.hrec`, crate `highrise-record`): [`IngestServer::start_recording`] /
 //! [`IngestServer::stop_recording`] record a live session (also mid-session), and
 //! [`IngestConfig::record_sessions_to`] records every session from its start;
@@ -22,6 +25,7 @@
 mod aggregate_sink;
 mod config;
 mod connection;
+mod local;
 mod replay;
 mod report;
 mod server;
@@ -34,6 +38,7 @@ pub use aggregate_sink::{
     AggregateCommand, AggregateSink, CONTEXTS_PUBLISH_INTERVAL, VIEWER_MAX_CONTEXT_NODES,
 };
 pub use config::{recording_path, IngestConfig};
+pub use local::{LocalSession, LocalSessions, SessionClosed};
 pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};
 pub use report::{
     RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
@@ -42,5 +47,5 @@ pub use report::{
 pub use server::{IngestError, IngestServer, RecordingError};
 pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};
-pub use token::{generate_token, settle_token, token_from_env, ServerToken};
+pub use token::{generate_token, peer_token_ok, settle_token, token_from_env, ServerToken};
 pub use updates::{RecvTimeoutError, TryRecvError, Updates};

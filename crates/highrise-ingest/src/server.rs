@@ -13,7 +13,8 @@ use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 
 use crate::config::IngestConfig;
-use crate::connection::{read_connection, Handshake};
+use crate::local::LocalSessions;
+use crate::connection::{read_connection, Handshake, ReaderItem};
 use crate::replay::{ReplayError, ReplayHandle};
 use crate::report::{RecordingStatus, SessionId};
 use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
@@ -83,6 +84,7 @@ pub struct IngestServer<S: SessionSink> {
     make_sink: SinkFactory<S>,
     next_session_id: Arc<AtomicU64>,
     publish_interval: Duration,
+    spawner: SessionSpawner<S>,
     runtime: Option<Runtime>,
 }
 
@@ -139,15 +141,24 @@ impl<S: SessionSink> IngestServer<S> {
         let make_sink: SinkFactory<S> = Arc::new(make_sink);
         let next_session_id = Arc::new(AtomicU64::new(1));
         let publish_interval = config.publish_interval;
-        runtime.spawn(accept_loop(
-            listener,
-            config,
-            Arc::clone(&make_sink),
-            hub.clone(),
-            Arc::clone(&commands),
-            Arc::clone(&shutting_down),
-            Arc::clone(&next_session_id),
-        ));
+        let record_to = config.record_sessions_to.clone().map(|target| {
+            let plan: RecordPlan = Arc::new(move |session_id, hello| {
+                crate::config::recording_path(&target, session_id, hello)
+            });
+            plan
+        });
+        let spawner = SessionSpawner {
+            make_sink: Arc::clone(&make_sink),
+            reports: hub.clone(),
+            commands: Arc::clone(&commands),
+            shutting_down: Arc::clone(&shutting_down),
+            next_session_id: Arc::clone(&next_session_id),
+            publish_interval,
+            frame_queue_capacity: config.frame_queue_capacity.max(1),
+            record_to,
+        };
+        let server_token: Option<Arc<str>> = config.token.as_deref().map(Arc::from);
+        runtime.spawn(accept_loop(listener, server_token, spawner.clone()));
         tracing::info!(%local_addr, "ingest listening");
         Ok(Self {
             local_addr,
@@ -158,6 +169,7 @@ impl<S: SessionSink> IngestServer<S> {
             make_sink,
             next_session_id,
             publish_interval,
+            spawner,
             runtime: Some(runtime),
         })
     }
@@ -178,6 +190,12 @@ impl<S: SessionSink> IngestServer<S> {
     /// already connected show up with their next report).
     pub fn subscribe(&self) -> Updates<S::Snapshot> {
         self.hub.subscribe()
+    }
+
+    /// Opens sessions fed from inside this process rather than a socket (see [`LocalSessions`]);
+    /// they share this server's sinks, consumers, recording and commands.
+    pub fn local_sessions(&self) -> LocalSessions {
+        LocalSessions::new(self.spawner.clone())
     }
 
     /// Sends a command to a live session's sink. False if the session is gone or its command
@@ -281,24 +299,97 @@ impl<S: SessionSink> Drop for IngestServer<S> {
     }
 }
 
-async fn accept_loop<S>(
-    listener: TcpListener,
-    config: IngestConfig,
+/// Starts sessions: registers a session's command queues and runs its worker thread. Shared by
+/// the accept loop and [`crate::LocalSessions`].
+pub(crate) struct SessionSpawner<S: SessionSink> {
     make_sink: SinkFactory<S>,
     reports: ReportHub<S::Snapshot>,
     commands: CommandSenders<S::Command>,
-    shutting_down: Arc<AtomicBool>,
+    pub(crate) shutting_down: Arc<AtomicBool>,
     next_session_id: Arc<AtomicU64>,
+    publish_interval: Duration,
+    frame_queue_capacity: usize,
+    record_to: Option<RecordPlan>,
+}
+
+impl<S: SessionSink> Clone for SessionSpawner<S> {
+    fn clone(&self) -> Self {
+        Self {
+            make_sink: Arc::clone(&self.make_sink),
+            reports: self.reports.clone(),
+            commands: Arc::clone(&self.commands),
+            shutting_down: Arc::clone(&self.shutting_down),
+            next_session_id: Arc::clone(&self.next_session_id),
+            publish_interval: self.publish_interval,
+            frame_queue_capacity: self.frame_queue_capacity,
+            record_to: self.record_to.clone(),
+        }
+    }
+}
+
+/// What feeds a started session's worker.
+pub(crate) struct SpawnedSession {
+    pub session_id: SessionId,
+    pub items: Sender<ReaderItem>,
+    /// Set while the session is recorded: the feeder hands over each frame's raw payload.
+    pub tee_raw: Arc<AtomicBool>,
+}
+
+impl<S: SessionSink> SessionSpawner<S> {
+    /// Starts a session's worker; `None` if no thread could be started.
+    pub(crate) fn spawn(&self, peer: SocketAddr) -> Option<SpawnedSession> {
+        let session_id = self.next_session_id.fetch_add(1, Ordering::Relaxed);
+        let (item_tx, item_rx) = bounded(self.frame_queue_capacity);
+        let (command_tx, command_rx) = bounded(COMMAND_QUEUE_CAPACITY);
+        let (control_tx, control_rx) = bounded(COMMAND_QUEUE_CAPACITY);
+        lock(&self.commands).insert(
+            session_id,
+            SessionHandle {
+                commands: command_tx,
+                controls: Some(control_tx),
+            },
+        );
+        let tee_raw = Arc::new(AtomicBool::new(self.record_to.is_some()));
+        let setup = WorkerSetup::<S> {
+            session_id,
+            peer,
+            items: item_rx,
+            commands: command_rx,
+            controls: control_rx,
+            reports: self.reports.clone(),
+            make_sink: Arc::clone(&self.make_sink),
+            publish_interval: self.publish_interval,
+            shutting_down: Arc::clone(&self.shutting_down),
+            tee_raw: Arc::clone(&tee_raw),
+            record_to: self.record_to.clone(),
+        };
+        let worker_commands = Arc::clone(&self.commands);
+        let spawned = std::thread::Builder::new()
+            .name(format!("highrise-session-{session_id}"))
+            .spawn(move || {
+                run_worker(setup);
+                lock(&worker_commands).remove(&session_id);
+            });
+        if let Err(error) = spawned {
+            tracing::error!(%error, session_id, "cannot start a session worker");
+            lock(&self.commands).remove(&session_id);
+            return None;
+        }
+        Some(SpawnedSession {
+            session_id,
+            items: item_tx,
+            tee_raw,
+        })
+    }
+}
+
+async fn accept_loop<S>(
+    listener: TcpListener,
+    server_token: Option<Arc<str>>,
+    spawner: SessionSpawner<S>,
 ) where
     S: SessionSink,
 {
-    let server_token: Option<Arc<str>> = config.token.as_deref().map(Arc::from);
-    let record_to = config.record_sessions_to.clone().map(|target| {
-        let plan: RecordPlan = Arc::new(move |session_id, hello| {
-            crate::config::recording_path(&target, session_id, hello)
-        });
-        plan
-    });
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -311,50 +402,21 @@ async fn accept_loop<S>(
             }
         };
         let _ = stream.set_nodelay(true);
-        let session_id = next_session_id.fetch_add(1, Ordering::Relaxed);
-        let (item_tx, item_rx) = bounded(config.frame_queue_capacity.max(1));
-        let (command_tx, command_rx) = bounded(COMMAND_QUEUE_CAPACITY);
-        let (control_tx, control_rx) = bounded(COMMAND_QUEUE_CAPACITY);
-        lock(&commands).insert(
-            session_id,
-            SessionHandle {
-                commands: command_tx,
-                controls: Some(control_tx),
-            },
-        );
-        let tee_raw = Arc::new(AtomicBool::new(record_to.is_some()));
-        let setup = WorkerSetup::<S> {
-            session_id,
-            peer,
-            items: item_rx,
-            commands: command_rx,
-            controls: control_rx,
-            reports: reports.clone(),
-            make_sink: Arc::clone(&make_sink),
-            publish_interval: config.publish_interval,
-            shutting_down: Arc::clone(&shutting_down),
-            tee_raw: Arc::clone(&tee_raw),
-            record_to: record_to.clone(),
-        };
-        let worker_commands = Arc::clone(&commands);
-        let spawned = std::thread::Builder::new()
-            .name(format!("highrise-session-{session_id}"))
-            .spawn(move || {
-                run_worker(setup);
-                lock(&worker_commands).remove(&session_id);
-            });
-        if let Err(error) = spawned {
-            tracing::error!(%error, session_id, "cannot start a session worker; closing the connection");
-            lock(&commands).remove(&session_id);
+        let Some(session) = spawner.spawn(peer) else {
+            // Closing the connection tells the agent; it retries later.
             continue;
-        }
-        tracing::debug!(session_id, %peer, "session accepted");
+        };
+        tracing::debug!(session_id = session.session_id, %peer, "session accepted");
         let handshake = Handshake {
             peer,
             token: token_for_peer(server_token.as_ref(), peer),
         };
         tokio::spawn(read_connection(
-            stream, session_id, handshake, item_tx, tee_raw,
+            stream,
+            session.session_id,
+            handshake,
+            session.items,
+            session.tee_raw,
         ));
     }
 }

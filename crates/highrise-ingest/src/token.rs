@@ -99,6 +99,19 @@ pub(crate) fn token_for_peer(
     server_token.filter(|_| !is_loopback(peer.ip())).cloned()
 }
 
+/// Whether `presented` lets `peer` in, by the rule agents' Hellos follow: loopback peers need
+/// nothing; others need the server's token, when it has one. For front doors that carry the
+/// token elsewhere than a Hello (OTLP's `authorization: Bearer` header); compared in constant
+/// time.
+pub fn peer_token_ok(server_token: Option<&str>, peer: SocketAddr, presented: Option<&str>) -> bool {
+    match server_token.filter(|_| !is_loopback(peer.ip())) {
+        None => true,
+        Some(required) => {
+            presented.is_some_and(|presented| tokens_match(required.as_bytes(), presented.as_bytes()))
+        }
+    }
+}
+
 /// Checks the token a Hello presented against the one required (`None`: nothing required).
 pub(crate) fn check_token(
     required: Option<&str>,

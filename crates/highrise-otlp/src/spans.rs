@@ -1,0 +1,372 @@
+//! OTLP trace requests → the spans highrise places: who sent them (the resource), what each span
+//! names (package, class, method), where it ran (thread), when. Invalid spans are counted with the
+//! first reason, never guessed at.
+
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::any_value::Value;
+use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue};
+use opentelemetry_proto::tonic::trace::v1::Span;
+
+/// The service instance a session stands for: OTel's `service.name`, `service.instance.id` and
+/// `host.name` resource attributes (empty when absent).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResourceId {
+    pub service: String,
+    pub instance: String,
+    pub host: String,
+}
+
+/// What a session's Hello says about its resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceInfo {
+    pub id: ResourceId,
+    /// `service.version`: the label compare shows.
+    pub version: String,
+    /// The SDK that sent the spans (`telemetry.sdk.*`), e.g. `opentelemetry python 1.38.0`.
+    pub sdk: String,
+    /// `process.pid`, or 0.
+    pub pid: u32,
+}
+
+/// The building a span stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MethodName {
+    pub package: String,
+    pub class: String,
+    pub method: String,
+}
+
+/// One ended span, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpanIn {
+    pub trace_id: u128,
+    pub span_id: u64,
+    /// 0: a root span (or its parent is not known).
+    pub parent_span_id: u64,
+    pub start_unix_ns: u64,
+    pub end_unix_ns: u64,
+    pub name: MethodName,
+    /// `thread.id` (and `thread.name`) when the SDK says where the span ran.
+    pub thread: Option<(i64, Option<String>)>,
+}
+
+/// One resource's spans from a request.
+#[derive(Debug, Clone)]
+pub struct ResourceBatch {
+    pub info: ResourceInfo,
+    pub spans: Vec<SpanIn>,
+}
+
+/// A request, decoded: the valid spans by resource, and what was rejected.
+#[derive(Debug, Default)]
+pub struct Decoded {
+    pub resources: Vec<ResourceBatch>,
+    pub rejected_spans: u64,
+    /// Why the first rejected span was rejected (what the exporter is told).
+    pub first_error: Option<String>,
+}
+
+impl Decoded {
+    pub fn span_count(&self) -> usize {
+        self.resources.iter().map(|batch| batch.spans.len()).sum()
+    }
+
+    fn reject(&mut self, why: String) {
+        self.rejected_spans += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(why);
+        }
+    }
+}
+
+/// Splits a request into checked spans per resource (resources repeated in one request merge).
+pub fn decode_request(request: ExportTraceServiceRequest) -> Decoded {
+    let mut decoded = Decoded::default();
+    for resource_spans in request.resource_spans {
+        let attributes = resource_spans
+            .resource
+            .map(|resource| resource.attributes)
+            .unwrap_or_default();
+        let info = resource_info(&attributes);
+        let index = match decoded
+            .resources
+            .iter()
+            .position(|batch| batch.info.id == info.id)
+        {
+            Some(index) => index,
+            None => {
+                decoded.resources.push(ResourceBatch {
+                    info,
+                    spans: Vec::new(),
+                });
+                decoded.resources.len() - 1
+            }
+        };
+        for scope_spans in resource_spans.scope_spans {
+            let scope = scope_spans
+                .scope
+                .map(|scope| scope.name)
+                .unwrap_or_default();
+            for span in scope_spans.spans {
+                match check_span(span, &scope) {
+                    Ok(span) => decoded.resources[index].spans.push(span),
+                    Err(why) => decoded.reject(why),
+                }
+            }
+        }
+    }
+    decoded.resources.retain(|batch| !batch.spans.is_empty());
+    decoded
+}
+
+fn resource_info(attributes: &[KeyValue]) -> ResourceInfo {
+    let text = |key: &str| -> String {
+        attributes
+            .iter()
+            .find(|kv| kv.key == key)
+            .and_then(|kv| kv.value.as_ref())
+            .map(display_value)
+            .unwrap_or_default()
+    };
+    let mut service = text("service.name");
+    if service.is_empty() {
+        // What the SDKs themselves call a service without a name.
+        service = "unknown_service".to_owned();
+    }
+    let sdk = [
+        text("telemetry.sdk.name"),
+        text("telemetry.sdk.language"),
+        text("telemetry.sdk.version"),
+    ]
+    .into_iter()
+    .filter(|part| !part.is_empty())
+    .collect::<Vec<_>>()
+    .join(" ");
+    ResourceInfo {
+        id: ResourceId {
+            service,
+            instance: text("service.instance.id"),
+            host: text("host.name"),
+        },
+        version: text("service.version"),
+        sdk,
+        pid: text("process.pid").parse().unwrap_or(0),
+    }
+}
+
+fn display_value(value: &AnyValue) -> String {
+    match &value.value {
+        Some(Value::StringValue(text)) => text.clone(),
+        Some(Value::IntValue(number)) => number.to_string(),
+        Some(Value::BoolValue(flag)) => flag.to_string(),
+        Some(Value::DoubleValue(number)) => number.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn take_string(value: &mut Option<AnyValue>) -> Option<String> {
+    match value.as_mut().and_then(|value| value.value.as_mut()) {
+        Some(Value::StringValue(text)) if !text.is_empty() => Some(std::mem::take(text)),
+        _ => None,
+    }
+}
+
+fn id_u64(bytes: &[u8]) -> Option<u64> {
+    Some(u64::from_be_bytes(bytes.try_into().ok()?))
+}
+
+fn check_span(mut span: Span, scope: &str) -> Result<SpanIn, String> {
+    let trace_id = <[u8; 16]>::try_from(span.trace_id.as_slice())
+        .map(u128::from_be_bytes)
+        .map_err(|_| format!("span {:?}: trace_id is not 16 bytes", span.name))?;
+    let span_id = id_u64(&span.span_id)
+        .filter(|id| *id != 0)
+        .ok_or_else(|| format!("span {:?}: span_id is not 8 non-zero bytes", span.name))?;
+    let parent_span_id = if span.parent_span_id.is_empty() {
+        0
+    } else {
+        id_u64(&span.parent_span_id)
+            .ok_or_else(|| format!("span {:?}: parent_span_id is not 8 bytes", span.name))?
+    };
+    if span.start_time_unix_nano == 0 {
+        return Err(format!("span {:?} has no start time", span.name));
+    }
+    if span.end_time_unix_nano == 0 || span.end_time_unix_nano < span.start_time_unix_nano {
+        return Err(format!(
+            "span {:?} has no end (end {} before start {})",
+            span.name, span.end_time_unix_nano, span.start_time_unix_nano
+        ));
+    }
+    if trace_id == 0 {
+        return Err(format!("span {:?}: trace_id is zero", span.name));
+    }
+    // The attributes highrise reads; everything else is ignored.
+    let mut function_name = None; // code.function.name (semantic conventions 1.30+)
+    let mut function = None; // code.function (older)
+    let mut namespace = None; // code.namespace (older)
+    let mut thread_id = None;
+    let mut thread_name = None;
+    for kv in &mut span.attributes {
+        match kv.key.as_str() {
+            "code.function.name" => function_name = take_string(&mut kv.value),
+            "code.function" => function = take_string(&mut kv.value),
+            "code.namespace" => namespace = take_string(&mut kv.value),
+            "thread.id" => {
+                if let Some(Value::IntValue(id)) = kv.value.as_ref().and_then(|v| v.value.as_ref())
+                {
+                    thread_id = Some(*id);
+                }
+            }
+            "thread.name" => thread_name = take_string(&mut kv.value),
+            _ => {}
+        }
+    }
+    let name = method_name(
+        function_name,
+        function,
+        namespace,
+        std::mem::take(&mut span.name),
+        span.kind,
+        scope,
+    );
+    Ok(SpanIn {
+        trace_id,
+        span_id,
+        parent_span_id,
+        start_unix_ns: span.start_time_unix_nano,
+        end_unix_ns: span.end_time_unix_nano,
+        name,
+        thread: thread_id.map(|id| (id, thread_name)),
+    })
+}
+
+/// Package, class and method from the code attributes of the semantic conventions, else from
+/// the instrumentation scope (package), the span kind (class) and the span name (method).
+fn method_name(
+    function_name: Option<String>,
+    function: Option<String>,
+    namespace: Option<String>,
+    span_name: String,
+    kind: i32,
+    scope: &str,
+) -> MethodName {
+    // `code.function.name` is fully qualified (`com.example.Foo.bar`, `myapp.views.index`);
+    // the older pair is `code.namespace` + `code.function`.
+    let (namespace, method) = match (function_name, function, namespace) {
+        (Some(full), _, None) => match full.rsplit_once(['.', ':']) {
+            Some((namespace, method)) if !namespace.is_empty() && !method.is_empty() => {
+                (Some(namespace.trim_end_matches(':').to_owned()), method.to_owned())
+            }
+            _ => (None, full),
+        },
+        (Some(function), _, Some(namespace)) | (None, Some(function), Some(namespace)) => {
+            (Some(namespace), function)
+        }
+        (None, Some(function), None) => (None, function),
+        (None, None, namespace) => {
+            let name = if span_name.is_empty() {
+                "(unnamed span)".to_owned()
+            } else {
+                span_name
+            };
+            return MethodName {
+                package: match namespace {
+                    Some(namespace) => namespace,
+                    None if scope.is_empty() => "(no scope)".to_owned(),
+                    None => scope.to_owned(),
+                },
+                class: kind_name(kind).to_owned(),
+                method: name,
+            };
+        }
+    };
+    match namespace {
+        Some(namespace) => match namespace.rsplit_once('.') {
+            Some((package, class)) if !class.is_empty() => MethodName {
+                package: package.to_owned(),
+                class: class.to_owned(),
+                method,
+            },
+            _ => MethodName {
+                package: String::new(),
+                class: namespace,
+                method,
+            },
+        },
+        None => MethodName {
+            package: if scope.is_empty() {
+                "(no scope)".to_owned()
+            } else {
+                scope.to_owned()
+            },
+            class: kind_name(kind).to_owned(),
+            method,
+        },
+    }
+}
+
+/// The span kind as a class name (OTLP `SpanKind`).
+fn kind_name(kind: i32) -> &'static str {
+    match kind {
+        1 => "internal",
+        2 => "server",
+        3 => "client",
+        4 => "producer",
+        5 => "consumer",
+        _ => "span",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(
+        function_name: Option<&str>,
+        function: Option<&str>,
+        namespace: Option<&str>,
+    ) -> MethodName {
+        method_name(
+            function_name.map(str::to_owned),
+            function.map(str::to_owned),
+            namespace.map(str::to_owned),
+            "GET /users".to_owned(),
+            2,
+            "opentelemetry.instrumentation.flask",
+        )
+    }
+
+    #[test]
+    fn names_come_from_code_attributes_then_scope_and_kind() {
+        let expect = |package: &str, class: &str, method: &str| MethodName {
+            package: package.to_owned(),
+            class: class.to_owned(),
+            method: method.to_owned(),
+        };
+        assert_eq!(
+            name(Some("com.example.shop.Cart.add"), None, None),
+            expect("com.example.shop", "Cart", "add")
+        );
+        assert_eq!(
+            name(None, Some("add"), Some("com.example.shop.Cart")),
+            expect("com.example.shop", "Cart", "add")
+        );
+        assert_eq!(
+            name(Some("add"), None, Some("Cart")),
+            expect("", "Cart", "add")
+        );
+        assert_eq!(
+            name(Some("main"), None, None),
+            expect("opentelemetry.instrumentation.flask", "server", "main")
+        );
+        assert_eq!(
+            name(None, None, None),
+            expect("opentelemetry.instrumentation.flask", "server", "GET /users")
+        );
+        // Ruby and PHP style.
+        assert_eq!(
+            name(Some("Shop::Cart::add"), None, None),
+            expect("", "Shop::Cart", "add")
+        );
+    }
+}
