@@ -21,6 +21,7 @@ use highrise_protocol::DEFAULT_PORT;
 mod attach;
 mod attach_python;
 mod demo;
+mod otlp;
 
 /// The demo programs run with the agent in this process (tetris on a thread of the viewer,
 /// `highrise demo`), so their allocations show per method like any Rust program's. Without a
@@ -46,6 +47,9 @@ struct Cli {
     #[cfg(feature = "viewer")]
     #[command(flatten)]
     view: highrise_viewer::viewer::ViewArgs,
+    #[cfg(feature = "viewer")]
+    #[command(flatten)]
+    otlp: otlp::OtlpArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,7 +99,12 @@ fn main() -> anyhow::Result<()> {
 /// The default command: the window. The viewer logs through Bevy's LogPlugin (RUST_LOG).
 #[cfg(feature = "viewer")]
 fn open_viewer(cli: Cli, process_start: std::time::Instant) -> anyhow::Result<()> {
-    highrise_viewer::viewer::run(cli.view, process_start, demo::start_for_viewer)
+    let otlp = cli.otlp;
+    highrise_viewer::viewer::run(cli.view, process_start, move |listening, view| {
+        let programs = demo::start_for_viewer(listening.addr, view)?;
+        let receivers = otlp.start(listening.sessions, listening.token, view.allow_remote)?;
+        Ok((programs, receivers))
+    })
 }
 
 /// Built without the viewer: say what this binary can do instead.

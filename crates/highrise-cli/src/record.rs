@@ -40,6 +40,8 @@ pub struct RecordArgs {
     /// Exit after this many seconds (sessions still open are finished properly).
     #[arg(long)]
     pub duration_s: Option<f64>,
+    #[command(flatten)]
+    pub otlp: crate::otlp::OtlpArgs,
 }
 
 /// Runs `highrise record`: listens like `serve` and records every session.
@@ -68,6 +70,12 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     if let Some(notice) = token.notice() {
         println!("{notice}");
     }
+    // Beyond loopback was the caller's explicit choice of --listen.
+    let otlp = args.otlp.start(
+        server.local_sessions(),
+        token.token.clone(),
+        !args.listen.ip().is_loopback(),
+    )?;
     println!("recording every session to {}", args.out.display());
     let deadline = args
         .duration_s
@@ -86,41 +94,58 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
         let Ok(report) = server.updates().recv_timeout(Duration::from_millis(100)) else {
             continue;
         };
-        let SessionStatus::Ended(end) = &report.status else {
-            continue;
-        };
-        ended += 1;
-        let program = report
-            .info
-            .as_ref()
-            .map_or("?", |info| info.program.as_str());
-        match &report.stats.recording {
-            Some(recording) => {
-                let state = match &recording.state {
-                    RecordingState::Finished | RecordingState::Active => "ok".to_string(),
-                    RecordingState::Failed(error) => format!("FAILED: {error}"),
-                };
-                println!(
-                    "session {} ({program}) ended ({}): {} frames, {} bytes to {} [{state}]",
-                    report.session_id,
-                    end_text(end),
-                    recording.frames,
-                    recording.bytes,
-                    recording.path.display()
-                );
-            }
-            None => println!(
-                "session {} ({program}) ended ({}) without a recording: {:?}",
-                report.session_id,
-                end_text(end),
-                report.errors
-            ),
+        ended += usize::from(print_if_ended(&report));
+    }
+    // OTLP sessions first: every waiting span placed, then a Goodbye each (their files end
+    // like an agent's); their last reports are printed as they come.
+    if let Some(otlp) = otlp {
+        otlp.shutdown();
+        let settle = Instant::now() + Duration::from_secs(2);
+        while let Ok(report) = server
+            .updates()
+            .recv_timeout(settle.saturating_duration_since(Instant::now()))
+        {
+            print_if_ended(&report);
         }
     }
     // Shutting down ends the open sessions, which finishes their files.
     server.shutdown();
     std::thread::sleep(Duration::from_millis(200));
     Ok(())
+}
+
+/// Prints a line for a session that ended; true if it had.
+fn print_if_ended<T>(report: &highrise_ingest::SessionReport<T>) -> bool {
+    let SessionStatus::Ended(end) = &report.status else {
+        return false;
+    };
+    let program = report
+        .info
+        .as_ref()
+        .map_or("?", |info| info.program.as_str());
+    match &report.stats.recording {
+        Some(recording) => {
+            let state = match &recording.state {
+                RecordingState::Finished | RecordingState::Active => "ok".to_string(),
+                RecordingState::Failed(error) => format!("FAILED: {error}"),
+            };
+            println!(
+                "session {} ({program}) ended ({}): {} frames, {} bytes to {} [{state}]",
+                report.session_id,
+                end_text(end),
+                recording.frames,
+                recording.bytes,
+                recording.path.display()
+            );
+        }
+        None => println!(
+            "session {} ({program}) ended ({}) without a recording: {:?}",
+            report.session_id,
+            end_text(end),
+            report.errors
+        ),
+    }
+    true
 }
 
 fn end_text(end: &SessionEnd) -> String {

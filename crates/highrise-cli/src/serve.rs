@@ -43,6 +43,8 @@ pub struct ServeArgs {
     pub demo: bool,
     #[command(flatten)]
     pub alerts: crate::report::AlertArgs,
+    #[command(flatten)]
+    pub otlp: crate::otlp::OtlpArgs,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -75,6 +77,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if args.demo {
         crate::demo::spawn_in_background(local_addr)?;
     }
+    // Dropped before the server (declared after it): OTLP sessions end with a Goodbye.
+    let _otlp = args.otlp.start(
+        server.local_sessions(),
+        token.token.clone(),
+        args.allow_remote,
+    )?;
 
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
     let mut printer = Printer {

@@ -50,7 +50,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
-use highrise_ingest::{settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer};
+use highrise_ingest::{
+    settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, LocalSessions,
+};
 use highrise_protocol::DEFAULT_PORT;
 
 /// Options of the windowed viewer (the default command).
@@ -132,15 +134,26 @@ pub struct ViewArgs {
     pub source_root: Vec<PathBuf>,
 }
 
+/// The listener the window's programs and receivers can reach.
+#[derive(Debug, Clone)]
+pub struct Listening {
+    /// Where agents connect.
+    pub addr: SocketAddr,
+    /// In-process sessions of the same server (the OTLP receivers open theirs here).
+    pub sessions: LocalSessions,
+    /// The token agents (and OTLP exporters) beyond loopback must present, if any.
+    pub token: Option<String>,
+}
+
 /// Opens the window and runs until it is closed (or the last screenshot is saved).
 /// `process_start` is when the binary started (for the startup-time line). Once the listener
 /// is up, `start_programs` gets its address to start whatever should connect at once (the
-/// command line's demo, per `--no-demo`/`--compare-demo`); what it returns is kept alive until
-/// the window closes.
+/// command line's demo, per `--no-demo`/`--compare-demo`) and the server's in-process sessions
+/// (for the OTLP receivers); what it returns is kept alive until the window closes.
 pub fn run<Programs>(
     args: ViewArgs,
     process_start: std::time::Instant,
-    start_programs: impl FnOnce(SocketAddr, &ViewArgs) -> anyhow::Result<Programs>,
+    start_programs: impl FnOnce(Listening, &ViewArgs) -> anyhow::Result<Programs>,
 ) -> anyhow::Result<()> {
     if !args.listen.ip().is_loopback() && !args.allow_remote {
         bail!(
@@ -176,7 +189,12 @@ pub fn run<Programs>(
         None => compare::CompareMode::default(),
     };
     // Kept alive while the viewer runs (dropping it may stop the programs).
-    let _programs = start_programs(listen_addr, &args)?;
+    let listening = Listening {
+        addr: listen_addr,
+        sessions: server.local_sessions(),
+        token: token.token.clone(),
+    };
+    let _programs = start_programs(listening, &args)?;
     let shots = args
         .screenshot_after_s
         .iter()

@@ -1,0 +1,407 @@
+//! The OTLP receivers against real sockets: a real gRPC client (tonic, the generated OTLP
+//! client) and HTTP/1.1 requests, into the real ingest server and aggregator. (Third-party
+//! SDKs are tested by `scripts/test-otlp.sh`.)
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use highrise_aggregate::Snapshot;
+use highrise_ingest::{AggregateSink, IngestServer, SessionReport};
+use highrise_otlp::{OtlpConfig, OtlpServer};
+use highrise_testkit::server::{non_loopback_address, start, test_config, wait_for_ended};
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_client::TraceServiceClient;
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
+use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::resource::v1::Resource;
+use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use prost::Message;
+
+const MS: u64 = 1_000_000;
+
+fn now_unix_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_nanos() as u64
+}
+
+fn text(key: &str, value: &str) -> KeyValue {
+    KeyValue {
+        key: key.into(),
+        value: Some(AnyValue {
+            value: Some(any_value::Value::StringValue(value.into())),
+        }),
+        ..Default::default()
+    }
+}
+
+fn int(key: &str, value: i64) -> KeyValue {
+    KeyValue {
+        key: key.into(),
+        value: Some(AnyValue {
+            value: Some(any_value::Value::IntValue(value)),
+        }),
+        ..Default::default()
+    }
+}
+
+struct SpanSpec {
+    trace: u8,
+    id: u8,
+    parent: u8,
+    function: &'static str,
+    start_ms: u64,
+    end_ms: u64,
+}
+
+fn span(base_ns: u64, spec: &SpanSpec, extra: Vec<KeyValue>) -> Span {
+    let mut attributes = vec![text("code.function.name", spec.function)];
+    attributes.extend(extra);
+    Span {
+        trace_id: [spec.trace; 16].to_vec(),
+        span_id: [spec.id; 8].to_vec(),
+        parent_span_id: if spec.parent == 0 {
+            Vec::new()
+        } else {
+            [spec.parent; 8].to_vec()
+        },
+        name: spec.function.into(),
+        kind: 2,
+        start_time_unix_nano: base_ns + spec.start_ms * MS,
+        end_time_unix_nano: base_ns + spec.end_ms * MS,
+        attributes,
+        ..Default::default()
+    }
+}
+
+fn resource_spans(service: &str, host: &str, spans: Vec<Span>) -> ResourceSpans {
+    ResourceSpans {
+        resource: Some(Resource {
+            attributes: vec![
+                text("service.name", service),
+                text("host.name", host),
+                text("service.version", "v7"),
+                text("telemetry.sdk.name", "test"),
+                text("telemetry.sdk.language", "rust"),
+            ],
+            ..Default::default()
+        }),
+        scope_spans: vec![ScopeSpans {
+            scope: Some(InstrumentationScope {
+                name: "tests".into(),
+                ..Default::default()
+            }),
+            spans,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+fn servers(config: OtlpConfig) -> (IngestServer<AggregateSink>, OtlpServer) {
+    let ingest = start(test_config(), AggregateSink::factory);
+    let otlp = OtlpServer::start(config, ingest.local_sessions()).expect("OTLP listens");
+    (ingest, otlp)
+}
+
+fn test_otlp_config() -> OtlpConfig {
+    OtlpConfig {
+        grpc_addr: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        http_addr: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        delay: Duration::from_millis(500),
+        tick: Duration::from_millis(10),
+        ..OtlpConfig::default()
+    }
+}
+
+/// An HTTP/1.1 request on a fresh connection; the status and body of the answer.
+fn http_post(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    http_post_on(&mut stream, addr, path, headers, body)
+}
+
+fn http_post_on(
+    stream: &mut TcpStream,
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).expect("writes");
+    // A refused oversized body may be answered before it is all sent.
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    // A server that refused early may reset the connection after answering: keep what came.
+    while let Ok(read) = stream.read(&mut chunk) {
+        if read == 0 {
+            break;
+        }
+        answer.extend_from_slice(&chunk[..read]);
+    }
+    let split = answer
+        .windows(4)
+        .position(|window| window == b"\r\n\r\n")
+        .expect("an HTTP answer");
+    let head = String::from_utf8_lossy(&answer[..split]).to_string();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("a status");
+    let mut body = answer[split + 4..].to_vec();
+    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        body = unchunk(&body);
+    }
+    (status, body)
+}
+
+fn unchunk(mut bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(line_end) = bytes.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size = usize::from_str_radix(std::str::from_utf8(&bytes[..line_end]).unwrap_or("0"), 16)
+            .unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&bytes[line_end + 2..line_end + 2 + size]);
+        bytes = &bytes[line_end + 2 + size + 2..];
+    }
+}
+
+const PROTOBUF: (&str, &str) = ("Content-Type", "application/x-protobuf");
+
+fn by_program<'a>(
+    reports: &'a [SessionReport<Arc<Snapshot>>],
+    program: &str,
+) -> &'a SessionReport<Arc<Snapshot>> {
+    reports
+        .iter()
+        .find(|report| report.info.as_ref().is_some_and(|info| info.program == program))
+        .unwrap_or_else(|| panic!("no session for {program}"))
+}
+
+/// (elevation, calls) of `package.class.method` in the session's final snapshot.
+fn method(report: &SessionReport<Arc<Snapshot>>, package: &str, class: &str, name: &str) -> (f32, u32) {
+    let def = report
+        .definitions()
+        .find(|def| def.package == package && def.class == class && def.method == name)
+        .unwrap_or_else(|| {
+            let names: Vec<String> = report
+                .definitions()
+                .map(|d| format!("{}|{}|{}", d.package, d.class, d.method))
+                .collect();
+            panic!("no method {package}|{class}|{name} in {names:?}")
+        });
+    let stats = report.sink.as_ref().expect("a snapshot").methods[def.id as usize];
+    (stats.elevation, stats.calls)
+}
+
+#[test]
+fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() {
+    let (ingest, otlp) = servers(test_otlp_config());
+    let grpc_addr = otlp.grpc_addr().expect("gRPC port");
+    let http_addr = otlp.http_addr().expect("HTTP port");
+    // Spans that ended just now, exported at once (no skew), as an SDK's processor does.
+    let base = now_unix_ns() - 400 * MS;
+    let checkout = [
+        SpanSpec { trace: 1, id: 1, parent: 0, function: "shop.api.Checkout.post", start_ms: 0, end_ms: 300 },
+        SpanSpec { trace: 1, id: 2, parent: 1, function: "shop.db.Orders.insert", start_ms: 60, end_ms: 210 },
+        SpanSpec { trace: 2, id: 3, parent: 0, function: "shop.api.Checkout.post", start_ms: 100, end_ms: 160 },
+    ];
+    let thread = |name: &str| vec![int("thread.id", 42), text("thread.name", name)];
+    let cart = [SpanSpec { trace: 9, id: 9, parent: 0, function: "cart.Cart.add", start_ms: 20, end_ms: 320 }];
+    let request = ExportTraceServiceRequest {
+        resource_spans: vec![
+            resource_spans("checkout", "host-a", checkout.iter().map(|s| span(base, s, vec![])).collect()),
+            resource_spans("cart", "host-b", cart.iter().map(|s| span(base, s, thread("worker-7"))).collect()),
+        ],
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let answer: ExportTraceServiceResponse = runtime.block_on(async {
+        let mut client = TraceServiceClient::connect(format!("http://{grpc_addr}"))
+            .await
+            .expect("gRPC connects");
+        client.export(request).await.expect("gRPC export").into_inner()
+    });
+    assert_eq!(answer.partial_success, None);
+
+    // The same trace's other services, over HTTP/protobuf: a third resource.
+    let payments = [SpanSpec { trace: 1, id: 5, parent: 2, function: "pay.Gateway.charge", start_ms: 70, end_ms: 200 }];
+    let body = ExportTraceServiceRequest {
+        resource_spans: vec![resource_spans(
+            "payments",
+            "host-b",
+            payments.iter().map(|s| span(base, s, vec![])).collect(),
+        )],
+    }
+    .encode_to_vec();
+    let (status, answer) = http_post(http_addr, "/v1/traces", &[PROTOBUF], &body);
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+    let answer = ExportTraceServiceResponse::decode(answer.as_slice()).expect("an OTLP answer");
+    assert_eq!(answer.partial_success, None);
+
+    // Let the horizon pass them, then end everything: every span placed, each session ended.
+    std::thread::sleep(Duration::from_millis(700));
+    let counts = otlp.counts();
+    otlp.shutdown();
+    let reports = wait_for_ended(&ingest, 3);
+    assert_eq!(counts.spans_received, 5);
+    assert_eq!(counts.spans_placed, 5, "{counts:?}");
+    assert_eq!(counts.spans_late, 0);
+
+    let checkout = by_program(&reports, "checkout");
+    let info = checkout.info.as_ref().expect("hello");
+    assert!(info.agent.contains("host=host-a"), "{}", info.agent);
+    assert_eq!(info.version_label, "v7");
+    // Two concurrent traces: two lanes.
+    let lanes: Vec<&str> = checkout.threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(lanes, ["lane 1", "lane 2"]);
+    // post: 300 − 150 (insert) on lane 1, 60 on lane 2: the elevation is the larger, 150 ms of
+    // the 3 s window; insert is 150 ms on top.
+    let (post, post_calls) = method(checkout, "shop.api", "Checkout", "post");
+    let (insert, insert_calls) = method(checkout, "shop.db", "Orders", "insert");
+    assert_eq!((post_calls, insert_calls), (2, 1));
+    assert!((post - 0.05).abs() < 0.002, "post {post}");
+    assert!((insert - 0.05).abs() < 0.002, "insert {insert}");
+
+    let cart = by_program(&reports, "cart");
+    let lanes: Vec<&str> = cart.threads.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(lanes, ["worker-7"]);
+    let (add, _) = method(cart, "cart", "Cart", "add");
+    assert!((add - 0.1).abs() < 0.002, "add {add}");
+
+    let payments = by_program(&reports, "payments");
+    let (charge, calls) = method(payments, "pay", "Gateway", "charge");
+    assert_eq!(calls, 1);
+    assert!((charge - 130.0 / 3000.0).abs() < 0.002, "charge {charge}");
+}
+
+#[test]
+fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
+    let (ingest, otlp) = servers(OtlpConfig {
+        max_request_bytes: 64 * 1024,
+        ..test_otlp_config()
+    });
+    let addr = otlp.http_addr().expect("HTTP port");
+    let base = now_unix_ns() - 200 * MS;
+    let good = ExportTraceServiceRequest {
+        resource_spans: vec![resource_spans(
+            "survivor",
+            "host-a",
+            vec![span(base, &SpanSpec { trace: 1, id: 1, parent: 0, function: "app.Main.run", start_ms: 0, end_ms: 100 }, vec![])],
+        )],
+    }
+    .encode_to_vec();
+
+    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], b"\xff\xff\xff\xff not protobuf");
+    assert_eq!(status, 400);
+    assert!(String::from_utf8_lossy(&body).contains("malformed OTLP protobuf"));
+
+    let (status, body) = http_post(addr, "/v1/traces", &[("Content-Type", "application/json")], b"{}");
+    assert_eq!(status, 415);
+    assert!(String::from_utf8_lossy(&body).contains("http/protobuf"));
+
+    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Content-Encoding", "gzip")], &good);
+    assert_eq!(status, 415);
+    assert!(String::from_utf8_lossy(&body).contains("compression"));
+
+    let (status, _) = http_post(addr, "/v1/metrics", &[PROTOBUF], &good);
+    assert_eq!(status, 404);
+
+    let huge = vec![0u8; 200 * 1024];
+    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], &huge);
+    assert_eq!(status, 413);
+    assert!(String::from_utf8_lossy(&body).contains("larger than"));
+
+    // A span without an end, one with a short id and a parent cycle, beside a good one: the
+    // bad ones are rejected by name (OTLP partial success), the rest placed.
+    let mut no_end = span(base, &SpanSpec { trace: 2, id: 2, parent: 0, function: "app.Main.open", start_ms: 0, end_ms: 0 }, vec![]);
+    no_end.end_time_unix_nano = 0;
+    let mut short_id = span(base, &SpanSpec { trace: 2, id: 3, parent: 0, function: "app.Main.bad", start_ms: 0, end_ms: 10 }, vec![]);
+    short_id.span_id = vec![1, 2, 3];
+    let cycle_a = span(base, &SpanSpec { trace: 3, id: 4, parent: 5, function: "app.Loop.a", start_ms: 0, end_ms: 50 }, vec![]);
+    let cycle_b = span(base, &SpanSpec { trace: 3, id: 5, parent: 4, function: "app.Loop.b", start_ms: 10, end_ms: 40 }, vec![int("some.unknown", 1)]);
+    let mixed = ExportTraceServiceRequest {
+        resource_spans: vec![resource_spans("survivor", "host-a", vec![no_end, short_id, cycle_a, cycle_b])],
+    }
+    .encode_to_vec();
+    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], &mixed);
+    assert_eq!(status, 200);
+    let answer = ExportTraceServiceResponse::decode(body.as_slice()).expect("an OTLP answer");
+    let partial = answer.partial_success.expect("partial success");
+    assert_eq!(partial.rejected_spans, 2);
+    assert!(partial.error_message.contains("no end"), "{}", partial.error_message);
+
+    let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF], &good);
+    assert_eq!(status, 200);
+
+    std::thread::sleep(Duration::from_millis(700));
+    let counts = otlp.counts();
+    otlp.shutdown();
+    let reports = wait_for_ended(&ingest, 1);
+    // Malformed, JSON, gzip, too large (a wrong path is no export request).
+    assert_eq!((counts.requests, counts.refused_requests), (6, 4), "{counts:?}");
+    assert_eq!((counts.spans_rejected, counts.spans_placed), (2, 3), "{counts:?}");
+    let survivor = by_program(&reports, "survivor");
+    assert_eq!(method(survivor, "app", "Main", "run").1, 1);
+    assert_eq!(method(survivor, "app", "Loop", "a").1, 1);
+    assert_eq!(method(survivor, "app", "Loop", "b").1, 1);
+}
+
+#[test]
+fn exporters_beyond_loopback_need_the_token() {
+    let Some(ip) = non_loopback_address() else {
+        return;
+    };
+    let (ingest, otlp) = servers(OtlpConfig {
+        grpc_addr: None,
+        http_addr: Some(SocketAddr::new(ip, 0)),
+        token: Some("s3cret".into()),
+        ..test_otlp_config()
+    });
+    let addr = otlp.http_addr().expect("HTTP port");
+    let base = now_unix_ns() - 200 * MS;
+    let body = ExportTraceServiceRequest {
+        resource_spans: vec![resource_spans(
+            "remote",
+            "host-r",
+            vec![span(base, &SpanSpec { trace: 1, id: 1, parent: 0, function: "r.R.run", start_ms: 0, end_ms: 100 }, vec![])],
+        )],
+    }
+    .encode_to_vec();
+    let (status, answer) = http_post(addr, "/v1/traces", &[PROTOBUF], &body);
+    assert_eq!(status, 401);
+    assert!(String::from_utf8_lossy(&answer).contains("authorization=Bearer"));
+    let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Authorization", "Bearer wrong")], &body);
+    assert_eq!(status, 401);
+    let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Authorization", "Bearer s3cret")], &body);
+    assert_eq!(status, 200);
+    std::thread::sleep(Duration::from_millis(700));
+    otlp.shutdown();
+    let reports = wait_for_ended(&ingest, 1);
+    assert_eq!(method(by_program(&reports, "remote"), "r", "R", "run").1, 1);
+}
