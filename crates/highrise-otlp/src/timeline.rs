@@ -20,6 +20,11 @@ use crate::spans::{MethodName, SpanIn};
 const MAX_BATCH_EVENTS: usize = 32_768;
 /// Method definitions per message at most.
 const MAX_DEFINITIONS_PER_MESSAGE: usize = 8_192;
+/// How far span times may disagree and still nest: SDKs that anchor each span's clock on a
+/// millisecond wall clock (OpenTelemetry JS) end a child up to ~1 ms after its parent, or start
+/// it before its sibling ended. Overlaps this small are taken as sequential, ends this far
+/// past the parent's as the parent's.
+pub const SLOP_NS: u64 = 2_000_000;
 /// A span starting further than this beyond the horizon is refused (a clock far off).
 pub const MAX_AHEAD_NS: u64 = 10 * 60 * 1_000_000_000;
 
@@ -291,9 +296,14 @@ impl Timeline {
         let start = span.key.start_unix_ns;
         let end = span.key.end_desc.0;
         let lane = match span.thread {
-            Some(thread) => self.thread_lane(thread, start, end),
+            Some(thread) => self.thread_lane(thread, &span, start, end),
             None => self.trace_lane(&span, start, end),
         };
+        // Within the slop past its parent's end: it ends with it.
+        let end = self.lanes[lane]
+            .stack
+            .last()
+            .map_or(end, |open| end.min(open.end_unix_ns));
         self.push_event(lane, start, span.method_id, EventKind::Enter);
         self.lanes[lane].stack.push(OpenSpan {
             end_unix_ns: end,
@@ -304,10 +314,10 @@ impl Timeline {
     }
 
     /// The first lane of `thread` where a span from `start` to `end` nests, or a new one.
-    fn thread_lane(&mut self, thread: i64, start: u64, end: u64) -> usize {
+    fn thread_lane(&mut self, thread: i64, span: &PendingSpan, start: u64, end: u64) -> usize {
         let candidates = self.thread_lanes.get(&thread).cloned().unwrap_or_default();
         for &index in &candidates {
-            self.close_until(index, start);
+            self.settle(index, start, span.parent_span_id);
             if self.nests(index, end) {
                 return index;
             }
@@ -333,7 +343,7 @@ impl Timeline {
         let mut nesting = None;
         if let Some(lanes) = self.trace_lanes.get(&span.trace_id).cloned() {
             for index in lanes {
-                self.close_until(index, start);
+                self.settle(index, start, span.parent_span_id);
                 if self.lanes[index].stack.is_empty() {
                     self.release(index);
                     continue;
@@ -355,7 +365,7 @@ impl Timeline {
                 break;
             }
             self.busy_pool.pop();
-            self.close_until(index, start);
+            self.settle(index, start, 0);
             self.release(index);
         }
         let index = match self.free_pool.pop() {
@@ -393,11 +403,25 @@ impl Timeline {
         }
     }
 
+    /// Whether a span ending at `end` fits in the lane's top span (within the slop).
     fn nests(&self, index: usize, end: u64) -> bool {
         self.lanes[index]
             .stack
             .last()
-            .is_none_or(|open| open.end_unix_ns >= end)
+            .is_none_or(|open| open.end_unix_ns.saturating_add(SLOP_NS) >= end)
+    }
+
+    /// Closes what ended by `start`, and what ends within the slop after it (ending it at
+    /// `start`), unless that is the new span's parent.
+    fn settle(&mut self, index: usize, start: u64, parent_span_id: u64) {
+        self.close_until(index, start);
+        while let Some(open) = self.lanes[index].stack.last().copied() {
+            if open.span_id == parent_span_id || open.end_unix_ns > start.saturating_add(SLOP_NS) {
+                break;
+            }
+            self.lanes[index].stack.pop();
+            self.push_event(index, start, open.method_id, EventKind::Exit);
+        }
     }
 
     fn new_lane(&mut self, thread: Option<i64>, name: String, start: u64) -> usize {
@@ -630,6 +654,35 @@ mod tests {
                 (30, 0, false),
                 (40, 2, true),
                 (50, 2, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn clocks_a_millisecond_off_still_nest() {
+        let mut timeline = Timeline::new(ZERO);
+        let us = |ms: u64, micros: u64| ms * 1000 + micros;
+        let at = |micros: u64| ZERO + micros * 1000;
+        let exact = |trace, id, parent, name: &str, start: u64, end: u64| SpanIn {
+            start_unix_ns: at(start),
+            end_unix_ns: at(end),
+            ..span(trace, id, parent, name, 0, 0)
+        };
+        // The child ends 0.8 ms after its parent; its sibling starts 0.5 ms before it ended.
+        timeline.add(exact(1, 1, 0, "handle", us(0, 0), us(50, 0)));
+        timeline.add(exact(1, 2, 1, "get", us(1, 0), us(4, 500)));
+        timeline.add(exact(1, 3, 1, "query", us(4, 0), us(50, 800)));
+        let lanes = lanes(&timeline.advance(ZERO + 100 * MS));
+        assert_eq!(timeline.lane_count(), 1, "{lanes:?}");
+        assert_eq!(
+            lanes[&1],
+            vec![
+                (0, 0, true),
+                (1, 1, true),
+                (4, 1, false),
+                (4, 2, true),
+                (50, 2, false),
+                (50, 0, false)
             ]
         );
     }
