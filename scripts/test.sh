@@ -14,5 +14,7 @@ scripts/check-pure-crates.sh
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh
+# OTLP from real OpenTelemetry SDKs (Python, Node) on several network namespaces.
+scripts/test-otlp.sh
 # A short run of each fuzz target (fuzz/) when a nightly toolchain is there; skipped otherwise.
 scripts/fuzz-smoke.sh

@@ -70,12 +70,11 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     if let Some(notice) = token.notice() {
         println!("{notice}");
     }
-    // Beyond loopback was the caller's explicit choice of --listen.
-    let otlp = args.otlp.start(
-        server.local_sessions(),
-        token.token.clone(),
-        !args.listen.ip().is_loopback(),
-    )?;
+    // `record` listens wherever it is told (as for --listen); beyond loopback the token rule
+    // holds for exporters as for agents.
+    let otlp = args
+        .otlp
+        .start(server.local_sessions(), token.token.clone(), true)?;
     println!("recording every session to {}", args.out.display());
     let deadline = args
         .duration_s
@@ -99,7 +98,17 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     // OTLP sessions first: every waiting span placed, then a Goodbye each (their files end
     // like an agent's); their last reports are printed as they come.
     if let Some(otlp) = otlp {
-        otlp.shutdown();
+        let counts = otlp.shutdown();
+        println!(
+            "otlp: {} requests ({} refused), {} spans: {} placed, {} late, {} refused, {} invalid",
+            counts.requests,
+            counts.refused_requests,
+            counts.spans_received,
+            counts.spans_placed,
+            counts.spans_late,
+            counts.spans_refused,
+            counts.spans_rejected
+        );
         let settle = Instant::now() + Duration::from_secs(2);
         while let Ok(report) = server
             .updates()

@@ -13,8 +13,8 @@ use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 
 use crate::config::IngestConfig;
-use crate::local::LocalSessions;
 use crate::connection::{read_connection, Handshake, ReaderItem};
+use crate::local::LocalSessions;
 use crate::replay::{ReplayError, ReplayHandle};
 use crate::report::{RecordingStatus, SessionId};
 use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};

@@ -103,12 +103,15 @@ pub(crate) fn token_for_peer(
 /// nothing; others need the server's token, when it has one. For front doors that carry the
 /// token elsewhere than a Hello (OTLP's `authorization: Bearer` header); compared in constant
 /// time.
-pub fn peer_token_ok(server_token: Option<&str>, peer: SocketAddr, presented: Option<&str>) -> bool {
+pub fn peer_token_ok(
+    server_token: Option<&str>,
+    peer: SocketAddr,
+    presented: Option<&str>,
+) -> bool {
     match server_token.filter(|_| !is_loopback(peer.ip())) {
         None => true,
-        Some(required) => {
-            presented.is_some_and(|presented| tokens_match(required.as_bytes(), presented.as_bytes()))
-        }
+        Some(required) => presented
+            .is_some_and(|presented| tokens_match(required.as_bytes(), presented.as_bytes())),
     }
 }
 

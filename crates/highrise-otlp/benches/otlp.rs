@@ -1,1 +1,236 @@
-fn main() {}
+//! Spans per second through OTLP into the aggregator, on one core: protobuf decoding (prost),
+//! checking ([`decode_request`]), the session's timeline (waiting, lanes, nesting) and the
+//! session logic with the aggregator (`SessionProcessor` + `AggregateSink`, as a live
+//! session's worker runs them). Requests are 512 spans (the SDKs' default batch), traces of
+//! four nested spans (the shop example's shape) on 16 concurrent lanes, 5 attributes a span.
+//!
+//! `cargo bench -p highrise-otlp --bench otlp -- --warm-up-time 1 --measurement-time 3`
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use highrise_ingest::{AggregateSink, SessionProcessor};
+use highrise_otlp::spans::decode_request;
+use highrise_otlp::timeline::Timeline;
+use highrise_protocol::{encode_message, AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::resource::v1::Resource;
+use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use prost::Message;
+
+const ZERO_NS: u64 = 1_800_000_000_000_000_000;
+const SPANS_PER_REQUEST: usize = 512;
+const REQUESTS: usize = 200;
+const LANES: u64 = 16;
+
+fn text(key: &str, value: &str) -> KeyValue {
+    KeyValue {
+        key: key.into(),
+        value: Some(AnyValue {
+            value: Some(any_value::Value::StringValue(value.into())),
+        }),
+        ..Default::default()
+    }
+}
+
+/// Encoded export requests: traces of handle → (get, query → borrow), one after another on
+/// each of 16 lanes, in the order an SDK exports them (children end first).
+fn requests() -> Vec<Vec<u8>> {
+    let functions = [
+        "shop.api.Handler.handle",
+        "shop.cache.Cache.get",
+        "shop.db.Repository.query",
+        "shop.db.Pool.borrow",
+    ];
+    // (function, parent index, start µs, end µs) within a 100 µs trace.
+    let shape = [
+        (3usize, 2usize, 20u64, 30u64),
+        (1, 0, 2, 8),
+        (2, 0, 10, 80),
+        (0, 9, 0, 100),
+    ];
+    let mut spans = Vec::new();
+    let mut trace = 0u64;
+    while spans.len() < SPANS_PER_REQUEST * REQUESTS {
+        trace += 1;
+        let lane = trace % LANES;
+        let base = ZERO_NS + (trace / LANES) * 110_000 + lane * 1_000;
+        for (function, parent, start_us, end_us) in shape {
+            let id = trace * 4 + function as u64;
+            let parent_id = if parent == 9 {
+                0
+            } else {
+                trace * 4 + parent as u64
+            };
+            spans.push(Span {
+                trace_id: u128::from(trace).to_be_bytes().to_vec(),
+                span_id: id.to_be_bytes().to_vec(),
+                parent_span_id: if parent_id == 0 {
+                    Vec::new()
+                } else {
+                    parent_id.to_be_bytes().to_vec()
+                },
+                name: functions[function].rsplit('.').next().unwrap_or("").into(),
+                kind: 1,
+                start_time_unix_nano: base + start_us * 1_000,
+                end_time_unix_nano: base + end_us * 1_000,
+                attributes: vec![
+                    text("code.function.name", functions[function]),
+                    text("code.file.path", "/srv/shop/app.py"),
+                    text("http.request.method", "GET"),
+                    text("db.system.name", "postgresql"),
+                    text("server.address", "db.internal"),
+                ],
+                ..Default::default()
+            });
+        }
+    }
+    spans
+        .chunks(SPANS_PER_REQUEST)
+        .map(|chunk| {
+            ExportTraceServiceRequest {
+                resource_spans: vec![ResourceSpans {
+                    resource: Some(Resource {
+                        attributes: vec![
+                            text("service.name", "shop"),
+                            text("host.name", "host-1"),
+                            text("telemetry.sdk.language", "python"),
+                        ],
+                        ..Default::default()
+                    }),
+                    scope_spans: vec![ScopeSpans {
+                        scope: Some(InstrumentationScope {
+                            name: "shop".into(),
+                            ..Default::default()
+                        }),
+                        spans: chunk.to_vec(),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+            }
+            .encode_to_vec()
+        })
+        .collect()
+}
+
+/// The horizon after request `index` arrived: 8 requests (64 traces a lane) behind its spans,
+/// as the delay keeps it behind what arrives.
+fn horizon(index: usize) -> u64 {
+    let traces_per_lane = ((index + 1) * SPANS_PER_REQUEST / 4) as u64 / LANES;
+    ZERO_NS + traces_per_lane.saturating_sub(64) * 110_000
+}
+
+fn processor() -> SessionProcessor<AggregateSink> {
+    let mut processor = SessionProcessor::for_replay(1, "bench".into(), AggregateSink::factory);
+    let hello = Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent: "otlp bench".into(),
+        program: "shop".into(),
+        version_label: String::new(),
+        pid: 0,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: ZERO_NS,
+    };
+    processor.feed_payload(&encode_message(&AgentMessage::Hello(hello)));
+    processor
+}
+
+fn bench_otlp(c: &mut Criterion) {
+    let requests = requests();
+    let spans = (SPANS_PER_REQUEST * REQUESTS) as u64;
+    let bytes: usize = requests.iter().map(Vec::len).sum();
+    eprintln!(
+        "{REQUESTS} requests of {SPANS_PER_REQUEST} spans, {:.0} bytes a span",
+        bytes as f64 / spans as f64
+    );
+    let mut group = c.benchmark_group("otlp");
+    group.throughput(Throughput::Elements(spans));
+    group.bench_function("protobuf_only", |b| {
+        b.iter(|| {
+            requests
+                .iter()
+                .map(|request| {
+                    ExportTraceServiceRequest::decode(request.as_slice())
+                        .expect("decodes")
+                        .resource_spans
+                        .len()
+                })
+                .sum::<usize>()
+        });
+    });
+    group.bench_function("decode", |b| {
+        b.iter(|| {
+            let mut placed = 0;
+            for request in &requests {
+                let decoded = ExportTraceServiceRequest::decode(request.as_slice())
+                    .map(decode_request)
+                    .expect("decodes");
+                placed += decoded.span_count();
+            }
+            placed
+        });
+    });
+    group.bench_function("decode_and_place", |b| {
+        b.iter_batched(
+            || Timeline::new(ZERO_NS),
+            |mut timeline| {
+                let mut messages = 0;
+                for (index, request) in requests.iter().enumerate() {
+                    let decoded = ExportTraceServiceRequest::decode(request.as_slice())
+                        .map(decode_request)
+                        .expect("decodes");
+                    for batch in decoded.resources {
+                        for span in batch.spans {
+                            timeline.add(span);
+                        }
+                    }
+                    if index % 8 == 7 {
+                        messages += timeline.advance(horizon(index)).len();
+                    }
+                }
+                messages + timeline.finish().0.len()
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.bench_function("into_the_aggregator", |b| {
+        b.iter_batched(
+            || (Timeline::new(ZERO_NS), processor()),
+            |(mut timeline, mut processor)| {
+                let mut feed = |messages: Vec<AgentMessage>| {
+                    for message in messages {
+                        processor.feed_payload(&encode_message(&message));
+                    }
+                };
+                for (index, request) in requests.iter().enumerate() {
+                    let decoded = ExportTraceServiceRequest::decode(request.as_slice())
+                        .map(decode_request)
+                        .expect("decodes");
+                    for batch in decoded.resources {
+                        for span in batch.spans {
+                            timeline.add(span);
+                        }
+                    }
+                    if index % 8 == 7 {
+                        feed(timeline.advance(horizon(index)));
+                    }
+                }
+                feed(timeline.finish().0);
+                assert_eq!(timeline.counts().placed, spans);
+                processor.stats().events
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(3));
+    targets = bench_otlp
+}
+criterion_main!(benches);

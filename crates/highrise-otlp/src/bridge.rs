@@ -52,7 +52,9 @@ impl OtlpSession {
 pub(crate) fn unix_now_ns() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| u64::try_from(since.as_nanos()).unwrap_or(u64::MAX))
+        .map_or(0, |since| {
+            u64::try_from(since.as_nanos()).unwrap_or(u64::MAX)
+        })
 }
 
 /// What a session's Hello says `agent` is: the origin of an OTLP session, readable by people
@@ -98,7 +100,9 @@ pub(crate) fn run(
         let (messages, end) = session.timeline.finish();
         session.report(&stats);
         if send_all(&mut session.session, messages).is_ok() {
-            let _ = session.session.send(AgentMessage::Goodbye { timestamp: end });
+            let _ = session
+                .session
+                .send(AgentMessage::Goodbye { timestamp: end });
         }
     }
 }
@@ -182,7 +186,9 @@ fn advance(
     if session.timeline.is_idle() && session.last_span.elapsed() >= idle_end {
         tracing::info!(service = %id.service, "OTLP session idle: ended");
         let end = session.timeline.wire_time(horizon);
-        let _ = session.session.send(AgentMessage::Goodbye { timestamp: end });
+        let _ = session
+            .session
+            .send(AgentMessage::Goodbye { timestamp: end });
         return false;
     }
     true

@@ -132,8 +132,8 @@ impl OtlpServer {
                 .local_addr()
                 .map_err(|source| OtlpError::Bind { addr, source })?;
             let _entered = runtime.enter();
-            let listener =
-                TcpListener::from_std(listener).map_err(|source| OtlpError::Bind { addr, source })?;
+            let listener = TcpListener::from_std(listener)
+                .map_err(|source| OtlpError::Bind { addr, source })?;
             Ok((listener, local))
         };
         let grpc = config.grpc_addr.map(bind).transpose()?;
@@ -193,9 +193,11 @@ impl OtlpServer {
         self.stats.counts()
     }
 
-    /// Stops listening, places every waiting span and ends every OTLP session (a Goodbye each).
-    pub fn shutdown(mut self) {
+    /// Stops listening, places every waiting span and ends every OTLP session (a Goodbye
+    /// each); returns the final counts.
+    pub fn shutdown(mut self) -> OtlpCounts {
         self.stop();
+        self.stats.counts()
     }
 
     fn stop(&mut self) {

@@ -229,7 +229,11 @@ async fn route(
     Ok(http_request(request, peer, &front).await)
 }
 
-async fn http_request(request: Request<HyperBody>, peer: SocketAddr, front: &Front) -> Response<Body> {
+async fn http_request(
+    request: Request<HyperBody>,
+    peer: SocketAddr,
+    front: &Front,
+) -> Response<Body> {
     if request.uri().path() != HTTP_TRACES_PATH {
         return plain(
             StatusCode::NOT_FOUND,
@@ -240,7 +244,10 @@ async fn http_request(request: Request<HyperBody>, peer: SocketAddr, front: &Fro
         );
     }
     if request.method() != Method::POST {
-        return plain(StatusCode::METHOD_NOT_ALLOWED, "POST OTLP traces here".to_owned());
+        return plain(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "POST OTLP traces here".to_owned(),
+        );
     }
     if !front.authorized(peer, &request) {
         front.stats.count_refused_request();
@@ -286,7 +293,10 @@ async fn http_request(request: Request<HyperBody>, peer: SocketAddr, front: &Fro
             if error.downcast_ref::<LengthLimitError>().is_some() {
                 return refusal(&Refusal::TooLarge(front.max_request_bytes));
             }
-            return plain(StatusCode::BAD_REQUEST, format!("reading the body: {error}"));
+            return plain(
+                StatusCode::BAD_REQUEST,
+                format!("reading the body: {error}"),
+            );
         }
     };
     let decoded = match ExportTraceServiceRequest::decode(body) {

@@ -63,7 +63,8 @@ impl SkewEstimator {
         } else {
             0
         };
-        if (wanted - self.correction_ns).abs() > STEP_NS || (wanted == 0) != (self.correction_ns == 0)
+        if (wanted - self.correction_ns).abs() > STEP_NS
+            || (wanted == 0) != (self.correction_ns == 0)
         {
             self.correction_ns = wanted;
         }

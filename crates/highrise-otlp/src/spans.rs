@@ -254,9 +254,10 @@ fn method_name(
     // the older pair is `code.namespace` + `code.function`.
     let (namespace, method) = match (function_name, function, namespace) {
         (Some(full), _, None) => match full.rsplit_once(['.', ':']) {
-            Some((namespace, method)) if !namespace.is_empty() && !method.is_empty() => {
-                (Some(namespace.trim_end_matches(':').to_owned()), method.to_owned())
-            }
+            Some((namespace, method)) if !namespace.is_empty() && !method.is_empty() => (
+                Some(namespace.trim_end_matches(':').to_owned()),
+                method.to_owned(),
+            ),
             _ => (None, full),
         },
         (Some(function), _, Some(namespace)) | (None, Some(function), Some(namespace)) => {
@@ -361,7 +362,11 @@ mod tests {
         );
         assert_eq!(
             name(None, None, None),
-            expect("opentelemetry.instrumentation.flask", "server", "GET /users")
+            expect(
+                "opentelemetry.instrumentation.flask",
+                "server",
+                "GET /users"
+            )
         );
         // Ruby and PHP style.
         assert_eq!(

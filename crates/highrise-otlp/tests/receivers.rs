@@ -167,7 +167,10 @@ fn http_post_on(
         .and_then(|code| code.parse().ok())
         .expect("a status");
     let mut body = answer[split + 4..].to_vec();
-    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         body = unchunk(&body);
     }
     (status, body)
@@ -179,8 +182,9 @@ fn unchunk(mut bytes: &[u8]) -> Vec<u8> {
         let Some(line_end) = bytes.windows(2).position(|w| w == b"\r\n") else {
             return out;
         };
-        let size = usize::from_str_radix(std::str::from_utf8(&bytes[..line_end]).unwrap_or("0"), 16)
-            .unwrap_or(0);
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&bytes[..line_end]).unwrap_or("0"), 16)
+                .unwrap_or(0);
         if size == 0 {
             return out;
         }
@@ -197,12 +201,22 @@ fn by_program<'a>(
 ) -> &'a SessionReport<Arc<Snapshot>> {
     reports
         .iter()
-        .find(|report| report.info.as_ref().is_some_and(|info| info.program == program))
+        .find(|report| {
+            report
+                .info
+                .as_ref()
+                .is_some_and(|info| info.program == program)
+        })
         .unwrap_or_else(|| panic!("no session for {program}"))
 }
 
 /// (elevation, calls) of `package.class.method` in the session's final snapshot.
-fn method(report: &SessionReport<Arc<Snapshot>>, package: &str, class: &str, name: &str) -> (f32, u32) {
+fn method(
+    report: &SessionReport<Arc<Snapshot>>,
+    package: &str,
+    class: &str,
+    name: &str,
+) -> (f32, u32) {
     let def = report
         .definitions()
         .find(|def| def.package == package && def.class == class && def.method == name)
@@ -225,16 +239,54 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
     // Spans that ended just now, exported at once (no skew), as an SDK's processor does.
     let base = now_unix_ns() - 400 * MS;
     let checkout = [
-        SpanSpec { trace: 1, id: 1, parent: 0, function: "shop.api.Checkout.post", start_ms: 0, end_ms: 300 },
-        SpanSpec { trace: 1, id: 2, parent: 1, function: "shop.db.Orders.insert", start_ms: 60, end_ms: 210 },
-        SpanSpec { trace: 2, id: 3, parent: 0, function: "shop.api.Checkout.post", start_ms: 100, end_ms: 160 },
+        SpanSpec {
+            trace: 1,
+            id: 1,
+            parent: 0,
+            function: "shop.api.Checkout.post",
+            start_ms: 0,
+            end_ms: 300,
+        },
+        SpanSpec {
+            trace: 1,
+            id: 2,
+            parent: 1,
+            function: "shop.db.Orders.insert",
+            start_ms: 60,
+            end_ms: 210,
+        },
+        SpanSpec {
+            trace: 2,
+            id: 3,
+            parent: 0,
+            function: "shop.api.Checkout.post",
+            start_ms: 100,
+            end_ms: 160,
+        },
     ];
     let thread = |name: &str| vec![int("thread.id", 42), text("thread.name", name)];
-    let cart = [SpanSpec { trace: 9, id: 9, parent: 0, function: "cart.Cart.add", start_ms: 20, end_ms: 320 }];
+    let cart = [SpanSpec {
+        trace: 9,
+        id: 9,
+        parent: 0,
+        function: "cart.Cart.add",
+        start_ms: 20,
+        end_ms: 320,
+    }];
     let request = ExportTraceServiceRequest {
         resource_spans: vec![
-            resource_spans("checkout", "host-a", checkout.iter().map(|s| span(base, s, vec![])).collect()),
-            resource_spans("cart", "host-b", cart.iter().map(|s| span(base, s, thread("worker-7"))).collect()),
+            resource_spans(
+                "checkout",
+                "host-a",
+                checkout.iter().map(|s| span(base, s, vec![])).collect(),
+            ),
+            resource_spans(
+                "cart",
+                "host-b",
+                cart.iter()
+                    .map(|s| span(base, s, thread("worker-7")))
+                    .collect(),
+            ),
         ],
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -245,12 +297,23 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
         let mut client = TraceServiceClient::connect(format!("http://{grpc_addr}"))
             .await
             .expect("gRPC connects");
-        client.export(request).await.expect("gRPC export").into_inner()
+        client
+            .export(request)
+            .await
+            .expect("gRPC export")
+            .into_inner()
     });
     assert_eq!(answer.partial_success, None);
 
     // The same trace's other services, over HTTP/protobuf: a third resource.
-    let payments = [SpanSpec { trace: 1, id: 5, parent: 2, function: "pay.Gateway.charge", start_ms: 70, end_ms: 200 }];
+    let payments = [SpanSpec {
+        trace: 1,
+        id: 5,
+        parent: 2,
+        function: "pay.Gateway.charge",
+        start_ms: 70,
+        end_ms: 200,
+    }];
     let body = ExportTraceServiceRequest {
         resource_spans: vec![resource_spans(
             "payments",
@@ -312,20 +375,46 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
         resource_spans: vec![resource_spans(
             "survivor",
             "host-a",
-            vec![span(base, &SpanSpec { trace: 1, id: 1, parent: 0, function: "app.Main.run", start_ms: 0, end_ms: 100 }, vec![])],
+            vec![span(
+                base,
+                &SpanSpec {
+                    trace: 1,
+                    id: 1,
+                    parent: 0,
+                    function: "app.Main.run",
+                    start_ms: 0,
+                    end_ms: 100,
+                },
+                vec![],
+            )],
         )],
     }
     .encode_to_vec();
 
-    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], b"\xff\xff\xff\xff not protobuf");
+    let (status, body) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF],
+        b"\xff\xff\xff\xff not protobuf",
+    );
     assert_eq!(status, 400);
     assert!(String::from_utf8_lossy(&body).contains("malformed OTLP protobuf"));
 
-    let (status, body) = http_post(addr, "/v1/traces", &[("Content-Type", "application/json")], b"{}");
+    let (status, body) = http_post(
+        addr,
+        "/v1/traces",
+        &[("Content-Type", "application/json")],
+        b"{}",
+    );
     assert_eq!(status, 415);
     assert!(String::from_utf8_lossy(&body).contains("http/protobuf"));
 
-    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Content-Encoding", "gzip")], &good);
+    let (status, body) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Content-Encoding", "gzip")],
+        &good,
+    );
     assert_eq!(status, 415);
     assert!(String::from_utf8_lossy(&body).contains("compression"));
 
@@ -339,14 +428,62 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
 
     // A span without an end, one with a short id and a parent cycle, beside a good one: the
     // bad ones are rejected by name (OTLP partial success), the rest placed.
-    let mut no_end = span(base, &SpanSpec { trace: 2, id: 2, parent: 0, function: "app.Main.open", start_ms: 0, end_ms: 0 }, vec![]);
+    let mut no_end = span(
+        base,
+        &SpanSpec {
+            trace: 2,
+            id: 2,
+            parent: 0,
+            function: "app.Main.open",
+            start_ms: 0,
+            end_ms: 0,
+        },
+        vec![],
+    );
     no_end.end_time_unix_nano = 0;
-    let mut short_id = span(base, &SpanSpec { trace: 2, id: 3, parent: 0, function: "app.Main.bad", start_ms: 0, end_ms: 10 }, vec![]);
+    let mut short_id = span(
+        base,
+        &SpanSpec {
+            trace: 2,
+            id: 3,
+            parent: 0,
+            function: "app.Main.bad",
+            start_ms: 0,
+            end_ms: 10,
+        },
+        vec![],
+    );
     short_id.span_id = vec![1, 2, 3];
-    let cycle_a = span(base, &SpanSpec { trace: 3, id: 4, parent: 5, function: "app.Loop.a", start_ms: 0, end_ms: 50 }, vec![]);
-    let cycle_b = span(base, &SpanSpec { trace: 3, id: 5, parent: 4, function: "app.Loop.b", start_ms: 10, end_ms: 40 }, vec![int("some.unknown", 1)]);
+    let cycle_a = span(
+        base,
+        &SpanSpec {
+            trace: 3,
+            id: 4,
+            parent: 5,
+            function: "app.Loop.a",
+            start_ms: 0,
+            end_ms: 50,
+        },
+        vec![],
+    );
+    let cycle_b = span(
+        base,
+        &SpanSpec {
+            trace: 3,
+            id: 5,
+            parent: 4,
+            function: "app.Loop.b",
+            start_ms: 10,
+            end_ms: 40,
+        },
+        vec![int("some.unknown", 1)],
+    );
     let mixed = ExportTraceServiceRequest {
-        resource_spans: vec![resource_spans("survivor", "host-a", vec![no_end, short_id, cycle_a, cycle_b])],
+        resource_spans: vec![resource_spans(
+            "survivor",
+            "host-a",
+            vec![no_end, short_id, cycle_a, cycle_b],
+        )],
     }
     .encode_to_vec();
     let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], &mixed);
@@ -354,7 +491,11 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     let answer = ExportTraceServiceResponse::decode(body.as_slice()).expect("an OTLP answer");
     let partial = answer.partial_success.expect("partial success");
     assert_eq!(partial.rejected_spans, 2);
-    assert!(partial.error_message.contains("no end"), "{}", partial.error_message);
+    assert!(
+        partial.error_message.contains("no end"),
+        "{}",
+        partial.error_message
+    );
 
     let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF], &good);
     assert_eq!(status, 200);
@@ -364,8 +505,16 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     otlp.shutdown();
     let reports = wait_for_ended(&ingest, 1);
     // Malformed, JSON, gzip, too large (a wrong path is no export request).
-    assert_eq!((counts.requests, counts.refused_requests), (6, 4), "{counts:?}");
-    assert_eq!((counts.spans_rejected, counts.spans_placed), (2, 3), "{counts:?}");
+    assert_eq!(
+        (counts.requests, counts.refused_requests),
+        (6, 4),
+        "{counts:?}"
+    );
+    assert_eq!(
+        (counts.spans_rejected, counts.spans_placed),
+        (2, 3),
+        "{counts:?}"
+    );
     let survivor = by_program(&reports, "survivor");
     assert_eq!(method(survivor, "app", "Main", "run").1, 1);
     assert_eq!(method(survivor, "app", "Loop", "a").1, 1);
@@ -389,16 +538,37 @@ fn exporters_beyond_loopback_need_the_token() {
         resource_spans: vec![resource_spans(
             "remote",
             "host-r",
-            vec![span(base, &SpanSpec { trace: 1, id: 1, parent: 0, function: "r.R.run", start_ms: 0, end_ms: 100 }, vec![])],
+            vec![span(
+                base,
+                &SpanSpec {
+                    trace: 1,
+                    id: 1,
+                    parent: 0,
+                    function: "r.R.run",
+                    start_ms: 0,
+                    end_ms: 100,
+                },
+                vec![],
+            )],
         )],
     }
     .encode_to_vec();
     let (status, answer) = http_post(addr, "/v1/traces", &[PROTOBUF], &body);
     assert_eq!(status, 401);
     assert!(String::from_utf8_lossy(&answer).contains("authorization=Bearer"));
-    let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Authorization", "Bearer wrong")], &body);
+    let (status, _) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Authorization", "Bearer wrong")],
+        &body,
+    );
     assert_eq!(status, 401);
-    let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF, ("Authorization", "Bearer s3cret")], &body);
+    let (status, _) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Authorization", "Bearer s3cret")],
+        &body,
+    );
     assert_eq!(status, 200);
     std::thread::sleep(Duration::from_millis(700));
     otlp.shutdown();
