@@ -122,6 +122,29 @@ fn horizon(index: usize) -> u64 {
     ZERO_NS + traces_per_lane.saturating_sub(64) * 110_000
 }
 
+/// Decodes every request into `timeline`, moving the horizon every 8 requests and at the end;
+/// `out` gets the messages.
+fn place_all(
+    requests: &[Vec<u8>],
+    timeline: &mut Timeline,
+    mut out: impl FnMut(Vec<AgentMessage>),
+) {
+    for (index, request) in requests.iter().enumerate() {
+        let decoded = ExportTraceServiceRequest::decode(request.as_slice())
+            .map(decode_request)
+            .expect("decodes");
+        for batch in decoded.resources {
+            for span in batch.spans {
+                timeline.add(span);
+            }
+        }
+        if index % 8 == 7 {
+            out(timeline.advance(horizon(index)));
+        }
+    }
+    out(timeline.finish().0);
+}
+
 fn processor() -> SessionProcessor<AggregateSink> {
     let mut processor = SessionProcessor::for_replay(1, "bench".into(), AggregateSink::factory);
     let hello = Hello {
@@ -178,20 +201,8 @@ fn bench_otlp(c: &mut Criterion) {
             || Timeline::new(ZERO_NS),
             |mut timeline| {
                 let mut messages = 0;
-                for (index, request) in requests.iter().enumerate() {
-                    let decoded = ExportTraceServiceRequest::decode(request.as_slice())
-                        .map(decode_request)
-                        .expect("decodes");
-                    for batch in decoded.resources {
-                        for span in batch.spans {
-                            timeline.add(span);
-                        }
-                    }
-                    if index % 8 == 7 {
-                        messages += timeline.advance(horizon(index)).len();
-                    }
-                }
-                messages + timeline.finish().0.len()
+                place_all(&requests, &mut timeline, |out| messages += out.len());
+                messages
             },
             BatchSize::LargeInput,
         );
@@ -200,25 +211,11 @@ fn bench_otlp(c: &mut Criterion) {
         b.iter_batched(
             || (Timeline::new(ZERO_NS), processor()),
             |(mut timeline, mut processor)| {
-                let mut feed = |messages: Vec<AgentMessage>| {
+                place_all(&requests, &mut timeline, |messages| {
                     for message in messages {
                         processor.feed_payload(&encode_message(&message));
                     }
-                };
-                for (index, request) in requests.iter().enumerate() {
-                    let decoded = ExportTraceServiceRequest::decode(request.as_slice())
-                        .map(decode_request)
-                        .expect("decodes");
-                    for batch in decoded.resources {
-                        for span in batch.spans {
-                            timeline.add(span);
-                        }
-                    }
-                    if index % 8 == 7 {
-                        feed(timeline.advance(horizon(index)));
-                    }
-                }
-                feed(timeline.finish().0);
+                });
                 assert_eq!(timeline.counts().placed, spans);
                 processor.stats().events
             },

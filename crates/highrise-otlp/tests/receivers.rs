@@ -102,6 +102,26 @@ fn resource_spans(service: &str, host: &str, spans: Vec<Span>) -> ResourceSpans 
     }
 }
 
+/// An encoded request of one 100 ms span of `function` from `service` on `host`.
+fn one_span_request(service: &str, host: &str, function: &'static str, base: u64) -> Vec<u8> {
+    let spec = SpanSpec {
+        trace: 1,
+        id: 1,
+        parent: 0,
+        function,
+        start_ms: 0,
+        end_ms: 100,
+    };
+    ExportTraceServiceRequest {
+        resource_spans: vec![resource_spans(
+            service,
+            host,
+            vec![span(base, &spec, vec![])],
+        )],
+    }
+    .encode_to_vec()
+}
+
 fn servers(config: OtlpConfig) -> (IngestServer<AggregateSink>, OtlpServer) {
     let ingest = start(test_config(), AggregateSink::factory);
     let otlp = OtlpServer::start(config, ingest.local_sessions()).expect("OTLP listens");
@@ -371,25 +391,7 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     });
     let addr = otlp.http_addr().expect("HTTP port");
     let base = now_unix_ns() - 200 * MS;
-    let good = ExportTraceServiceRequest {
-        resource_spans: vec![resource_spans(
-            "survivor",
-            "host-a",
-            vec![span(
-                base,
-                &SpanSpec {
-                    trace: 1,
-                    id: 1,
-                    parent: 0,
-                    function: "app.Main.run",
-                    start_ms: 0,
-                    end_ms: 100,
-                },
-                vec![],
-            )],
-        )],
-    }
-    .encode_to_vec();
+    let good = one_span_request("survivor", "host-a", "app.Main.run", base);
 
     let (status, body) = http_post(
         addr,
@@ -534,25 +536,7 @@ fn exporters_beyond_loopback_need_the_token() {
     });
     let addr = otlp.http_addr().expect("HTTP port");
     let base = now_unix_ns() - 200 * MS;
-    let body = ExportTraceServiceRequest {
-        resource_spans: vec![resource_spans(
-            "remote",
-            "host-r",
-            vec![span(
-                base,
-                &SpanSpec {
-                    trace: 1,
-                    id: 1,
-                    parent: 0,
-                    function: "r.R.run",
-                    start_ms: 0,
-                    end_ms: 100,
-                },
-                vec![],
-            )],
-        )],
-    }
-    .encode_to_vec();
+    let body = one_span_request("remote", "host-r", "r.R.run", base);
     let (status, answer) = http_post(addr, "/v1/traces", &[PROTOBUF], &body);
     assert_eq!(status, 401);
     assert!(String::from_utf8_lossy(&answer).contains("authorization=Bearer"));
