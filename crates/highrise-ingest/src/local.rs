@@ -44,7 +44,7 @@ impl LocalSessions {
                     tee_raw: spawned.tee_raw,
                     closed: false,
                 };
-                let frame_bytes = frame_bytes(&AgentMessage::Hello(hello.clone()));
+                let (_, frame_bytes) = encode_frame(&AgentMessage::Hello(hello.clone()));
                 let opened = ReaderItem::Opened {
                     hello,
                     frame_bytes,
@@ -73,7 +73,7 @@ pub struct SessionClosed;
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One in-process session: messages in stream order, as an agent would send them after its
-/// Hello. Dropping it without [`LocalSession::finish`] ends the session as disconnected.
+/// Hello. Dropping it before a `Goodbye` ends the session as disconnected.
 #[derive(Debug)]
 pub struct LocalSession {
     session_id: SessionId,
@@ -94,8 +94,7 @@ impl LocalSession {
         if self.closed {
             return Err(SessionClosed);
         }
-        let encoded = encode_message(&message);
-        let frame_bytes = (encoded.len() + FRAME_HEADER_BYTES) as u64;
+        let (encoded, frame_bytes) = encode_frame(&message);
         // A recording keeps the frame as "received": the encoding of what was handed over.
         let raw = self.tee_raw.load(Ordering::Relaxed).then_some(encoded);
         let goodbye = matches!(message, AgentMessage::Goodbye { .. });
@@ -128,6 +127,9 @@ impl Drop for LocalSession {
     }
 }
 
-fn frame_bytes(message: &AgentMessage) -> u64 {
-    (encode_message(message).len() + FRAME_HEADER_BYTES) as u64
+/// A message's encoding, and the bytes its frame would take on a socket (for the stats).
+fn encode_frame(message: &AgentMessage) -> (Vec<u8>, u64) {
+    let encoded = encode_message(message);
+    let frame_bytes = (encoded.len() + FRAME_HEADER_BYTES) as u64;
+    (encoded, frame_bytes)
 }

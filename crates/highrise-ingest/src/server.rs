@@ -78,12 +78,7 @@ pub(crate) type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, SessionHandle<C
 pub struct IngestServer<S: SessionSink> {
     local_addr: SocketAddr,
     updates: Updates<S::Snapshot>,
-    hub: ReportHub<S::Snapshot>,
-    commands: CommandSenders<S::Command>,
-    shutting_down: Arc<AtomicBool>,
-    make_sink: SinkFactory<S>,
-    next_session_id: Arc<AtomicU64>,
-    publish_interval: Duration,
+    /// What every session shares (sinks, consumers, command queues, ids, the shutdown flag).
     spawner: SessionSpawner<S>,
     runtime: Option<Runtime>,
 }
@@ -136,11 +131,6 @@ impl<S: SessionSink> IngestServer<S> {
             })?
         };
         let (hub, updates) = ReportHub::new();
-        let commands: CommandSenders<S::Command> = Arc::default();
-        let shutting_down = Arc::new(AtomicBool::new(false));
-        let make_sink: SinkFactory<S> = Arc::new(make_sink);
-        let next_session_id = Arc::new(AtomicU64::new(1));
-        let publish_interval = config.publish_interval;
         let record_to = config.record_sessions_to.clone().map(|target| {
             let plan: RecordPlan = Arc::new(move |session_id, hello| {
                 crate::config::recording_path(&target, session_id, hello)
@@ -148,12 +138,12 @@ impl<S: SessionSink> IngestServer<S> {
             plan
         });
         let spawner = SessionSpawner {
-            make_sink: Arc::clone(&make_sink),
-            reports: hub.clone(),
-            commands: Arc::clone(&commands),
-            shutting_down: Arc::clone(&shutting_down),
-            next_session_id: Arc::clone(&next_session_id),
-            publish_interval,
+            make_sink: Arc::new(make_sink),
+            reports: hub,
+            commands: Arc::default(),
+            shutting_down: Arc::new(AtomicBool::new(false)),
+            next_session_id: Arc::new(AtomicU64::new(1)),
+            publish_interval: config.publish_interval,
             frame_queue_capacity: config.frame_queue_capacity.max(1),
             record_to,
         };
@@ -163,12 +153,6 @@ impl<S: SessionSink> IngestServer<S> {
         Ok(Self {
             local_addr,
             updates,
-            hub,
-            commands,
-            shutting_down,
-            make_sink,
-            next_session_id,
-            publish_interval,
             spawner,
             runtime: Some(runtime),
         })
@@ -189,7 +173,7 @@ impl<S: SessionSink> IngestServer<S> {
     /// Another consumer's own mailbox, receiving every report published from now on (sessions
     /// already connected show up with their next report).
     pub fn subscribe(&self) -> Updates<S::Snapshot> {
-        self.hub.subscribe()
+        self.spawner.reports.subscribe()
     }
 
     /// Opens sessions fed from inside this process rather than a socket (see [`LocalSessions`]);
@@ -201,7 +185,7 @@ impl<S: SessionSink> IngestServer<S> {
     /// Sends a command to a live session's sink. False if the session is gone or its command
     /// queue is full.
     pub fn send_command(&self, session_id: SessionId, command: S::Command) -> bool {
-        let senders = match self.commands.lock() {
+        let senders = match self.spawner.commands.lock() {
             Ok(senders) => senders,
             Err(poisoned) => poisoned.into_inner(),
         };
@@ -247,7 +231,7 @@ impl<S: SessionSink> IngestServer<S> {
     }
 
     fn control(&self, session_id: SessionId, control: Control) -> Result<(), RecordingError> {
-        let senders = lock(&self.commands);
+        let senders = lock(&self.spawner.commands);
         let sender = senders
             .get(&session_id)
             .and_then(|handle| handle.controls.as_ref())
@@ -267,16 +251,16 @@ impl<S: SessionSink> IngestServer<S> {
         path: impl AsRef<Path>,
         speed: f64,
     ) -> Result<ReplayHandle, ReplayError> {
-        let session_id = self.next_session_id.fetch_add(1, Ordering::Relaxed);
+        let session_id = self.spawner.next_session_id.fetch_add(1, Ordering::Relaxed);
         crate::replay::spawn(crate::replay::ReplaySetup {
             session_id,
             path: path.as_ref().to_path_buf(),
             speed,
-            make_sink: Arc::clone(&self.make_sink),
-            reports: self.hub.clone(),
-            sessions: Arc::clone(&self.commands),
-            publish_interval: self.publish_interval,
-            shutting_down: Arc::clone(&self.shutting_down),
+            make_sink: Arc::clone(&self.spawner.make_sink),
+            reports: self.spawner.reports.clone(),
+            sessions: Arc::clone(&self.spawner.commands),
+            publish_interval: self.spawner.publish_interval,
+            shutting_down: Arc::clone(&self.spawner.shutting_down),
         })
     }
 
@@ -286,7 +270,7 @@ impl<S: SessionSink> IngestServer<S> {
     }
 
     fn stop(&mut self) {
-        self.shutting_down.store(true, Ordering::Relaxed);
+        self.spawner.shutting_down.store(true, Ordering::Relaxed);
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }
