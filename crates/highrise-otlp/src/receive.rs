@@ -99,10 +99,10 @@ impl Front {
         request: ExportTraceServiceRequest,
     ) -> Result<ExportTraceServiceResponse, Refusal> {
         let received_unix_ns = unix_now_ns();
-        let decoded = decode_request(request);
+        let mut decoded = decode_request(request);
         let spans = decoded.span_count() as u64;
         let rejected = decoded.rejected_spans;
-        let first_error = decoded.first_error.clone();
+        let first_error = decoded.first_error.take();
         if spans > 0 {
             let incoming = Incoming {
                 peer,

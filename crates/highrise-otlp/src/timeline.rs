@@ -315,8 +315,9 @@ impl Timeline {
 
     /// The first lane of `thread` where a span from `start` to `end` nests, or a new one.
     fn thread_lane(&mut self, thread: i64, span: &PendingSpan, start: u64, end: u64) -> usize {
-        let candidates = self.thread_lanes.get(&thread).cloned().unwrap_or_default();
-        for &index in &candidates {
+        let candidates = self.thread_lanes.get(&thread).map_or(0, Vec::len);
+        for position in 0..candidates {
+            let index = self.thread_lanes[&thread][position];
             self.settle(index, start, span.parent_span_id);
             if self.nests(index, end) {
                 return index;
@@ -326,11 +327,11 @@ impl Timeline {
             Some(name) => name.clone(),
             None => format!("thread {thread}"),
         };
-        let name = if candidates.is_empty() {
+        let name = if candidates == 0 {
             name
         } else {
             // Overlapping, not nested: async work on that thread.
-            format!("{name} ({})", candidates.len() + 1)
+            format!("{name} ({})", candidates + 1)
         };
         let index = self.new_lane(Some(thread), name, start);
         self.thread_lanes.entry(thread).or_default().push(index);
@@ -341,21 +342,26 @@ impl Timeline {
     /// trace where it nests, else a free pooled lane.
     fn trace_lane(&mut self, span: &PendingSpan, start: u64, end: u64) -> usize {
         let mut nesting = None;
-        if let Some(lanes) = self.trace_lanes.get(&span.trace_id).cloned() {
-            for index in lanes {
-                self.settle(index, start, span.parent_span_id);
-                if self.lanes[index].stack.is_empty() {
-                    self.release(index);
-                    continue;
-                }
-                let top = self.lanes[index].stack.last().map(|open| open.span_id);
-                if span.parent_span_id != 0 && top == Some(span.parent_span_id) {
-                    return index;
-                }
-                if nesting.is_none() && self.nests(index, end) {
-                    nesting = Some(index);
-                }
+        let mut position = 0;
+        while let Some(&index) = self
+            .trace_lanes
+            .get(&span.trace_id)
+            .and_then(|lanes| lanes.get(position))
+        {
+            self.settle(index, start, span.parent_span_id);
+            if self.lanes[index].stack.is_empty() {
+                // Out of the trace's list: the next lane moves up to `position`.
+                self.release(index);
+                continue;
             }
+            let top = self.lanes[index].stack.last().map(|open| open.span_id);
+            if span.parent_span_id != 0 && top == Some(span.parent_span_id) {
+                return index;
+            }
+            if nesting.is_none() && self.nests(index, end) {
+                nesting = Some(index);
+            }
+            position += 1;
         }
         if let Some(index) = nesting {
             return index;
