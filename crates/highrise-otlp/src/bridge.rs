@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::{select, tick, Receiver};
-use highrise_ingest::{LocalSession, LocalSessions};
+use highrise_ingest::{LocalSession, LocalSessions, MethodRef};
 use highrise_protocol::{AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
 
+use crate::links::{LinkTracker, SpanIds};
 use crate::skew::SkewEstimator;
 use crate::spans::{Decoded, ResourceId, ResourceInfo};
 use crate::stats::OtlpStats;
@@ -77,32 +78,82 @@ pub(crate) fn run(
     let ticker = tick(settings.tick);
     let mut open: HashMap<ResourceId, OtlpSession> = HashMap::new();
     let mut hosts: HashMap<String, SkewEstimator> = HashMap::new();
+    let mut links = Links {
+        tracker: LinkTracker::new(),
+        epoch: Instant::now(),
+        published: Instant::now(),
+    };
     loop {
         select! {
             recv(incoming) -> request => {
                 let Ok(request) = request else { break };
-                accept(request, &mut open, &mut hosts, &sessions, delay_ns, &stats);
+                accept(request, &mut open, &mut hosts, &sessions, delay_ns, &stats, &mut links);
             },
             recv(ticker) -> _ => {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let horizon = unix_now_ns().saturating_sub(delay_ns);
-                open.retain(|id, session| advance(id, session, horizon, settings.idle_end, &stats));
+                open.retain(|id, session| {
+                    let going_on = advance(id, session, horizon, settings.idle_end, &stats);
+                    let session_id = session.session.id();
+                    if going_on {
+                        links.tracker.advance(session_id, horizon);
+                    } else {
+                        links.tracker.end_session(session_id);
+                    }
+                    going_on
+                });
+                links.publish(&sessions, horizon, false);
             },
         }
     }
     // Lossless ends: every waiting span out, then a Goodbye.
     while let Ok(request) = incoming.try_recv() {
-        accept(request, &mut open, &mut hosts, &sessions, delay_ns, &stats);
+        accept(
+            request, &mut open, &mut hosts, &sessions, delay_ns, &stats, &mut links,
+        );
     }
+    let mut last_horizon = 0;
     for (_, mut session) in open.drain() {
         let (messages, end) = session.timeline.finish();
         session.report(&stats);
+        links.tracker.end_session(session.session.id());
+        last_horizon = last_horizon.max(session.timeline.emitted_unix_ns());
         if send_all(&mut session.session, messages).is_ok() {
             let _ = session
                 .session
                 .send(AgentMessage::Goodbye { timestamp: end });
+        }
+    }
+    links.publish(&sessions, last_horizon, true);
+}
+
+/// Cross-service calls and when they were last published.
+struct Links {
+    tracker: LinkTracker,
+    /// The generations' clock starts here.
+    epoch: Instant,
+    published: Instant,
+}
+
+/// How often the links are published at most (and at least, while there are any: their
+/// windows empty as time goes on).
+const LINKS_PUBLISH_INTERVAL: Duration = Duration::from_millis(250);
+const LINKS_REFRESH_INTERVAL: Duration = Duration::from_secs(1);
+
+impl Links {
+    fn publish(&mut self, sessions: &LocalSessions, horizon: u64, now: bool) {
+        let since = self.published.elapsed();
+        if !now && since < LINKS_PUBLISH_INTERVAL {
+            return;
+        }
+        let refresh = now || since >= LINKS_REFRESH_INTERVAL;
+        if let Some(found) = self.tracker.take_links(horizon, refresh) {
+            if !found.is_empty() || now {
+                sessions.links().publish(LinkTracker::window_s(), found);
+            }
+            self.published = Instant::now();
         }
     }
 }
@@ -114,6 +165,7 @@ fn accept(
     sessions: &LocalSessions,
     delay_ns: u64,
     stats: &OtlpStats,
+    links: &mut Links,
 ) {
     for batch in request.decoded.resources {
         let host = if batch.info.id.host.is_empty() {
@@ -161,10 +213,19 @@ fn accept(
             }
         };
         session.last_span = Instant::now();
+        let session_id = session.session.id();
+        let now_ns = u64::try_from(links.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
         for mut span in batch.spans {
             span.start_unix_ns = skew.correct(span.start_unix_ns);
             span.end_unix_ns = skew.correct(span.end_unix_ns);
-            session.timeline.add(span);
+            let ids = SpanIds::of(&span);
+            if let Some(method_id) = session.timeline.add(span) {
+                let method = MethodRef {
+                    session_id,
+                    method_id,
+                };
+                links.tracker.observe(method, ids, now_ns);
+            }
         }
     }
 }

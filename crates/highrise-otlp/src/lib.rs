@@ -17,6 +17,7 @@
 //! (dropping it does): every waiting span is placed and each session ends with a Goodbye.
 
 mod bridge;
+pub mod links;
 mod receive;
 mod skew;
 pub mod spans;

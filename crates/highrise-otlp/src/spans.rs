@@ -48,6 +48,9 @@ pub struct SpanIn {
     pub name: MethodName,
     /// `thread.id` (and `thread.name`) when the SDK says where the span ran.
     pub thread: Option<(i64, Option<String>)>,
+    /// The parent may be in another service: a server or consumer span, or the span's flags
+    /// say its parent context came from elsewhere.
+    pub remote_parent: bool,
 }
 
 /// One resource's spans from a request.
@@ -237,6 +240,9 @@ fn check_span(mut span: Span, scope: &str) -> Result<SpanIn, String> {
         end_unix_ns: span.end_time_unix_nano,
         name,
         thread: thread_id.map(|id| (id, thread_name)),
+        remote_parent: parent_span_id != 0
+            && (matches!(span.kind, KIND_SERVER | KIND_CONSUMER)
+                || span.flags & PARENT_IS_REMOTE == PARENT_IS_REMOTE),
     })
 }
 
@@ -306,14 +312,20 @@ fn method_name(
     }
 }
 
+const KIND_SERVER: i32 = 2;
+const KIND_CONSUMER: i32 = 5;
+/// `SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK | SPAN_FLAGS_CONTEXT_IS_REMOTE_MASK`: the exporter
+/// knows, and the parent is remote.
+const PARENT_IS_REMOTE: u32 = 0x300;
+
 /// The span kind as a class name (OTLP `SpanKind`).
 fn kind_name(kind: i32) -> &'static str {
     match kind {
         1 => "internal",
-        2 => "server",
+        KIND_SERVER => "server",
         3 => "client",
         4 => "producer",
-        5 => "consumer",
+        KIND_CONSUMER => "consumer",
         _ => "span",
     }
 }

@@ -176,20 +176,21 @@ impl Timeline {
         self.pending.is_empty() && self.lanes.iter().all(|lane| lane.stack.is_empty())
     }
 
-    /// Takes a span whose times are on this session's (corrected) clock.
-    pub fn add(&mut self, span: SpanIn) {
+    /// Takes a span whose times are on this session's (corrected) clock; returns its method's
+    /// id, or `None` when the span cannot be placed (counted).
+    pub fn add(&mut self, span: SpanIn) -> Option<u32> {
         self.counts.received += 1;
         if span.start_unix_ns < self.emitted_unix_ns {
             self.counts.late += 1;
-            return;
+            return None;
         }
         if span.start_unix_ns > self.emitted_unix_ns.saturating_add(MAX_AHEAD_NS) {
             self.counts.refused += 1;
-            return;
+            return None;
         }
         let Some(method_id) = self.method_id(span.name) else {
             self.counts.refused += 1;
-            return;
+            return None;
         };
         let thread = span.thread.map(|(id, name)| {
             if let Some(name) = name {
@@ -211,6 +212,7 @@ impl Timeline {
             thread,
         });
         self.next_seq += 1;
+        Some(method_id)
     }
 
     fn method_id(&mut self, name: MethodName) -> Option<u32> {
@@ -500,6 +502,7 @@ mod tests {
                 method: name.into(),
             },
             thread: None,
+            remote_parent: false,
         }
     }
 

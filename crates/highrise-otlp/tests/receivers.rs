@@ -381,6 +381,25 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
     let (charge, calls) = method(payments, "pay", "Gateway", "charge");
     assert_eq!(calls, 1);
     assert!((charge - 130.0 / 3000.0).abs() < 0.002, "charge {charge}");
+
+    // The charge's parent is checkout's insert (another resource, another request): the one
+    // call that crosses services. Checkout's own nesting is no link.
+    let links = ingest.session_links().latest();
+    let method_id = |report: &SessionReport<Arc<Snapshot>>, name: &str| {
+        report
+            .definitions()
+            .find(|def| def.method == name)
+            .map(|def| def.id)
+            .expect("defined")
+    };
+    let link = |report: &SessionReport<Arc<Snapshot>>, name: &str| highrise_ingest::MethodRef {
+        session_id: report.session_id,
+        method_id: method_id(report, name),
+    };
+    assert_eq!(links.links.len(), 1, "{links:?}");
+    assert_eq!(links.links[0].caller, link(checkout, "insert"));
+    assert_eq!(links.links[0].callee, link(payments, "charge"));
+    assert_eq!(links.links[0].calls_total, 1);
 }
 
 #[test]
