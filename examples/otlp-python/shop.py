@@ -2,6 +2,9 @@
 watch through `highrise --otlp`. Each request is a trace: `shop.api.Handler.handle` calls
 `shop.cache.Cache.get` and `shop.db.Repository.query`, which calls `shop.db.Pool.borrow`.
 Spans carry the semantic conventions' `code.function.name`, so each lands on its own building.
+With `--inventory URL`, every fifth request also reserves an item from the inventory service
+(`inventory.py`, auto-instrumented) over HTTP, in a client span whose context travels in the
+W3C `traceparent` header: a call between services, drawn by highrise as an arc between cities.
 
     python shop.py --seconds 30                      # gRPC to 127.0.0.1:4317
     python shop.py --protocol http --seconds 30      # HTTP/protobuf to 127.0.0.1:4318
@@ -18,6 +21,7 @@ import threading
 import time
 from collections import Counter
 
+from opentelemetry import propagate, trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -49,6 +53,7 @@ def main():
     parser.add_argument("--token", default="", help="highrise's token, for a viewer on another machine")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--inventory", default="", help="the inventory service, e.g. http://127.0.0.1:8081")
     parser.add_argument("--export-delay-ms", type=int, default=200,
                         help="the batch processor's schedule delay (SDK default 5000)")
     args = parser.parse_args()
@@ -90,10 +95,28 @@ def main():
         time.sleep(0.003)
         return n % 3 == 0
 
+    def reserve(n):
+        import urllib.request
+
+        name = "shop.api.Inventory.reserve"
+        with tracer.start_as_current_span(
+            "Inventory.reserve", kind=trace.SpanKind.CLIENT,
+            attributes={"code.function.name": name},
+        ):
+            with made_lock:
+                made[name] += 1
+            headers = {}
+            propagate.inject(headers)
+            request = urllib.request.Request(f"{args.inventory}/reserve/{n}", headers=headers)
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                answer.read()
+
     @traced("shop.api.Handler.handle")
     def handle(n):
         if not get(n):
             query(n)
+        if args.inventory and n % 5 == 0:
+            reserve(n)
         time.sleep(0.01)
 
     deadline = time.monotonic() + args.seconds

@@ -21,6 +21,7 @@ use highrise_protocol::DEFAULT_PORT;
 mod attach;
 mod attach_python;
 mod demo;
+mod links;
 mod otlp;
 
 /// The demo programs run with the agent in this process (tetris on a thread of the viewer,

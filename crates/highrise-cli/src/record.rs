@@ -14,6 +14,7 @@ use highrise_ingest::{
 };
 
 use crate::default_addr;
+use crate::links::{link_line, write_links, SessionNames};
 
 /// Arguments of `highrise record`.
 #[derive(Debug, Args)]
@@ -80,6 +81,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
         .duration_s
         .map(|seconds| Instant::now() + Duration::from_secs_f64(seconds.max(0.0)));
     let mut ended = 0usize;
+    let mut names = SessionNames::default();
     loop {
         if args.sessions.is_some_and(|wanted| ended >= wanted)
             || deadline.is_some_and(|deadline| Instant::now() >= deadline)
@@ -93,6 +95,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
         let Ok(report) = server.updates().recv_timeout(Duration::from_millis(100)) else {
             continue;
         };
+        names.note(&report);
         ended += usize::from(print_if_ended(&report));
     }
     // OTLP sessions first: every waiting span placed, then a Goodbye each (their files end
@@ -114,7 +117,17 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
             .updates()
             .recv_timeout(settle.saturating_duration_since(Instant::now()))
         {
+            names.note(&report);
             print_if_ended(&report);
+        }
+        // Calls between services: printed, and kept beside the recordings.
+        let links = names.name(&server.session_links().latest());
+        for link in &links {
+            println!("link: {}", link_line(link));
+        }
+        if !links.is_empty() && args.out.is_dir() {
+            let path = write_links(&args.out, links)?;
+            println!("calls between services written to {}", path.display());
         }
     }
     // Shutting down ends the open sessions, which finishes their files.

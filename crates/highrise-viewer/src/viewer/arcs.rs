@@ -5,6 +5,8 @@
 //!
 //! The edges come with the session's snapshots (`Snapshot::edges`, refreshed twice a second by
 //! the ingest side); drawing is immediate-mode gizmos, three groups for three line widths.
+//! Calls between services (the landscape's links, `landscape.rs`) are drawn the same way
+//! from city to city, lower, whenever both cities are shown.
 
 use std::sync::Arc;
 
@@ -13,7 +15,9 @@ use highrise_aggregate::{CallEdge, CallEdges};
 
 use super::city::{Cities, City, CityKey};
 use super::hover::Hovered;
+use super::landscape::Landscape;
 use super::sessions::Sessions;
+use highrise_ingest::LinksSnapshot;
 
 /// Which arcs are drawn.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -54,7 +58,7 @@ impl Plugin for CallArcsPlugin {
             .init_gizmo_group::<MidArcs>()
             .init_gizmo_group::<ThickArcs>()
             .add_systems(Startup, configure_widths)
-            .add_systems(Update, draw_arcs);
+            .add_systems(Update, (draw_arcs, draw_links));
     }
 }
 
@@ -140,7 +144,12 @@ pub fn chosen_edges(
 /// Points along the arc from `from` to `to`: a parabola rising above both roofs by a share
 /// of the distance.
 pub fn arc_points(from: Vec3, to: Vec3) -> impl Iterator<Item = (Vec3, f32)> {
-    let lift = from.distance(to) * 0.35 + 0.5;
+    arc_points_lifted(from, to, 0.35)
+}
+
+/// [`arc_points`] rising by `lift_share` of the distance.
+fn arc_points_lifted(from: Vec3, to: Vec3, lift_share: f32) -> impl Iterator<Item = (Vec3, f32)> {
+    let lift = from.distance(to) * lift_share + 0.5;
     (0..=ARC_SEGMENTS).map(move |step| {
         let t = step as f32 / ARC_SEGMENTS as f32;
         let mut point = from.lerp(to, t);
@@ -221,6 +230,70 @@ fn draw_arcs(
                 1 => mid.linestrip_gradient(points),
                 _ => thick.linestrip_gradient(points),
             }
+        }
+    }
+}
+
+/// The roof of `method_id`'s building in `city`, world coordinates.
+fn roof_of(city: &City, method_id: u32) -> Option<Vec3> {
+    let building = city.layout.as_ref()?.building_of(method_id)?;
+    let instance = city.instances.get(building as usize)?;
+    Some(Vec3::new(
+        instance.centre_x,
+        instance.base_y + instance.height,
+        instance.centre_z,
+    ))
+}
+
+/// Arcs for calls that cross services (the landscape's links) whose two cities are shown,
+/// widths by calls per second relative to the busiest link.
+pub fn place_links(cities: &Cities, links: &LinksSnapshot) -> Vec<Arc3> {
+    let busiest = links
+        .links
+        .iter()
+        .map(|link| link.calls_window)
+        .max()
+        .unwrap_or(0);
+    let shown = |session_id| cities.session(session_id).filter(|city| !city.hidden);
+    links
+        .links
+        .iter()
+        .filter_map(|link| {
+            let from = roof_of(shown(link.caller.session_id)?, link.caller.method_id)?;
+            let to = roof_of(shown(link.callee.session_id)?, link.callee.method_id)?;
+            let share = if busiest > 0 {
+                link.calls_window as f32 / busiest as f32
+            } else {
+                0.0
+            };
+            let width = match share {
+                share if share >= 0.5 => 2,
+                share if share >= 0.1 => 1,
+                _ => 0,
+            };
+            Some(Arc3 { from, to, width })
+        })
+        .collect()
+}
+
+/// Cross-service arcs, always (unless arcs are off): the landscape's few service-to-service
+/// calls are what it is for.
+fn draw_links(
+    mode: Res<CallArcs>,
+    landscape: Res<Landscape>,
+    cities: Res<Cities>,
+    (mut thin, mut mid, mut thick): (Gizmos<ThinArcs>, Gizmos<MidArcs>, Gizmos<ThickArcs>),
+) {
+    if *mode == CallArcs::Off || landscape.links.links.is_empty() {
+        return;
+    }
+    for arc in place_links(&cities, &landscape.links) {
+        let points = arc_points_lifted(arc.from, arc.to, 0.2)
+            .map(|(point, t)| (point, CALLER_END.mix(&CALLEE_END, t)));
+        match arc.width {
+            0 => thin.linestrip_gradient(points),
+            1 => mid.linestrip_gradient(points),
+            _ => thick.linestrip_gradient(points),
         }
     }
 }

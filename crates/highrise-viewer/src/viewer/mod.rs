@@ -37,6 +37,7 @@ pub mod compare;
 pub mod hover;
 pub mod instancing;
 pub mod labels;
+pub mod landscape;
 pub mod offscreen;
 pub mod recording;
 pub mod sessions;
@@ -273,6 +274,7 @@ impl Plugin for ViewerPlugin {
             Err(poisoned) => poisoned.into_inner().take(),
         };
         if let Some(server) = server {
+            app.insert_resource(landscape::LinksFeed(server.session_links()));
             app.insert_resource(sessions::Ingest(server));
         }
         app.insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))
@@ -291,6 +293,7 @@ impl Plugin for ViewerPlugin {
                 },
                 labels::LabelsPlugin,
                 arcs::CallArcsPlugin,
+                landscape::LandscapePlugin,
                 capture::CapturePlugin {
                     screenshots: self.screenshots.clone(),
                     process_start: self.process_start,

@@ -63,6 +63,7 @@ pub fn headless_city_app(frame: Option<std::time::Duration>) -> App {
 impl Plugin for CityPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Cities>()
+            .init_resource::<super::landscape::Landscape>()
             .init_resource::<HeightMode>()
             .init_resource::<ColourMode>()
             .init_resource::<ClassFloors>()
@@ -103,7 +104,8 @@ pub enum CitySet {
     /// Newly defined methods placed in their sessions' plans; the compare view's shared plan
     /// rebuilt.
     Layout,
-    /// The shown cities lined up along X, a root spawned per city, the others hidden.
+    /// The shown cities placed (by host, or in a row: `landscape`), a root spawned per city,
+    /// the others hidden.
     Arrange,
     /// District and block slabs and each city's building draw spawned or reshaped.
     Structure,

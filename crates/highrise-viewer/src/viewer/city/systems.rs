@@ -10,6 +10,7 @@ use super::model::{lerp_rect, set_instance_colour, CityKey, GLIDE_S};
 use super::palette::{ColourKey, ColourMode, HeightMode, Palette};
 use crate::viewer::compare::Compare;
 use crate::viewer::instancing::BuildingInstances;
+use crate::viewer::landscape::{arrange, host_groups, is_labelled, Arrangement, Landscape};
 use crate::viewer::sessions::Sessions;
 
 /// Gap between neighbouring cities, world units.
@@ -50,28 +51,40 @@ pub fn place_methods(mut sessions: ResMut<Sessions>, mut cities: ResMut<Cities>)
     }
 }
 
-/// Lines the shown cities up along X (connection order, or A then B in the compare view),
-/// spawns a root per city, and hides the cities the compare view does not show.
+/// Places the shown cities (`landscape::arrange`: by host on labelled plates, or in one row;
+/// A then B in the compare view), spawns a root per city, and hides the cities not shown.
 pub fn arrange_cities(
     mut commands: Commands,
     sessions: Res<Sessions>,
     compare: Res<Compare>,
     mut cities: ResMut<Cities>,
+    mut landscape: ResMut<Landscape>,
     mut roots: Query<(&mut Transform, &mut Visibility), With<CityRoot>>,
 ) {
     let order = compare.scene_order(&sessions);
-    let mut next_x = 0.0f32;
-    let mut origins = Vec::with_capacity(order.len());
-    for &key in &order {
-        let Some(city) = cities.get(key) else {
-            continue;
-        };
-        let Some(layout) = city.layout.as_ref() else {
-            continue;
-        };
-        let bounds = layout.bounds();
-        origins.push((key, Vec3::new(next_x - bounds.min_x, 0.0, -bounds.min_z)));
-        next_x += bounds.width_wu() + CITY_GAP_WU;
+    let (groups, labelled) = if compare.is_active() {
+        (vec![(String::new(), order)], false)
+    } else {
+        let groups = host_groups(&sessions, &order);
+        let labelled = is_labelled(&sessions, &groups);
+        (groups, labelled)
+    };
+    let with_bounds: Vec<(String, Vec<(CityKey, Rect)>)> = groups
+        .into_iter()
+        .map(|(host, keys)| {
+            let cities = keys
+                .into_iter()
+                .filter_map(|key| {
+                    let layout = cities.get(key)?.layout.as_ref()?;
+                    Some((key, layout.bounds()))
+                })
+                .collect();
+            (host, cities)
+        })
+        .collect();
+    let Arrangement { origins, hosts } = arrange(&with_bounds, labelled);
+    if landscape.hosts != hosts {
+        landscape.hosts = hosts;
     }
     for (key, city) in cities.iter_mut() {
         let placed = origins.iter().find(|(shown, _)| *shown == key).map(|o| o.1);

@@ -41,7 +41,7 @@ pub use sites::{
 };
 pub use timeline::{ago_label, kept_label};
 pub use tooltip::{
-    building_detail, focus_hovered, tooltip_lines, BuildingDetail, APPROXIMATE_LINE,
+    building_detail, focus_hovered, link_lines, tooltip_lines, BuildingDetail, APPROXIMATE_LINE,
 };
 
 #[derive(Debug)]

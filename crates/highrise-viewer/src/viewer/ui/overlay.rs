@@ -3,11 +3,12 @@
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 
-use super::tooltip::{building_detail, tooltip_lines, BuildingDetail, SPARKLINE_NS};
+use super::tooltip::{building_detail, link_lines, tooltip_lines, BuildingDetail, SPARKLINE_NS};
 use crate::viewer::camera::MainCamera;
 use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
+use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
 /// Names each city in the scene, at its front edge.
@@ -16,6 +17,7 @@ pub(super) fn city_labels(
     sessions: Res<Sessions>,
     compare: Res<Compare>,
     cities: Res<Cities>,
+    landscape: Res<Landscape>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
 ) -> Result {
     let Ok((camera, camera_transform)) = cameras.single() else {
@@ -23,6 +25,24 @@ pub(super) fn city_labels(
     };
     let ctx = contexts.ctx_mut()?;
     let painter = ctx.layer_painter(egui::LayerId::background());
+    // Each host's name at its plate's front left corner.
+    for area in &landscape.hosts {
+        let anchor = Vec3::new(area.rect.min_x + 1.0, 0.0, area.rect.max_z - 0.5);
+        let Ok(position) = camera.world_to_viewport(camera_transform, anchor) else {
+            continue;
+        };
+        let services = match area.services {
+            1 => "1 service".to_owned(),
+            n => format!("{n} services"),
+        };
+        painter.text(
+            egui::pos2(position.x, position.y),
+            egui::Align2::LEFT_BOTTOM,
+            format!("{} · {services}", area.host),
+            egui::FontId::proportional(19.0),
+            egui::Color32::from_rgb(150, 190, 255),
+        );
+    }
     for key in compare.scene_order(&sessions) {
         let Some(bounds) = cities.get(key).and_then(|city| city.world_bounds()) else {
             continue;
@@ -49,8 +69,12 @@ pub(super) fn tooltip(
     compare: Res<Compare>,
     cities: Res<Cities>,
     hovered: Res<Hovered>,
+    landscape: Res<Landscape>,
 ) -> Result {
-    let lines = tooltip_lines(&sessions, &compare, &cities, &hovered);
+    let mut lines = tooltip_lines(&sessions, &compare, &cities, &hovered);
+    if !lines.is_empty() {
+        lines.extend(link_lines(&landscape, &sessions, &cities, &hovered));
+    }
     if lines.is_empty() {
         return Ok(());
     }

@@ -13,6 +13,7 @@ use crate::viewer::arcs::CallArcs;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
 use crate::viewer::city::{Cities, City, CityKey, ClassFloors, ColourMode, HeightMode};
 use crate::viewer::compare::{Compare, CompareMode};
+use crate::viewer::landscape::otlp_host;
 use crate::viewer::recording::{open_section, recording_section, Recorder};
 use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
 
@@ -118,7 +119,10 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
         if ui
             .selectable_label(
                 selected,
-                format!("{} · pid {} · {status}", view.title(), info.pid),
+                match otlp_host(&info.agent) {
+                    Some(host) => format!("{} · {host} · {status}", view.title()),
+                    None => format!("{} · pid {} · {status}", view.title(), info.pid),
+                },
             )
             .clicked()
         {

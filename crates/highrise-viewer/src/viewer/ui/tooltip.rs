@@ -11,6 +11,7 @@ use super::names::{
 use crate::viewer::city::{Cities, CityKey};
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
+use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
 /// Said under a building whose numbers are estimates (see `MethodStats::approximate`).
@@ -241,6 +242,72 @@ fn percent(fraction: f32) -> String {
 }
 
 /// The tooltip's lines for what is hovered (empty when nothing is).
+/// Calls between services through the hovered building (the landscape's links): its remote
+/// callers and callees, busiest first, with their service and calls per second.
+pub fn link_lines(
+    landscape: &Landscape,
+    sessions: &Sessions,
+    cities: &Cities,
+    hovered: &Hovered,
+) -> Vec<String> {
+    let Some((CityKey::Session(session_id), method_id)) = hovered.method() else {
+        return Vec::new();
+    };
+    let links = &landscape.links;
+    let here = highrise_ingest::MethodRef {
+        session_id,
+        method_id,
+    };
+    let name_of = |end: highrise_ingest::MethodRef| {
+        let service = sessions.by_id.get(&end.session_id).map_or_else(
+            || format!("session {}", end.session_id),
+            |view| view.title(),
+        );
+        let method = cities
+            .session(end.session_id)
+            .and_then(|city| {
+                let building = city.layout.as_ref()?.building_of(end.method_id)?;
+                building_names(city, building)
+            })
+            .map_or_else(|| format!("method {}", end.method_id), |(name, _, _)| name);
+        format!("{service} · {method}")
+    };
+    let mut found: Vec<(u64, String)> = links
+        .links
+        .iter()
+        .filter_map(|link| {
+            let rate = links.rate_per_s(link);
+            if link.callee == here {
+                Some((
+                    link.calls_window,
+                    format!(
+                        "← from {}: {rate:.1}/s ({} calls)",
+                        name_of(link.caller),
+                        link.calls_total
+                    ),
+                ))
+            } else if link.caller == here {
+                Some((
+                    link.calls_window,
+                    format!(
+                        "→ to {}: {rate:.1}/s ({} calls)",
+                        name_of(link.callee),
+                        link.calls_total
+                    ),
+                ))
+            } else {
+                None
+            }
+        })
+        .collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    found.truncate(MAX_LINK_LINES);
+    found.into_iter().map(|(_, line)| line).collect()
+}
+
+/// Calls between services listed in the tooltip at most.
+pub const MAX_LINK_LINES: usize = 8;
+
 pub fn tooltip_lines(
     sessions: &Sessions,
     compare: &Compare,
