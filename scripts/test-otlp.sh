@@ -8,9 +8,12 @@
 #   host-3  Python SDK, gRPC, its clock 40 s behind   (faketime): placed only if skew is corrected
 #   host-4  Node SDK, OTLP/HTTP protobuf exporter     (examples/otlp-node/shop.js)
 #   host-5  Python SDK, HTTP, its clock 40 s ahead    (faketime): on time only if corrected
+#   host-6  an auto-instrumented Flask service (opentelemetry-instrument, no tracing code:
+#           examples/otlp-python/inventory.py) that host-1's shop calls over a veth of their
+#           own, the trace context in `traceparent`: one call between services per reserve
 #   host-1  again, without the token: refused, nothing of it recorded
 # Then `highrise report --json` on each recording must show exactly the spans each client says
-# it made, nested as made (scripts/otlp/check_landscape.py).
+# it made, nested as made, and links.json every call between services (check_landscape.py).
 # Installs what it needs: the Python SDK and exporters (a venv under $HOME/.cache/highrise), the
 # Node SDK (npm, same cache), faketime and iproute2 from Debian.
 set -euo pipefail
@@ -30,9 +33,12 @@ command -v node >/dev/null 2>&1 || apt_install nodejs npm
 
 venv="$cache/otel-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-if ! "$venv/bin/python" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.grpc, opentelemetry.exporter.otlp.proto.http' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.grpc, opentelemetry.exporter.otlp.proto.http, opentelemetry.instrumentation.flask, flask' 2>/dev/null \
+    || ! "$venv/bin/python" -m pip check >/dev/null 2>&1; then
+    # One resolution for all, so the SDK and the instrumentation agree on versions.
     "$venv/bin/python" -m pip install -q --disable-pip-version-check opentelemetry-sdk \
-        opentelemetry-exporter-otlp-proto-grpc opentelemetry-exporter-otlp-proto-http
+        opentelemetry-exporter-otlp-proto-grpc opentelemetry-exporter-otlp-proto-http \
+        opentelemetry-distro opentelemetry-instrumentation-flask flask
 fi
 node_dir="$cache/otel-node"
 if [ ! -d "$node_dir/node_modules/@opentelemetry/exporter-trace-otlp-proto" ]; then
@@ -44,12 +50,13 @@ fi
 
 work="$(mktemp -d)"
 tag="hro$$"
-hosts=(1 2 3 4 5)
+hosts=(1 2 3 4 5 6)
 cleanup() {
     for n in "${hosts[@]}"; do
         ip netns delete "$tag-$n" 2>/dev/null || true
         ip link delete "${tag}v$n" 2>/dev/null || true
     done
+    ip link delete "${tag}x1" 2>/dev/null || true
     [ -n "${recorder:-}" ] && kill "$recorder" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -65,6 +72,14 @@ for n in "${hosts[@]}"; do
     ip netns exec "$ns" ip link set "${tag}p$n" up
     ip netns exec "$ns" ip link set lo up
 done
+# host-1 ↔ host-6 directly (10.232.0.1 ↔ 10.232.0.2): the shop's calls to the inventory.
+ip link add "${tag}x1" type veth peer name "${tag}x6"
+ip link set "${tag}x1" netns "$tag-1"
+ip link set "${tag}x6" netns "$tag-6"
+ip netns exec "$tag-1" ip addr add 10.232.0.1/30 dev "${tag}x1"
+ip netns exec "$tag-6" ip addr add 10.232.0.2/30 dev "${tag}x6"
+ip netns exec "$tag-1" ip link set "${tag}x1" up
+ip netns exec "$tag-6" ip link set "${tag}x6" up
 
 token="otlp-test-$RANDOM$RANDOM"
 grpc_port=$((20000 + RANDOM % 20000))
@@ -90,8 +105,21 @@ python="$venv/bin/python"
 bounded=(timeout 90)
 shop="$root/examples/otlp-python/shop.py"
 common=(--seconds 5 --token "$token")
+# The inventory: configured only through OpenTelemetry's environment variables.
+OTEL_SERVICE_NAME=inventory OTEL_TRACES_EXPORTER=otlp OTEL_METRICS_EXPORTER=none OTEL_LOGS_EXPORTER=none \
+OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf OTEL_EXPORTER_OTLP_ENDPOINT="http://10.231.6.1:$http_port" \
+OTEL_EXPORTER_OTLP_HEADERS="authorization=Bearer%20$token" OTEL_BSP_SCHEDULE_DELAY=200 \
+OTEL_RESOURCE_ATTRIBUTES=host.name=host-6 \
+    timeout 14 ip netns exec "$tag-6" "$venv/bin/opentelemetry-instrument" "$python" \
+    "$root/examples/otlp-python/inventory.py" --host 10.232.0.2 --port 8081 >"$work/inventory.log" 2>&1 &
+inventory=$!
+for _ in $(seq 100); do
+    ip netns exec "$tag-1" "$python" -c 'import urllib.request; urllib.request.urlopen("http://10.232.0.2:8081/count", timeout=1)' \
+        2>/dev/null && break
+    sleep 0.1
+done
 "${bounded[@]}" ip netns exec "$tag-1" "$python" "$shop" --protocol grpc --endpoint "http://10.231.1.1:$grpc_port" \
-    --service checkout --host host-1 "${common[@]}" >"$work/made-checkout.json" &
+    --service checkout --host host-1 --inventory http://10.232.0.2:8081 "${common[@]}" >"$work/made-checkout.json" &
 "${bounded[@]}" ip netns exec "$tag-2" "$python" "$shop" --protocol http --endpoint "http://10.231.2.1:$http_port" \
     --service cart --host host-2 "${common[@]}" >"$work/made-cart.json" &
 # Skewed clocks (libfaketime). Under it the SDK's batch processor exports only at shutdown, so
@@ -108,7 +136,10 @@ NODE_PATH="$node_dir/node_modules" "${bounded[@]}" ip netns exec "$tag-4" node "
 # No token from another host: refused (the SDK logs the failure and goes on).
 "${bounded[@]}" ip netns exec "$tag-1" "$python" "$shop" --protocol http \
     --endpoint "http://10.231.1.1:$http_port" --service intruder --host host-1 --seconds 2 >/dev/null 2>"$work/intruder.log" &
-wait $(jobs -p | grep -v "^$recorder\$") 2>/dev/null || true
+wait $(jobs -p | grep -v -e "^$recorder\$" -e "^$inventory\$") 2>/dev/null || true
+# The inventory served its last request; stopping it (SIGTERM) flushes its spans.
+kill "$inventory" 2>/dev/null || true
+wait "$inventory" 2>/dev/null || true
 wait "$recorder"
 recorder=""
 cat "$work/record.log"

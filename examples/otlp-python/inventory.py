@@ -15,6 +15,8 @@ span as its parent, which highrise draws as an arc from the caller's building to
 """
 
 import argparse
+import signal
+import sys
 import time
 
 from flask import Flask, jsonify
@@ -40,6 +42,8 @@ def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     args = parser.parse_args()
+    # `kill` ends it like Ctrl-C: the SDK's exit handler exports the last spans.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     app.run(host=args.host, port=args.port, threaded=True)
 
 

@@ -75,6 +75,36 @@ def main():
               f"{service}: query's peak elevation {query and query['max_elevation_pct']}")
         print(f"{service}: {sum(made['spans'].values())} spans placed exactly, query peak "
               f"{query['max_elevation_pct'] if query else None} %, agent {report['agent']}")
+    # Calls between services: the shop's reserves, each the parent of an inventory request.
+    made_checkout = {}
+    for made_path in args.made:
+        with open(made_path) as f:
+            lines = f.read().strip().splitlines()
+        if lines and json.loads(lines[-1])["service"] == "checkout":
+            made_checkout = json.loads(lines[-1])["spans"]
+    reserves = made_checkout.get("shop.api.Inventory.reserve", 0)
+    check(reserves > 0, "the shop made no call to the inventory")
+    inventory = programs.get("inventory")
+    check(inventory is not None and "host=host-6" in inventory["agent"],
+          f"no inventory session from host-6 (have {sorted(programs)})")
+    if inventory is not None:
+        served = sum(m["calls"] for m in inventory["methods"] if "/reserve" in m["name"])
+        check(served == reserves, f"inventory: {served} reserve requests placed, the shop made {reserves}")
+    links_path = os.path.join(args.recordings, "links.json")
+    check(os.path.exists(links_path), "no links.json beside the recordings")
+    if os.path.exists(links_path):
+        with open(links_path) as f:
+            links = json.load(f)["links"]
+        check(len(links) == 1, f"expected one call between services, got {links}")
+        for link in links[:1]:
+            check(link["caller"]["service"] == "checkout"
+                  and link["caller"]["method"] == "shop.api.Inventory.reserve",
+                  f"link's caller {link['caller']}")
+            check(link["callee"]["service"] == "inventory" and "/reserve" in link["callee"]["method"],
+                  f"link's callee {link['callee']}")
+            check(link["calls"] == reserves, f"link: {link['calls']} calls, the shop made {reserves}")
+            print(f"checkout → inventory: {link['calls']} calls between services across hosts, "
+                  f"callee {link['callee']['method']}")
     with open(args.record_log) as f:
         log = f.read()
     check("refused" in log, "the recorder printed no OTLP counts")
