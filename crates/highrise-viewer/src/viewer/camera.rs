@@ -22,6 +22,7 @@ use smooth_bevy_cameras::{LookTransform, LookTransformPlugin, Smoother};
 use super::city::{Cities, CityKey, CitySet};
 use super::compare::Compare;
 use super::hover::Hovered;
+use super::landscape::Landscape;
 use super::sessions::Sessions;
 
 /// Marks the one 3D camera.
@@ -47,11 +48,12 @@ pub struct FocusOn {
 #[derive(Event, Debug, Clone, Copy, Default)]
 pub struct FrameAll;
 
-/// The share of the window's width, from the left, that the side panel covers: framing
-/// centres the scene in the rest.
+/// The shares of the window the panels cover: the side panel's of its width from the left,
+/// the timeline's of its height from the bottom. Framing centres the scene in the rest.
 #[derive(Resource, Default, Debug, Clone, Copy)]
 pub struct PanelCover {
     pub left_fraction: f32,
+    pub bottom_fraction: f32,
 }
 
 /// Camera bookkeeping.
@@ -335,6 +337,16 @@ pub fn world_bounds(cities: &Cities) -> Option<(Vec3, Vec3)> {
         .reduce(|(a_min, a_max), (b_min, b_max)| (a_min.min(b_min), a_max.max(b_max)))
 }
 
+/// [`world_bounds`] grown to the landscape's host plates (with their labels).
+pub fn scene_bounds(cities: &Cities, landscape: &Landscape) -> Option<(Vec3, Vec3)> {
+    let (mut min, mut max) = world_bounds(cities)?;
+    for area in &landscape.hosts {
+        min = min.min(Vec3::new(area.rect.min_x, 0.0, area.rect.min_z));
+        max = max.max(Vec3::new(area.rect.max_x, 0.0, area.rect.max_z));
+    }
+    Some((min, max))
+}
+
 /// Where the eye goes, seen from: above and in front (+Z), a little to the left.
 const VIEW_FROM: Vec3 = Vec3::new(-0.45, 0.7, 0.95);
 /// Free space kept around the framed box, as a fraction of the view.
@@ -342,22 +354,24 @@ const FRAME_MARGIN: f32 = 0.08;
 
 /// The look target and eye that show the whole box `min..max` from direction `from` (target
 /// to eye) through a perspective of vertical field of view `fov_y` and `aspect` (width /
-/// height), centred in the part of the view right of `left_fraction` of its width, with a
-/// margin. Each of the box's corners lands inside the view.
+/// height), centred in the part of the view the panels leave (`cover`), with a margin. Each
+/// of the box's corners lands inside the view.
 pub fn frame_box(
     min: Vec3,
     max: Vec3,
     from: Vec3,
     fov_y: f32,
     aspect: f32,
-    left_fraction: f32,
+    cover: PanelCover,
 ) -> (Vec3, Vec3) {
+    let left_fraction = cover.left_fraction;
+    let bottom_fraction = cover.bottom_fraction.clamp(0.0, 0.6);
     let back = from.normalize();
     let forward = -back;
     let right = forward.cross(Vec3::Y).normalize();
     let up = right.cross(forward);
     let centre = (min + max) / 2.0;
-    let tan_y = (fov_y / 2.0).tan() * (1.0 - FRAME_MARGIN);
+    let tan_y = (fov_y / 2.0).tan() * (1.0 - bottom_fraction) * (1.0 - FRAME_MARGIN);
     let visible = (1.0 - left_fraction.clamp(0.0, 0.8)).max(0.2);
     // The visible part of the view is `visible` of its width: fit into that width.
     let tan_x = (fov_y / 2.0).tan() * aspect * visible * (1.0 - FRAME_MARGIN);
@@ -375,7 +389,8 @@ pub fn frame_box(
     // Shift the view so the box's centre sits in the middle of the visible part: the middle
     // of [-1 + 2 * left, 1] in normalised device coordinates.
     let mid_ndc = left_fraction.clamp(0.0, 0.8);
-    let shift = -right * (mid_ndc * distance * (fov_y / 2.0).tan() * aspect);
+    let shift = -right * (mid_ndc * distance * (fov_y / 2.0).tan() * aspect)
+        - up * (bottom_fraction * distance * (fov_y / 2.0).tan());
     let target = centre + shift;
     (target, target + back * distance)
 }
@@ -428,6 +443,7 @@ fn auto_frame(
     sessions: Res<Sessions>,
     compare: Res<Compare>,
     cities: Res<Cities>,
+    landscape: Res<Landscape>,
     mut state: ResMut<CameraState>,
     mut frame: EventWriter<FrameAll>,
 ) {
@@ -440,7 +456,7 @@ fn auto_frame(
     if state.user_moved {
         return;
     }
-    let Some((min, max)) = world_bounds(&cities) else {
+    let Some((min, max)) = scene_bounds(&cities, &landscape) else {
         return;
     };
     // Re-frame when the box changed by more than a few percent of its size (heights move
@@ -461,6 +477,7 @@ fn auto_frame(
 
 fn apply_frame_and_focus(
     cities: Res<Cities>,
+    landscape: Res<Landscape>,
     cover: Res<PanelCover>,
     mut frames: EventReader<FrameAll>,
     mut focus: EventReader<FocusOn>,
@@ -470,12 +487,12 @@ fn apply_frame_and_focus(
         return;
     };
     if frames.read().count() > 0 {
-        if let Some((min, max)) = world_bounds(&cities) {
+        if let Some((min, max)) = scene_bounds(&cities, &landscape) {
             let (fov_y, aspect) = match projection {
                 Some(Projection::Perspective(p)) => (p.fov, p.aspect_ratio),
                 _ => (std::f32::consts::FRAC_PI_4, 1.6),
             };
-            let (target, eye) = frame_box(min, max, VIEW_FROM, fov_y, aspect, cover.left_fraction);
+            let (target, eye) = frame_box(min, max, VIEW_FROM, fov_y, aspect, *cover);
             look.target = target;
             look.eye = eye;
         }

@@ -19,8 +19,8 @@ use super::sessions::{Report, Sessions};
 
 /// Room around a host's cities on its plate, world units.
 pub const HOST_MARGIN_WU: f32 = 5.0;
-/// Extra room at a plate's front edge for the cities' and the host's names.
-pub const HOST_LABEL_WU: f32 = 7.0;
+/// Extra room at a plate's front edge for the cities' names.
+pub const HOST_LABEL_WU: f32 = 3.0;
 /// Gap between host plates.
 pub const HOST_GAP_WU: f32 = 20.0;
 /// The host of sessions from this machine.

@@ -11,5 +11,6 @@ mod compare;
 mod history;
 mod hover_ui;
 mod labels;
+mod landscape;
 mod recording;
 mod sessions;

@@ -25,9 +25,10 @@ pub(super) fn city_labels(
     };
     let ctx = contexts.ctx_mut()?;
     let painter = ctx.layer_painter(egui::LayerId::background());
-    // Each host's name at its plate's front left corner.
+    // Each host's name over its plate's back left corner (the cities' names are at their
+    // front edges).
     for area in &landscape.hosts {
-        let anchor = Vec3::new(area.rect.min_x + 1.0, 0.0, area.rect.max_z - 0.5);
+        let anchor = Vec3::new(area.rect.min_x + 0.5, 0.0, area.rect.min_z + 0.5);
         let Ok(position) = camera.world_to_viewport(camera_transform, anchor) else {
             continue;
         };

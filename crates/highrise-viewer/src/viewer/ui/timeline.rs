@@ -11,6 +11,7 @@ use bevy_egui::{egui, EguiContexts};
 use highrise_aggregate::History;
 
 use super::alerts::ViewerAlerts;
+use crate::viewer::camera::PanelCover;
 use crate::viewer::sessions::{SessionView, Sessions};
 
 /// Height of one session's strip, points.
@@ -57,12 +58,13 @@ pub(super) fn timeline(
     mut contexts: EguiContexts,
     mut sessions: ResMut<Sessions>,
     alerts: Res<ViewerAlerts>,
+    mut cover: ResMut<PanelCover>,
 ) -> Result {
     if sessions.shown().next().is_none() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    egui::TopBottomPanel::bottom("highrise-timeline")
+    let height = egui::TopBottomPanel::bottom("highrise-timeline")
         .resizable(false)
         .show(ctx, |ui| {
             for (&session_id, view) in sessions
@@ -73,7 +75,15 @@ pub(super) fn timeline(
                 let raised: Vec<u64> = alerts.of(session_id).iter().map(|a| a.raised_ns).collect();
                 session_strip(ui, view, &raised);
             }
-        });
+        })
+        .response
+        .rect
+        .height();
+    // Framing keeps the scene above the strips.
+    let fraction = (height / ctx.screen_rect().height().max(1.0)).clamp(0.0, 0.6);
+    if (cover.bottom_fraction - fraction).abs() > 0.01 {
+        cover.bottom_fraction = fraction;
+    }
     Ok(())
 }
 

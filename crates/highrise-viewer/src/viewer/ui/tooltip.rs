@@ -281,7 +281,7 @@ pub fn link_lines(
                 Some((
                     link.calls_window,
                     format!(
-                        "← from {}: {rate:.1}/s ({} calls)",
+                        "called from {}: {rate:.1}/s ({} calls)",
                         name_of(link.caller),
                         link.calls_total
                     ),
@@ -290,7 +290,7 @@ pub fn link_lines(
                 Some((
                     link.calls_window,
                     format!(
-                        "→ to {}: {rate:.1}/s ({} calls)",
+                        "calls {}: {rate:.1}/s ({} calls)",
                         name_of(link.callee),
                         link.calls_total
                     ),
