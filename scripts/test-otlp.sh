@@ -4,9 +4,11 @@
 # machine), sending to one `highrise record --otlp-grpc/--otlp-http` beyond loopback with a
 # token:
 #   host-1  Python SDK, OTLP/gRPC exporter            (examples/otlp-python/shop.py)
-#   host-2  Python SDK, OTLP/HTTP protobuf exporter
-#   host-3  Python SDK, gRPC, its clock 40 s behind   (faketime): placed only if skew is corrected
+#   host-2  Python SDK, OTLP/HTTP protobuf exporter, gzip
+#   host-3  Python SDK, gRPC with gzip, its clock 40 s behind (faketime): placed only if skew
+#           is corrected
 #   host-4  Node SDK, OTLP/HTTP protobuf exporter     (examples/otlp-node/shop.js)
+#   host-7  Node SDK, OTLP/HTTP JSON exporter (exporter-trace-otlp-http's default)
 #   host-5  Python SDK, HTTP, its clock 40 s ahead    (faketime): on time only if corrected
 #   host-6  an auto-instrumented Flask service (opentelemetry-instrument, no tracing code:
 #           examples/otlp-python/inventory.py) that host-1's shop calls over a veth of their
@@ -41,16 +43,17 @@ if ! "$venv/bin/python" -c 'import opentelemetry.sdk, opentelemetry.exporter.otl
         opentelemetry-distro opentelemetry-instrumentation-flask flask
 fi
 node_dir="$cache/otel-node"
-if [ ! -d "$node_dir/node_modules/@opentelemetry/exporter-trace-otlp-proto" ]; then
+if [ ! -d "$node_dir/node_modules/@opentelemetry/exporter-trace-otlp-http" ]; then
     mkdir -p "$node_dir"
     (cd "$node_dir" && npm install --silent --no-audit --no-fund @opentelemetry/api \
         @opentelemetry/sdk-trace-node @opentelemetry/sdk-trace-base @opentelemetry/resources \
-        @opentelemetry/exporter-trace-otlp-proto @opentelemetry/exporter-trace-otlp-grpc)
+        @opentelemetry/exporter-trace-otlp-proto @opentelemetry/exporter-trace-otlp-grpc \
+        @opentelemetry/exporter-trace-otlp-http)
 fi
 
 work="$(mktemp -d)"
 tag="hro$$"
-hosts=(1 2 3 4 5 6)
+hosts=(1 2 3 4 5 6 7)
 cleanup() {
     for n in "${hosts[@]}"; do
         ip netns delete "$tag-$n" 2>/dev/null || true
@@ -121,11 +124,11 @@ done
 "${bounded[@]}" ip netns exec "$tag-1" "$python" "$shop" --protocol grpc --endpoint "http://10.231.1.1:$grpc_port" \
     --service checkout --host host-1 --inventory http://10.232.0.2:8081 "${common[@]}" >"$work/made-checkout.json" &
 "${bounded[@]}" ip netns exec "$tag-2" "$python" "$shop" --protocol http --endpoint "http://10.231.2.1:$http_port" \
-    --service cart --host host-2 "${common[@]}" >"$work/made-cart.json" &
+    --service cart --host host-2 --compression gzip "${common[@]}" >"$work/made-cart.json" &
 # Skewed clocks (libfaketime). Under it the SDK's batch processor exports only at shutdown, so
 # these run 1.5 s: everything arrives within the 3 s delay, if the skew is corrected.
 "${bounded[@]}" ip netns exec "$tag-3" faketime -f "-40s" "$python" "$shop" --protocol grpc \
-    --endpoint "http://10.231.3.1:$grpc_port" --service payments --host host-3 --seconds 1.5 \
+    --endpoint "http://10.231.3.1:$grpc_port" --service payments --host host-3 --seconds 1.5 --compression gzip \
     --token "$token" >"$work/made-payments.json" &
 "${bounded[@]}" ip netns exec "$tag-5" faketime -f "+40s" "$python" "$shop" --protocol http \
     --endpoint "http://10.231.5.1:$http_port" --service ledger --host host-5 --seconds 1.5 \
@@ -133,6 +136,9 @@ done
 NODE_PATH="$node_dir/node_modules" "${bounded[@]}" ip netns exec "$tag-4" node "$root/examples/otlp-node/shop.js" \
     --protocol http --endpoint "http://10.231.4.1:$http_port" --service catalog --host host-4 \
     "${common[@]}" >"$work/made-catalog.json" &
+NODE_PATH="$node_dir/node_modules" "${bounded[@]}" ip netns exec "$tag-7" node "$root/examples/otlp-node/shop.js" \
+    --protocol json --endpoint "http://10.231.7.1:$http_port" --service search --host host-7 \
+    "${common[@]}" >"$work/made-search.json" &
 # No token from another host: refused (the SDK logs the failure and goes on).
 "${bounded[@]}" ip netns exec "$tag-1" "$python" "$shop" --protocol http \
     --endpoint "http://10.231.1.1:$http_port" --service intruder --host host-1 --seconds 2 >/dev/null 2>"$work/intruder.log" &

@@ -1,7 +1,8 @@
 // The shop of ../otlp-python/shop.py as a Node service on the OpenTelemetry JS SDK only (no
 // highrise agent): each request is a trace of async spans with `code.function.name`. Needs
 // @opentelemetry/sdk-trace-node, @opentelemetry/resources and an OTLP trace exporter
-// (exporter-trace-otlp-proto for HTTP/protobuf, exporter-trace-otlp-grpc for gRPC), found
+// (exporter-trace-otlp-proto for HTTP/protobuf, exporter-trace-otlp-http for OTLP/JSON,
+// exporter-trace-otlp-grpc for gRPC), found
 // through NODE_PATH. Prints, as JSON, how many spans of each function it made.
 //
 //   node shop.js --protocol http --endpoint http://127.0.0.1:4318 --seconds 10
@@ -27,7 +28,10 @@ if (protocol === 'grpc') {
   for (const [key, value] of Object.entries(headers)) metadata.set(key, value);
   exporter = new OTLPTraceExporter({ url: option('endpoint', 'http://127.0.0.1:4317'), metadata });
 } else {
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto');
+  // 'http': protobuf bodies; 'json': OTLP/JSON, what exporter-trace-otlp-http sends.
+  const { OTLPTraceExporter } = require(
+    protocol === 'json' ? '@opentelemetry/exporter-trace-otlp-http' : '@opentelemetry/exporter-trace-otlp-proto',
+  );
   const base = option('endpoint', 'http://127.0.0.1:4318').replace(/\/$/, '');
   exporter = new OTLPTraceExporter({ url: `${base}/v1/traces`, headers });
 }

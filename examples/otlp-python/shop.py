@@ -35,12 +35,18 @@ def exporter_for(args):
     if args.protocol == "grpc":
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
 
+        from opentelemetry.exporter.otlp.proto.grpc.exporter import Compression
+
         endpoint = args.endpoint or "http://127.0.0.1:4317"
-        return OTLPSpanExporter(endpoint=endpoint, insecure=True, headers=tuple(headers.items()))
+        compression = Compression.Gzip if args.compression == "gzip" else Compression.NoCompression
+        return OTLPSpanExporter(endpoint=endpoint, insecure=True, headers=tuple(headers.items()),
+                                compression=compression)
+    from opentelemetry.exporter.otlp.proto.http import Compression
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
     endpoint = (args.endpoint or "http://127.0.0.1:4318").rstrip("/") + "/v1/traces"
-    return OTLPSpanExporter(endpoint=endpoint, headers=headers)
+    compression = Compression.Gzip if args.compression == "gzip" else Compression.NoCompression
+    return OTLPSpanExporter(endpoint=endpoint, headers=headers, compression=compression)
 
 
 def main():
@@ -54,6 +60,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--inventory", default="", help="the inventory service, e.g. http://127.0.0.1:8081")
+    parser.add_argument("--compression", choices=["none", "gzip"], default="none")
     parser.add_argument("--export-delay-ms", type=int, default=200,
                         help="the batch processor's schedule delay (SDK default 5000)")
     args = parser.parse_args()

@@ -52,7 +52,7 @@ def main():
         check(report is not None, f"{service}: no recording (have {sorted(programs)})")
         if report is None:
             continue
-        host = "host-" + {"checkout": "1", "cart": "2", "payments": "3", "catalog": "4", "ledger": "5"}[service]
+        host = "host-" + {"checkout": "1", "cart": "2", "payments": "3", "catalog": "4", "ledger": "5", "search": "7"}[service]
         check(f"host={host}" in report["agent"], f"{service}: agent {report['agent']!r} names no {host}")
         check(report["events_dropped"] == 0, f"{service}: {report['events_dropped']} events dropped")
         check(report["end"] == "goodbye", f"{service}: ended {report['end']}")

@@ -12,8 +12,9 @@ use highrise_otlp::{OtlpConfig, OtlpServer, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT
 /// The OTLP options shared by the commands that listen.
 #[derive(Debug, Clone, clap::Args)]
 pub struct OtlpArgs {
-    /// Also take OpenTelemetry traces (OTLP): gRPC on 127.0.0.1:4317 and HTTP/protobuf on
-    /// 127.0.0.1:4318 (each port takes both). Each service instance becomes a city.
+    /// Also take OpenTelemetry traces (OTLP): gRPC on 127.0.0.1:4317 and HTTP (protobuf or
+    /// JSON, plain or gzip) on 127.0.0.1:4318 (each port takes both). Each service instance
+    /// becomes a city.
     #[arg(long)]
     pub otlp: bool,
     /// Where OTLP/gRPC listens (implies --otlp). Beyond loopback only with --allow-remote;
@@ -75,7 +76,7 @@ impl OtlpArgs {
         )
         .context("starting the OTLP receivers")?;
         println!(
-            "highrise: taking OpenTelemetry traces (OTLP) on {} (gRPC) and {} (HTTP/protobuf), {} ms behind",
+            "highrise: taking OpenTelemetry traces (OTLP) on {} (gRPC) and {} (HTTP), {} ms behind",
             server.grpc_addr().map_or("-".into(), |a| a.to_string()),
             server.http_addr().map_or("-".into(), |a| a.to_string()),
             self.otlp_delay_ms

@@ -23,6 +23,7 @@ mod skew;
 pub mod spans;
 mod stats;
 pub mod timeline;
+mod wire;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};

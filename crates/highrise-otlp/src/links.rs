@@ -25,20 +25,23 @@ const BUCKET_NS: u64 = 250_000_000;
 const BUCKETS: usize = (WINDOW_NS / BUCKET_NS) as usize;
 
 type SpanKey = (u128, u64);
+/// Seeded per map (DoS-resistant enough for ids that came over the wire), much cheaper than
+/// the standard SipHash for these small keys.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Two generations of a map; the older one is dropped when the newer one is full or old.
 #[derive(Debug)]
 struct Generations<V> {
-    current: HashMap<SpanKey, V>,
-    previous: HashMap<SpanKey, V>,
+    current: Map<SpanKey, V>,
+    previous: Map<SpanKey, V>,
     started_ns: u64,
 }
 
 impl<V> Generations<V> {
     fn new() -> Self {
         Self {
-            current: HashMap::new(),
-            previous: HashMap::new(),
+            current: Map::default(),
+            previous: Map::default(),
             started_ns: 0,
         }
     }
@@ -47,7 +50,12 @@ impl<V> Generations<V> {
         if self.current.len() >= GENERATION_SPANS
             || now_ns.saturating_sub(self.started_ns) >= GENERATION_NS
         {
-            self.previous = std::mem::take(&mut self.current);
+            // The next generation likely holds as many: no regrowth on the way.
+            let room = self.current.len();
+            self.previous = std::mem::replace(
+                &mut self.current,
+                Map::with_capacity_and_hasher(room, Default::default()),
+            );
             self.started_ns = now_ns;
         }
     }

@@ -1,15 +1,18 @@
 //! The OTLP front doors. Each listener speaks HTTP/1.1 and HTTP/2 on the same port (hyper's
 //! automatic protocol detection), so both ports take both transports:
 //! - OTLP/gRPC: `POST /opentelemetry.proto.collector.trace.v1.TraceService/Export`, served by
-//!   the generated tonic service;
-//! - OTLP/HTTP with protobuf bodies: `POST /v1/traces`.
+//!   tonic's gRPC server with prost's codec (gzip-compressed messages taken too);
+//! - OTLP/HTTP: `POST /v1/traces`, with protobuf or JSON bodies, plain or gzip.
 //!
-//! A request is decoded, checked span by span ([`crate::spans::decode_request`]) and handed to
-//! the bridge thread; invalid spans are reported back as OTLP's partial success, a request that
-//! cannot be taken at all gets a clear error status and changes nothing else.
+//! A request is decoded into the lean messages of [`crate::wire`], checked span by span
+//! ([`crate::spans::check_request`]) and handed to the bridge thread; invalid spans are reported
+//! back as OTLP's partial success, a request that cannot be taken at all gets a clear error
+//! status and changes nothing else. Each connection keeps its own [`NameCache`].
 
+use std::future::{ready, Ready};
+use std::io::Read;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use crossbeam_channel::{Sender, TrySendError};
@@ -18,20 +21,19 @@ use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming as HyperBody;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto::Builder as ConnectionBuilder;
-use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
-    TraceService, TraceServiceServer,
-};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
 use prost::Message;
 use tokio::net::TcpListener;
 use tonic::body::Body;
-use tower_service::Service;
+use tonic::codec::CompressionEncoding;
+use tonic_prost::ProstCodec;
 
 use crate::bridge::{unix_now_ns, Incoming};
-use crate::spans::decode_request;
+use crate::spans::{check_request, decode_message, Decoded, NameCache};
 use crate::stats::OtlpStats;
+use crate::wire;
 
 /// The gRPC method path of trace export.
 pub const GRPC_EXPORT_PATH: &str = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
@@ -48,6 +50,8 @@ pub(crate) enum Refusal {
     Unauthorized,
     #[error("malformed OTLP protobuf: {0}")]
     Malformed(String),
+    #[error("malformed OTLP JSON: {0}")]
+    MalformedJson(String),
     #[error("request larger than {0} bytes; lower the exporter's batch size")]
     TooLarge(usize),
     #[error("highrise is behind on this load; retry")]
@@ -60,7 +64,7 @@ impl Refusal {
     fn http_status(&self) -> StatusCode {
         match self {
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
-            Self::Malformed(_) => StatusCode::BAD_REQUEST,
+            Self::Malformed(_) | Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             // OTLP exporters retry on 503 (and gRPC UNAVAILABLE).
             Self::Busy | Self::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
@@ -71,16 +75,12 @@ impl Refusal {
         let message = self.to_string();
         match self {
             Self::Unauthorized => tonic::Status::unauthenticated(message),
-            Self::Malformed(_) => tonic::Status::invalid_argument(message),
+            Self::Malformed(_) | Self::MalformedJson(_) => tonic::Status::invalid_argument(message),
             Self::TooLarge(_) => tonic::Status::resource_exhausted(message),
             Self::Busy | Self::ShuttingDown => tonic::Status::unavailable(message),
         }
     }
 }
-
-/// The peer a request came from, carried in the request's extensions to the gRPC service.
-#[derive(Debug, Clone, Copy)]
-struct Peer(SocketAddr);
 
 /// What every connection of both listeners shares.
 #[derive(Debug)]
@@ -92,14 +92,27 @@ pub(crate) struct Front {
 }
 
 impl Front {
-    /// Decodes and hands over one export request; the response says what was rejected.
+    /// Checks and hands over one export request; the response says what was rejected.
     fn take(
         &self,
         peer: SocketAddr,
-        request: ExportTraceServiceRequest,
+        request: wire::ExportRequest,
+        names: &Mutex<NameCache>,
     ) -> Result<ExportTraceServiceResponse, Refusal> {
         let received_unix_ns = unix_now_ns();
-        let mut decoded = decode_request(request);
+        let decoded = check_request(
+            request,
+            &mut names.lock().unwrap_or_else(PoisonError::into_inner),
+        );
+        self.hand_over(peer, received_unix_ns, decoded)
+    }
+
+    fn hand_over(
+        &self,
+        peer: SocketAddr,
+        received_unix_ns: u64,
+        mut decoded: Decoded,
+    ) -> Result<ExportTraceServiceResponse, Refusal> {
         let spans = decoded.span_count() as u64;
         let rejected = decoded.rejected_spans;
         let first_error = decoded.first_error.take();
@@ -141,35 +154,30 @@ impl Front {
     }
 }
 
-/// The gRPC service the generated server calls.
-#[derive(Debug, Clone)]
-struct GrpcTraces {
+/// Trace export over gRPC, for one connection: tonic's server decodes the lean request with
+/// prost (zero-copy strings) and calls this.
+struct GrpcExport {
     front: Arc<Front>,
+    peer: SocketAddr,
+    names: Arc<Mutex<NameCache>>,
 }
 
-#[tonic::async_trait]
-impl TraceService for GrpcTraces {
-    async fn export(
-        &self,
-        request: tonic::Request<ExportTraceServiceRequest>,
-    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
-        let peer = request
-            .extensions()
-            .get::<Peer>()
-            .map_or_else(|| SocketAddr::from(([0, 0, 0, 0], 0)), |peer| peer.0);
-        self.front
-            .take(peer, request.into_inner())
-            .map(tonic::Response::new)
-            .map_err(|refusal| refusal.grpc_status())
+impl tonic::server::UnaryService<wire::ExportRequest> for GrpcExport {
+    type Response = ExportTraceServiceResponse;
+    type Future = Ready<Result<tonic::Response<Self::Response>, tonic::Status>>;
+
+    fn call(&mut self, request: tonic::Request<wire::ExportRequest>) -> Self::Future {
+        ready(
+            self.front
+                .take(self.peer, request.into_inner(), &self.names)
+                .map(tonic::Response::new)
+                .map_err(|refusal| refusal.grpc_status()),
+        )
     }
 }
 
 /// Accepts connections on `listener` until the runtime stops.
 pub(crate) async fn serve(listener: TcpListener, front: Arc<Front>) {
-    let grpc = TraceServiceServer::new(GrpcTraces {
-        front: Arc::clone(&front),
-    })
-    .max_decoding_message_size(front.max_request_bytes);
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -181,10 +189,10 @@ pub(crate) async fn serve(listener: TcpListener, front: Arc<Front>) {
         };
         let _ = stream.set_nodelay(true);
         let front = Arc::clone(&front);
-        let grpc = grpc.clone();
+        let names = Arc::new(Mutex::new(NameCache::default()));
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {
-                route(request, peer, Arc::clone(&front), grpc.clone())
+                route(request, peer, Arc::clone(&front), Arc::clone(&names))
             });
             let connection = ConnectionBuilder::new(TokioExecutor::new());
             if let Err(error) = connection
@@ -198,10 +206,10 @@ pub(crate) async fn serve(listener: TcpListener, front: Arc<Front>) {
 }
 
 async fn route(
-    mut request: Request<HyperBody>,
+    request: Request<HyperBody>,
     peer: SocketAddr,
     front: Arc<Front>,
-    mut grpc: TraceServiceServer<GrpcTraces>,
+    names: Arc<Mutex<NameCache>>,
 ) -> Result<Response<Body>, std::convert::Infallible> {
     let path = request.uri().path();
     let is_grpc = request
@@ -220,19 +228,32 @@ async fn route(
             ))
             .into_http());
         }
-        request.extensions_mut().insert(Peer(peer));
-        return match grpc.call(request).await {
-            Ok(response) => Ok(response),
-            Err(never) => match never {},
-        };
+        let max_request_bytes = front.max_request_bytes;
+        let export = GrpcExport { front, peer, names };
+        let mut grpc = tonic::server::Grpc::new(ProstCodec::<
+            ExportTraceServiceResponse,
+            wire::ExportRequest,
+        >::default())
+        // The Collector's OTLP exporter compresses with gzip unless told otherwise.
+        .accept_compressed(CompressionEncoding::Gzip)
+        .apply_max_message_size_config(Some(max_request_bytes), None);
+        return Ok(grpc.unary(export, request).await);
     }
-    Ok(http_request(request, peer, &front).await)
+    Ok(http_request(request, peer, &front, &names).await)
+}
+
+/// The body formats of OTLP/HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BodyFormat {
+    Protobuf,
+    Json,
 }
 
 async fn http_request(
     request: Request<HyperBody>,
     peer: SocketAddr,
     front: &Front,
+    names: &Mutex<NameCache>,
 ) -> Response<Body> {
     if request.uri().path() != HTTP_TRACES_PATH {
         return plain(
@@ -258,31 +279,39 @@ async fn http_request(
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .unwrap_or("");
-    if !content_type.starts_with("application/x-protobuf") {
+    let format = if content_type.starts_with("application/x-protobuf") {
+        BodyFormat::Protobuf
+    } else if content_type.starts_with("application/json") {
+        BodyFormat::Json
+    } else {
         front.stats.count_refused_request();
         return plain(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
                 "content type {content_type:?}: highrise takes OTLP/HTTP as protobuf \
-                 (application/x-protobuf; OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf), not JSON"
+                 (application/x-protobuf) or JSON (application/json)"
             ),
         );
-    }
-    if let Some(encoding) = request
+    };
+    let gzip = match request
         .headers()
         .get(header::CONTENT_ENCODING)
         .and_then(|value| value.to_str().ok())
-        .filter(|encoding| !encoding.eq_ignore_ascii_case("identity"))
     {
-        front.stats.count_refused_request();
-        return plain(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!(
-                "content encoding {encoding:?} is not taken; set the exporter's compression to \
-                 none (OTEL_EXPORTER_OTLP_COMPRESSION=none)"
-            ),
-        );
-    }
+        None => false,
+        Some(encoding) if encoding.eq_ignore_ascii_case("identity") => false,
+        Some(encoding) if encoding.eq_ignore_ascii_case("gzip") => true,
+        Some(encoding) => {
+            front.stats.count_refused_request();
+            return plain(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "content encoding {encoding:?} is not taken; set the exporter's compression \
+                     to gzip or none (OTEL_EXPORTER_OTLP_COMPRESSION)"
+                ),
+            );
+        }
+    };
     let body = match Limited::new(request.into_body(), front.max_request_bytes)
         .collect()
         .await
@@ -299,21 +328,72 @@ async fn http_request(
             );
         }
     };
-    let decoded = match ExportTraceServiceRequest::decode(body) {
-        Ok(decoded) => decoded,
-        Err(error) => {
-            front.stats.count_refused_request();
-            return refusal(&Refusal::Malformed(error.to_string()));
+    let body = if gzip {
+        match gunzip(&body, front.max_request_bytes) {
+            Ok(body) => body,
+            Err(why) => {
+                front.stats.count_refused_request();
+                return refusal(&why);
+            }
         }
+    } else {
+        body
     };
-    match front.take(peer, decoded) {
-        Ok(answer) => Response::builder()
-            .status(StatusCode::OK)
-            .header(header::CONTENT_TYPE, "application/x-protobuf")
-            .body(Body::new(Full::new(Bytes::from(answer.encode_to_vec()))))
-            .unwrap_or_default(),
-        Err(why) => refusal(&why),
+    let received_unix_ns = unix_now_ns();
+    let taken = match format {
+        BodyFormat::Protobuf => match wire::ExportRequest::decode(body) {
+            Ok(request) => front.take(peer, request, names),
+            Err(error) => Err(Refusal::Malformed(error.to_string())),
+        },
+        BodyFormat::Json => match serde_json::from_slice::<ExportTraceServiceRequest>(&body) {
+            Ok(request) => {
+                let decoded = decode_message(
+                    &request,
+                    &mut names.lock().unwrap_or_else(PoisonError::into_inner),
+                );
+                front.hand_over(peer, received_unix_ns, decoded)
+            }
+            Err(error) => Err(Refusal::MalformedJson(error.to_string())),
+        },
+    };
+    match taken {
+        Ok(answer) => {
+            let (content_type, bytes) = match format {
+                BodyFormat::Protobuf => ("application/x-protobuf", answer.encode_to_vec()),
+                BodyFormat::Json => (
+                    "application/json",
+                    serde_json::to_vec(&answer).unwrap_or_else(|_| b"{}".to_vec()),
+                ),
+            };
+            Response::builder()
+                .status(StatusCode::OK)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::new(Full::new(Bytes::from(bytes))))
+                .unwrap_or_default()
+        }
+        Err(why) => {
+            if matches!(why, Refusal::Malformed(_) | Refusal::MalformedJson(_)) {
+                front.stats.count_refused_request();
+            }
+            refusal(&why)
+        }
     }
+}
+
+/// A gzip body, inflated up to `max_bytes`.
+fn gunzip(body: &[u8], max_bytes: usize) -> Result<Bytes, Refusal> {
+    let mut inflated = Vec::new();
+    let limit = u64::try_from(max_bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    flate2::read::GzDecoder::new(body)
+        .take(limit)
+        .read_to_end(&mut inflated)
+        .map_err(|error| Refusal::Malformed(format!("gzip body: {error}")))?;
+    if inflated.len() > max_bytes {
+        return Err(Refusal::TooLarge(max_bytes));
+    }
+    Ok(Bytes::from(inflated))
 }
 
 fn refusal(why: &Refusal) -> Response<Body> {

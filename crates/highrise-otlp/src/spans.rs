@@ -2,10 +2,14 @@
 //! names (package, class, method), where it ran (thread), when. Invalid spans are counted with the
 //! first reason, never guessed at.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::any_value::Value;
-use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue};
-use opentelemetry_proto::tonic::trace::v1::Span;
+use prost::Message;
+
+use crate::wire;
 
 /// The service instance a session stands for: OTel's `service.name`, `service.instance.id` and
 /// `host.name` resource attributes (empty when absent).
@@ -45,7 +49,8 @@ pub struct SpanIn {
     pub parent_span_id: u64,
     pub start_unix_ns: u64,
     pub end_unix_ns: u64,
-    pub name: MethodName,
+    /// Shared with every span of the same name ([`NameCache`]).
+    pub name: Arc<MethodName>,
     /// `thread.id` (and `thread.name`) when the SDK says where the span ran.
     pub thread: Option<(i64, Option<String>)>,
     /// The parent may be in another service: a server or consumer span, or the span's flags
@@ -82,8 +87,82 @@ impl Decoded {
     }
 }
 
-/// Splits a request into checked spans per resource (resources repeated in one request merge).
-pub fn decode_request(request: ExportTraceServiceRequest) -> Decoded {
+/// Span names already turned into buildings' names, by the bytes they came from. A service
+/// repeats a few hundred names; a hit costs one hash of the name's bytes instead of three new
+/// strings per span, and a session's timeline then finds the method by the shared name.
+/// Bounded: emptied when it holds [`NAME_CACHE_ENTRIES`] names.
+#[derive(Debug, Default)]
+pub struct NameCache {
+    names: HashMap<Box<[u8]>, Arc<MethodName>, foldhash::fast::RandomState>,
+    /// Scratch for the key being looked up.
+    key: Vec<u8>,
+}
+
+/// Names a [`NameCache`] holds at most.
+pub const NAME_CACHE_ENTRIES: usize = 1 << 16;
+
+/// Where a span's name comes from, as sent.
+struct NameParts<'a> {
+    function_name: Option<&'a [u8]>,
+    function: Option<&'a [u8]>,
+    namespace: Option<&'a [u8]>,
+    span_name: &'a [u8],
+    kind: i32,
+    scope: &'a [u8],
+}
+
+impl NameCache {
+    fn resolve(&mut self, parts: &NameParts<'_>) -> Arc<MethodName> {
+        self.key.clear();
+        for part in [
+            parts.function_name,
+            parts.function,
+            parts.namespace,
+            Some(parts.span_name),
+            Some(parts.scope),
+        ] {
+            match part {
+                Some(bytes) => {
+                    // Lengths keep the parts apart; `u32::MAX` marks an absent one.
+                    let length = u32::try_from(bytes.len()).unwrap_or(u32::MAX - 1);
+                    self.key.extend_from_slice(&length.to_le_bytes());
+                    self.key.extend_from_slice(bytes);
+                }
+                None => self.key.extend_from_slice(&u32::MAX.to_le_bytes()),
+            }
+        }
+        self.key.extend_from_slice(&parts.kind.to_le_bytes());
+        if let Some(name) = self.names.get(self.key.as_slice()) {
+            return Arc::clone(name);
+        }
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let name = Arc::new(method_name(
+            parts.function_name.map(text),
+            parts.function.map(text),
+            parts.namespace.map(text),
+            text(parts.span_name),
+            parts.kind,
+            &String::from_utf8_lossy(parts.scope),
+        ));
+        if self.names.len() >= NAME_CACHE_ENTRIES {
+            self.names.clear();
+        }
+        self.names
+            .insert(self.key.as_slice().into(), Arc::clone(&name));
+        name
+    }
+}
+
+/// Decodes an encoded export request (OTLP protobuf) and splits it into checked spans per
+/// resource ([`check_request`]). Strings and ids are read in place
+/// ([`crate::wire`]); names come from `names`.
+pub fn decode_request(body: Bytes, names: &mut NameCache) -> Result<Decoded, prost::DecodeError> {
+    Ok(check_request(wire::ExportRequest::decode(body)?, names))
+}
+
+/// Splits a decoded request into checked spans per resource (resources repeated in one request
+/// merge).
+pub(crate) fn check_request(request: wire::ExportRequest, names: &mut NameCache) -> Decoded {
     let mut decoded = Decoded::default();
     for resource_spans in request.resource_spans {
         let attributes = resource_spans
@@ -110,8 +189,10 @@ pub fn decode_request(request: ExportTraceServiceRequest) -> Decoded {
                 .scope
                 .map(|scope| scope.name)
                 .unwrap_or_default();
+            let spans = &mut decoded.resources[index].spans;
+            spans.reserve(scope_spans.spans.len());
             for span in scope_spans.spans {
-                match check_span(span, &scope) {
+                match check_span(span, &scope, names) {
                     Ok(span) => decoded.resources[index].spans.push(span),
                     Err(why) => decoded.reject(why),
                 }
@@ -122,13 +203,28 @@ pub fn decode_request(request: ExportTraceServiceRequest) -> Decoded {
     decoded
 }
 
-fn resource_info(attributes: &[KeyValue]) -> ResourceInfo {
+/// [`decode_request`] for a request already decoded into the generated messages (OTLP/JSON
+/// bodies, tests): encoded once more and read the same way.
+pub fn decode_message(request: &ExportTraceServiceRequest, names: &mut NameCache) -> Decoded {
+    decode_request(Bytes::from(request.encode_to_vec()), names)
+        .unwrap_or_else(|error| redecode_failed(&error))
+}
+
+/// What prost wrote, prost reads; if that ever failed, nothing is placed and it is said.
+fn redecode_failed(error: &prost::DecodeError) -> Decoded {
+    Decoded {
+        first_error: Some(format!("re-encoded request did not decode: {error}")),
+        ..Decoded::default()
+    }
+}
+
+fn resource_info(attributes: &[wire::KeyValue]) -> ResourceInfo {
     let text = |key: &str| -> String {
         attributes
             .iter()
-            .find(|kv| kv.key == key)
+            .find(|kv| kv.key == key.as_bytes())
             .and_then(|kv| kv.value.as_ref())
-            .map(display_value)
+            .map(wire::AnyValue::display)
             .unwrap_or_default()
     };
     let mut service = text("service.name");
@@ -157,51 +253,37 @@ fn resource_info(attributes: &[KeyValue]) -> ResourceInfo {
     }
 }
 
-fn display_value(value: &AnyValue) -> String {
-    match &value.value {
-        Some(Value::StringValue(text)) => text.clone(),
-        Some(Value::IntValue(number)) => number.to_string(),
-        Some(Value::BoolValue(flag)) => flag.to_string(),
-        Some(Value::DoubleValue(number)) => number.to_string(),
-        _ => String::new(),
-    }
-}
-
-fn take_string(value: &mut Option<AnyValue>) -> Option<String> {
-    match value.as_mut().and_then(|value| value.value.as_mut()) {
-        Some(Value::StringValue(text)) if !text.is_empty() => Some(std::mem::take(text)),
-        _ => None,
-    }
-}
-
 fn id_u64(bytes: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(bytes.try_into().ok()?))
 }
 
-fn check_span(mut span: Span, scope: &str) -> Result<SpanIn, String> {
-    let trace_id = <[u8; 16]>::try_from(span.trace_id.as_slice())
+fn check_span(span: wire::Span, scope: &Bytes, names: &mut NameCache) -> Result<SpanIn, String> {
+    let shown = || String::from_utf8_lossy(&span.name).into_owned();
+    let trace_id = <[u8; 16]>::try_from(&span.trace_id[..])
         .map(u128::from_be_bytes)
-        .map_err(|_| format!("span {:?}: trace_id is not 16 bytes", span.name))?;
+        .map_err(|_| format!("span {:?}: trace_id is not 16 bytes", shown()))?;
     let span_id = id_u64(&span.span_id)
         .filter(|id| *id != 0)
-        .ok_or_else(|| format!("span {:?}: span_id is not 8 non-zero bytes", span.name))?;
+        .ok_or_else(|| format!("span {:?}: span_id is not 8 non-zero bytes", shown()))?;
     let parent_span_id = if span.parent_span_id.is_empty() {
         0
     } else {
         id_u64(&span.parent_span_id)
-            .ok_or_else(|| format!("span {:?}: parent_span_id is not 8 bytes", span.name))?
+            .ok_or_else(|| format!("span {:?}: parent_span_id is not 8 bytes", shown()))?
     };
     if span.start_time_unix_nano == 0 {
-        return Err(format!("span {:?} has no start time", span.name));
+        return Err(format!("span {:?} has no start time", shown()));
     }
     if span.end_time_unix_nano == 0 || span.end_time_unix_nano < span.start_time_unix_nano {
         return Err(format!(
             "span {:?} has no end (end {} before start {})",
-            span.name, span.end_time_unix_nano, span.start_time_unix_nano
+            shown(),
+            span.end_time_unix_nano,
+            span.start_time_unix_nano
         ));
     }
     if trace_id == 0 {
-        return Err(format!("span {:?}: trace_id is zero", span.name));
+        return Err(format!("span {:?}: trace_id is zero", shown()));
     }
     // The attributes highrise reads; everything else is ignored.
     let mut function_name = None; // code.function.name (semantic conventions 1.30+)
@@ -209,29 +291,31 @@ fn check_span(mut span: Span, scope: &str) -> Result<SpanIn, String> {
     let mut namespace = None; // code.namespace (older)
     let mut thread_id = None;
     let mut thread_name = None;
-    for kv in &mut span.attributes {
-        match kv.key.as_str() {
-            "code.function.name" => function_name = take_string(&mut kv.value),
-            "code.function" => function = take_string(&mut kv.value),
-            "code.namespace" => namespace = take_string(&mut kv.value),
-            "thread.id" => {
-                if let Some(Value::IntValue(id)) = kv.value.as_ref().and_then(|v| v.value.as_ref())
-                {
-                    thread_id = Some(*id);
+    for kv in &span.attributes {
+        let Some(value) = kv.value.as_ref() else {
+            continue;
+        };
+        match &kv.key[..] {
+            b"code.function.name" => function_name = value.string(),
+            b"code.function" => function = value.string(),
+            b"code.namespace" => namespace = value.string(),
+            b"thread.id" => {
+                if let Some(wire::Value::Int(id)) = value.value {
+                    thread_id = Some(id);
                 }
             }
-            "thread.name" => thread_name = take_string(&mut kv.value),
+            b"thread.name" => thread_name = value.string(),
             _ => {}
         }
     }
-    let name = method_name(
-        function_name,
-        function,
-        namespace,
-        std::mem::take(&mut span.name),
-        span.kind,
+    let name = names.resolve(&NameParts {
+        function_name: function_name.map(|bytes| &bytes[..]),
+        function: function.map(|bytes| &bytes[..]),
+        namespace: namespace.map(|bytes| &bytes[..]),
+        span_name: &span.name,
+        kind: span.kind,
         scope,
-    );
+    });
     Ok(SpanIn {
         trace_id,
         span_id,
@@ -239,7 +323,12 @@ fn check_span(mut span: Span, scope: &str) -> Result<SpanIn, String> {
         start_unix_ns: span.start_time_unix_nano,
         end_unix_ns: span.end_time_unix_nano,
         name,
-        thread: thread_id.map(|id| (id, thread_name)),
+        thread: thread_id.map(|id| {
+            (
+                id,
+                thread_name.map(|name| String::from_utf8_lossy(name).into_owned()),
+            )
+        }),
         remote_parent: parent_span_id != 0
             && (matches!(span.kind, KIND_SERVER | KIND_CONSUMER)
                 || span.flags & PARENT_IS_REMOTE == PARENT_IS_REMOTE),

@@ -11,10 +11,13 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
 use highrise_protocol::{AgentMessage, EventKind, MethodDef, PackedEventWriter, MAX_METHOD_ID};
 
 use crate::spans::{MethodName, SpanIn};
+
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Events per batch message at most (a batch stays far below the frame limit).
 const MAX_BATCH_EVENTS: usize = 32_768;
@@ -106,12 +109,14 @@ pub struct Timeline {
     emitted_unix_ns: u64,
     pending: BinaryHeap<PendingSpan>,
     next_seq: u64,
-    methods: HashMap<MethodName, u32>,
+    /// One lookup per span: foldhash (seeded per map: names came over the wire) here and for
+    /// the lanes, not SipHash.
+    methods: Map<Arc<MethodName>, u32>,
     undefined: Vec<MethodDef>,
     lanes: Vec<Lane>,
-    thread_lanes: HashMap<i64, Vec<usize>>,
-    thread_names: HashMap<i64, String>,
-    trace_lanes: HashMap<u128, Vec<usize>>,
+    thread_lanes: Map<i64, Vec<usize>>,
+    thread_names: Map<i64, String>,
+    trace_lanes: Map<u128, Vec<usize>>,
     /// Free pooled lanes, lowest first (lanes keep their numbers as steady as they can).
     free_pool: BinaryHeap<Reverse<usize>>,
     /// Pooled lanes by the end of the span at their bottom (when they come free); entries of
@@ -132,12 +137,12 @@ impl Timeline {
             emitted_unix_ns: zero_unix_ns,
             pending: BinaryHeap::new(),
             next_seq: 0,
-            methods: HashMap::new(),
+            methods: HashMap::default(),
             undefined: Vec::new(),
             lanes: Vec::new(),
-            thread_lanes: HashMap::new(),
-            thread_names: HashMap::new(),
-            trace_lanes: HashMap::new(),
+            thread_lanes: Map::default(),
+            thread_names: Map::default(),
+            trace_lanes: Map::default(),
             free_pool: BinaryHeap::new(),
             busy_pool: BinaryHeap::new(),
             started_lanes: Vec::new(),
@@ -215,8 +220,8 @@ impl Timeline {
         Some(method_id)
     }
 
-    fn method_id(&mut self, name: MethodName) -> Option<u32> {
-        if let Some(&id) = self.methods.get(&name) {
+    fn method_id(&mut self, name: Arc<MethodName>) -> Option<u32> {
+        if let Some(&id) = self.methods.get(&*name) {
             return Some(id);
         }
         let id = u32::try_from(self.methods.len()).ok()?;
@@ -496,11 +501,11 @@ mod tests {
             parent_span_id: parent,
             start_unix_ns: ZERO + start_ms * MS,
             end_unix_ns: ZERO + end_ms * MS,
-            name: MethodName {
+            name: Arc::new(MethodName {
                 package: "app".into(),
                 class: "Handler".into(),
                 method: name.into(),
-            },
+            }),
             thread: None,
             remote_parent: false,
         }

@@ -122,6 +122,12 @@ fn one_span_request(service: &str, host: &str, function: &'static str, base: u64
     .encode_to_vec()
 }
 
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).expect("compresses");
+    encoder.finish().expect("compresses")
+}
+
 fn servers(config: OtlpConfig) -> (IngestServer<AggregateSink>, OtlpServer) {
     let ingest = start(test_config(), AggregateSink::factory);
     let otlp = OtlpServer::start(config, ingest.local_sessions()).expect("OTLP listens");
@@ -214,6 +220,7 @@ fn unchunk(mut bytes: &[u8]) -> Vec<u8> {
 }
 
 const PROTOBUF: (&str, &str) = ("Content-Type", "application/x-protobuf");
+const JSON: (&str, &str) = ("Content-Type", "application/json");
 
 fn by_program<'a>(
     reports: &'a [SessionReport<Arc<Snapshot>>],
@@ -421,23 +428,47 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     assert_eq!(status, 400);
     assert!(String::from_utf8_lossy(&body).contains("malformed OTLP protobuf"));
 
+    let (status, body) = http_post(addr, "/v1/traces", &[JSON], br#"{"resourceSpans": 5}"#);
+    assert_eq!(status, 400);
+    assert!(String::from_utf8_lossy(&body).contains("malformed OTLP JSON"));
+
     let (status, body) = http_post(
         addr,
         "/v1/traces",
-        &[("Content-Type", "application/json")],
-        b"{}",
+        &[("Content-Type", "text/plain")],
+        b"hello",
     );
     assert_eq!(status, 415);
-    assert!(String::from_utf8_lossy(&body).contains("http/protobuf"));
+    assert!(String::from_utf8_lossy(&body).contains("application/x-protobuf"));
 
+    // Said to be gzip, but not.
     let (status, body) = http_post(
         addr,
         "/v1/traces",
         &[PROTOBUF, ("Content-Encoding", "gzip")],
         &good,
     );
+    assert_eq!(status, 400);
+    assert!(String::from_utf8_lossy(&body).contains("gzip body"));
+
+    let (status, body) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Content-Encoding", "br")],
+        &good,
+    );
     assert_eq!(status, 415);
     assert!(String::from_utf8_lossy(&body).contains("compression"));
+
+    // A gzip bomb: small on the wire, over the limit inflated.
+    let (status, body) = http_post(
+        addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Content-Encoding", "gzip")],
+        &gzip(&vec![0u8; 1024 * 1024]),
+    );
+    assert_eq!(status, 413);
+    assert!(String::from_utf8_lossy(&body).contains("larger than"));
 
     let (status, _) = http_post(addr, "/v1/metrics", &[PROTOBUF], &good);
     assert_eq!(status, 404);
@@ -525,10 +556,11 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     let counts = otlp.counts();
     otlp.shutdown();
     let reports = wait_for_ended(&ingest, 1);
-    // Malformed, JSON, gzip, too large (a wrong path is no export request).
+    // Malformed protobuf and JSON, text, not gzip, brotli, the bomb, too large (a wrong path
+    // is no export request).
     assert_eq!(
         (counts.requests, counts.refused_requests),
-        (6, 4),
+        (9, 7),
         "{counts:?}"
     );
     assert_eq!(
@@ -540,6 +572,107 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     assert_eq!(method(survivor, "app", "Main", "run").1, 1);
     assert_eq!(method(survivor, "app", "Loop", "a").1, 1);
     assert_eq!(method(survivor, "app", "Loop", "b").1, 1);
+}
+
+/// What exporters send unless told otherwise, other than plain protobuf: OTLP/JSON (Node's
+/// `exporter-trace-otlp-http`), gzip over HTTP and gRPC (the Collector's exporters).
+#[test]
+fn json_and_gzip_bodies_are_taken_like_protobuf() {
+    let (ingest, otlp) = servers(test_otlp_config());
+    let http_addr = otlp.http_addr().expect("HTTP port");
+    let grpc_addr = otlp.grpc_addr().expect("gRPC port");
+    let base = now_unix_ns() - 200 * MS;
+
+    // OTLP/JSON as the specification writes it: hex ids, 64-bit integers as strings, a
+    // nested child, attributes highrise does not read.
+    let json = format!(
+        r#"{{"resourceSpans":[{{"resource":{{"attributes":[
+            {{"key":"service.name","value":{{"stringValue":"json-svc"}}}},
+            {{"key":"host.name","value":{{"stringValue":"host-j"}}}},
+            {{"key":"process.pid","value":{{"intValue":"4242"}}}}]}},
+          "scopeSpans":[{{"scope":{{"name":"tests","version":"1"}},"spans":[
+            {{"traceId":"5B8EFFF798038103D269B633813FC60C","spanId":"EEE19B7EC3C1B174",
+              "name":"GET /run","kind":2,"startTimeUnixNano":"{start}","endTimeUnixNano":"{end}",
+              "attributes":[{{"key":"code.function.name","value":{{"stringValue":"j.Json.run"}}}},
+                            {{"key":"http.status_code","value":{{"intValue":"200"}}}}],
+              "status":{{"code":1}}}},
+            {{"traceId":"5B8EFFF798038103D269B633813FC60C","spanId":"EEE19B7EC3C1B175",
+              "parentSpanId":"EEE19B7EC3C1B174","name":"step","kind":1,
+              "startTimeUnixNano":{child_start},"endTimeUnixNano":{child_end}}}
+          ]}}]}}]}}"#,
+        start = base,
+        end = base + 100 * MS,
+        child_start = base + 10 * MS,
+        child_end = base + 40 * MS,
+    );
+    let (status, answer) = http_post(http_addr, "/v1/traces", &[JSON], json.as_bytes());
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+    let answer: serde_json::Value = serde_json::from_slice(&answer).expect("a JSON answer");
+    assert!(answer.is_object(), "{answer}");
+
+    let (status, answer) = http_post(
+        http_addr,
+        "/v1/traces",
+        &[PROTOBUF, ("Content-Encoding", "gzip")],
+        &gzip(&one_span_request(
+            "gzip-http",
+            "host-g",
+            "g.Http.post",
+            base,
+        )),
+    );
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+
+    let request = ExportTraceServiceRequest::decode(
+        one_span_request("gzip-grpc", "host-g", "g.Grpc.call", base).as_slice(),
+    )
+    .expect("decodes");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let answer: ExportTraceServiceResponse = runtime.block_on(async {
+        let mut client = TraceServiceClient::connect(format!("http://{grpc_addr}"))
+            .await
+            .expect("gRPC connects")
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip);
+        client
+            .export(request)
+            .await
+            .expect("gzip gRPC export")
+            .into_inner()
+    });
+    assert_eq!(answer.partial_success, None);
+
+    std::thread::sleep(Duration::from_millis(700));
+    let counts = otlp.counts();
+    otlp.shutdown();
+    let reports = wait_for_ended(&ingest, 3);
+    assert_eq!(
+        (counts.spans_placed, counts.refused_requests),
+        (4, 0),
+        "{counts:?}"
+    );
+    let json = by_program(&reports, "json-svc");
+    let info = json.info.as_ref().expect("hello");
+    assert_eq!(info.pid, 4242);
+    assert!(info.agent.contains("host=host-j"), "{}", info.agent);
+    let (run, calls) = method(json, "j", "Json", "run");
+    assert_eq!(calls, 1);
+    // 100 ms less the child's 30 ms on top.
+    assert!((run - 70.0 / 3000.0).abs() < 0.002, "run {run}");
+    // No code attributes: package from the scope, class from the kind, method from the name.
+    let (step, calls) = method(json, "tests", "internal", "step");
+    assert_eq!(calls, 1);
+    assert!((step - 30.0 / 3000.0).abs() < 0.002, "step {step}");
+    assert_eq!(
+        method(by_program(&reports, "gzip-http"), "g", "Http", "post").1,
+        1
+    );
+    assert_eq!(
+        method(by_program(&reports, "gzip-grpc"), "g", "Grpc", "call").1,
+        1
+    );
 }
 
 #[test]
