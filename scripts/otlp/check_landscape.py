@@ -103,6 +103,12 @@ def main():
             check(link["callee"]["service"] == "inventory" and "/reserve" in link["callee"]["method"],
                   f"link's callee {link['callee']}")
             check(link["calls"] == reserves, f"link: {link['calls']} calls, the shop made {reserves}")
+            # The calls over time (what replays draw): each second once, ascending, adding up.
+            seconds = [second for second, _ in link.get("calls_by_second", [])]
+            check(seconds == sorted(set(seconds)) and len(seconds) >= 3,
+                  f"link: calls_by_second seconds {seconds}")
+            by_second = sum(calls for _, calls in link.get("calls_by_second", []))
+            check(by_second == reserves, f"link: {by_second} calls by second, the shop made {reserves}")
             print(f"checkout → inventory: {link['calls']} calls between services across hosts, "
                   f"callee {link['callee']['method']}")
     with open(args.record_log) as f:

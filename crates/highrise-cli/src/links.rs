@@ -1,5 +1,6 @@
 //! Calls between services (OTLP sessions' links, `highrise_ingest::SessionLinks`) named for
-//! people and files: `record` prints them and writes `links.json` beside the recordings.
+//! people and files: `record` prints them and writes `links.json` beside the recordings
+//! ([`highrise_report::links`], which replays read back).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -7,10 +8,7 @@ use std::sync::Arc;
 
 use highrise_ingest::{LinksSnapshot, MethodRef, SessionId, SessionInfo, SessionReport};
 use highrise_protocol::MethodDef;
-use serde::{Deserialize, Serialize};
-
-/// The file `record` writes in its output directory when services called each other.
-pub const LINKS_FILE: &str = "links.json";
+use highrise_report::links::{LinkEnd, LinksFile, NamedLink};
 
 /// What is known of each session to name a link's ends: its Hello, definitions and recording.
 #[derive(Debug, Default)]
@@ -23,33 +21,6 @@ struct Named {
     info: SessionInfo,
     definitions: Vec<Arc<[MethodDef]>>,
     recording: Option<PathBuf>,
-}
-
-/// One end of a link, by name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LinkEnd {
-    /// The service (the session's program).
-    pub service: String,
-    /// The session's origin (`otlp; host=…; instance=…; sdk=…`).
-    pub agent: String,
-    /// The session's recording file name, when it was recorded.
-    pub recording: Option<String>,
-    /// `package.Class.method`.
-    pub method: String,
-}
-
-/// A call between services, by name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NamedLink {
-    pub caller: LinkEnd,
-    pub callee: LinkEnd,
-    pub calls: u64,
-}
-
-/// The content of `links.json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LinksFile {
-    pub links: Vec<NamedLink>,
 }
 
 impl SessionNames {
@@ -101,6 +72,7 @@ impl SessionNames {
                     caller: self.end(link.caller)?,
                     callee: self.end(link.callee)?,
                     calls: link.calls_total,
+                    calls_by_second: link.calls_by_second.to_vec(),
                 })
             })
             .collect();
@@ -131,9 +103,5 @@ pub fn link_line(link: &NamedLink) -> String {
 
 /// Writes `links.json` into `dir`.
 pub fn write_links(dir: &Path, links: Vec<NamedLink>) -> anyhow::Result<PathBuf> {
-    let path = dir.join(LINKS_FILE);
-    let text = serde_json::to_string_pretty(&LinksFile { links })?;
-    std::fs::write(&path, text + "\n")
-        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
-    Ok(path)
+    Ok(LinksFile { links }.write(dir)?)
 }

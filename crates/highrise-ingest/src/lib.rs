@@ -39,7 +39,7 @@ pub use aggregate_sink::{
     AggregateCommand, AggregateSink, CONTEXTS_PUBLISH_INTERVAL, VIEWER_MAX_CONTEXT_NODES,
 };
 pub use config::{recording_path, IngestConfig};
-pub use links::{LinksSnapshot, MethodRef, SessionLink, SessionLinks};
+pub use links::{CallsBySecond, LinksSnapshot, MethodRef, SessionLink, SessionLinks};
 pub use local::{LocalSession, LocalSessions, SessionClosed};
 pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};
 pub use report::{

@@ -15,7 +15,7 @@ pub struct MethodRef {
 }
 
 /// Calls from `caller` (in one session) to `callee` (in another).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionLink {
     pub caller: MethodRef,
     pub callee: MethodRef,
@@ -24,7 +24,14 @@ pub struct SessionLink {
     /// Calls that started within the last [`LinksSnapshot::window_s`] of the callee's session
     /// time (its horizon, for OTLP sessions).
     pub calls_window: u64,
+    /// The calls by the Unix second their callee started in (the callee's clock), oldest
+    /// first, the last hour at most: what a recording keeps so replays can draw the link as it
+    /// was ([`CallsBySecond`]).
+    pub calls_by_second: CallsBySecond,
 }
+
+/// (Unix second, calls started in it), ascending, shared between snapshots.
+pub type CallsBySecond = Arc<Vec<(u64, u64)>>;
 
 /// Every cross-session link known, at one moment.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -102,8 +109,9 @@ mod tests {
             },
             calls_total: 10,
             calls_window: 6,
+            calls_by_second: Arc::new(vec![(1_800_000_000, 10)]),
         };
-        board.publish(3.0, vec![link]);
+        board.publish(3.0, vec![link.clone()]);
         board.publish(
             3.0,
             vec![SessionLink {

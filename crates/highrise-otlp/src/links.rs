@@ -12,8 +12,9 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
-use highrise_ingest::{MethodRef, SessionLink};
+use highrise_ingest::{CallsBySecond, MethodRef, SessionLink};
 
 /// How long spans stay findable at least (at most twice this).
 pub const GENERATION_NS: u64 = 30_000_000_000;
@@ -22,6 +23,9 @@ pub const GENERATION_SPANS: usize = 1 << 20;
 /// The window `calls_window` counts over.
 pub const WINDOW_NS: u64 = 3_000_000_000;
 const BUCKET_NS: u64 = 250_000_000;
+/// Seconds of [`SessionLink::calls_by_second`] kept per link at most (the oldest tenth goes
+/// when full).
+pub const SECONDS_KEPT: usize = 3_600;
 const BUCKETS: usize = (WINDOW_NS / BUCKET_NS) as usize;
 
 type SpanKey = (u128, u64);
@@ -112,6 +116,8 @@ struct LinkCounts {
     recent: [u64; BUCKETS],
     /// The bucket number each slot of `recent` holds.
     recent_bucket: [u64; BUCKETS],
+    /// Copied on write: a snapshot published since holds the old one.
+    by_second: CallsBySecond,
 }
 
 /// Cross-service calls, found and counted.
@@ -210,6 +216,18 @@ impl LinkTracker {
                 counts.recent[slot] = 0;
             }
             counts.recent[slot] += 1;
+            let second = start / 1_000_000_000;
+            let by_second = Arc::make_mut(&mut counts.by_second);
+            // Nearly always the last second or a new one; a link found late lands in place.
+            match by_second.binary_search_by_key(&second, |&(second, _)| second) {
+                Ok(index) => by_second[index].1 += 1,
+                Err(index) => {
+                    by_second.insert(index, (second, 1));
+                    if by_second.len() > SECONDS_KEPT {
+                        by_second.drain(..SECONDS_KEPT / 10);
+                    }
+                }
+            }
             self.changed = true;
         }
     }
@@ -237,6 +255,7 @@ impl LinkTracker {
                     .filter(|(&bucket, _)| (oldest..=newest).contains(&bucket))
                     .map(|(_, calls)| calls)
                     .sum(),
+                calls_by_second: Arc::clone(&counts.by_second),
             })
             .collect();
         links.sort_by_key(|link| (link.caller, link.callee));
@@ -313,6 +332,7 @@ mod tests {
         // Three seconds later the window has emptied; the total stays.
         let later = links.take_links(105 * S, true).unwrap();
         assert_eq!((later[0].calls_total, later[0].calls_window), (2, 0));
+        assert_eq!(*later[0].calls_by_second, [(100, 1), (101, 1)]);
     }
 
     #[test]

@@ -24,11 +24,14 @@
 //! - [`diagram::class_diagram`]: the class diagram the agents read from the program (supertypes,
 //!   fields), with each association's objects made per owner from the calling contexts
 //!   (`highrise classes --diagram`; [`phases::ClassTable::diagram`]).
+//! - [`links::LinksFile`]: `links.json`, the calls between services `highrise record` writes
+//!   beside OpenTelemetry sessions' recordings, by name, for replays and people.
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
 //!   recorded pacing × speed.
 
 mod compare;
 pub mod diagram;
+pub mod links;
 pub mod pairing;
 pub mod phases;
 pub mod predict;

@@ -2,7 +2,8 @@
 //! resource's `host.name`, an agent's address; this machine for local ones) and each host's
 //! services stand in a labelled grid on a ground plate of their own; each city keeps its own
 //! layout. Calls that cross services (`highrise_ingest::SessionLinks`, found by the OTLP
-//! bridge) are drawn as arcs between the cities (`arcs.rs`) and listed in the tooltip.
+//! bridge, or for replays the `links.json` beside the recordings: `replay_links.rs`) are drawn
+//! as arcs between the cities (`arcs.rs`) and listed in the tooltip.
 //!
 //! [`arrange`] is pure (keys and bounds in, origins and host areas out); the city systems' Arrange
 //! stage calls it. With one host and no OpenTelemetry session the cities stand in one row with
@@ -11,10 +12,11 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use highrise_ingest::{LinksSnapshot, SessionLinks, SessionSource};
+use highrise_ingest::{LinksSnapshot, SessionLink, SessionLinks, SessionSource};
 use highrise_layout::Rect;
 
 use super::city::{CityKey, Palette, CITY_GAP_WU};
+use super::replay_links::{self, ReplayLinks};
 use super::sessions::{Report, Sessions};
 
 /// Room around a host's cities on its plate, world units.
@@ -227,20 +229,62 @@ pub struct LandscapePlugin;
 impl Plugin for LandscapePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Landscape>()
+            .init_resource::<ReplayLinks>()
             .add_systems(PreUpdate, refresh_links)
             .add_systems(Update, sync_plates.after(super::city::CitySet::Arrange));
     }
 }
 
-/// Takes the latest cross-session calls when they changed.
-fn refresh_links(feed: Option<Res<LinksFeed>>, mut landscape: ResMut<Landscape>) {
-    let Some(feed) = feed else {
-        return;
-    };
-    let latest = feed.0.latest();
-    if latest.generation != landscape.links.generation {
-        landscape.links = latest;
+/// How often the calls between replayed sessions are recounted, seconds.
+const REPLAY_LINKS_INTERVAL_S: f32 = 0.25;
+
+/// What [`refresh_links`] last merged.
+#[derive(Debug, Default)]
+struct MergedLinks {
+    live_generation: u64,
+    replayed: Vec<SessionLink>,
+    since_s: f32,
+    generation: u64,
+}
+
+/// Takes the latest cross-session calls when they changed: the live ones (the OTLP bridge's
+/// board) and the replayed ones (`links.json` beside replayed recordings, [`replay_links`]).
+fn refresh_links(
+    feed: Option<Res<LinksFeed>>,
+    sessions: Res<Sessions>,
+    time: Res<Time>,
+    mut replay: ResMut<ReplayLinks>,
+    mut merged: Local<MergedLinks>,
+    mut landscape: ResMut<Landscape>,
+) {
+    let live = feed.map(|feed| feed.0.latest()).unwrap_or_default();
+    let mut changed = live.generation != merged.live_generation;
+    merged.since_s += time.delta_secs();
+    if merged.since_s >= REPLAY_LINKS_INTERVAL_S {
+        merged.since_s = 0.0;
+        replay.load_new(&sessions);
+        let replayed = replay_links::replayed_links(replay.files(), &sessions);
+        if replayed != merged.replayed {
+            merged.replayed = replayed;
+            changed = true;
+        }
     }
+    if !changed {
+        return;
+    }
+    merged.live_generation = live.generation;
+    merged.generation += 1;
+    let mut links = live.links.clone();
+    links.extend(merged.replayed.iter().cloned());
+    landscape.links = Arc::new(LinksSnapshot {
+        generation: merged.generation,
+        window_s: if live.window_s > 0.0 {
+            live.window_s
+        } else {
+            replay_links::WINDOW_S as f32
+        },
+        links,
+    });
 }
 
 /// A host's ground plate.

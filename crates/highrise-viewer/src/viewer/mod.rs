@@ -40,6 +40,7 @@ pub mod labels;
 pub mod landscape;
 pub mod offscreen;
 pub mod recording;
+pub mod replay_links;
 pub mod sessions;
 pub mod sites;
 pub mod source;

@@ -7,7 +7,7 @@ use highrise_viewer::viewer::arcs::place_links;
 use highrise_viewer::viewer::city::{Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
 use highrise_viewer::viewer::landscape::{HostPlate, Landscape, LandscapePlugin, LinksFeed};
-use highrise_viewer::viewer::sessions::{Report, Sessions};
+use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
 use highrise_viewer::viewer::ui::link_lines;
 
 use crate::support::*;
@@ -73,6 +73,7 @@ fn services_stand_on_their_hosts_plates_and_calls_between_them_are_arcs() {
             },
             calls_total: 30,
             calls_window: 12,
+            calls_by_second: Default::default(),
         }],
     );
     for _ in 0..30 {
@@ -143,4 +144,113 @@ fn services_stand_on_their_hosts_plates_and_calls_between_them_are_arcs() {
         ["called from checkout · shop.api.Inventory.reserve: 4.0/s (30 calls)"]
     );
     assert!(hover(2, 1).is_empty(), "cart made no call to the inventory");
+}
+
+/// Replays of recordings made with `highrise record --otlp`: no bridge, so the calls between
+/// services come from the `links.json` beside the recordings, counted at the callee replay's
+/// own moment.
+#[test]
+fn replayed_services_draw_the_calls_recorded_beside_them() {
+    use highrise_report::links::{LinkEnd, LinksFile, NamedLink};
+    use highrise_viewer::viewer::replay_links::{replayed_links, ReplayLinks};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().expect("a directory");
+    let zero_s = 1_800_000_000u64;
+    let end = |service: &str, recording: &str, method: &str| LinkEnd {
+        service: service.into(),
+        agent: format!("otlp; host={service}-host; instance=; sdk="),
+        recording: Some(recording.into()),
+        method: method.into(),
+    };
+    LinksFile {
+        links: vec![NamedLink {
+            caller: end(
+                "checkout",
+                "checkout-1.0-s2.hrec",
+                "shop.api.Inventory.reserve",
+            ),
+            callee: end(
+                "inventory",
+                "inventory-s1.hrec",
+                "opentelemetry.instrumentation.flask.server.GET /reserve",
+            ),
+            calls: 9,
+            // Two calls in the session's 10th second, three in its 11th, four in its 13th.
+            calls_by_second: vec![(zero_s + 10, 2), (zero_s + 11, 3), (zero_s + 13, 4)],
+        }],
+    }
+    .write(dir.path())
+    .expect("written");
+
+    let replayed = |session_id: u64, service: &str, file: &str, methods, now_s: u64| {
+        let mut report = otlp_report(session_id, service, &format!("{service}-host"), methods);
+        report.stats.source = highrise_ingest::SessionSource::Replay {
+            path: dir.path().join(file),
+        };
+        report.info.as_mut().expect("hello").clock_zero_unix_ns = zero_s * 1_000_000_000;
+        let snapshot = report.sink.as_mut().expect("a snapshot");
+        Arc::make_mut(snapshot).now_ns = now_s * 1_000_000_000;
+        report
+    };
+    let shop = [
+        ("shop.api", "Handler", "handle"),
+        ("shop.api", "Inventory", "reserve"),
+    ];
+    let inventory = [(
+        "opentelemetry.instrumentation.flask",
+        "server",
+        "GET /reserve",
+    )];
+    let mut app = app();
+    app.add_plugins(LandscapePlugin);
+    accept(
+        &mut app,
+        replayed(2, "checkout", "checkout-1.0-s2.hrec", &shop, 12),
+    );
+    // The callee replay is at its 11th second: 2 + 3 calls so far, all in the window.
+    accept(
+        &mut app,
+        replayed(1, "inventory", "inventory-s1.hrec", &inventory, 11),
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    let world = app.world();
+    let links = &world.resource::<Landscape>().links;
+    assert_eq!(links.links.len(), 1, "{links:?}");
+    let link = &links.links[0];
+    assert_eq!(
+        (link.caller, link.callee),
+        (
+            MethodRef {
+                session_id: 2,
+                method_id: 1
+            },
+            MethodRef {
+                session_id: 1,
+                method_id: 0
+            }
+        )
+    );
+    assert_eq!((link.calls_total, link.calls_window), (5, 5));
+    assert_eq!(links.window_s, 3.0);
+    let arcs = place_links(world.resource::<Cities>(), links);
+    assert_eq!(arcs.len(), 1, "drawn");
+
+    // Later in the callee's replay the window moves on; a recording not replayed links nothing.
+    let sessions = world.resource::<Sessions>();
+    let replay = world.resource::<ReplayLinks>();
+    let mut later = Sessions::default();
+    for (id, view) in &sessions.by_id {
+        let mut report = view.report.clone();
+        if *id == 1 {
+            Arc::make_mut(report.sink.as_mut().expect("a snapshot")).now_ns = 15 * 1_000_000_000;
+        }
+        accept_report(&mut later, report);
+    }
+    let at_15 = replayed_links(replay.files(), &later);
+    assert_eq!((at_15[0].calls_total, at_15[0].calls_window), (9, 4));
+    later.by_id.remove(&2);
+    assert!(replayed_links(replay.files(), &later).is_empty());
 }

@@ -1,0 +1,159 @@
+//! `links.json`: the calls between services (OpenTelemetry sessions' cross-session links)
+//! that `highrise record` writes beside its recordings, by name, so a replay can draw them
+//! again ([`LinksFile::read_beside`]) and people can read them.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The file `record` writes in its output directory when services called each other.
+pub const LINKS_FILE: &str = "links.json";
+
+/// One end of a link, by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkEnd {
+    /// The service (the session's program).
+    pub service: String,
+    /// The session's origin (`otlp; host=…; instance=…; sdk=…`).
+    pub agent: String,
+    /// The session's recording file name, when it was recorded.
+    pub recording: Option<String>,
+    /// `package.Class.method`.
+    pub method: String,
+}
+
+/// A call between services, by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedLink {
+    pub caller: LinkEnd,
+    pub callee: LinkEnd,
+    pub calls: u64,
+    /// (Unix second on the callee's clock, calls that started in it), ascending: how the calls
+    /// spread over the recording (absent in files from before it was kept).
+    #[serde(default)]
+    pub calls_by_second: Vec<(u64, u64)>,
+}
+
+impl NamedLink {
+    /// Calls that started in the `window_s` seconds up to `unix_s` (exclusive of its start,
+    /// inclusive of `unix_s` itself), as the live view counts its window.
+    pub fn calls_in_window(&self, unix_s: u64, window_s: u64) -> u64 {
+        let first = unix_s.saturating_sub(window_s.saturating_sub(1));
+        let from = self.calls_by_second.partition_point(|&(s, _)| s < first);
+        let to = self.calls_by_second.partition_point(|&(s, _)| s <= unix_s);
+        self.calls_by_second[from..to]
+            .iter()
+            .map(|&(_, calls)| calls)
+            .sum()
+    }
+}
+
+/// Why `links.json` could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum LinksFileError {
+    #[error("cannot read or write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a links file: {source}")]
+    Format {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
+/// The content of `links.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinksFile {
+    pub links: Vec<NamedLink>,
+}
+
+impl LinksFile {
+    /// Writes `links.json` into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, LinksFileError> {
+        let path = dir.join(LINKS_FILE);
+        let text = match serde_json::to_string_pretty(self) {
+            Ok(text) => text,
+            Err(source) => return Err(LinksFileError::Format { path, source }),
+        };
+        match std::fs::write(&path, text + "\n") {
+            Ok(()) => Ok(path),
+            Err(source) => Err(LinksFileError::Io { path, source }),
+        }
+    }
+
+    /// The `links.json` beside `recording` (in its directory), if there is one; an unreadable
+    /// one is an error that names it.
+    pub fn read_beside(recording: &Path) -> Result<Option<(PathBuf, Self)>, LinksFileError> {
+        let dir = match recording.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let path = dir.join(LINKS_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(LinksFileError::Io { path, source }),
+        };
+        match serde_json::from_str(&text) {
+            Ok(file) => Ok(Some((path, file))),
+            Err(source) => Err(LinksFileError::Format { path, source }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(service: &str, method: &str) -> LinkEnd {
+        LinkEnd {
+            service: service.into(),
+            agent: format!("otlp; host={service}-host; instance=; sdk="),
+            recording: Some(format!("{service}-s1.hrec")),
+            method: method.into(),
+        }
+    }
+
+    #[test]
+    fn windows_count_the_seconds_they_cover_and_files_round_trip() {
+        let link = NamedLink {
+            caller: end("shop", "shop.api.Inventory.reserve"),
+            callee: end("inventory", "flask.server.GET /reserve"),
+            calls: 9,
+            calls_by_second: vec![(100, 2), (101, 3), (103, 4)],
+        };
+        assert_eq!(link.calls_in_window(99, 3), 0);
+        assert_eq!(link.calls_in_window(101, 3), 5);
+        assert_eq!(link.calls_in_window(103, 3), 7);
+        assert_eq!(link.calls_in_window(105, 3), 4);
+        assert_eq!(link.calls_in_window(106, 3), 0);
+
+        let dir = tempfile::tempdir().expect("a directory");
+        let file = LinksFile { links: vec![link] };
+        let written = file.write(dir.path()).expect("written");
+        let (read_path, read) = LinksFile::read_beside(&dir.path().join("shop-s1.hrec"))
+            .expect("readable")
+            .expect("found");
+        assert_eq!((read_path, read), (written, file));
+        // Files from before the series was kept still read.
+        std::fs::write(
+            dir.path().join(LINKS_FILE),
+            r#"{"links":[{"caller":{"service":"a","agent":"","recording":null,"method":"m"},
+                "callee":{"service":"b","agent":"","recording":null,"method":"n"},"calls":3}]}"#,
+        )
+        .expect("written");
+        let (_, old) = LinksFile::read_beside(&dir.path().join("x.hrec"))
+            .expect("readable")
+            .expect("found");
+        assert!(old.links[0].calls_by_second.is_empty());
+        assert!(matches!(
+            LinksFile::read_beside(Path::new("/nonexistent/x.hrec")),
+            Ok(None)
+        ));
+        std::fs::write(dir.path().join(LINKS_FILE), "not json").expect("written");
+        let error = LinksFile::read_beside(&dir.path().join("x.hrec")).expect_err("refused");
+        assert!(error.to_string().contains("is not a links file"), "{error}");
+    }
+}
