@@ -74,6 +74,8 @@ pub struct Arc3 {
     pub from: Vec3,
     pub to: Vec3,
     pub width: u8,
+    /// No call in the window: drawn faint (a link seen before, quiet now).
+    pub idle: bool,
 }
 
 /// The arcs of one city: `edges` placed on its buildings (edges whose caller or callee has no
@@ -108,7 +110,12 @@ pub fn place_arcs(city: &City, all: &CallEdges, edges: &[CallEdge]) -> Vec<Arc3>
                 share if share >= 0.1 => 1,
                 _ => 0,
             };
-            Some(Arc3 { from, to, width })
+            Some(Arc3 {
+                from,
+                to,
+                width,
+                idle: false,
+            })
         })
         .collect()
 }
@@ -271,10 +278,18 @@ pub fn place_links(cities: &Cities, links: &LinksSnapshot) -> Vec<Arc3> {
                 share if share >= 0.1 => 1,
                 _ => 0,
             };
-            Some(Arc3 { from, to, width })
+            Some(Arc3 {
+                from,
+                to,
+                width,
+                idle: link.calls_window == 0,
+            })
         })
         .collect()
 }
+
+/// How much of an idle link's colour shows.
+const IDLE_ALPHA: f32 = 0.2;
 
 /// Cross-service arcs, always (unless arcs are off): the landscape's few service-to-service
 /// calls are what it is for.
@@ -288,8 +303,9 @@ fn draw_links(
         return;
     }
     for arc in place_links(&cities, &landscape.links) {
+        let alpha = if arc.idle { IDLE_ALPHA } else { 1.0 };
         let points = arc_points_lifted(arc.from, arc.to, 0.2)
-            .map(|(point, t)| (point, CALLER_END.mix(&CALLEE_END, t)));
+            .map(move |(point, t)| (point, CALLER_END.mix(&CALLEE_END, t).with_alpha(alpha)));
         match arc.width {
             0 => thin.linestrip_gradient(points),
             1 => mid.linestrip_gradient(points),

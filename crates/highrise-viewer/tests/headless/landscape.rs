@@ -237,6 +237,7 @@ fn replayed_services_draw_the_calls_recorded_beside_them() {
     assert_eq!(links.window_s, 3.0);
     let arcs = place_links(world.resource::<Cities>(), links);
     assert_eq!(arcs.len(), 1, "drawn");
+    assert!(!arcs[0].idle, "calls in the window: drawn bright");
 
     // Later in the callee's replay the window moves on; a recording not replayed links nothing.
     let sessions = world.resource::<Sessions>();
@@ -251,6 +252,14 @@ fn replayed_services_draw_the_calls_recorded_beside_them() {
     }
     let at_15 = replayed_links(replay.files(), &later);
     assert_eq!((at_15[0].calls_total, at_15[0].calls_window), (9, 4));
+    let view = later.by_id.get_mut(&1).expect("the inventory");
+    Arc::make_mut(view.report.sink.as_mut().expect("a snapshot")).now_ns = 20 * 1_000_000_000;
+    let at_20 = replayed_links(replay.files(), &later);
+    assert_eq!(
+        (at_20[0].calls_total, at_20[0].calls_window),
+        (9, 0),
+        "quiet: drawn faint"
+    );
     later.by_id.remove(&2);
     assert!(replayed_links(replay.files(), &later).is_empty());
 }
