@@ -1,9 +1,13 @@
 //! `highrise attach PID` for a running CPython (3.11–3.13): starts the Python agent
 //! (`agents/python`) inside it, so its city appears in the running viewer.
 //!
-//! How: gdb attaches, maps one page (`mmap`: a system call, no allocator lock, so it is safe
-//! wherever the threads stopped), writes a one-line `exec(...)` of a small script file into it
-//! and queues that line with `Py_AddPendingCall(PyRun_SimpleString, line)`, then detaches. The
+//! How: gdb attaches and runs `attach_python/inject.py`, which maps one page (`mmap`: a system
+//! call, no allocator lock), writes a one-line `exec(...)` of a small script file into it and
+//! queues that line with `Py_AddPendingCall(PyRun_SimpleString, line)`, then detaches. It calls
+//! them by hand on a thread stopped where the vector registers hold nothing live (after a
+//! system call, or at the entry of a hot interpreter function), saving and restoring only the
+//! general registers: gdb's own `call` restores the whole XSAVE state, which gdb 13 cannot write
+//! on CPUs with Intel AMX (its buffer is smaller than the kernel's). The
 //! interpreter runs pending calls on its main thread at its next safe point, holding the GIL, as
 //! `memray attach` arranges too (it dlopens a helper library instead). The script deletes
 //! itself and starts a thread that imports `highrise_agent` (the target's own, else this
@@ -154,28 +158,17 @@ del _highrise_attach, _highrise_threading
     )
 }
 
-/// gdb's commands: map a page, write the line into it, queue the pending call, detach.
-pub fn gdb_commands(line: &str) -> Vec<String> {
-    let escaped = line.replace('\\', "\\\\").replace('"', "\\\"");
-    vec![
-        "set pagination off".into(),
-        "set confirm off".into(),
-        // A signal during a call (the program's own) abandons the call instead of leaving
-        // the thread inside it.
-        "set unwindonsignal on".into(),
-        // PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS.
-        "set $highrise_page = (char *) mmap((void *) 0, 4096, 3, 34, -1, (long) 0)".into(),
-        "printf \"HIGHRISE_PAGE %p\\n\", $highrise_page".into(),
-        format!(
-            "set {{char[{}]}} $highrise_page = \"{escaped}\"",
-            line.len() + 1
-        ),
-        "printf \"HIGHRISE_QUEUED %d\\n\", (int) Py_AddPendingCall((int (*)(void *)) PyRun_SimpleString, $highrise_page)"
-            .into(),
-        "detach".into(),
-        "quit".into(),
-    ]
+/// The gdb Python script that maps a page, writes `line` into it and queues it as a pending
+/// call, with hand-made calls on a thread where they clobber nothing live (`inject.py` says
+/// why not gdb's own `call`), then detaches.
+pub fn gdb_script(line: &str) -> String {
+    let hex: String = line.bytes().map(|byte| format!("{byte:02x}")).collect();
+    include_str!("attach_python/inject.py").replace("@LINE_HEX@", &hex)
 }
+
+/// How long gdb may wait for a thread to reach a safe point before it is interrupted (it then
+/// restores nothing it did not change, and detaches).
+const GDB_TIMEOUT_S: u32 = 30;
 
 /// Runs `highrise attach` for a CPython process.
 pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
@@ -204,12 +197,24 @@ pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
         "exec(open({}).read())",
         py_str(&script_path.to_string_lossy())
     );
-    let mut command = Command::new(&gdb);
-    command.args(["-nx", "-q", "-batch", "-p", &args.pid.to_string()]);
-    for gdb_command in gdb_commands(&line) {
-        command.arg("-ex").arg(gdb_command);
-    }
+    let gdb_script_path = script_path.with_extension("gdb.py");
+    std::fs::write(&gdb_script_path, gdb_script(&line))
+        .with_context(|| format!("writing {}", gdb_script_path.display()))?;
+    // coreutils' `timeout` interrupts gdb (SIGINT) if no thread reaches a safe point.
+    let mut command = if Path::new("/usr/bin/timeout").exists() {
+        let mut command = Command::new("/usr/bin/timeout");
+        command
+            .args(["-s", "INT", &GDB_TIMEOUT_S.to_string()])
+            .arg(&gdb);
+        command
+    } else {
+        Command::new(&gdb)
+    };
+    command
+        .args(["-nx", "-q", "-batch", "-p", &args.pid.to_string(), "-x"])
+        .arg(&gdb_script_path);
     let output = command.output();
+    let _ = std::fs::remove_file(&gdb_script_path);
     let output = match output {
         Ok(output) => output,
         Err(error) => {
@@ -279,6 +284,12 @@ pub fn gdb_outcome(stdout: &str, stderr: &str) -> Result<(), String> {
     if all.contains("No symbol \"mmap\"") {
         return Err("no mmap in the process (no C library symbols)".into());
     }
+    if let Some(why) = all
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("HIGHRISE_FAIL "))
+    {
+        return Err(why.to_string());
+    }
     Err("gdb did not queue the call".into())
 }
 
@@ -315,12 +326,13 @@ mod tests {
 
     #[test]
     fn gdb_writes_the_line_then_queues_it() {
-        let commands = gdb_commands(r#"exec(open("/tmp/a.py").read())"#);
-        assert!(commands.iter().any(|c| c.contains("mmap((void *) 0, 4096")));
-        assert!(commands
-            .iter()
-            .any(|c| c == r#"set {char[31]} $highrise_page = "exec(open(\"/tmp/a.py\").read())""#));
-        assert_eq!(commands.last().map(String::as_str), Some("quit"));
+        let script = gdb_script(r#"exec(open("/tmp/a.py").read())"#);
+        // The line, hex-encoded (no quoting to get wrong), then a NUL.
+        assert!(script.contains(r#"bytes.fromhex("65786563286f70656e2822"#));
+        assert!(!script.contains("@LINE_HEX@"));
+        assert!(script.contains("\"mmap\""));
+        assert!(script.contains("\"Py_AddPendingCall\""));
+        assert!(script.trim_end().ends_with(r#"gdb.execute("detach")"#));
     }
 
     #[test]
@@ -339,6 +351,11 @@ mod tests {
             gdb_outcome("", "No symbol \"Py_AddPendingCall\" in current context.\n")
                 .unwrap_err()
                 .contains("not CPython")
+        );
+        assert!(
+            gdb_outcome("HIGHRISE_FAIL no thread came to a safe point\n", "")
+                .unwrap_err()
+                .contains("safe point")
         );
     }
 }
