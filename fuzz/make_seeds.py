@@ -40,6 +40,56 @@ def v1_frames(recording):
     return frames
 
 
+# OTLP export requests (opentelemetry.proto.collector.trace.v1), encoded by hand: seeds only,
+# so the fuzz crate's corpus needs no protobuf tooling here.
+def pb_varint(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def pb_len(tag, payload):
+    return pb_varint(tag << 3 | 2) + pb_varint(len(payload)) + payload
+
+
+def pb_fixed64(tag, value):
+    return pb_varint(tag << 3 | 1) + struct.pack("<Q", value)
+
+
+def pb_int(tag, value):
+    return pb_varint(tag << 3) + pb_varint(value & (2**64 - 1))
+
+
+def otlp_text(key, value):
+    return pb_len(1, key.encode()) + pb_len(2, pb_len(1, value.encode()))
+
+
+def otlp_number(key, value):
+    return pb_len(1, key.encode()) + pb_len(2, pb_int(3, value))
+
+
+def otlp_span(trace, span, parent, name, start_ms, end_ms, attributes, kind=1):
+    zero_ns = 1_800_000_000 * 10**9
+    fields = pb_len(1, bytes([trace]) * 16) + pb_len(2, bytes([span]) * 8)
+    if parent:
+        fields += pb_len(4, bytes([parent]) * 8)
+    fields += pb_len(5, name.encode()) + pb_int(6, kind)
+    fields += pb_fixed64(7, zero_ns + start_ms * 10**6) + pb_fixed64(8, zero_ns + end_ms * 10**6)
+    return fields + b"".join(pb_len(9, attribute) for attribute in attributes)
+
+
+def otlp_request(service, spans):
+    resource = pb_len(1, pb_len(1, otlp_text("service.name", service)) + pb_len(1, otlp_text("host.name", "h1")))
+    scope_spans = pb_len(1, pb_len(1, b"shop")) + b"".join(pb_len(2, span) for span in spans)
+    return pb_len(1, resource + pb_len(2, scope_spans))
+
+
 def main():
     messages = sorted(
         path.stem
@@ -68,6 +118,20 @@ def main():
     # agent_answer: the viewer's answers.
     for answer in ANSWERS:
         write("agent_answer", answer, golden(answer))
+    # otlp_request: a trace of nested spans on a thread, spans to reject, an OTLP/JSON body.
+    code = lambda name: otlp_text("code.function.name", name)
+    write("otlp_request", "nested", otlp_request("shop", [
+        otlp_span(1, 2, 1, "query", 10, 80, [code("shop.db.Repository.query"), otlp_number("thread.id", 7)]),
+        otlp_span(1, 1, 0, "handle", 0, 100, [code("shop.api.Handler.handle"), otlp_text("thread.name", "w-7")], kind=2),
+    ]))
+    write("otlp_request", "rejects", otlp_request("shop", [
+        otlp_span(2, 3, 0, "no end", 10, 0, []),
+        otlp_span(0, 4, 0, "zero trace", 0, 5, []),
+    ]))
+    write("otlp_request", "json", b'{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name",'
+          b'"value":{"stringValue":"j"}}]},"scopeSpans":[{"scope":{"name":"s"},"spans":[{"traceId":'
+          b'"5B8EFFF798038103D269B633813FC60C","spanId":"EEE19B7EC3C1B174","name":"run","kind":2,'
+          b'"startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}]}]}]}')
 
 
 if __name__ == "__main__":

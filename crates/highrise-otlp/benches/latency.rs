@@ -14,25 +14,18 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
 use highrise_otlp::{OtlpConfig, OtlpServer};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
 use prost::Message;
+use support::text;
+
+mod support;
 
 fn unix_now_ns() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| since.as_nanos() as u64)
-}
-
-fn text(key: &str, value: &str) -> KeyValue {
-    KeyValue {
-        key: key.into(),
-        value: Some(AnyValue {
-            value: Some(any_value::Value::StringValue(value.into())),
-        }),
-        ..Default::default()
-    }
 }
 
 /// One span of `function` that ended just now.

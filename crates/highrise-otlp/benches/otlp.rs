@@ -18,25 +18,18 @@ use highrise_otlp::spans::{decode_request, NameCache};
 use highrise_otlp::timeline::Timeline;
 use highrise_protocol::{encode_message, AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
 use prost::Message;
+use support::text;
+
+mod support;
 
 const ZERO_NS: u64 = 1_800_000_000_000_000_000;
 const SPANS_PER_REQUEST: usize = 512;
 const REQUESTS: usize = 200;
 const LANES: u64 = 16;
-
-fn text(key: &str, value: &str) -> KeyValue {
-    KeyValue {
-        key: key.into(),
-        value: Some(AnyValue {
-            value: Some(any_value::Value::StringValue(value.into())),
-        }),
-        ..Default::default()
-    }
-}
 
 /// Encoded export requests: traces of handle → (get, query → borrow), one after another on
 /// each of 16 lanes, in the order an SDK exports them (children end first).

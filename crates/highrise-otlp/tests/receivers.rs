@@ -419,64 +419,52 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     let base = now_unix_ns() - 200 * MS;
     let good = one_span_request("survivor", "host-a", "app.Main.run", base);
 
-    let (status, body) = http_post(
-        addr,
-        "/v1/traces",
+    // Each refused with its status and a message that says why.
+    let refused = |headers: &[(&str, &str)], body: &[u8], status: u16, says: &str| {
+        let (got, answer) = http_post(addr, "/v1/traces", headers, body);
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        assert_eq!(got, status, "{answer}");
+        assert!(answer.contains(says), "{answer:?} does not say {says:?}");
+    };
+    let gzip_body = [PROTOBUF, ("Content-Encoding", "gzip")];
+    refused(
         &[PROTOBUF],
         b"\xff\xff\xff\xff not protobuf",
+        400,
+        "malformed OTLP protobuf",
     );
-    assert_eq!(status, 400);
-    assert!(String::from_utf8_lossy(&body).contains("malformed OTLP protobuf"));
-
-    let (status, body) = http_post(addr, "/v1/traces", &[JSON], br#"{"resourceSpans": 5}"#);
-    assert_eq!(status, 400);
-    assert!(String::from_utf8_lossy(&body).contains("malformed OTLP JSON"));
-
-    let (status, body) = http_post(
-        addr,
-        "/v1/traces",
+    refused(
+        &[JSON],
+        br#"{"resourceSpans": 5}"#,
+        400,
+        "malformed OTLP JSON",
+    );
+    refused(
         &[("Content-Type", "text/plain")],
         b"hello",
+        415,
+        "application/x-protobuf",
     );
-    assert_eq!(status, 415);
-    assert!(String::from_utf8_lossy(&body).contains("application/x-protobuf"));
-
     // Said to be gzip, but not.
-    let (status, body) = http_post(
-        addr,
-        "/v1/traces",
-        &[PROTOBUF, ("Content-Encoding", "gzip")],
-        &good,
-    );
-    assert_eq!(status, 400);
-    assert!(String::from_utf8_lossy(&body).contains("gzip body"));
-
-    let (status, body) = http_post(
-        addr,
-        "/v1/traces",
+    refused(&gzip_body, &good, 400, "gzip body");
+    refused(
         &[PROTOBUF, ("Content-Encoding", "br")],
         &good,
+        415,
+        "compression",
     );
-    assert_eq!(status, 415);
-    assert!(String::from_utf8_lossy(&body).contains("compression"));
-
     // A gzip bomb: small on the wire, over the limit inflated.
-    let (status, body) = http_post(
-        addr,
-        "/v1/traces",
-        &[PROTOBUF, ("Content-Encoding", "gzip")],
+    refused(
+        &gzip_body,
         &gzip(&vec![0u8; 1024 * 1024]),
+        413,
+        "larger than",
     );
-    assert_eq!(status, 413);
-    assert!(String::from_utf8_lossy(&body).contains("larger than"));
 
     let (status, _) = http_post(addr, "/v1/metrics", &[PROTOBUF], &good);
     assert_eq!(status, 404);
 
-    let huge = vec![0u8; 200 * 1024];
-    let (status, body) = http_post(addr, "/v1/traces", &[PROTOBUF], &huge);
-    assert_eq!(status, 413);
-    assert!(String::from_utf8_lossy(&body).contains("larger than"));
+    refused(&[PROTOBUF], &vec![0u8; 200 * 1024], 413, "larger than");
 
     // A span without an end, one with a short id and a parent cycle, beside a good one: the
     // bad ones are rejected by name (OTLP partial success), the rest placed.
