@@ -76,7 +76,7 @@ impl SessionNames {
                 })
             })
             .collect();
-        named.sort_by(|a, b| b.calls.cmp(&a.calls));
+        named.sort_by_key(|link| std::cmp::Reverse(link.calls));
         named
     }
 }

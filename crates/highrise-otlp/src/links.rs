@@ -120,6 +120,9 @@ struct LinkCounts {
     by_second: CallsBySecond,
 }
 
+/// Links found in one callee session, soonest start first: (start, caller, callee).
+type DueLinks = BinaryHeap<Reverse<(u64, MethodRef, MethodRef)>>;
+
 /// Cross-service calls, found and counted.
 #[derive(Debug)]
 pub struct LinkTracker {
@@ -127,7 +130,7 @@ pub struct LinkTracker {
     waiting: Generations<Vec<Child>>,
     /// Links found, per callee session by the callee's start, until that session's horizon
     /// passes it.
-    due: HashMap<u64, BinaryHeap<Reverse<(u64, MethodRef, MethodRef)>>>,
+    due: HashMap<u64, DueLinks>,
     counts: HashMap<(MethodRef, MethodRef), LinkCounts>,
     changed: bool,
 }
