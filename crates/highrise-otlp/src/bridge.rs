@@ -61,9 +61,13 @@ pub(crate) fn unix_now_ns() -> u64 {
 /// What a session's Hello says `agent` is: the origin of an OTLP session, readable by people
 /// and by the landscape (`otlp; host=…; instance=…; sdk=…`).
 pub fn agent_text(info: &ResourceInfo) -> String {
+    // The values cannot add parts of their own (an instance id saying `; host=x`).
+    let part = |value: &str| value.replace(';', ",");
     format!(
         "otlp; host={}; instance={}; sdk={}",
-        info.id.host, info.id.instance, info.sdk
+        part(&info.id.host),
+        part(&info.id.instance),
+        part(&info.sdk)
     )
 }
 
@@ -263,4 +267,27 @@ fn send_all(
         session.send(message)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resource_attribute_cannot_add_parts_to_the_agent_text() {
+        let info = ResourceInfo {
+            id: ResourceId {
+                service: "shop".into(),
+                instance: "i-1; host=elsewhere".into(),
+                host: "web-1".into(),
+            },
+            version: String::new(),
+            sdk: "opentelemetry python".into(),
+            pid: 0,
+        };
+        assert_eq!(
+            agent_text(&info),
+            "otlp; host=web-1; instance=i-1, host=elsewhere; sdk=opentelemetry python"
+        );
+    }
 }

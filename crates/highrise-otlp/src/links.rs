@@ -6,9 +6,10 @@
 //! there; a parent that has not arrived yet (the callee's batch often comes first: its span
 //! ends first) is waited for. A link found is counted once the callee's session horizon passes
 //! its start, so arcs and buildings show the same moment. The index and the waiting children
-//! are two generations each, turned every [`GENERATION_NS`] or at [`GENERATION_SPANS`], so
-//! memory stays bounded whatever the rate: a parent is found if it arrives within one to two
-//! generations of its child.
+//! are two generations each, turned every [`GENERATION_NS`] or at [`GENERATION_SPANS`] keys
+//! (with at most [`MAX_CHILDREN_WAITING`] children per key), and at most [`MAX_LINKS`] pairs
+//! are counted, each with the last [`SECONDS_KEPT`] seconds, so memory stays bounded whatever
+//! the rate: a parent is found if it arrives within one to two generations of its child.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -23,6 +24,10 @@ pub const GENERATION_SPANS: usize = 1 << 20;
 /// The window `calls_window` counts over.
 pub const WINDOW_NS: u64 = 3_000_000_000;
 const BUCKET_NS: u64 = 250_000_000;
+/// Children waiting for one parent span at most (more are not linked).
+pub const MAX_CHILDREN_WAITING: usize = 4_096;
+/// Distinct (caller, callee) links counted at most (calls of further pairs are not counted).
+pub const MAX_LINKS: usize = 65_536;
 /// Seconds of [`SessionLink::calls_by_second`] kept per link at most (the oldest tenth goes
 /// when full).
 pub const SECONDS_KEPT: usize = 3_600;
@@ -178,14 +183,17 @@ impl LinkTracker {
             Some(&caller) => self.link(caller, method, start_unix_ns),
             None => {
                 self.waiting.turn_if_due(now_ns);
-                self.waiting
+                let children = self
+                    .waiting
                     .current
                     .entry((trace_id, parent_span_id))
-                    .or_default()
-                    .push(Child {
+                    .or_default();
+                if children.len() < MAX_CHILDREN_WAITING {
+                    children.push(Child {
                         callee: method,
                         start_unix_ns,
                     });
+                }
             }
         }
     }
@@ -210,15 +218,21 @@ impl LinkTracker {
                 break;
             }
             due.pop();
+            if self.counts.len() >= MAX_LINKS && !self.counts.contains_key(&(caller, callee)) {
+                continue;
+            }
             let counts = self.counts.entry((caller, callee)).or_default();
             counts.total += 1;
             let bucket = start / BUCKET_NS;
             let slot = (bucket % BUCKETS as u64) as usize;
-            if counts.recent_bucket[slot] != bucket {
+            // A link counted late (its parent arrived late) never wipes a newer bucket.
+            if counts.recent_bucket[slot] < bucket {
                 counts.recent_bucket[slot] = bucket;
                 counts.recent[slot] = 0;
             }
-            counts.recent[slot] += 1;
+            if counts.recent_bucket[slot] == bucket {
+                counts.recent[slot] += 1;
+            }
             let second = start / 1_000_000_000;
             let by_second = Arc::make_mut(&mut counts.by_second);
             // Nearly always the last second or a new one; a link found late lands in place.
@@ -350,5 +364,21 @@ mod tests {
         // Still one generation back: found.
         links.observe(at(2, 0), ids(7, 5, 2, true, S), 2 * GENERATION_NS);
         assert_eq!(links.due_len(), 1);
+    }
+
+    #[test]
+    fn a_link_counted_late_keeps_the_newer_counts() {
+        let mut links = LinkTracker::new();
+        // A link at 104 s is counted, then one whose parent came late, at 101 s: the same ring
+        // slot 12 buckets older (3 s ring of 250 ms buckets).
+        links.observe(at(1, 0), ids(1, 10, 0, false, 104 * S), 0);
+        links.observe(at(2, 0), ids(1, 11, 10, true, 104 * S), 0);
+        links.advance(2, 104 * S);
+        links.observe(at(2, 0), ids(2, 21, 20, true, 101 * S), 0);
+        links.observe(at(1, 0), ids(2, 20, 0, false, 101 * S), 0);
+        links.advance(2, 104 * S);
+        let found = links.take_links(104 * S, true).unwrap();
+        assert_eq!((found[0].calls_total, found[0].calls_window), (2, 1));
+        assert_eq!(*found[0].calls_by_second, [(101, 1), (104, 1)]);
     }
 }

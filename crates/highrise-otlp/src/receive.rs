@@ -386,7 +386,8 @@ fn gunzip(body: &[u8], max_bytes: usize) -> Result<Bytes, Refusal> {
     let limit = u64::try_from(max_bytes)
         .unwrap_or(u64::MAX)
         .saturating_add(1);
-    flate2::read::GzDecoder::new(body)
+    // Every member: a body may be several gzip members one after another.
+    flate2::read::MultiGzDecoder::new(body)
         .take(limit)
         .read_to_end(&mut inflated)
         .map_err(|error| Refusal::Malformed(format!("gzip body: {error}")))?;

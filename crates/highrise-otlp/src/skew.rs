@@ -63,7 +63,7 @@ impl SkewEstimator {
         } else {
             0
         };
-        if (wanted - self.correction_ns).abs() > STEP_NS
+        if wanted.abs_diff(self.correction_ns) > STEP_NS.unsigned_abs()
             || (wanted == 0) != (self.correction_ns == 0)
         {
             self.correction_ns = wanted;
@@ -127,5 +127,15 @@ mod tests {
         assert_eq!(skew.correction_ns(), -2_000_000_000);
         skew.observe(NOW + 2 * S, NOW + 5 * S);
         assert_eq!(skew.correction_ns(), -3_000_000_000);
+    }
+
+    #[test]
+    fn times_at_the_ends_of_the_range_do_not_overflow() {
+        let mut skew = SkewEstimator::new(6 * S);
+        skew.observe(100 * S, u64::MAX);
+        skew.observe(100 * S, 0);
+        skew.observe(u64::MAX, 0);
+        assert_eq!(skew.correct(u64::MAX), u64::MAX);
+        let _ = skew.correct(0);
     }
 }

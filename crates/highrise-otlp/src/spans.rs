@@ -94,12 +94,27 @@ impl Decoded {
 #[derive(Debug, Default)]
 pub struct NameCache {
     names: HashMap<Box<[u8]>, Arc<MethodName>, foldhash::fast::RandomState>,
+    /// Bytes of the keys held.
+    key_bytes: usize,
     /// Scratch for the key being looked up.
     key: Vec<u8>,
 }
 
+/// At most [`MAX_NAME_PART_BYTES`] of `bytes`.
+fn name_part(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.len().min(MAX_NAME_PART_BYTES)]
+}
+
 /// Names a [`NameCache`] holds at most.
 pub const NAME_CACHE_ENTRIES: usize = 1 << 16;
+/// Bytes of keys a [`NameCache`] holds at most.
+pub const NAME_CACHE_BYTES: usize = 16 << 20;
+/// Bytes of a span's name, scope or code attribute that make its building's name; the rest is
+/// cut (a name is for people; a request may be 64 MiB).
+pub const MAX_NAME_PART_BYTES: usize = 512;
+/// Spans lasting longer than this are refused (an end time that is no time at all would keep
+/// a lane open for centuries and pull the host's clock correction with it).
+pub const MAX_SPAN_NS: u64 = 24 * 3600 * 1_000_000_000;
 
 /// Where a span's name comes from, as sent.
 struct NameParts<'a> {
@@ -121,7 +136,7 @@ impl NameCache {
             Some(parts.span_name),
             Some(parts.scope),
         ] {
-            match part {
+            match part.map(name_part) {
                 Some(bytes) => {
                     // Lengths keep the parts apart; `u32::MAX` marks an absent one.
                     let length = u32::try_from(bytes.len()).unwrap_or(u32::MAX - 1);
@@ -135,18 +150,21 @@ impl NameCache {
         if let Some(name) = self.names.get(self.key.as_slice()) {
             return Arc::clone(name);
         }
-        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        // A cut in the middle of a character shows as U+FFFD.
+        let text = |bytes: &[u8]| String::from_utf8_lossy(name_part(bytes)).into_owned();
         let name = Arc::new(method_name(
             parts.function_name.map(text),
             parts.function.map(text),
             parts.namespace.map(text),
             text(parts.span_name),
             parts.kind,
-            &String::from_utf8_lossy(parts.scope),
+            &text(parts.scope),
         ));
-        if self.names.len() >= NAME_CACHE_ENTRIES {
+        if self.names.len() >= NAME_CACHE_ENTRIES || self.key_bytes >= NAME_CACHE_BYTES {
             self.names.clear();
+            self.key_bytes = 0;
         }
+        self.key_bytes += self.key.len();
         self.names
             .insert(self.key.as_slice().into(), Arc::clone(&name));
         name
@@ -258,7 +276,7 @@ fn id_u64(bytes: &[u8]) -> Option<u64> {
 }
 
 fn check_span(span: wire::Span, scope: &Bytes, names: &mut NameCache) -> Result<SpanIn, String> {
-    let shown = || String::from_utf8_lossy(&span.name).into_owned();
+    let shown = || String::from_utf8_lossy(name_part(&span.name)).into_owned();
     let trace_id = <[u8; 16]>::try_from(&span.trace_id[..])
         .map(u128::from_be_bytes)
         .map_err(|_| format!("span {:?}: trace_id is not 16 bytes", shown()))?;
@@ -284,6 +302,14 @@ fn check_span(span: wire::Span, scope: &Bytes, names: &mut NameCache) -> Result<
     }
     if trace_id == 0 {
         return Err(format!("span {:?}: trace_id is zero", shown()));
+    }
+    if span.end_time_unix_nano - span.start_time_unix_nano > MAX_SPAN_NS {
+        return Err(format!(
+            "span {:?} lasts longer than a day (start {}, end {})",
+            shown(),
+            span.start_time_unix_nano,
+            span.end_time_unix_nano
+        ));
     }
     // The attributes highrise reads; everything else is ignored.
     let mut function_name = None; // code.function.name (semantic conventions 1.30+)
@@ -474,5 +500,50 @@ mod tests {
             name(Some("Shop::Cart::add"), None, None),
             expect("", "Shop::Cart", "add")
         );
+    }
+
+    /// Remote input cannot make names (and so memory) as large as the request, nor keep a
+    /// lane open for centuries.
+    #[test]
+    fn long_names_are_cut_and_endless_spans_refused() {
+        use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+        use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
+        use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+        let span = |id: u8, name: String, end: u64| Span {
+            trace_id: vec![1; 16],
+            span_id: vec![id; 8],
+            name,
+            start_time_unix_nano: 1_000,
+            end_time_unix_nano: end,
+            ..Default::default()
+        };
+        let request = ExportTraceServiceRequest {
+            resource_spans: vec![ResourceSpans {
+                scope_spans: vec![ScopeSpans {
+                    scope: Some(InstrumentationScope {
+                        name: "s".repeat(100_000),
+                        ..Default::default()
+                    }),
+                    spans: vec![
+                        span(1, "é".repeat(10_000), 2_000),
+                        span(2, "forever".into(), u64::MAX),
+                    ],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+        };
+        let mut names = NameCache::default();
+        let decoded = decode_message(&request, &mut names);
+        assert_eq!((decoded.span_count(), decoded.rejected_spans), (1, 1));
+        assert!(decoded
+            .first_error
+            .as_deref()
+            .is_some_and(|why| why.contains("\"forever\" lasts longer than a day")));
+        let name = &decoded.resources[0].spans[0].name;
+        assert_eq!(name.package.len(), MAX_NAME_PART_BYTES);
+        // 512 bytes of two-byte characters: 256 whole ones.
+        assert_eq!(name.method, "é".repeat(256));
+        assert!(names.key_bytes < 4 * MAX_NAME_PART_BYTES);
     }
 }

@@ -35,16 +35,28 @@ pub struct NamedLink {
 }
 
 impl NamedLink {
-    /// Calls that started in the `window_s` seconds up to `unix_s` (exclusive of its start,
-    /// inclusive of `unix_s` itself), as the live view counts its window.
+    /// Calls that started in the `window_s` whole seconds before the second `unix_s` (which
+    /// is still going on at that moment, so left out), as the live view counts its window.
     pub fn calls_in_window(&self, unix_s: u64, window_s: u64) -> u64 {
-        let first = unix_s.saturating_sub(window_s.saturating_sub(1));
+        let first = unix_s.saturating_sub(window_s);
         let from = self.calls_by_second.partition_point(|&(s, _)| s < first);
-        let to = self.calls_by_second.partition_point(|&(s, _)| s <= unix_s);
+        let to = self.calls_by_second.partition_point(|&(s, _)| s < unix_s);
         self.calls_by_second[from..to]
             .iter()
             .map(|&(_, calls)| calls)
             .sum()
+    }
+
+    /// Calls that started before the second `unix_s`, those from before the series' oldest
+    /// second (trimmed) included; all of them without a series.
+    pub fn calls_before(&self, unix_s: u64) -> u64 {
+        if self.calls_by_second.is_empty() {
+            return self.calls;
+        }
+        let in_series: u64 = self.calls_by_second.iter().map(|&(_, calls)| calls).sum();
+        let to = self.calls_by_second.partition_point(|&(s, _)| s < unix_s);
+        let seen: u64 = self.calls_by_second[..to].iter().map(|&(_, c)| c).sum();
+        self.calls.saturating_sub(in_series) + seen
     }
 }
 
@@ -124,11 +136,24 @@ mod tests {
             calls: 9,
             calls_by_second: vec![(100, 2), (101, 3), (103, 4)],
         };
-        assert_eq!(link.calls_in_window(99, 3), 0);
-        assert_eq!(link.calls_in_window(101, 3), 5);
-        assert_eq!(link.calls_in_window(103, 3), 7);
-        assert_eq!(link.calls_in_window(105, 3), 4);
-        assert_eq!(link.calls_in_window(106, 3), 0);
+        // The second under way is left out: at 101.x only second 100 is whole.
+        assert_eq!(link.calls_in_window(100, 3), 0);
+        assert_eq!(link.calls_in_window(101, 3), 2);
+        assert_eq!(link.calls_in_window(103, 3), 5);
+        assert_eq!(link.calls_in_window(104, 3), 7);
+        assert_eq!(link.calls_in_window(106, 3), 4);
+        assert_eq!(link.calls_in_window(107, 3), 0);
+        assert_eq!(link.calls_before(101), 2);
+        assert_eq!(link.calls_before(200), 9);
+        // Its oldest seconds trimmed: what they held still counts.
+        let trimmed = NamedLink {
+            calls_by_second: link.calls_by_second[1..].to_vec(),
+            ..link.clone()
+        };
+        assert_eq!(
+            (trimmed.calls_before(101), trimmed.calls_before(102)),
+            (2, 5)
+        );
 
         let dir = tempfile::tempdir().expect("a directory");
         let file = LinksFile { links: vec![link] };

@@ -21,6 +21,10 @@ class Failed(Exception):
     pass
 
 
+class Stuck(Failed):
+    """The thread is still inside a call: its registers must not be restored under it."""
+
+
 def reg(name):
     if name == "eflags":  # a flags type: no cast to an integer; read what gdb shows
         return int(gdb.execute("info registers eflags", to_string=True).split()[1], 16)
@@ -40,6 +44,8 @@ def address(symbol):
 
 def after_syscall(thread):
     thread.switch()
+    if reg("orig_rax") == MASK:  # -1: not stopped in (or just after) a system call
+        return False
     pc = reg("pc")
     try:
         return bytes(gdb.selected_inferior().read_memory(pc - 2, 2)) == b"\x0f\x05"
@@ -86,16 +92,26 @@ def call(thread, function, *args):
     set_reg("orig_rax", -1)  # no system call restart on the way
     set_reg("rsp", sp)
     set_reg("rip", function)
+    # Back when this thread is at home with the call's frame popped (not a nested pass through
+    # home from inside the call).
     back = gdb.Breakpoint("*%d" % home, internal=True)
     back.thread = thread.global_num
+    back.condition = "$rsp == %d" % (sp + 8)
     try:
-        gdb.execute("continue")
+        # Other stops (a signal for the program, gdb interrupted) come back here: the thread is
+        # inside the call, so it goes on until it returns.
+        for _ in range(10000):
+            try:
+                gdb.execute("continue")
+            except KeyboardInterrupt:
+                continue
+            current = gdb.selected_thread()
+            if current is not None and current.global_num == thread.global_num \
+                    and reg("rip") == home and reg("rsp") == sp + 8:
+                return reg("rax")
     finally:
         back.delete()
-    if gdb.selected_thread() is None or gdb.selected_thread().global_num != thread.global_num \
-            or reg("rip") != home or reg("rsp") != sp + 8:
-        raise Failed("the call did not come back (a signal?)")
-    return reg("rax")
+    raise Stuck("the call did not come back")
 
 
 def main():
@@ -112,21 +128,27 @@ def main():
         return
     thread.switch()
     saved = {name: reg(name) for name in SAVED}
+    restore = True
     try:
         # PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS.
-        page = call(thread, functions[0], 0, 4096, 3, 34, -1, 0)
+        size = (len(LINE) + 4095) // 4096 * 4096
+        page = call(thread, functions[0], 0, size, 3, 34, -1, 0)
         if page >= (1 << 64) - 4096:
             raise Failed("mmap failed (%d)" % (page - (1 << 64)))
         print("HIGHRISE_PAGE 0x%x" % page)
         gdb.selected_inferior().write_memory(page, LINE)
         queued = call(thread, functions[1], functions[2], page) & 0xFFFFFFFF
         print("HIGHRISE_QUEUED %d" % (queued - (1 << 32) if queued >= 1 << 31 else queued))
+    except Stuck as error:
+        restore = False
+        print("HIGHRISE_FAIL %s" % error)
     except (Failed, gdb.error) as error:
         print("HIGHRISE_FAIL %s" % error)
     finally:
-        thread.switch()
-        for name in SAVED:
-            set_reg(name, saved[name])
+        if restore:
+            thread.switch()
+            for name in SAVED:
+                set_reg(name, saved[name])
 
 
 main()

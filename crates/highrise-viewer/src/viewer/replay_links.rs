@@ -128,19 +128,10 @@ pub fn replayed_links<'a>(
             let Some(now_s) = sessions.by_id.get(&callee_session).and_then(unix_second) else {
                 continue;
             };
-            let calls_total = if link.calls_by_second.is_empty() {
-                link.calls
-            } else {
-                link.calls_by_second
-                    .iter()
-                    .take_while(|&&(second, _)| second <= now_s)
-                    .map(|&(_, calls)| calls)
-                    .sum()
-            };
             links.push(SessionLink {
                 caller,
                 callee,
-                calls_total,
+                calls_total: link.calls_before(now_s),
                 calls_window: link.calls_in_window(now_s, WINDOW_S),
                 calls_by_second: Default::default(),
             });

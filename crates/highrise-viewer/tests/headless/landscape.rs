@@ -208,10 +208,11 @@ fn replayed_services_draw_the_calls_recorded_beside_them() {
         &mut app,
         replayed(2, "checkout", "checkout-1.0-s2.hrec", &shop, 12),
     );
-    // The callee replay is at its 11th second: 2 + 3 calls so far, all in the window.
+    // The callee replay is in its 12th second: seconds 10 and 11 are whole, 2 + 3 calls so
+    // far, all in the window.
     accept(
         &mut app,
-        replayed(1, "inventory", "inventory-s1.hrec", &inventory, 11),
+        replayed(1, "inventory", "inventory-s1.hrec", &inventory, 12),
     );
     for _ in 0..10 {
         app.update();
