@@ -45,7 +45,7 @@ pub struct TimelineCounts {
     pub refused: u64,
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct PendingKey {
     start_unix_ns: u64,
     /// Longer spans first at the same start: the parent before its child.
@@ -53,7 +53,7 @@ struct PendingKey {
     seq: u64,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 struct PendingSpan {
     key: PendingKey,
     method_id: u32,
@@ -79,6 +79,34 @@ impl Ord for PendingSpan {
         // A min-heap on the key.
         other.key.cmp(&self.key)
     }
+}
+
+/// Orders spans of equal times so that each parent in the run comes before its children,
+/// arrival order otherwise (stable).
+fn parents_first(run: &mut [PendingSpan]) {
+    let depth = |index: usize| {
+        let mut depth = 0;
+        let mut at = index;
+        // At most the run's length: parent links may form a cycle.
+        while depth < run.len() {
+            let parent = run[at].parent_span_id;
+            match run.iter().position(|span| {
+                parent != 0 && span.span_id == parent && span.trace_id == run[at].trace_id
+            }) {
+                Some(up) => {
+                    at = up;
+                    depth += 1;
+                }
+                None => break,
+            }
+        }
+        depth
+    };
+    let depths: Vec<usize> = (0..run.len()).map(depth).collect();
+    let mut order: Vec<usize> = (0..run.len()).collect();
+    order.sort_by_key(|&index| depths[index]);
+    let sorted: Vec<PendingSpan> = order.iter().map(|&index| run[index]).collect();
+    run.copy_from_slice(&sorted);
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -108,6 +136,8 @@ pub struct Timeline {
     /// Everything before this is out (events and heartbeats).
     emitted_unix_ns: u64,
     pending: BinaryHeap<PendingSpan>,
+    /// Scratch: the spans of equal times being placed (kept for its capacity).
+    run: Vec<PendingSpan>,
     next_seq: u64,
     /// One lookup per span: foldhash (seeded per map: names came over the wire) here and for
     /// the lanes, not SipHash.
@@ -136,6 +166,7 @@ impl Timeline {
             zero_unix_ns,
             emitted_unix_ns: zero_unix_ns,
             pending: BinaryHeap::new(),
+            run: Vec::new(),
             next_seq: 0,
             methods: HashMap::default(),
             undefined: Vec::new(),
@@ -252,10 +283,31 @@ impl Timeline {
             .peek()
             .is_some_and(|span| span.key.start_unix_ns <= horizon)
         {
-            let Some(span) = self.pending.pop() else {
+            let Some(first) = self.pending.pop() else {
                 break;
             };
-            self.place(span);
+            // Spans with the same start and end (clocks with a coarse tick) would go in
+            // arrival order, which puts a child exported first outside its parent: place
+            // such a run parents first.
+            let mut run = std::mem::take(&mut self.run);
+            run.push(first);
+            while let Some(next) = self.pending.peek() {
+                if next.key.start_unix_ns != run[0].key.start_unix_ns
+                    || next.key.end_desc != run[0].key.end_desc
+                {
+                    break;
+                }
+                if let Some(next) = self.pending.pop() {
+                    run.push(next);
+                }
+            }
+            if run.len() > 1 {
+                parents_first(&mut run);
+            }
+            for span in run.drain(..) {
+                self.place(span);
+            }
+            self.run = run;
         }
         for index in 0..self.lanes.len() {
             self.close_until(index, horizon);
@@ -697,6 +749,30 @@ mod tests {
                 (4, 2, true),
                 (50, 2, false),
                 (50, 0, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn spans_with_the_same_times_nest_parents_first_whatever_their_order() {
+        let mut timeline = Timeline::new(ZERO);
+        // A 10 ms clock tick: handle, its child query and query's child borrow all read
+        // 10..20 ms; the SDK exports children first.
+        timeline.add(span(1, 3, 2, "borrow", 10, 20));
+        timeline.add(span(1, 2, 1, "query", 10, 20));
+        timeline.add(span(1, 1, 0, "handle", 10, 20));
+        let lanes = lanes(&timeline.advance(ZERO + 100 * MS));
+        assert_eq!(timeline.lane_count(), 1, "{lanes:?}");
+        // Method ids follow arrival: borrow 0, query 1, handle 2.
+        assert_eq!(
+            lanes[&1],
+            vec![
+                (10, 2, true),
+                (10, 1, true),
+                (10, 0, true),
+                (20, 0, false),
+                (20, 1, false),
+                (20, 2, false)
             ]
         );
     }
