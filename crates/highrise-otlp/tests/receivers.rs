@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use highrise_aggregate::Snapshot;
 use highrise_ingest::{AggregateSink, IngestServer, SessionReport};
-use highrise_otlp::{OtlpConfig, OtlpServer};
+use highrise_otlp::{OtlpConfig, OtlpCounts, OtlpServer};
 use highrise_testkit::server::{non_loopback_address, start, test_config, wait_for_ended};
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_client::TraceServiceClient;
 use opentelemetry_proto::tonic::collector::trace::v1::{
@@ -126,6 +126,44 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     encoder.write_all(bytes).expect("compresses");
     encoder.finish().expect("compresses")
+}
+
+/// One export through the generated tonic client (compressed with `compression`, if any).
+fn grpc_export(
+    addr: SocketAddr,
+    request: ExportTraceServiceRequest,
+    compression: Option<tonic::codec::CompressionEncoding>,
+) -> ExportTraceServiceResponse {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let mut client = TraceServiceClient::connect(format!("http://{addr}"))
+            .await
+            .expect("gRPC connects");
+        if let Some(compression) = compression {
+            client = client.send_compressed(compression);
+        }
+        client
+            .export(request)
+            .await
+            .expect("gRPC export")
+            .into_inner()
+    })
+}
+
+/// Lets the horizon (500 ms behind) pass what was sent, then shuts the receivers down: the
+/// OTLP counts then, and the last reports of the `sessions` that end.
+fn finish(
+    ingest: &IngestServer<AggregateSink>,
+    otlp: OtlpServer,
+    sessions: usize,
+) -> (OtlpCounts, Vec<SessionReport<Arc<Snapshot>>>) {
+    std::thread::sleep(Duration::from_millis(700));
+    let counts = otlp.counts();
+    otlp.shutdown();
+    (counts, wait_for_ended(ingest, sessions))
 }
 
 fn servers(config: OtlpConfig) -> (IngestServer<AggregateSink>, OtlpServer) {
@@ -316,20 +354,7 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
             ),
         ],
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let answer: ExportTraceServiceResponse = runtime.block_on(async {
-        let mut client = TraceServiceClient::connect(format!("http://{grpc_addr}"))
-            .await
-            .expect("gRPC connects");
-        client
-            .export(request)
-            .await
-            .expect("gRPC export")
-            .into_inner()
-    });
+    let answer = grpc_export(grpc_addr, request, None);
     assert_eq!(answer.partial_success, None);
 
     // The same trace's other services, over HTTP/protobuf: a third resource.
@@ -355,10 +380,7 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
     assert_eq!(answer.partial_success, None);
 
     // Let the horizon pass them, then end everything: every span placed, each session ended.
-    std::thread::sleep(Duration::from_millis(700));
-    let counts = otlp.counts();
-    otlp.shutdown();
-    let reports = wait_for_ended(&ingest, 3);
+    let (counts, reports) = finish(&ingest, otlp, 3);
     assert_eq!(counts.spans_received, 5);
     assert_eq!(counts.spans_placed, 5, "{counts:?}");
     assert_eq!(counts.spans_late, 0);
@@ -540,10 +562,7 @@ fn bad_requests_get_a_clear_error_and_lose_nothing_else() {
     let (status, _) = http_post(addr, "/v1/traces", &[PROTOBUF], &good);
     assert_eq!(status, 200);
 
-    std::thread::sleep(Duration::from_millis(700));
-    let counts = otlp.counts();
-    otlp.shutdown();
-    let reports = wait_for_ended(&ingest, 1);
+    let (counts, reports) = finish(&ingest, otlp, 1);
     // Malformed protobuf and JSON, text, not gzip, brotli, the bomb, too large (a wrong path
     // is no export request).
     assert_eq!(
@@ -615,27 +634,14 @@ fn json_and_gzip_bodies_are_taken_like_protobuf() {
         one_span_request("gzip-grpc", "host-g", "g.Grpc.call", base).as_slice(),
     )
     .expect("decodes");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let answer: ExportTraceServiceResponse = runtime.block_on(async {
-        let mut client = TraceServiceClient::connect(format!("http://{grpc_addr}"))
-            .await
-            .expect("gRPC connects")
-            .send_compressed(tonic::codec::CompressionEncoding::Gzip);
-        client
-            .export(request)
-            .await
-            .expect("gzip gRPC export")
-            .into_inner()
-    });
+    let answer = grpc_export(
+        grpc_addr,
+        request,
+        Some(tonic::codec::CompressionEncoding::Gzip),
+    );
     assert_eq!(answer.partial_success, None);
 
-    std::thread::sleep(Duration::from_millis(700));
-    let counts = otlp.counts();
-    otlp.shutdown();
-    let reports = wait_for_ended(&ingest, 3);
+    let (counts, reports) = finish(&ingest, otlp, 3);
     assert_eq!(
         (counts.spans_placed, counts.refused_requests),
         (4, 0),
@@ -694,8 +700,6 @@ fn exporters_beyond_loopback_need_the_token() {
         &body,
     );
     assert_eq!(status, 200);
-    std::thread::sleep(Duration::from_millis(700));
-    otlp.shutdown();
-    let reports = wait_for_ended(&ingest, 1);
+    let (_, reports) = finish(&ingest, otlp, 1);
     assert_eq!(method(by_program(&reports, "remote"), "r", "R", "run").1, 1);
 }
