@@ -1,12 +1,13 @@
 //! Bytes as an OTLP trace export request body, read by the receivers' own code: protobuf
 //! through the lean messages (`highrise_otlp::spans::decode_request`), and the same bytes as
-//! OTLP/JSON through the generated messages (`decode_message`). Must hold: nothing panics;
-//! whatever opentelemetry-proto's generated messages decode, the lean reading decodes too,
-//! every span either placed or rejected; placed spans have their ids and an end.
+//! OTLP/JSON through the generated messages, encoded again and read the same way (as
+//! `receive.rs` does). Must hold: nothing panics; whatever opentelemetry-proto's generated
+//! messages decode, the lean reading decodes too, every span either placed or rejected;
+//! placed spans have their ids and an end.
 #![no_main]
 
 use bytes::Bytes;
-use highrise_otlp::spans::{decode_message, decode_request, NameCache};
+use highrise_otlp::spans::{decode_request, NameCache};
 use libfuzzer_sys::fuzz_target;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use prost::Message;
@@ -31,6 +32,6 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Ok(json) = serde_json::from_slice::<ExportTraceServiceRequest>(data) {
-        let _ = decode_message(&json, &mut names);
+        let _ = decode_request(Bytes::from(json.encode_to_vec()), &mut names);
     }
 });

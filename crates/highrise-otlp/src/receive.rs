@@ -31,7 +31,7 @@ use tonic::codec::CompressionEncoding;
 use tonic_prost::ProstCodec;
 
 use crate::bridge::{unix_now_ns, Incoming};
-use crate::spans::{check_request, decode_message, Decoded, NameCache};
+use crate::spans::{check_request, NameCache};
 use crate::stats::OtlpStats;
 use crate::wire;
 
@@ -100,19 +100,10 @@ impl Front {
         names: &Mutex<NameCache>,
     ) -> Result<ExportTraceServiceResponse, Refusal> {
         let received_unix_ns = unix_now_ns();
-        let decoded = check_request(
+        let mut decoded = check_request(
             request,
             &mut names.lock().unwrap_or_else(PoisonError::into_inner),
         );
-        self.hand_over(peer, received_unix_ns, decoded)
-    }
-
-    fn hand_over(
-        &self,
-        peer: SocketAddr,
-        received_unix_ns: u64,
-        mut decoded: Decoded,
-    ) -> Result<ExportTraceServiceResponse, Refusal> {
         let spans = decoded.span_count() as u64;
         let rejected = decoded.rejected_spans;
         let first_error = decoded.first_error.take();
@@ -339,23 +330,18 @@ async fn http_request(
     } else {
         body
     };
-    let received_unix_ns = unix_now_ns();
-    let taken = match format {
-        BodyFormat::Protobuf => match wire::ExportRequest::decode(body) {
-            Ok(request) => front.take(peer, request, names),
-            Err(error) => Err(Refusal::Malformed(error.to_string())),
-        },
-        BodyFormat::Json => match serde_json::from_slice::<ExportTraceServiceRequest>(&body) {
-            Ok(request) => {
-                let decoded = decode_message(
-                    &request,
-                    &mut names.lock().unwrap_or_else(PoisonError::into_inner),
-                );
-                front.hand_over(peer, received_unix_ns, decoded)
-            }
-            Err(error) => Err(Refusal::MalformedJson(error.to_string())),
-        },
+    // JSON goes through the generated messages (serde), then as protobuf like the rest.
+    let protobuf = match format {
+        BodyFormat::Protobuf => Ok(body),
+        BodyFormat::Json => serde_json::from_slice::<ExportTraceServiceRequest>(&body)
+            .map(|request| Bytes::from(request.encode_to_vec()))
+            .map_err(|error| Refusal::MalformedJson(error.to_string())),
     };
+    let taken = protobuf.and_then(|body| {
+        wire::ExportRequest::decode(body)
+            .map_err(|error| Refusal::Malformed(error.to_string()))
+            .and_then(|request| front.take(peer, request, names))
+    });
     match taken {
         Ok(answer) => {
             let (content_type, bytes) = match format {

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use prost::Message;
 
 use crate::wire;
@@ -219,21 +218,6 @@ pub(crate) fn check_request(request: wire::ExportRequest, names: &mut NameCache)
     }
     decoded.resources.retain(|batch| !batch.spans.is_empty());
     decoded
-}
-
-/// [`decode_request`] for a request already decoded into the generated messages (OTLP/JSON
-/// bodies, tests): encoded once more and read the same way.
-pub fn decode_message(request: &ExportTraceServiceRequest, names: &mut NameCache) -> Decoded {
-    decode_request(Bytes::from(request.encode_to_vec()), names)
-        .unwrap_or_else(|error| redecode_failed(&error))
-}
-
-/// What prost wrote, prost reads; if that ever failed, nothing is placed and it is said.
-fn redecode_failed(error: &prost::DecodeError) -> Decoded {
-    Decoded {
-        first_error: Some(format!("re-encoded request did not decode: {error}")),
-        ..Decoded::default()
-    }
 }
 
 fn resource_info(attributes: &[wire::KeyValue]) -> ResourceInfo {
@@ -509,6 +493,7 @@ mod tests {
         use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
         use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
         use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+        use prost::Message;
         let span = |id: u8, name: String, end: u64| Span {
             trace_id: vec![1; 16],
             span_id: vec![id; 8],
@@ -534,7 +519,8 @@ mod tests {
             }],
         };
         let mut names = NameCache::default();
-        let decoded = decode_message(&request, &mut names);
+        let decoded =
+            decode_request(Bytes::from(request.encode_to_vec()), &mut names).expect("decodes");
         assert_eq!((decoded.span_count(), decoded.rejected_spans), (1, 1));
         assert!(decoded
             .first_error
