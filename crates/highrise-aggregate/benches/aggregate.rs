@@ -207,7 +207,8 @@ fn records_with_contexts(c: &mut Criterion) {
 
 /// `memory`: whether the stream carries memory records; `repeating`: the program of
 /// [`Stream::repeating`] (512 transactions of about 1000 events) instead of the endless walk.
-/// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one).
+/// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one);
+/// `HIGHRISE_BENCH_METHODS=N[,M…]` replaces the method counts (1k and 200k).
 fn records_with(
     c: &mut Criterion,
     name: &str,
@@ -219,7 +220,11 @@ fn records_with(
         return;
     }
     let mut group = c.benchmark_group(name);
-    for methods in [1_000u32, 200_000] {
+    let sizes: Vec<u32> = match std::env::var("HIGHRISE_BENCH_METHODS") {
+        Ok(list) => list.split(',').filter_map(|n| n.parse().ok()).collect(),
+        Err(_) => vec![1_000, 200_000],
+    };
+    for methods in sizes {
         let stream = if repeating {
             Stream::repeating(methods, 128 * 1024, 1_000, 7, 512, 1_000)
         } else {

@@ -9,7 +9,7 @@
 //! earlier read about a window ago ([`EdgeHistory`]), so they are as fresh as the reads are
 //! frequent (the viewer reads twice a second).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Most (caller, callee) pairs counted per call below "(other contexts)" nodes; calls of
 /// further pairs are counted in [`CallEdges::capped_calls`].
@@ -94,24 +94,29 @@ pub(crate) type EdgeTotals = Vec<((u32, u32), u64)>;
 /// Calls below "(other contexts)" nodes, per (caller, callee).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct OverflowEdges {
-    calls: HashMap<(u32, u32), u64>,
+    /// Calls per caller << 32 | callee.
+    calls: foldhash::HashMap<u64, u64>,
     pub(crate) capped_calls: u64,
 }
 
 impl OverflowEdges {
+    #[inline]
     pub(crate) fn count(&mut self, caller: u32, callee: u32) {
         let full = self.calls.len() >= MAX_OVERFLOW_EDGES;
-        match self.calls.get_mut(&(caller, callee)) {
+        let key = u64::from(caller) << 32 | u64::from(callee);
+        match self.calls.get_mut(&key) {
             Some(calls) => *calls += 1,
             None if full => self.capped_calls += 1,
             None => {
-                self.calls.insert((caller, callee), 1);
+                self.calls.insert(key, 1);
             }
         }
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = ((u32, u32), u64)> + '_ {
-        self.calls.iter().map(|(&key, &calls)| (key, calls))
+        self.calls
+            .iter()
+            .map(|(&key, &calls)| (((key >> 32) as u32, key as u32), calls))
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {

@@ -152,13 +152,22 @@ impl Engine {
             // leaves it in cache for the apply pass. Exits are looked up too (their pair is
             // on the stack, in cache): a branch on the event kind, which is as good as random,
             // costs more than the lookup.
+            // A memory record's id is a class: its lookup is of an id no method has (a select,
+            // not a branch), so that it prefetches nothing.
+            let lookup_id = |event: &Event| {
+                if event.kind == EventKind::Memory {
+                    u32::MAX
+                } else {
+                    event.method_id
+                }
+            };
             for event in chunk {
-                thread.map.prefetch(event.method_id);
+                thread.map.prefetch(lookup_id(event));
             }
             for ((event, slot), excluded) in
                 chunk.iter().zip(&mut chunk_pairs).zip(&mut chunk_excluded)
             {
-                let mut pair_index = thread.map.get_or_none(event.method_id);
+                let mut pair_index = thread.map.get_or_none(lookup_id(event));
                 if pair_index == NO_PAIR && event.kind == EventKind::Enter {
                     pair_index = self.new_pair(thread, thread_index, event.method_id);
                 }

@@ -4,10 +4,16 @@
 //! A memory record belongs to the innermost open frame of its thread at its place in the
 //! thread's stream ([`crate::Aggregator::apply_records`] finds that frame), so counts are exact
 //! per method; nothing here samples. The window is kept in buckets of 2^24 ns (16.8 ms, at most
-//! 0.6 % of a 3 s window), independent of the time buckets: each bucket holds one entry per
-//! method that allocated in it, added to the window sums on arrival and subtracted when the
-//! bucket leaves the window. Memory: one 40-byte entry per (method, bucket) with allocations,
-//! plus the cumulative tables; never proportional to the number of records.
+//! 0.6 % of a 3 s window), independent of the time buckets. A record is added to its method's
+//! window sum on arrival, to its method's accumulator for the record's bucket and to its
+//! (method, class) total, all in the method's 128-byte slot (the totals of a method's first
+//! three classes live there; further classes in a keyed table): one random memory access per
+//! record. An accumulator is written out as an entry of its bucket when the method moves to
+//! another bucket, and whatever a bucket holds (entries and accumulators still open) is
+//! subtracted when it leaves the window. A method's totals are the sum of its (method, class)
+//! totals, added up in the snapshot. Memory: 128 bytes per method id up to the highest that
+//! allocated, one 40-byte entry per (method, bucket) with allocations plus 4 bytes per
+//! (method, bucket) opened, and the keyed table; never proportional to the number of records.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -146,17 +152,151 @@ impl MemorySnapshot {
     }
 }
 
-/// One window bucket: an entry per method that allocated in it.
+/// One window bucket: what its methods allocated in it.
 #[derive(Debug, Clone, Default)]
 struct Bucket {
     epoch: u64,
+    /// Accumulators written out (a method moved on to another bucket).
     entries: Vec<(u32, Amount)>,
+    /// Methods whose accumulator was opened for this bucket (it may have been written out
+    /// since: then its `acc_tag` no longer names this bucket).
+    opened: Vec<u32>,
 }
 
-/// One method's counts, on a cache line of its own (a record's update touches one line).
+/// One method's memory state in two adjacent cache lines (so that a record touches one
+/// 128-byte block, which the hardware fetches together, instead of two lines far apart): its
+/// window sum and its accumulator for one bucket, and the totals of its first
+/// [`INLINE_CLASSES`] classes.
 #[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct MethodSlot(MethodMemory);
+#[repr(C, align(128))]
+struct MethodSlot {
+    window: Amount,
+    /// The accumulator's bucket epoch + 1; 0 = empty.
+    acc_tag: u64,
+    acc_count: u32,
+    acc_frees: u32,
+    acc_bytes: u64,
+    acc_freed_bytes: u64,
+    /// The first classes the method made; later ones go to [`MemoryState::method_classes`],
+    /// and so do these counts when they would overflow.
+    classes: [InlineClass; INLINE_CLASSES],
+}
+
+/// Classes whose totals a method keeps in its own slot (real methods make one to a few).
+const INLINE_CLASSES: usize = 3;
+
+/// A tag no inline class has (class ids are below `MAX_CLASS_ID`).
+const NOT_INLINE: u32 = u32::MAX;
+
+/// One class's totals in a [`MethodSlot`], in 32-bit counters that are moved to the keyed
+/// table before they would overflow.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
+struct InlineClass {
+    /// Class id + 1; 0 = unused.
+    tag: u32,
+    count: u32,
+    frees: u32,
+    bytes: u32,
+    freed_bytes: u32,
+}
+
+impl InlineClass {
+    /// Adds `amount` if every counter stays within 32 bits.
+    #[inline(always)]
+    fn add(&mut self, amount: MemoryAmount) -> bool {
+        let (count, bytes) = if amount.free {
+            (&mut self.frees, &mut self.freed_bytes)
+        } else {
+            (&mut self.count, &mut self.bytes)
+        };
+        let (Ok(added_count), Ok(added_bytes)) =
+            (u32::try_from(amount.count), u32::try_from(amount.bytes))
+        else {
+            return false;
+        };
+        match (
+            count.checked_add(added_count),
+            bytes.checked_add(added_bytes),
+        ) {
+            (Some(new_count), Some(new_bytes)) => {
+                *count = new_count;
+                *bytes = new_bytes;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Empties the counters (the class stays), returning what they held.
+    fn take(&mut self) -> Amount {
+        let amount = Amount {
+            count: u64::from(self.count),
+            bytes: u64::from(self.bytes),
+            frees: u64::from(self.frees),
+            freed_bytes: u64::from(self.freed_bytes),
+        };
+        *self = InlineClass {
+            tag: self.tag,
+            ..InlineClass::default()
+        };
+        amount
+    }
+}
+
+impl MethodSlot {
+    /// Adds `amount` to the accumulator if it holds bucket `tag` and the sum fits.
+    #[inline(always)]
+    fn accumulate(&mut self, tag: u64, amount: MemoryAmount) -> bool {
+        if self.acc_tag != tag {
+            return false;
+        }
+        let count = if amount.free {
+            &mut self.acc_frees
+        } else {
+            &mut self.acc_count
+        };
+        let Some(sum) = u32::try_from(amount.count)
+            .ok()
+            .and_then(|added| count.checked_add(added))
+        else {
+            return false;
+        };
+        *count = sum;
+        if amount.free {
+            self.acc_freed_bytes = self.acc_freed_bytes.saturating_add(amount.bytes);
+        } else {
+            self.acc_bytes = self.acc_bytes.saturating_add(amount.bytes);
+        }
+        true
+    }
+
+    /// Starts the (empty) accumulator at bucket `tag` with `amount`, if it fits.
+    fn accumulate_fresh(&mut self, tag: u64, amount: MemoryAmount) -> bool {
+        self.acc_tag = tag;
+        if self.accumulate(tag, amount) {
+            return true;
+        }
+        self.acc_tag = 0;
+        false
+    }
+
+    /// Empties the accumulator, returning what it held.
+    fn take_accumulator(&mut self) -> Amount {
+        let amount = Amount {
+            count: u64::from(self.acc_count),
+            bytes: self.acc_bytes,
+            frees: u64::from(self.acc_frees),
+            freed_bytes: self.acc_freed_bytes,
+        };
+        self.acc_tag = 0;
+        self.acc_count = 0;
+        self.acc_frees = 0;
+        self.acc_bytes = 0;
+        self.acc_freed_bytes = 0;
+        amount
+    }
+}
 
 /// A memory record waiting for [`MemoryState::fold`].
 #[derive(Debug, Clone, Copy)]
@@ -174,18 +314,16 @@ const PREFETCH_AHEAD: usize = 8;
 ///
 /// Records arrive one by one ([`MemoryState::push`], a sequential append) and are folded in
 /// at the end of each batch ([`MemoryState::fold`]): there the lines each record will touch
-/// (its method's counts, its latest bucket entry, its (method, class) slot) are prefetched a
-/// few records ahead, so that at 200k methods their cache misses overlap instead of
-/// following one another.
+/// (its method's slot and its (method, class) slot) are prefetched a few records ahead, so
+/// that at 200k methods their cache misses overlap instead of following one another.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MemoryState {
     methods: Vec<MethodSlot>,
-    outside: MethodMemory,
-    /// Per method id: (bucket epoch + 1, entry index) of its latest bucket entry; epoch 0 =
-    /// none.
-    latest_entry: Vec<(u64, u32)>,
-    outside_entry: (u64, u32),
+    outside: MethodSlot,
     buckets: VecDeque<Bucket>,
+    /// An expired bucket kept for the next one, with its lists' room (a busy bucket's lists
+    /// are hundreds of kilobytes: new ones would be fresh pages each time).
+    spare: Option<Bucket>,
     classes: Vec<Amount>,
     method_classes: KeyedAmounts,
     pending: Vec<Pending>,
@@ -251,7 +389,6 @@ impl MemoryState {
             let len = highest as usize + 1;
             if self.methods.len() < len {
                 self.methods.resize(len, MethodSlot::default());
-                self.latest_entry.resize(len, (0, 0));
             }
         }
         let oldest = oldest_live_epoch(now_ns, window_ns);
@@ -259,9 +396,6 @@ impl MemoryState {
         for (index, record) in pending.iter().enumerate() {
             if let Some(ahead) = pending.get(index + PREFETCH_AHEAD) {
                 self.prefetch(ahead);
-            }
-            if let Some(ahead) = pending.get(index + PREFETCH_AHEAD / 2) {
-                self.prefetch_entry(ahead);
             }
             self.apply(record, oldest);
         }
@@ -271,35 +405,12 @@ impl MemoryState {
         self.pending.clear();
     }
 
-    /// Brings in the method's counts, its latest-entry index and its (method, class) slot.
+    /// Brings in the method's slot (both lines).
     #[inline(always)]
     fn prefetch(&self, record: &Pending) {
         if let Some(slot) = self.methods.get(record.method_id as usize) {
             prefetch(slot);
-        }
-        if let Some(latest) = self.latest_entry.get(record.method_id as usize) {
-            prefetch(latest);
-        }
-        self.method_classes
-            .prefetch(key(record.method_id, record.class_id));
-    }
-
-    /// Brings in the bucket entry the record will add to, when it already has one.
-    #[inline(always)]
-    fn prefetch_entry(&self, record: &Pending) {
-        let Some(&(latest_epoch, entry)) = self.latest_entry.get(record.method_id as usize) else {
-            return;
-        };
-        let Some(front) = self.buckets.front() else {
-            return;
-        };
-        if latest_epoch != record.epoch + 1 || record.epoch < front.epoch {
-            return;
-        }
-        if let Some(bucket) = self.buckets.get((record.epoch - front.epoch) as usize) {
-            if let Some(entry) = bucket.entries.get(entry as usize) {
-                prefetch(entry);
-            }
+            prefetch(&slot.classes);
         }
     }
 
@@ -315,32 +426,104 @@ impl MemoryState {
         if let Some(class) = grow_to(&mut self.classes, class_id) {
             class.add_record(amount);
         }
-        self.method_classes
-            .entry(key(method_id, class_id))
-            .add_record(amount);
         let in_window = self.bucket_index(epoch, oldest);
-        let (memory, latest) = if method_id == OUTSIDE_METHODS {
-            (&mut self.outside, &mut self.outside_entry)
+        let slot = if method_id == OUTSIDE_METHODS {
+            &mut self.outside
         } else {
-            let index = method_id as usize;
-            (&mut self.methods[index].0, &mut self.latest_entry[index])
+            &mut self.methods[method_id as usize]
         };
-        memory.total.add_record(amount);
+        // Ids past the protocol's limit (never valid on the wire) stay in the keyed table.
+        let tag = if class_id < highrise_protocol::MAX_CLASS_ID {
+            class_id + 1
+        } else {
+            NOT_INLINE
+        };
+        match slot.classes.iter().position(|inline| inline.tag == tag) {
+            Some(index) if slot.classes[index].add(amount) => {}
+            found => Self::class_total_slow(
+                &mut self.method_classes,
+                slot,
+                found,
+                method_id,
+                class_id,
+                amount,
+            ),
+        }
         let Some(bucket_index) = in_window else {
             return; // Older than the window: cumulative only.
         };
-        memory.window.add_record(amount);
-        let bucket = &mut self.buckets[bucket_index];
-        let entry = match *latest {
-            (latest_epoch, entry) if latest_epoch == epoch + 1 => entry as usize,
-            _ => {
-                bucket.entries.push((method_id, Amount::default()));
-                let entry = bucket.entries.len() - 1;
-                *latest = (epoch + 1, entry as u32);
-                entry
+        slot.window.add_record(amount);
+        if !slot.accumulate(epoch + 1, amount) {
+            self.open_accumulator(method_id, bucket_index, amount);
+        }
+    }
+
+    /// A class total that is not an inline class's add: a new class (inline while there is
+    /// room), one beyond the inline classes, or an inline class's counters that would
+    /// overflow (moved to the keyed table).
+    #[inline(never)]
+    fn class_total_slow(
+        method_classes: &mut KeyedAmounts,
+        slot: &mut MethodSlot,
+        found: Option<usize>,
+        method_id: u32,
+        class_id: u32,
+        amount: MemoryAmount,
+    ) {
+        let key = key(method_id, class_id);
+        let inline = match found {
+            Some(index) => {
+                method_classes.entry(key).add(&slot.classes[index].take());
+                Some(index)
+            }
+            None => {
+                let free = slot.classes.iter().position(|inline| inline.tag == 0);
+                match free {
+                    Some(index) if class_id < highrise_protocol::MAX_CLASS_ID => {
+                        slot.classes[index].tag = class_id + 1;
+                        Some(index)
+                    }
+                    _ => None,
+                }
             }
         };
-        bucket.entries[entry].1.add_record(amount);
+        if !inline.is_some_and(|index| slot.classes[index].add(amount)) {
+            method_classes.entry(key).add_record(amount);
+        }
+    }
+
+    /// The method's accumulator does not hold the record's bucket (`bucket_index`) or would
+    /// overflow: writes out what it holds and starts it again with `amount`.
+    #[inline(never)]
+    fn open_accumulator(&mut self, method_id: u32, bucket_index: usize, amount: MemoryAmount) {
+        let slot = if method_id == OUTSIDE_METHODS {
+            &mut self.outside
+        } else {
+            &mut self.methods[method_id as usize]
+        };
+        let tag = self.buckets[bucket_index].epoch + 1;
+        let previous_tag = slot.acc_tag;
+        if previous_tag != 0 {
+            let held = slot.take_accumulator();
+            // An open accumulator's bucket is in the window (expiry empties it).
+            let front = self.buckets.front().map_or(0, |bucket| bucket.epoch);
+            if let Some(bucket) = previous_tag
+                .checked_sub(front + 1)
+                .and_then(|index| self.buckets.get_mut(index as usize))
+            {
+                bucket.entries.push((method_id, held));
+            }
+        }
+        if !slot.accumulate_fresh(tag, amount) {
+            // Beyond an accumulator's counts: an entry of its own.
+            let mut whole = Amount::default();
+            whole.add_record(amount);
+            self.buckets[bucket_index].entries.push((method_id, whole));
+            return;
+        }
+        if previous_tag != tag {
+            self.buckets[bucket_index].opened.push(method_id);
+        }
     }
 
     /// The agent's memory drop totals (running totals; lower ones are ignored).
@@ -361,30 +544,24 @@ impl MemoryState {
         let front = match self.buckets.front() {
             Some(front) => front.epoch,
             None => {
-                self.buckets.push_back(Bucket {
-                    epoch,
-                    entries: Vec::new(),
-                });
+                let bucket = self.new_bucket(epoch);
+                self.buckets.push_back(bucket);
                 return Some(0);
             }
         };
         if epoch < front {
             // A lagging thread: open the buckets between it and the front (all in the window).
             for missing in (epoch..front).rev() {
-                self.buckets.push_front(Bucket {
-                    epoch: missing,
-                    entries: Vec::new(),
-                });
+                let bucket = self.new_bucket(missing);
+                self.buckets.push_front(bucket);
             }
             return Some(0);
         }
         let index = (epoch - front) as usize;
         while self.buckets.len() <= index {
             let next = front + self.buckets.len() as u64;
-            self.buckets.push_back(Bucket {
-                epoch: next,
-                entries: Vec::new(),
-            });
+            let bucket = self.new_bucket(next);
+            self.buckets.push_back(bucket);
         }
         Some(index)
     }
@@ -402,16 +579,42 @@ impl MemoryState {
                         prefetch(slot);
                     }
                 }
-                let memory = if *method_id == OUTSIDE_METHODS {
-                    &mut self.outside
-                } else {
-                    &mut self.methods[*method_id as usize].0
-                };
-                memory.window.subtract(amount);
+                self.slot_mut(*method_id).window.subtract(amount);
             }
-            if !bucket.entries.is_empty() {
+            let tag = bucket.epoch + 1;
+            for (index, &method_id) in bucket.opened.iter().enumerate() {
+                if let Some(&ahead) = bucket.opened.get(index + PREFETCH_AHEAD) {
+                    if let Some(slot) = self.methods.get(ahead as usize) {
+                        prefetch(slot);
+                    }
+                }
+                let slot = self.slot_mut(method_id);
+                if slot.acc_tag == tag {
+                    let held = slot.take_accumulator();
+                    slot.window.subtract(&held);
+                }
+            }
+            if !bucket.entries.is_empty() || !bucket.opened.is_empty() {
                 self.generation += 1;
             }
+            self.spare = Some(bucket);
+        }
+    }
+
+    /// An empty bucket, the spare one if there is one.
+    fn new_bucket(&mut self, epoch: u64) -> Bucket {
+        let mut bucket = self.spare.take().unwrap_or_default();
+        bucket.epoch = epoch;
+        bucket.entries.clear();
+        bucket.opened.clear();
+        bucket
+    }
+
+    fn slot_mut(&mut self, method_id: u32) -> &mut MethodSlot {
+        if method_id == OUTSIDE_METHODS {
+            &mut self.outside
+        } else {
+            &mut self.methods[method_id as usize]
         }
     }
 
@@ -431,10 +634,56 @@ impl MemoryState {
                 amount,
             })
             .collect();
+        let slots = self
+            .methods
+            .iter()
+            .enumerate()
+            .map(|(index, slot)| (index as u32, slot))
+            .chain([(OUTSIDE_METHODS, &self.outside)]);
+        for (method_id, slot) in slots {
+            for inline in slot.classes.iter().filter(|inline| inline.tag != 0) {
+                method_classes.push(MethodClassAmount {
+                    method_id,
+                    class_id: inline.tag - 1,
+                    amount: inline.clone().take(),
+                });
+            }
+        }
         method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
+        // A class whose inline counters were moved to the keyed table is in both.
+        method_classes.dedup_by(|later, kept| {
+            let same = (later.method_id, later.class_id) == (kept.method_id, kept.class_id);
+            if same {
+                kept.amount.add(&later.amount);
+            }
+            same
+        });
+        let mut methods: Vec<MethodMemory> = self
+            .methods
+            .iter()
+            .map(|slot| MethodMemory {
+                window: slot.window,
+                total: Amount::default(),
+            })
+            .collect();
+        let mut outside = MethodMemory {
+            window: self.outside.window,
+            total: Amount::default(),
+        };
+        // A method's totals: the sum over its classes (every record has a class).
+        for entry in &method_classes {
+            let memory = if entry.method_id == OUTSIDE_METHODS {
+                &mut outside
+            } else if let Some(memory) = methods.get_mut(entry.method_id as usize) {
+                memory
+            } else {
+                continue;
+            };
+            memory.total.add(&entry.amount);
+        }
         let snapshot = Arc::new(MemorySnapshot {
-            methods: self.methods.iter().map(|slot| slot.0).collect(),
-            outside: self.outside,
+            methods,
+            outside,
             classes: self.classes.clone(),
             method_classes,
             dropped: self.dropped,
@@ -450,10 +699,13 @@ impl MemoryState {
         let entries: usize = self
             .buckets
             .iter()
-            .map(|bucket| bucket.entries.capacity() * size_of::<(u32, Amount)>())
+            .chain(&self.spare)
+            .map(|bucket| {
+                bucket.entries.capacity() * size_of::<(u32, Amount)>()
+                    + bucket.opened.capacity() * size_of::<u32>()
+            })
             .sum();
         self.methods.capacity() * size_of::<MethodSlot>()
-            + self.latest_entry.capacity() * size_of::<(u64, u32)>()
             + self.buckets.capacity() * size_of::<Bucket>()
             + entries
             + self.classes.capacity() * size_of::<Amount>()
@@ -488,15 +740,6 @@ impl KeyedAmounts {
         let bits = self.slots.len().trailing_zeros();
         let product = (key ^ key >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         (product >> (64 - bits)) as usize
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        if self.slots.len() > 1 {
-            let slot = &self.slots[self.home(key)];
-            prefetch(&slot.0);
-            prefetch(&slot.1.freed_bytes);
-        }
     }
 
     /// The amount of `key`, a zero one inserted if new.
@@ -646,6 +889,97 @@ mod tests {
         assert_eq!(second.dropped.allocations, 5);
         state.dropped(3, 10, 0);
         assert_eq!(state.snapshot().dropped.bytes, 50);
+    }
+
+    const INVALID_CLASS: u32 = highrise_protocol::MAX_CLASS_ID + 4;
+
+    /// One step of [`window_and_totals_match_the_reference`]: `(advance now by this many ms,
+    /// method (6 = outside), class, ms before now, count, free, huge)`.
+    type Step = (u64, u32, u32, u64, u64, bool, bool);
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Accumulators opened, written out, overflowed and expired, with lagging records
+        /// (up to 4 s before "now") and folds of any size, against a plain sum of the records.
+        #[test]
+        fn window_and_totals_match_the_reference(
+            steps in proptest::collection::vec(
+                (0u64..40, 0u32..7, 0u32..5, 0u64..4000, 1u64..5, proptest::prelude::any::<bool>(),
+                    proptest::prelude::any::<bool>()),
+                1..300,
+            ),
+            fold_every in 1usize..20,
+            window_ms in 100u64..3000,
+        ) {
+            let window_ns = window_ms * 1_000_000;
+            let mut state = MemoryState::default();
+            let mut now_ns = 10 * SECOND;
+            // (method, epoch, amount) of every record.
+            let mut seen: Vec<(u32, u64, MemoryAmount)> = Vec::new();
+            let mut classes: Vec<u32> = Vec::new();
+            let steps: Vec<Step> = steps;
+            for (index, &(advance_ms, method, class_id, before_ms, count, free, huge)) in
+                steps.iter().enumerate()
+            {
+                now_ns += advance_ms * 1_000_000;
+                let method_id = if method == 6 { OUTSIDE_METHODS } else { method };
+                // Class 4 stands for an id past the protocol's limit.
+                let class_id = if class_id == 4 { INVALID_CLASS } else { class_id };
+                let count = if huge { count << 31 } else { count };
+                let amount = MemoryAmount { count, bytes: count * 24, free };
+                let timestamp_ns = now_ns - before_ms * 1_000_000;
+                state.push(method_id, class_id, amount, timestamp_ns, now_ns);
+                seen.push((method_id, timestamp_ns >> BUCKET_SHIFT, amount));
+                classes.push(class_id);
+                if index % fold_every == 0 {
+                    state.fold(now_ns, window_ns);
+                }
+            }
+            state.fold(now_ns, window_ns);
+            state.expire(now_ns, window_ns);
+            let snapshot = state.snapshot();
+            let oldest = oldest_live_epoch(now_ns, window_ns);
+            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
+                let mut window = Amount::default();
+                let mut total = Amount::default();
+                for &(_, epoch, amount) in seen.iter().filter(|(m, _, _)| *m == method_id) {
+                    total.add_record(amount);
+                    if epoch >= oldest {
+                        window.add_record(amount);
+                    }
+                }
+                let got = snapshot.method(method_id);
+                proptest::prop_assert_eq!(got.window, window, "window of {}", method_id);
+                for class_id in [0, 1, 2, 3, INVALID_CLASS] {
+                    let mut class_total = Amount::default();
+                    for (&(_, _, amount), _) in seen
+                        .iter()
+                        .zip(&classes)
+                        .filter(|((m, _, _), c)| *m == method_id && **c == class_id)
+                    {
+                        class_total.add_record(amount);
+                    }
+                    let listed = snapshot
+                        .classes_of(method_id)
+                        .iter()
+                        .find(|entry| entry.class_id == class_id)
+                        .map_or(Amount::default(), |entry| entry.amount);
+                    proptest::prop_assert_eq!(listed, class_total, "{} of {}", class_id, method_id);
+                }
+                proptest::prop_assert_eq!(got.total, total, "total of {}", method_id);
+            }
+            // Later, everything has left the window and the totals stay.
+            state.expire(now_ns + 10 * SECOND, window_ns);
+            let later = state.snapshot();
+            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
+                proptest::prop_assert!(later.method(method_id).window.is_zero());
+                proptest::prop_assert_eq!(
+                    later.method(method_id).total,
+                    snapshot.method(method_id).total
+                );
+            }
+        }
     }
 
     fn made_amount(count: u64, bytes: u64) -> Amount {
