@@ -525,6 +525,7 @@ impl Contexts {
         self.chunk_hashes = hashes;
         self.scratch = scratch;
         self.fold_classes();
+        self.overflow_edges.fold();
         self.threads.insert(thread_id, thread);
         self.generation += 1;
     }

@@ -11,6 +11,8 @@
 
 use std::collections::VecDeque;
 
+use crate::keyed::{KeyedTable, FREE_KEY};
+
 /// Most (caller, callee) pairs counted per call below "(other contexts)" nodes; calls of
 /// further pairs are counted in [`CallEdges::capped_calls`].
 pub const MAX_OVERFLOW_EDGES: usize = 1 << 18;
@@ -91,36 +93,57 @@ impl CallEdges {
 /// Calls per (caller, callee), sorted by the pair.
 pub(crate) type EdgeTotals = Vec<((u32, u32), u64)>;
 
-/// Calls below "(other contexts)" nodes, per (caller, callee).
+/// Calls below "(other contexts)" nodes, per (caller, callee). Calls are queued
+/// ([`count`](Self::count)) and folded in per batch ([`fold`](Self::fold)), prefetching each
+/// one's slot a few calls ahead: past the tree's cap nearly every call of an endless walk
+/// lands here, and a lookup in a table of up to [`MAX_OVERFLOW_EDGES`] edges is a cache miss.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct OverflowEdges {
     /// Calls per caller << 32 | callee.
-    calls: foldhash::HashMap<u64, u64>,
+    calls: KeyedTable<u64>,
+    pending: Vec<u64>,
     pub(crate) capped_calls: u64,
 }
 
+/// How many calls ahead [`OverflowEdges::fold`] prefetches.
+const EDGE_PREFETCH_AHEAD: usize = 8;
+
 impl OverflowEdges {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count(&mut self, caller: u32, callee: u32) {
-        let full = self.calls.len() >= MAX_OVERFLOW_EDGES;
-        let key = u64::from(caller) << 32 | u64::from(callee);
-        match self.calls.get_mut(&key) {
-            Some(calls) => *calls += 1,
-            None if full => self.capped_calls += 1,
-            None => {
-                self.calls.insert(key, 1);
-            }
-        }
+        // (`FREE_KEY` itself would be a method id no method has, calling another.)
+        let key = (u64::from(caller) << 32 | u64::from(callee)).min(FREE_KEY - 1);
+        self.pending.push(key);
     }
 
+    /// Adds the queued calls.
+    pub(crate) fn fold(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for (index, &key) in pending.iter().enumerate() {
+            if let Some(&ahead) = pending.get(index + EDGE_PREFETCH_AHEAD) {
+                self.calls.prefetch(ahead);
+            }
+            if let Some(calls) = self.calls.get_mut(key) {
+                *calls += 1;
+            } else if self.calls.len() >= MAX_OVERFLOW_EDGES {
+                self.capped_calls += 1;
+            } else {
+                *self.calls.entry(key) = 1;
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
+    }
+
+    /// The folded calls (call [`fold`](Self::fold) first).
     pub(crate) fn iter(&self) -> impl Iterator<Item = ((u32, u32), u64)> + '_ {
         self.calls
             .iter()
-            .map(|(&key, &calls)| (((key >> 32) as u32, key as u32), calls))
+            .map(|(key, calls)| (((key >> 32) as u32, key as u32), calls))
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.calls.capacity() * 24
+        self.calls.memory_bytes() + self.pending.capacity() * size_of::<u64>()
     }
 }
 

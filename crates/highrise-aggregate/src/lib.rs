@@ -84,6 +84,7 @@ mod drops;
 mod edges;
 mod engine;
 mod history;
+mod keyed;
 mod memory;
 mod methods;
 mod multiplicity;

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use highrise_protocol::MemoryAmount;
 
 use crate::engine::prefetch;
+use crate::keyed::{KeyedTable, FREE_KEY};
 
 /// Buckets of 2^24 ns.
 const BUCKET_SHIFT: u32 = 24;
@@ -325,7 +326,7 @@ pub(crate) struct MemoryState {
     /// are hundreds of kilobytes: new ones would be fresh pages each time).
     spare: Option<Bucket>,
     classes: Vec<Amount>,
-    method_classes: KeyedAmounts,
+    method_classes: KeyedTable<Amount>,
     pending: Vec<Pending>,
     dropped: MemoryDrops,
     records: u64,
@@ -463,7 +464,7 @@ impl MemoryState {
     /// overflow (moved to the keyed table).
     #[inline(never)]
     fn class_total_slow(
-        method_classes: &mut KeyedAmounts,
+        method_classes: &mut KeyedTable<Amount>,
         slot: &mut MethodSlot,
         found: Option<usize>,
         method_id: u32,
@@ -714,80 +715,12 @@ impl MemoryState {
     }
 }
 
-/// The (method, class) key of [`KeyedAmounts`].
+/// The (method, class) key of [`MemoryState::method_classes`]. Never [`FREE_KEY`]: the one
+/// pair that would make it (outside methods, class `u32::MAX`, an id no class has) shares the
+/// key of class `u32::MAX - 1`, another id past the limit.
 #[inline(always)]
 fn key(method_id: u32, class_id: u32) -> u64 {
-    u64::from(method_id) << 32 | u64::from(class_id)
-}
-
-/// Marks a free slot of [`KeyedAmounts`] (no key has it: class ids are below
-/// `MAX_CLASS_ID`).
-const FREE_KEY: u64 = u64::MAX;
-
-/// An `Amount` per (method, class) key: open addressing with linear probing, load at most
-/// one half. Written here rather than taken from `std`'s map because [`MemoryState::fold`]
-/// prefetches the slot a key will land in, which needs the table's layout.
-#[derive(Debug, Clone, Default)]
-struct KeyedAmounts {
-    slots: Vec<(u64, Amount)>,
-    len: usize,
-}
-
-impl KeyedAmounts {
-    #[inline(always)]
-    fn home(&self, key: u64) -> usize {
-        // Fibonacci hashing: the top bits of the product; `slots.len()` is a power of two.
-        let bits = self.slots.len().trailing_zeros();
-        let product = (key ^ key >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (product >> (64 - bits)) as usize
-    }
-
-    /// The amount of `key`, a zero one inserted if new.
-    fn entry(&mut self, key: u64) -> &mut Amount {
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut index = self.home(key);
-        loop {
-            let slot_key = self.slots[index].0;
-            if slot_key == key {
-                break;
-            }
-            if slot_key == FREE_KEY {
-                self.slots[index].0 = key;
-                self.len += 1;
-                break;
-            }
-            index = (index + 1) & mask;
-        }
-        &mut self.slots[index].1
-    }
-
-    fn grow(&mut self) {
-        let capacity = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(
-            &mut self.slots,
-            vec![(FREE_KEY, Amount::default()); capacity],
-        );
-        self.len = 0;
-        for (key, amount) in old {
-            if key != FREE_KEY {
-                *self.entry(key) = amount;
-            }
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (u64, Amount)> + '_ {
-        self.slots
-            .iter()
-            .filter(|(key, _)| *key != FREE_KEY)
-            .copied()
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<(u64, Amount)>()
-    }
+    (u64::from(method_id) << 32 | u64::from(class_id)).min(FREE_KEY - 1)
 }
 
 /// The first bucket with any part inside `[now_ns - window_ns, now_ns]`.
