@@ -19,6 +19,12 @@
 //! ([`crate::alloc`]) is two slots: [`MARK_MEMORY`] `| free << 32 | class_id` with its clock,
 //! then `(count, bytes)` in the clock and word fields; it is written just before the event
 //! that follows it (or by a late flush), so it belongs to the frame on top at that point.
+//! When a frame's counts are small they take one slot instead, written and published together
+//! with the event that follows and taking its clock: [`MARK_MEMORY`] `|` [`MEMORY_SHORT`]
+//! `| frees << 42 | allocations << 24 | class_id`, and `bytes << 32 | freed bytes` in the clock
+//! field. Smaller still (untyped, at most 7 allocations and 7 frees of at most 16 383 bytes
+//! each way: a frame that makes a string or two) they ride in the spare bits of the event's
+//! own word, [`EVENT_WITH_MEMORY`] (see [`pack_memory`]), and cost no slot at all.
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -35,6 +41,68 @@ pub(crate) const MARK_MEMORY: u64 = 1 << 62;
 
 /// Bit of a memory record's first word: the objects were freed, not created.
 pub(crate) const MEMORY_FREED: u64 = 1 << 32;
+
+/// Bit of a memory record's word: a one-slot record of creations and frees, its clock the
+/// next slot's (an event written with it).
+pub(crate) const MEMORY_SHORT: u64 = 1 << 61;
+
+/// Counts below this (18 bits each) fit a [`MEMORY_SHORT`] record.
+pub(crate) const SHORT_COUNT_LIMIT: u64 = 1 << 18;
+
+/// Bit of an event's word: the frame's untyped counts are in the word's spare bits above the
+/// event (`method_id << 1 | kind` takes bits 0–24: method ids are below 2^24).
+pub(crate) const EVENT_WITH_MEMORY: u64 = 1 << 60;
+
+/// Where the counts of an [`EVENT_WITH_MEMORY`] word start, and the bits of each: allocations,
+/// frees (3 bits each), bytes, freed bytes (14 bits each).
+const PACKED_SHIFT: u32 = 25;
+const PACKED_COUNT_BITS: u32 = 3;
+const PACKED_BYTES_BITS: u32 = 14;
+
+/// `[allocations, bytes, frees, freed bytes]` in an event word's spare bits, if they fit.
+#[inline(always)]
+pub(crate) fn pack_memory(counts: [u64; 4]) -> Option<u64> {
+    let [allocations, bytes, frees, freed_bytes] = counts;
+    let fits = (allocations | frees) < 1 << PACKED_COUNT_BITS
+        && (bytes | freed_bytes) < 1 << PACKED_BYTES_BITS;
+    fits.then(|| {
+        let mut shift = PACKED_SHIFT;
+        let mut packed = EVENT_WITH_MEMORY;
+        for (value, bits) in [
+            (allocations, PACKED_COUNT_BITS),
+            (frees, PACKED_COUNT_BITS),
+            (bytes, PACKED_BYTES_BITS),
+            (freed_bytes, PACKED_BYTES_BITS),
+        ] {
+            packed |= value << shift;
+            shift += bits;
+        }
+        packed
+    })
+}
+
+/// The event word and the counts of a word [`pack_memory`] made (all zero without
+/// [`EVENT_WITH_MEMORY`]).
+#[inline(always)]
+pub(crate) fn unpack_memory(word: u64) -> (u64, [u64; 4]) {
+    if word & EVENT_WITH_MEMORY == 0 {
+        return (word, [0; 4]);
+    }
+    let mut shift = PACKED_SHIFT;
+    let mut take = |bits: u32| {
+        let value = (word >> shift) & ((1 << bits) - 1);
+        shift += bits;
+        value
+    };
+    let allocations = take(PACKED_COUNT_BITS);
+    let frees = take(PACKED_COUNT_BITS);
+    let bytes = take(PACKED_BYTES_BITS);
+    let freed_bytes = take(PACKED_BYTES_BITS);
+    (
+        word & ((1 << PACKED_SHIFT) - 1),
+        [allocations, bytes, frees, freed_bytes],
+    )
+}
 
 /// Most exits or enters one resync block carries (beyond that the thread's stack is deeper
 /// than any real program's and the block is cut; the viewer's stack is then approximate).
@@ -265,6 +333,11 @@ impl Local {
     #[inline(never)]
     fn record_after_memory(&self, word: u64) {
         let _ = PENDING.try_with(|pending| {
+            if self.write_memory_in_event(pending, word)
+                || self.write_short_memory_and_event(pending, word)
+            {
+                return;
+            }
             pending.busy.set(true);
             let _ = self.inner();
             match self.write_memory(pending.take(), pending.class_id.get()) {
@@ -274,6 +347,70 @@ impl Local {
             }
             pending.busy.set(false);
         });
+    }
+
+    /// The frame's pending counts in the event's own word ([`EVENT_WITH_MEMORY`]); false
+    /// (nothing written, nothing taken) when they are typed or too large, the thread has no
+    /// ring yet, or the known room is used up.
+    #[inline(always)]
+    fn write_memory_in_event(&self, pending: &alloc::Pending, word: u64) -> bool {
+        if pending.class_id.get() != alloc::UNTYPED_CLASS {
+            return false;
+        }
+        let counts = [
+            pending.allocations.get(),
+            pending.allocated_bytes.get(),
+            pending.frees.get(),
+            pending.freed_bytes.get(),
+        ];
+        let Some(packed) = pack_memory(counts) else {
+            return false;
+        };
+        let head = self.head.get();
+        if head >= self.limit.get() {
+            return false;
+        }
+        let Some(inner) = self.inner.get() else {
+            return false;
+        };
+        inner.write(head, inner.clock.raw(), word | packed);
+        self.head.set(head + 1);
+        inner.ring.head.0.store(head + 1, Ordering::Release);
+        pending.take();
+        true
+    }
+
+    /// The frame's pending counts as one [`MEMORY_SHORT`] slot and the event `word` after it,
+    /// published together (nothing here allocates); false (nothing
+    /// written, nothing taken) when the counts do not fit one slot, the thread has no ring yet
+    /// or the known room does not hold both (then the two-slot records take over, which read
+    /// the ring's `tail` and handle drop mode).
+    #[inline(always)]
+    fn write_short_memory_and_event(&self, pending: &alloc::Pending, word: u64) -> bool {
+        let (allocations, bytes) = (pending.allocations.get(), pending.allocated_bytes.get());
+        let (frees, freed_bytes) = (pending.frees.get(), pending.freed_bytes.get());
+        let class_id = pending.class_id.get();
+        let fits = allocations < SHORT_COUNT_LIMIT
+            && frees < SHORT_COUNT_LIMIT
+            && bytes <= u64::from(u32::MAX)
+            && freed_bytes <= u64::from(u32::MAX)
+            && class_id < highrise_protocol::MAX_CLASS_ID;
+        let head = self.head.get();
+        // `limit` is 0 in drop mode: nothing may come before the resync block.
+        if !fits || head + 2 > self.limit.get() {
+            return false;
+        }
+        let Some(inner) = self.inner.get() else {
+            return false;
+        };
+        let short =
+            MARK_MEMORY | MEMORY_SHORT | frees << 42 | allocations << 24 | u64::from(class_id);
+        inner.write(head, bytes << 32 | freed_bytes, short);
+        inner.write(head + 1, inner.clock.raw(), word);
+        self.head.set(head + 2);
+        inner.ring.head.0.store(head + 2, Ordering::Release);
+        pending.take();
+        true
     }
 
     /// Writes pending counts now, if the thread has a ring (called from the allocator when

@@ -11,7 +11,10 @@ use highrise_protocol::{
 
 use crate::alloc::UNTYPED_CLASS;
 use crate::callsite::MethodInfo;
-use crate::thread::{Shadow, MARK_MEMORY, MARK_RESYNC, MEMORY_FREED};
+use crate::thread::{
+    unpack_memory, Shadow, EVENT_WITH_MEMORY, MARK_MEMORY, MARK_RESYNC, MEMORY_FREED, MEMORY_SHORT,
+    SHORT_COUNT_LIMIT,
+};
 
 /// How the agent names itself in its Hello.
 pub(crate) const AGENT_NAME: &str = concat!("highrise-agent-rust ", env!("CARGO_PKG_VERSION"));
@@ -117,9 +120,16 @@ fn count_records(records: &[(u64, u64)]) -> (u64, u64) {
             1 + ((word >> 24) & 0xff_ffff) as usize + (word & 0xff_ffff) as usize
         } else if word & MARK_MEMORY != 0 {
             memory += 1;
-            2
+            if word & MEMORY_SHORT != 0 {
+                1
+            } else {
+                2
+            }
         } else {
             events += 1;
+            if word & EVENT_WITH_MEMORY != 0 {
+                memory += 1;
+            }
             1
         };
     }
@@ -187,23 +197,40 @@ pub(crate) fn encode_records(
             continue;
         }
         if word & MARK_MEMORY != 0 {
-            let Some(&(count, bytes)) = records.get(index) else {
-                break;
+            let (timestamp, class_id, amounts) = if word & MEMORY_SHORT != 0 {
+                // One slot, its clock the next slot's (the event written with it).
+                let timestamp = records
+                    .get(index)
+                    .map_or(shadow.last_ns, |&(next_raw, _)| to_ns(next_raw))
+                    .max(shadow.last_ns);
+                let count = |shift: u32| (word >> shift) & (SHORT_COUNT_LIMIT - 1);
+                let amounts = [
+                    (count(24), raw >> 32, false),
+                    (count(42), raw & 0xffff_ffff, true),
+                ];
+                (timestamp, (word & 0xff_ffff) as u32, amounts)
+            } else {
+                let Some(&(count, bytes)) = records.get(index) else {
+                    break;
+                };
+                index += 1;
+                let free = word & MEMORY_FREED != 0;
+                let amounts = [(count, bytes, free), (0, 0, !free)];
+                (timestamp, (word & 0xffff_ffff) as u32, amounts)
             };
-            index += 1;
             let batch = writer.get_or_insert_with(|| {
                 Batch::Records(PackedRecordWriter::new(thread_id, timestamp))
             });
             if let Batch::Records(records_writer) = batch {
-                records_writer.push_memory(
-                    timestamp,
-                    (word & 0xffff_ffff) as u32,
-                    MemoryAmount {
-                        count,
-                        bytes,
-                        free: word & MEMORY_FREED != 0,
-                    },
-                );
+                for (count, bytes, free) in amounts {
+                    if count > 0 {
+                        records_writer.push_memory(
+                            timestamp,
+                            class_id,
+                            MemoryAmount { count, bytes, free },
+                        );
+                    }
+                }
             }
             shadow.last_ns = timestamp;
             if batch.len() >= max_batch_events {
@@ -212,6 +239,27 @@ pub(crate) fn encode_records(
                 }
             }
             continue;
+        }
+        let (word, counts) = unpack_memory(word);
+        if counts != [0; 4] {
+            // The frame's counts rode in its event: they come just before it.
+            let batch = writer.get_or_insert_with(|| {
+                Batch::Records(PackedRecordWriter::new(thread_id, timestamp))
+            });
+            if let Batch::Records(records_writer) = batch {
+                let [allocations, bytes, frees, freed_bytes] = counts;
+                for (count, bytes, free) in
+                    [(allocations, bytes, false), (frees, freed_bytes, true)]
+                {
+                    if count > 0 {
+                        records_writer.push_memory(
+                            timestamp,
+                            UNTYPED_CLASS,
+                            MemoryAmount { count, bytes, free },
+                        );
+                    }
+                }
+            }
         }
         let method_id = (word >> 1) as u32;
         let kind = if word & 1 == 0 {
@@ -432,6 +480,80 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert!(shadow.stack.is_empty());
         out.remove(0)
+    }
+
+    /// A one-slot record (creations and frees, the next event's clock) encodes as the two
+    /// two-slot records it stands for, at that event's time; at the end of a drain it takes
+    /// the thread's last time.
+    #[test]
+    fn short_memory_records_are_the_two_records_they_stand_for() {
+        let long = |raw: u64, class: u64, freed: bool, count: u64, bytes: u64| {
+            let flag = if freed { MEMORY_FREED } else { 0 };
+            [(raw, MARK_MEMORY | flag | class), (count, bytes)]
+        };
+        let short = |class: u64, count: u64, bytes: u64, frees: u64, freed_bytes: u64| {
+            let word = MARK_MEMORY | MEMORY_SHORT | frees << 42 | count << 24 | class;
+            (bytes << 32 | freed_bytes, word)
+        };
+        let mut expected = vec![enter(30_000, 0)];
+        expected.extend(long(30_100, 5, false, 3, 72));
+        expected.extend(long(30_100, 5, true, 1, 24));
+        expected.push(enter(30_100, 300));
+        expected.extend(long(30_227, 0, true, 2, 4096));
+        expected.push(exit(30_227, 300));
+        expected.extend(long(30_300, 0, false, 1, 32));
+        expected.extend(long(30_300, 0, true, 7, 16_383));
+        expected.push(enter(30_300, 9));
+        expected.extend(long(30_400, 0, false, 7, 16_383));
+        expected.push(exit(30_400, 9));
+        expected.extend(long(30_400, 1, false, 262_143, 4_294_967_295));
+        let mut given = vec![enter(30_000, 0)];
+        given.push(short(5, 3, 72, 1, 24));
+        given.push(enter(30_100, 300));
+        given.push(short(0, 0, 0, 2, 4096));
+        given.push(exit(30_227, 300));
+        let packed = |raw_word: (u64, u64), counts: [u64; 4]| {
+            let bits = crate::thread::pack_memory(counts).expect("fits");
+            (raw_word.0, raw_word.1 | bits)
+        };
+        given.push(packed(enter(30_300, 9), [1, 32, 7, 16_383]));
+        given.push(packed(exit(30_400, 9), [7, 16_383, 0, 0]));
+        given.push(short(1, 262_143, 4_294_967_295, 0, 0));
+        let encode = |records: &[(u64, u64)]| {
+            let mut shadow = Shadow::default();
+            let mut out = Vec::new();
+            let events = encode_records(7, records, |raw| raw, &mut shadow, 4096, &mut |m| {
+                out.push(frame(&m))
+            });
+            (events, out, shadow.stack)
+        };
+        assert_eq!(encode(&given), encode(&expected));
+        assert_eq!(count_records(&given).0, 5);
+    }
+
+    /// Counts packed into an event word come back whole, and only those that fit are packed.
+    #[test]
+    fn packed_counts_round_trip() {
+        use crate::thread::{pack_memory, unpack_memory};
+        for counts in [
+            [0, 0, 0, 0],
+            [1, 32, 1, 32],
+            [7, 16_383, 7, 16_383],
+            [3, 0, 0, 9],
+        ] {
+            let word = ((1 << 24) - 1) << 1 | 1;
+            let packed = word | pack_memory(counts).expect("fits");
+            assert_eq!(unpack_memory(packed), (word, counts));
+        }
+        for too_large in [
+            [8, 1, 0, 0],
+            [1, 16_384, 0, 0],
+            [0, 0, 8, 1],
+            [0, 0, 1, 16_384],
+        ] {
+            assert_eq!(pack_memory(too_large), None);
+        }
+        assert_eq!(unpack_memory(42), (42, [0; 4]));
     }
 
     fn golden_hello() -> Hello {
