@@ -19,7 +19,8 @@
 # Each line: the median ns per call over the reps (the first rep, JIT warm-up, left out), the JVM's
 # CPU seconds (all its threads, the sender included), and the probe's event and drop counts.
 # Usage: agents/java/bench.sh [CALLS_PER_REP] [REPS]   (default 20000000 7)
-# ONLY=6 runs only the paced cases, ONLY=7 only the allocation cases (ALLOCS=N per rep, default 50000000).
+# ONLY=6 runs only the paced cases, ONLY=7 only the allocation cases (ALLOCS=N per rep, default 50000000;
+# ALLOC_MODES="object call" picks the loop modes of 7a-7c, ALLOC_MODES= runs 7d alone).
 # PROBE=path overrides the listener (default: the release build if present, else debug).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -81,7 +82,7 @@ fi
 if [[ -z "${ONLY:-}" || "${ONLY:-}" == 7 ]]; then
 ALLOCS="${ALLOCS:-50000000}"
 DATA=',exclude=io.highrise.bench.AllocBench$Point,exclude=io.highrise.bench.AllocBench$Pair'
-for mode in object array mixed elided call; do
+for mode in ${ALLOC_MODES-object array mixed elided call}; do
     MAIN=io.highrise.bench.AllocBench bench "7a. $mode: without the agent" none "$mode" "$ALLOCS" "$REPS"
     MAIN=io.highrise.bench.AllocBench bench "7b. $mode: streaming, alloc=off" ",alloc=off$DATA" "$mode" "$ALLOCS" "$REPS"
     MAIN=io.highrise.bench.AllocBench bench "7c. $mode: streaming, alloc=on" ",alloc=on$DATA" "$mode" "$ALLOCS" "$REPS"

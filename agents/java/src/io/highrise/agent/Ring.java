@@ -312,6 +312,9 @@ public final class Ring {
      */
     private void flushThenPut(int code, long t) {
         int slots = pendMask;
+        if ((slots & (slots - 1)) == 0 && !inGap && putOneAttached(slots, code, t)) {
+            return;
+        }
         pendMask = 0;
         int need = 2 * Integer.bitCount(slots) + 1 + (inGap ? 1 : 0);
         long tl = tail;
@@ -336,6 +339,35 @@ public final class Ring {
         if ((start & ~(long) halfMask) != (tl & ~(long) halfMask) && sender.sleeping) {
             sender.wake();
         }
+    }
+
+    /**
+     * The common case of {@link #flushThenPut}: one pending class whose counts fit a one-slot
+     * record, and room known for it and the event. Writes both and publishes them; false
+     * (nothing written) otherwise.
+     */
+    private boolean putOneAttached(int slot, int code, long t) {
+        int i = Integer.numberOfTrailingZeros(slot);
+        int n = pendCount[i];
+        long bytes = pendBytes[i] + n * pendSize[i];
+        long tl = tail;
+        if (n >= (1 << 23) || bytes >= (1L << COUNT_SHIFT) || tl - headCache > capacity - 2) {
+            return false;
+        }
+        int a = (int) tl & mask;
+        codes[a] = ATTACHED - pendClass[i];
+        times[a] = (long) n << COUNT_SHIFT | bytes;
+        int b = (int) (tl + 1) & mask;
+        codes[b] = code;
+        times[b] = t;
+        pendCount[i] = 0;
+        pendBytes[i] = 0;
+        pendMask = 0;
+        TAIL.setRelease(this, tl + 2);
+        if ((tl & ~(long) halfMask) != ((tl + 2) & ~(long) halfMask) && sender.sleeping) {
+            sender.wake();
+        }
+        return true;
     }
 
     /**
