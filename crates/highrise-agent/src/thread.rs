@@ -381,10 +381,10 @@ impl Local {
     }
 
     /// The frame's pending counts as one [`MEMORY_SHORT`] slot and the event `word` after it,
-    /// published together (nothing here allocates); false (nothing
-    /// written, nothing taken) when the counts do not fit one slot, the thread has no ring yet
-    /// or the known room does not hold both (then the two-slot records take over, which read
-    /// the ring's `tail` and handle drop mode).
+    /// published together (nothing here allocates); false (nothing written, nothing taken)
+    /// when the counts do not fit one slot, the thread has no ring yet or the known room does
+    /// not hold both (then the two-slot records take over, which read the ring's `tail` and
+    /// handle drop mode).
     #[inline(always)]
     fn write_short_memory_and_event(&self, pending: &alloc::Pending, word: u64) -> bool {
         let (allocations, bytes) = (pending.allocations.get(), pending.allocated_bytes.get());
