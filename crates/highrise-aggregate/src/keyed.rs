@@ -35,6 +35,21 @@ impl<V: Copy + Default> KeyedTable<V> {
         }
     }
 
+    /// Where `key`'s probe ends (the table is not empty): its slot, or the free slot it would
+    /// take.
+    #[inline(always)]
+    fn probe(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        loop {
+            let slot_key = self.slots[index].0;
+            if slot_key == key || slot_key == FREE_KEY {
+                return index;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
     /// The value of `key` (not [`FREE_KEY`]), a default one inserted if new.
     #[inline]
     pub(crate) fn entry(&mut self, key: u64) -> &mut V {
@@ -42,19 +57,10 @@ impl<V: Copy + Default> KeyedTable<V> {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
-        let mut index = self.home(key);
-        loop {
-            let slot_key = self.slots[index].0;
-            if slot_key == key {
-                break;
-            }
-            if slot_key == FREE_KEY {
-                self.slots[index].0 = key;
-                self.len += 1;
-                break;
-            }
-            index = (index + 1) & mask;
+        let index = self.probe(key);
+        if self.slots[index].0 == FREE_KEY {
+            self.slots[index].0 = key;
+            self.len += 1;
         }
         &mut self.slots[index].1
     }
@@ -65,18 +71,8 @@ impl<V: Copy + Default> KeyedTable<V> {
         if self.slots.is_empty() || key == FREE_KEY {
             return None;
         }
-        let mask = self.slots.len() - 1;
-        let mut index = self.home(key);
-        loop {
-            let slot_key = self.slots[index].0;
-            if slot_key == key {
-                return Some(&mut self.slots[index].1);
-            }
-            if slot_key == FREE_KEY {
-                return None;
-            }
-            index = (index + 1) & mask;
-        }
+        let index = self.probe(key);
+        (self.slots[index].0 == key).then(|| &mut self.slots[index].1)
     }
 
     fn grow(&mut self) {

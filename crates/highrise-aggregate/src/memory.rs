@@ -428,11 +428,7 @@ impl MemoryState {
             class.add_record(amount);
         }
         let in_window = self.bucket_index(epoch, oldest);
-        let slot = if method_id == OUTSIDE_METHODS {
-            &mut self.outside
-        } else {
-            &mut self.methods[method_id as usize]
-        };
+        let slot = slot_of(&mut self.methods, &mut self.outside, method_id);
         // Ids past the protocol's limit (never valid on the wire) stay in the keyed table.
         let tag = if class_id < highrise_protocol::MAX_CLASS_ID {
             class_id + 1
@@ -497,11 +493,7 @@ impl MemoryState {
     /// overflow: writes out what it holds and starts it again with `amount`.
     #[inline(never)]
     fn open_accumulator(&mut self, method_id: u32, bucket_index: usize, amount: MemoryAmount) {
-        let slot = if method_id == OUTSIDE_METHODS {
-            &mut self.outside
-        } else {
-            &mut self.methods[method_id as usize]
-        };
+        let slot = slot_of(&mut self.methods, &mut self.outside, method_id);
         let tag = self.buckets[bucket_index].epoch + 1;
         let previous_tag = slot.acc_tag;
         if previous_tag != 0 {
@@ -612,11 +604,7 @@ impl MemoryState {
     }
 
     fn slot_mut(&mut self, method_id: u32) -> &mut MethodSlot {
-        if method_id == OUTSIDE_METHODS {
-            &mut self.outside
-        } else {
-            &mut self.methods[method_id as usize]
-        }
+        slot_of(&mut self.methods, &mut self.outside, method_id)
     }
 
     /// The snapshot of the current state (the previous one again when nothing changed).
@@ -721,6 +709,21 @@ impl MemoryState {
 #[inline(always)]
 fn key(method_id: u32, class_id: u32) -> u64 {
     (u64::from(method_id) << 32 | u64::from(class_id)).min(FREE_KEY - 1)
+}
+
+/// The slot of `method_id` (or [`OUTSIDE_METHODS`]); a free function so that callers can
+/// keep borrowing the state's other fields.
+#[inline(always)]
+fn slot_of<'a>(
+    methods: &'a mut [MethodSlot],
+    outside: &'a mut MethodSlot,
+    method_id: u32,
+) -> &'a mut MethodSlot {
+    if method_id == OUTSIDE_METHODS {
+        outside
+    } else {
+        &mut methods[method_id as usize]
+    }
 }
 
 /// The first bucket with any part inside `[now_ns - window_ns, now_ns]`.
