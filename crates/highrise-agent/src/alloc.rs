@@ -141,6 +141,17 @@ impl Pending {
         self.allocations.get() | self.frees.get() != 0
     }
 
+    /// The counts, left in place: `[allocations, bytes, frees, freed bytes]`.
+    #[inline(always)]
+    pub(crate) fn counts(&self) -> [u64; 4] {
+        [
+            self.allocations.get(),
+            self.allocated_bytes.get(),
+            self.frees.get(),
+            self.freed_bytes.get(),
+        ]
+    }
+
     /// Takes the counts: `(allocations, bytes, frees, freed bytes)`.
     pub(crate) fn take(&self) -> [u64; 4] {
         [

@@ -357,13 +357,7 @@ impl Local {
         if pending.class_id.get() != alloc::UNTYPED_CLASS {
             return false;
         }
-        let counts = [
-            pending.allocations.get(),
-            pending.allocated_bytes.get(),
-            pending.frees.get(),
-            pending.freed_bytes.get(),
-        ];
-        let Some(packed) = pack_memory(counts) else {
+        let Some(packed) = pack_memory(pending.counts()) else {
             return false;
         };
         let head = self.head.get();
@@ -374,8 +368,7 @@ impl Local {
             return false;
         };
         inner.write(head, inner.clock.raw(), word | packed);
-        self.head.set(head + 1);
-        inner.ring.head.0.store(head + 1, Ordering::Release);
+        self.publish(&inner.ring, head + 1);
         pending.take();
         true
     }
@@ -387,8 +380,7 @@ impl Local {
     /// handle drop mode).
     #[inline(always)]
     fn write_short_memory_and_event(&self, pending: &alloc::Pending, word: u64) -> bool {
-        let (allocations, bytes) = (pending.allocations.get(), pending.allocated_bytes.get());
-        let (frees, freed_bytes) = (pending.frees.get(), pending.freed_bytes.get());
+        let [allocations, bytes, frees, freed_bytes] = pending.counts();
         let class_id = pending.class_id.get();
         let fits = allocations < SHORT_COUNT_LIMIT
             && frees < SHORT_COUNT_LIMIT
@@ -407,8 +399,7 @@ impl Local {
             MARK_MEMORY | MEMORY_SHORT | frees << 42 | allocations << 24 | u64::from(class_id);
         inner.write(head, bytes << 32 | freed_bytes, short);
         inner.write(head + 1, inner.clock.raw(), word);
-        self.head.set(head + 2);
-        inner.ring.head.0.store(head + 2, Ordering::Release);
+        self.publish(&inner.ring, head + 2);
         pending.take();
         true
     }
@@ -471,8 +462,7 @@ impl Local {
             inner.write(position + 1, count, bytes);
             position += 2;
         }
-        self.head.set(position);
-        ring.head.0.store(position, Ordering::Release);
+        self.publish(ring, position);
         self.limit.set(limit);
         Some(raw)
     }
@@ -484,8 +474,7 @@ impl Local {
         if head < self.limit.get() {
             if let Some(inner) = self.inner.get() {
                 inner.write(head, raw, word);
-                self.head.set(head + 1);
-                inner.ring.head.0.store(head + 1, Ordering::Release);
+                self.publish(&inner.ring, head + 1);
                 return;
             }
         }
@@ -498,8 +487,7 @@ impl Local {
         if head < self.limit.get() {
             if let Some(inner) = self.inner.get() {
                 inner.write(head, inner.clock.raw(), word);
-                self.head.set(head + 1);
-                inner.ring.head.0.store(head + 1, Ordering::Release);
+                self.publish(&inner.ring, head + 1);
                 return;
             }
         }
@@ -553,9 +541,15 @@ impl Local {
         }
         inner.write(head, inner.clock.raw(), word);
         head += 1;
+        self.publish(ring, head);
+        self.limit.set(limit);
+    }
+
+    /// Makes the records before `head` visible to the sender (one release store).
+    #[inline(always)]
+    fn publish(&self, ring: &Ring, head: u64) {
         self.head.set(head);
         ring.head.0.store(head, Ordering::Release);
-        self.limit.set(limit);
     }
 
     /// The ring, created (and registered with the sender) on the thread's first event.
