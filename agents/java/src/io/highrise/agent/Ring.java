@@ -334,11 +334,7 @@ public final class Ring {
         int i = (int) tl & mask;
         codes[i] = code;
         times[i] = t;
-        tl++;
-        TAIL.setRelease(this, tl);
-        if ((start & ~(long) halfMask) != (tl & ~(long) halfMask) && sender.sleeping) {
-            sender.wake();
-        }
+        publish(start, tl + 1);
     }
 
     /**
@@ -351,7 +347,7 @@ public final class Ring {
         int n = pendCount[i];
         long bytes = pendBytes[i] + n * pendSize[i];
         long tl = tail;
-        if (n >= (1 << 23) || bytes >= (1L << COUNT_SHIFT) || tl - headCache > capacity - 2) {
+        if (!fitsAttached(n, bytes) || tl - headCache > capacity - 2) {
             return false;
         }
         int a = (int) tl & mask;
@@ -363,11 +359,24 @@ public final class Ring {
         pendCount[i] = 0;
         pendBytes[i] = 0;
         pendMask = 0;
-        TAIL.setRelease(this, tl + 2);
-        if ((tl & ~(long) halfMask) != ((tl + 2) & ~(long) halfMask) && sender.sleeping) {
+        publish(tl, tl + 2);
+        return true;
+    }
+
+    /** Whether {@code n} objects of {@code bytes} in all fit a one-slot ({@link #ATTACHED}) record. */
+    private static boolean fitsAttached(int n, long bytes) {
+        return n < (1 << 23) && bytes < (1L << COUNT_SHIFT);
+    }
+
+    /**
+     * Publishes the slots written from {@code start} up to {@code end}, waking the sender when
+     * they cross into another half of the ring while it sleeps.
+     */
+    private void publish(long start, long end) {
+        TAIL.setRelease(this, end);
+        if ((start & ~(long) halfMask) != (end & ~(long) halfMask) && sender.sleeping) {
             sender.wake();
         }
-        return true;
     }
 
     /**
@@ -390,11 +399,7 @@ public final class Ring {
         if (inGap) {
             tl = putGapMarker(tl, t);
         }
-        tl = writeRecords(slots, tl, t, false);
-        TAIL.setRelease(this, tl);
-        if ((start & ~(long) halfMask) != (tl & ~(long) halfMask) && sender.sleeping) {
-            sender.wake();
-        }
+        publish(start, writeRecords(slots, tl, t, false));
     }
 
     /** Writes (unpublished) the marker that ends a loss episode; returns the next position. */
@@ -414,7 +419,7 @@ public final class Ring {
             int n = pendCount[i];
             long bytes = pendBytes[i] + n * pendSize[i];
             int a = (int) tl & mask;
-            if (attached && n < (1 << 23) && bytes < (1L << COUNT_SHIFT)) {
+            if (attached && fitsAttached(n, bytes)) {
                 codes[a] = ATTACHED - pendClass[i];
                 times[a] = (long) n << COUNT_SHIFT | bytes;
                 tl++;
