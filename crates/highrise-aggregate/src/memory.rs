@@ -325,7 +325,6 @@ pub(crate) struct MemoryState {
     /// An expired bucket kept for the next one, with its lists' room (a busy bucket's lists
     /// are hundreds of kilobytes: new ones would be fresh pages each time).
     spare: Option<Bucket>,
-    classes: Vec<Amount>,
     method_classes: KeyedTable<Amount>,
     pending: Vec<Pending>,
     dropped: MemoryDrops,
@@ -424,9 +423,6 @@ impl MemoryState {
             epoch,
             amount,
         } = *record;
-        if let Some(class) = grow_to(&mut self.classes, class_id) {
-            class.add_record(amount);
-        }
         let in_window = self.bucket_index(epoch, oldest);
         let slot = slot_of(&mut self.methods, &mut self.outside, method_id);
         // Ids past the protocol's limit (never valid on the wire) stay in the keyed table.
@@ -670,10 +666,17 @@ impl MemoryState {
             };
             memory.total.add(&entry.amount);
         }
+        // A class's totals: the sum over the methods that made it.
+        let mut classes: Vec<Amount> = Vec::new();
+        for entry in &method_classes {
+            if let Some(class) = grow_to(&mut classes, entry.class_id) {
+                class.add(&entry.amount);
+            }
+        }
         let snapshot = Arc::new(MemorySnapshot {
             methods,
             outside,
-            classes: self.classes.clone(),
+            classes,
             method_classes,
             dropped: self.dropped,
             records: self.records,
@@ -697,7 +700,6 @@ impl MemoryState {
         self.methods.capacity() * size_of::<MethodSlot>()
             + self.buckets.capacity() * size_of::<Bucket>()
             + entries
-            + self.classes.capacity() * size_of::<Amount>()
             + self.method_classes.memory_bytes()
             + self.pending.capacity() * size_of::<Pending>()
     }
@@ -905,6 +907,16 @@ mod tests {
                 }
                 proptest::prop_assert_eq!(got.total, total, "total of {}", method_id);
             }
+            // Per class, all methods (ids past the limit have no entry).
+            for class_id in 0..4 {
+                let mut class_total = Amount::default();
+                for (&(_, _, amount), _) in seen.iter().zip(&classes).filter(|(_, c)| **c == class_id) {
+                    class_total.add_record(amount);
+                }
+                let listed = snapshot.classes.get(class_id as usize).copied().unwrap_or_default();
+                proptest::prop_assert_eq!(listed, class_total, "class {}", class_id);
+            }
+            proptest::prop_assert!(snapshot.classes.len() <= 4);
             // Later, everything has left the window and the totals stay.
             state.expire(now_ns + 10 * SECOND, window_ns);
             let later = state.snapshot();
