@@ -96,6 +96,8 @@ typedef struct Rec {
     PyObject *name;    /* str, owned */
     Event *events;
     uint32_t len, cap;
+    Event *spare; /* the buffer drained last time, given back: the next drain swaps it in */
+    uint32_t spare_cap;
     uint32_t *stack;
     uint32_t depth, stack_cap;
     uint64_t dropped; /* events dropped on this thread, total */
@@ -1113,6 +1115,9 @@ static void free_rec_buffers(Rec *rec)
     free(rec->events);
     rec->events = NULL;
     rec->len = rec->cap = 0;
+    free(rec->spare);
+    rec->spare = NULL;
+    rec->spare_cap = 0;
     free(rec->stack);
     rec->stack = NULL;
     rec->depth = rec->stack_cap = 0;
@@ -1259,15 +1264,10 @@ static inline size_t put_leb128(unsigned char *out, uint64_t value)
 }
 
 /* Slots `events[0..slots)` of one thread as packed events (v1, `records` false) or packed
- * records (v2: memory records take two slots and carry their payload) in a new bytes object;
- * NULL on allocation failure (error set). */
-static PyObject *pack(const Event *events, uint32_t slots, uint64_t base, int records)
+ * records (v2: memory records take two slots and carry their payload) into `out` (at least
+ * slots * 18 bytes); returns the bytes written. Touches no Python object. */
+static size_t pack(const Event *events, uint32_t slots, uint64_t base, int records, unsigned char *out)
 {
-    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)slots * 18 + 1);
-    if (bytes == NULL) {
-        return NULL;
-    }
-    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(bytes);
     size_t n = 0;
     uint64_t previous = base;
     for (uint32_t i = 0; i < slots; i++) {
@@ -1286,10 +1286,7 @@ static PyObject *pack(const Event *events, uint32_t slots, uint64_t base, int re
             n += put_leb128(out + n, payload->bytes);
         }
     }
-    if (_PyBytes_Resize(&bytes, (Py_ssize_t)n) < 0) {
-        return NULL;
-    }
-    return bytes;
+    return n;
 }
 
 /* The slots taken by the record at events[i]. */
@@ -1298,25 +1295,95 @@ static inline uint32_t record_slots(const Event *events, uint32_t i, int records
     return records && (events[i].code & 3u) == KIND_MEMORY ? 2 : 1;
 }
 
+/* One batch of a thread's records, packed. */
 typedef struct {
+    uint64_t base;
+    uint32_t records;
+    size_t len;
+    unsigned char *bytes; /* owned (malloc) */
+} Packed;
+
+typedef struct {
+    Rec *rec; /* the header (never freed); its buffers only while rec->gen == gen */
+    uint32_t gen;
     uint64_t thread_id;
     PyObject *name; /* owned */
-    Event *events;  /* owned */
-    uint32_t count;
-    uint32_t *stack; /* owned; the resync stack when resync is set */
+    Event *events;  /* owned: given back to the thread as its spare buffer when it still runs */
+    uint32_t count, cap;
+    uint64_t last_ts; /* the thread's last drained timestamp, before, then after this drain */
+    uint32_t *stack;  /* owned; the resync stack when resync is set */
     uint32_t depth;
     int resync;
     int ended;
+    Packed *packed; /* owned */
+    uint32_t packed_count;
+    int failed; /* out of memory while packing */
 } Snapshot;
 
+/* Phase 2 of drain, without the GIL: the snapshot's timestamps to nanoseconds since the clock
+ * zero (never going back within the thread), then its records in batches of at most
+ * BATCH_EVENTS (a memory record's two slots together), packed. */
+static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc)
+{
+    uint64_t last = snap->last_ts;
+    for (uint32_t i = 0; i < snap->count; i += record_slots(snap->events, i, records)) {
+        uint64_t ts = snap->events[i].ts;
+        if (use_tsc) {
+            ts = ts > tsc_anchor ? mono_anchor + (uint64_t)((double)(ts - tsc_anchor) * ns_per_tsc) : mono_anchor;
+        }
+        if (ts < last) {
+            ts = last;
+        }
+        snap->events[i].ts = last = ts;
+    }
+    snap->last_ts = last;
+    uint32_t batches = snap->count / BATCH_EVENTS + 1; /* a batch holds BATCH_EVENTS records or more slots */
+    snap->packed = calloc(batches, sizeof(Packed));
+    if (snap->packed == NULL) {
+        snap->failed = snap->count > 0;
+        return;
+    }
+    for (uint32_t start = 0; start < snap->count && snap->packed_count < batches;) {
+        uint32_t end = start, n = 0;
+        while (end < snap->count && n < BATCH_EVENTS) {
+            end += record_slots(snap->events, end, records);
+            n++;
+        }
+        if (end > snap->count) {
+            end = snap->count;
+        }
+        Packed *packed = &snap->packed[snap->packed_count];
+        packed->bytes = malloc((size_t)(end - start) * 18 + 1);
+        if (packed->bytes == NULL) {
+            snap->failed = 1;
+            return;
+        }
+        packed->base = snap->events[start].ts;
+        packed->records = n;
+        packed->len = pack(snap->events + start, end - start, packed->base, records, packed->bytes);
+        snap->packed_count++;
+        start = end;
+    }
+}
+
+static PyThread_type_lock drain_lock; /* one drain at a time (phase 2 runs without the GIL) */
+
 /* drain(now_ticks) -> [(thread_id, name, ended, [segment...])], a segment being
- * (base_timestamp, event_count, packed_bytes) or (timestamp, [method ids]) for a resync. */
+ * (base_timestamp, event_count, packed_bytes) or (timestamp, [method ids]) for a resync.
+ * Phase 1 takes every thread's buffer with the GIL held (handing it its spare one), phase 2
+ * converts and packs them with the GIL released (the program's threads run on), phase 3 builds
+ * the answer and gives each buffer back as its thread's spare: a busy thread writes into the
+ * same two buffers all along, warm in the cache, instead of a fresh allocation per drain. */
 static PyObject *drain(PyObject *module, PyObject *arg)
 {
     (void)module;
     uint64_t now = PyLong_AsUnsignedLongLong(arg);
     if (now == (uint64_t)-1 && PyErr_Occurred()) {
         return NULL;
+    }
+    if (!PyThread_acquire_lock(drain_lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(drain_lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
     }
     /* Phase 1: capture every buffer. No Python object is allocated here, so no other thread
      * can run a hook in between: the captured stacks match the captured events exactly. */
@@ -1326,6 +1393,7 @@ static PyObject *drain(PyObject *module, PyObject *arg)
     }
     Snapshot *snaps = calloc(count ? count : 1, sizeof(Snapshot));
     if (snaps == NULL) {
+        PyThread_release_lock(drain_lock);
         return PyErr_NoMemory();
     }
     double ns_per_tsc = 0.0;
@@ -1337,6 +1405,7 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         }
     }
     size_t used = 0;
+    uint32_t slots = 0;
     int records = code_shift == 2;
     Rec **link = &registry;
     while (*link != NULL) {
@@ -1351,25 +1420,19 @@ static PyObject *drain(PyObject *module, PyObject *arg)
             continue;
         }
         Snapshot *snap = &snaps[used++];
+        snap->rec = rec;
+        snap->gen = rec->gen;
         snap->thread_id = rec->thread_id;
         snap->events = rec->events;
         snap->count = rec->len;
-        rec->events = NULL;
-        rec->len = rec->cap = 0;
-        /* To nanoseconds since the clock zero, never going back within the thread. */
-        uint64_t last = rec->last_ts;
-        for (uint32_t i = 0; i < snap->count; i += record_slots(snap->events, i, records)) {
-            uint64_t ts = snap->events[i].ts;
-            if (use_tsc) {
-                ts = ts > tsc_anchor ? mono_anchor + (uint64_t)((double)(ts - tsc_anchor) * ns_per_tsc)
-                                     : mono_anchor;
-            }
-            if (ts < last) {
-                ts = last;
-            }
-            snap->events[i].ts = last = ts;
-        }
-        rec->last_ts = last;
+        snap->cap = rec->cap;
+        snap->last_ts = rec->last_ts;
+        slots += rec->len;
+        rec->events = rec->spare;
+        rec->cap = rec->spare_cap;
+        rec->spare = NULL;
+        rec->spare_cap = 0;
+        rec->len = 0;
         snap->ended = ended;
         if (rec->drops_pending) {
             /* Every event since the first drop was dropped, so the current stack is exactly
@@ -1408,31 +1471,40 @@ static PyObject *drain(PyObject *module, PyObject *arg)
             link = &rec->next;
         }
     }
-    /* Phase 2: build the answer. */
+    /* Phase 2: convert and pack. Worth a GIL round trip only for a large drain. */
+    if (slots >= 4096) {
+        Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < used; i++) { pack_snapshot(&snaps[i], records, ns_per_tsc); }
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        for (size_t i = 0; i < used; i++) {
+            pack_snapshot(&snaps[i], records, ns_per_tsc);
+        }
+    }
+    /* Phase 3: build the answer. */
     PyObject *result = PyList_New(0);
     for (size_t i = 0; i < used; i++) {
         Snapshot *snap = &snaps[i];
+        if (snap->failed) {
+            Py_CLEAR(result);
+            PyErr_NoMemory();
+        }
         if (result == NULL) {
             break;
         }
+        Rec *rec = snap->rec;
+        if (!snap->ended && rec->gen == snap->gen && generation == snap->gen) {
+            rec->last_ts = snap->last_ts;
+        }
         PyObject *segments = PyList_New(0);
         int failed = segments == NULL;
-        for (uint32_t start = 0; !failed && start < snap->count;) {
-            /* At most BATCH_EVENTS records a batch; a memory record's two slots stay together. */
-            uint32_t end = start, n = 0;
-            while (end < snap->count && n < BATCH_EVENTS) {
-                end += record_slots(snap->events, end, records);
-                n++;
-            }
-            if (end > snap->count) {
-                end = snap->count;
-            }
-            uint64_t base = snap->events[start].ts;
-            PyObject *packed = pack(snap->events + start, end - start, base, records);
-            PyObject *segment = packed ? Py_BuildValue("(KIN)", (unsigned long long)base, n, packed) : NULL;
+        for (uint32_t k = 0; !failed && k < snap->packed_count; k++) {
+            Packed *packed = &snap->packed[k];
+            PyObject *bytes = PyBytes_FromStringAndSize((const char *)packed->bytes, (Py_ssize_t)packed->len);
+            PyObject *segment =
+                bytes ? Py_BuildValue("(KIN)", (unsigned long long)packed->base, packed->records, bytes) : NULL;
             failed = segment == NULL || PyList_Append(segments, segment) < 0;
             Py_XDECREF(segment);
-            start = end;
         }
         if (!failed && snap->resync) {
             PyObject *stack = PyList_New(snap->depth);
@@ -1465,11 +1537,27 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         Py_XDECREF(item);
     }
     for (size_t i = 0; i < used; i++) {
-        free(snaps[i].events);
-        free(snaps[i].stack);
-        Py_XDECREF(snaps[i].name);
+        Snapshot *snap = &snaps[i];
+        Rec *rec = snap->rec;
+        /* A thread still running keeps the buffer as its spare (a new session's install freed
+         * the buffers of the old one's threads: no spare for those). */
+        if (!snap->ended && rec->gen == snap->gen && generation == snap->gen && rec->spare == NULL &&
+            snap->events != NULL) {
+            rec->spare = snap->events;
+            rec->spare_cap = snap->cap;
+        }
+        else {
+            free(snap->events);
+        }
+        for (uint32_t k = 0; k < snap->packed_count; k++) {
+            free(snap->packed[k].bytes);
+        }
+        free(snap->packed);
+        free(snap->stack);
+        Py_XDECREF(snap->name);
     }
     free(snaps);
+    PyThread_release_lock(drain_lock);
     return result;
 }
 
@@ -1482,6 +1570,20 @@ static PyObject *dropped_total(PyObject *module, PyObject *unused)
         total += rec->dropped;
     }
     return PyLong_FromUnsignedLongLong(total);
+}
+
+/* pack() into a new bytes object; NULL with the error set. */
+static PyObject *pack_to_bytes(const Event *events, uint32_t slots, uint64_t base, int records)
+{
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)slots * 18 + 1);
+    if (bytes == NULL) {
+        return NULL;
+    }
+    size_t n = pack(events, slots, base, records, (unsigned char *)PyBytes_AS_STRING(bytes));
+    if (_PyBytes_Resize(&bytes, (Py_ssize_t)n) < 0) {
+        return NULL;
+    }
+    return bytes;
 }
 
 /* pack_events_for_test(base, [(timestamp, code)]) -> bytes: the packer, for the golden test. */
@@ -1508,7 +1610,7 @@ static PyObject *pack_events_for_test(PyObject *module, PyObject *args)
         events[i].ts = ts;
         events[i].code = code;
     }
-    PyObject *packed = pack(events, (uint32_t)n, base, 0);
+    PyObject *packed = pack_to_bytes(events, (uint32_t)n, base, 0);
     free(events);
     return packed;
 }
@@ -1547,7 +1649,7 @@ static PyObject *pack_records_for_test(PyObject *module, PyObject *args)
             payload->bytes = nbytes;
         }
     }
-    PyObject *packed = pack(events, slots, base, 1);
+    PyObject *packed = pack_to_bytes(events, slots, base, 1);
     free(events);
     return packed;
 }
@@ -1850,6 +1952,11 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__native(void)
 {
     if (PyType_Ready(&SentinelType) < 0) {
+        return NULL;
+    }
+    drain_lock = PyThread_allocate_lock();
+    if (drain_lock == NULL) {
+        PyErr_NoMemory();
         return NULL;
     }
     dict_key = PyUnicode_InternFromString("highrise_agent._native.thread");
