@@ -5,6 +5,9 @@ the package registry) rendering a reStructuredText document to HTML, timed in fr
     agent         the agent streaming to a real listener (highrise-probe), --alloc off
     agent+alloc   the same with --alloc on (3.13+: types; 3.11/3.12: blocks)
     agent+blocks  (3.13+ only) --alloc blocks, the 3.11/3.12 way, for comparison
+    floor-noop    (3.12+) no agent: the agent's sys.monitoring events with a C callback that does
+                  nothing, for every function (not only the profiled ones): CPython's own cost
+    floor-clock   (3.12+) the same, the callback reading the event clock (RDTSC) once
     tracemalloc   tracemalloc.start() (one frame), no agent
     memray        memray.Tracker (when memray is importable), no agent
 
@@ -87,6 +90,17 @@ if variant.startswith("agent"):
         program="bench-alloc", alloc=alloc, include=["docutils"] if include else ()
     )
     assert agent is not None, "no listener"
+elif variant.startswith("floor-"):  # CPython's dispatch of the agent's events, nothing recorded
+    from highrise_agent import _native
+    monitoring, events = sys.monitoring, sys.monitoring.events
+    monitoring.use_tool_id(monitoring.PROFILER_ID, "floor")
+    callback = _native.floor_noop if variant == "floor-noop" else _native.floor_clock
+    for event in (events.PY_START, events.PY_RESUME, events.PY_THROW, events.PY_RETURN, events.PY_YIELD, events.PY_UNWIND):
+        monitoring.register_callback(monitoring.PROFILER_ID, event, callback)
+    monitoring.set_events(
+        monitoring.PROFILER_ID,
+        events.PY_START | events.PY_RESUME | events.PY_THROW | events.PY_RETURN | events.PY_YIELD | events.PY_UNWIND,
+    )
 elif variant == "tracemalloc":
     import tracemalloc
     tracemalloc.start()

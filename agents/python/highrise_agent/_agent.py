@@ -345,6 +345,7 @@ class Agent:
         if relations:
             frames.append(_wire.class_relations(relations))
         packed_frame = _wire.records if self.recorder.records else _wire.events
+        framed = getattr(self.recorder, "framed", False)  # the segments are frames already
         dropped_total = self.recorder.dropped_total
         busiest = 0
         for thread_id, name, ended, segments in drained:
@@ -356,7 +357,7 @@ class Agent:
             for segment in segments:
                 if len(segment) == 3:
                     base, count, packed = segment
-                    frames.append(packed_frame(thread_id, base, count, packed))
+                    frames.append(packed if framed else packed_frame(thread_id, base, count, packed))
                 else:
                     timestamp, stack = segment
                     if dropped_total != self._dropped_sent:

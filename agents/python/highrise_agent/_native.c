@@ -1034,7 +1034,29 @@ static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     Py_RETURN_NONE;
 }
+/* The benchmark's floors (bench/bench_alloc.py, variants floor-*): what CPython's own dispatch
+ * of sys.monitoring events costs with a callback that does nothing, and with one that only reads
+ * the event clock. Never installed by the agent. */
+static volatile uint64_t floor_sink;
+
+static PyObject *floor_noop(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    (void)args;
+    (void)nargs;
+    Py_RETURN_NONE;
+}
+
+static PyObject *floor_clock(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    (void)args;
+    (void)nargs;
+    floor_sink = read_tsc(); /* the event clock where the kernel trusts the TSC */
+    Py_RETURN_NONE;
+}
 #endif
+
 
 /* phase_enter(code): a phase mark (highrise_agent.phase) opens a frame of `code`'s method on
  * this thread, as a call would; phase_exit(code) closes it if it is the innermost. Any
@@ -1295,13 +1317,53 @@ static inline uint32_t record_slots(const Event *events, uint32_t i, int records
     return records && (events[i].code & 3u) == KIND_MEMORY ? 2 : 1;
 }
 
-/* One batch of a thread's records, packed. */
+/* One batch of a thread's records, packed (and framed, when drain was given a tag): its
+ * `len` bytes start at bytes + at. */
 typedef struct {
     uint64_t base;
     uint32_t records;
-    size_t len;
+    size_t at, len;
     unsigned char *bytes; /* owned (malloc) */
 } Packed;
+
+/* Room before the packed bytes for the frame's head: u32 length, then five varints. */
+#define FRAME_HEAD_ROOM 64u
+
+/* The head of an Events / Records frame (as _wire.events / _wire.records make it) for `len`
+ * packed bytes: u32 LE payload length, then tag, thread id, base timestamp, record count and
+ * packed length as bincode varints. Returns its length (at most FRAME_HEAD_ROOM). */
+/* bincode 2's unsigned varint (_wire.varint): below 251 one byte, else a marker byte (251, 252,
+ * 253) and the value as u16, u32 or u64 little-endian. Returns bytes written (at most 9). */
+static size_t put_varint(unsigned char *out, uint64_t value)
+{
+    if (value < 251) {
+        out[0] = (unsigned char)value;
+        return 1;
+    }
+    size_t width = value < (1ull << 16) ? 2 : value < (1ull << 32) ? 4 : 8;
+    out[0] = width == 2 ? 251 : width == 4 ? 252 : 253;
+    for (size_t i = 0; i < width; i++) {
+        out[1 + i] = (unsigned char)(value >> (8 * i));
+    }
+    return 1 + width;
+}
+
+static size_t frame_head(unsigned char *head, uint32_t tag, uint64_t thread_id, uint64_t base, uint32_t count,
+                         size_t len)
+{
+    size_t h = 4;
+    h += put_varint(head + h, tag);
+    h += put_varint(head + h, thread_id);
+    h += put_varint(head + h, base);
+    h += put_varint(head + h, count);
+    h += put_varint(head + h, len);
+    uint32_t payload = (uint32_t)(h - 4 + len);
+    head[0] = (unsigned char)payload;
+    head[1] = (unsigned char)(payload >> 8);
+    head[2] = (unsigned char)(payload >> 16);
+    head[3] = (unsigned char)(payload >> 24);
+    return h;
+}
 
 typedef struct {
     Rec *rec; /* the header (never freed); its buffers only while rec->gen == gen */
@@ -1323,7 +1385,7 @@ typedef struct {
 /* Phase 2 of drain, without the GIL: the snapshot's timestamps to nanoseconds since the clock
  * zero (never going back within the thread), then its records in batches of at most
  * BATCH_EVENTS (a memory record's two slots together), packed. */
-static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc)
+static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc, uint32_t tag)
 {
     uint64_t last = snap->last_ts;
     for (uint32_t i = 0; i < snap->count; i += record_slots(snap->events, i, records)) {
@@ -1353,14 +1415,23 @@ static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc)
             end = snap->count;
         }
         Packed *packed = &snap->packed[snap->packed_count];
-        packed->bytes = malloc((size_t)(end - start) * 18 + 1);
+        packed->bytes = malloc(FRAME_HEAD_ROOM + (size_t)(end - start) * 18 + 1);
         if (packed->bytes == NULL) {
             snap->failed = 1;
             return;
         }
         packed->base = snap->events[start].ts;
         packed->records = n;
-        packed->len = pack(snap->events + start, end - start, packed->base, records, packed->bytes);
+        size_t len = pack(snap->events + start, end - start, packed->base, records, packed->bytes + FRAME_HEAD_ROOM);
+        packed->at = FRAME_HEAD_ROOM;
+        packed->len = len;
+        if (tag != 0) {
+            unsigned char head[FRAME_HEAD_ROOM];
+            size_t h = frame_head(head, tag, snap->thread_id, packed->base, n, len);
+            packed->at = FRAME_HEAD_ROOM - h;
+            packed->len = h + len;
+            memcpy(packed->bytes + packed->at, head, h);
+        }
         snap->packed_count++;
         start = end;
     }
@@ -1368,17 +1439,19 @@ static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc)
 
 static PyThread_type_lock drain_lock; /* one drain at a time (phase 2 runs without the GIL) */
 
-/* drain(now_ticks) -> [(thread_id, name, ended, [segment...])], a segment being
- * (base_timestamp, event_count, packed_bytes) or (timestamp, [method ids]) for a resync.
+/* drain(now_ticks[, tag]) -> [(thread_id, name, ended, [segment...])], a segment being
+ * (base_timestamp, event_count, packed_bytes) or (timestamp, [method ids]) for a resync; given
+ * a frame tag (TAG_EVENTS or TAG_RECORDS), packed_bytes is the whole frame, ready to send.
  * Phase 1 takes every thread's buffer with the GIL held (handing it its spare one), phase 2
  * converts and packs them with the GIL released (the program's threads run on), phase 3 builds
  * the answer and gives each buffer back as its thread's spare: a busy thread writes into the
  * same two buffers all along, warm in the cache, instead of a fresh allocation per drain. */
-static PyObject *drain(PyObject *module, PyObject *arg)
+static PyObject *drain(PyObject *module, PyObject *args)
 {
     (void)module;
-    uint64_t now = PyLong_AsUnsignedLongLong(arg);
-    if (now == (uint64_t)-1 && PyErr_Occurred()) {
+    unsigned long long now;
+    unsigned int tag = 0;
+    if (!PyArg_ParseTuple(args, "K|I", &now, &tag)) {
         return NULL;
     }
     if (!PyThread_acquire_lock(drain_lock, NOWAIT_LOCK)) {
@@ -1473,12 +1546,12 @@ static PyObject *drain(PyObject *module, PyObject *arg)
     }
     /* Phase 2: convert and pack. Worth a GIL round trip only for a large drain. */
     if (slots >= 4096) {
-        Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < used; i++) { pack_snapshot(&snaps[i], records, ns_per_tsc); }
+        Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < used; i++) { pack_snapshot(&snaps[i], records, ns_per_tsc, tag); }
         Py_END_ALLOW_THREADS
     }
     else {
         for (size_t i = 0; i < used; i++) {
-            pack_snapshot(&snaps[i], records, ns_per_tsc);
+            pack_snapshot(&snaps[i], records, ns_per_tsc, tag);
         }
     }
     /* Phase 3: build the answer. */
@@ -1500,7 +1573,7 @@ static PyObject *drain(PyObject *module, PyObject *arg)
         int failed = segments == NULL;
         for (uint32_t k = 0; !failed && k < snap->packed_count; k++) {
             Packed *packed = &snap->packed[k];
-            PyObject *bytes = PyBytes_FromStringAndSize((const char *)packed->bytes, (Py_ssize_t)packed->len);
+            PyObject *bytes = PyBytes_FromStringAndSize((const char *)packed->bytes + packed->at, (Py_ssize_t)packed->len);
             PyObject *segment =
                 bytes ? Py_BuildValue("(KIN)", (unsigned long long)packed->base, packed->records, bytes) : NULL;
             failed = segment == NULL || PyList_Append(segments, segment) < 0;
@@ -1652,6 +1725,28 @@ static PyObject *pack_records_for_test(PyObject *module, PyObject *args)
     PyObject *packed = pack_to_bytes(events, slots, base, 1);
     free(events);
     return packed;
+}
+
+/* frame_for_test(tag, thread_id, base, count, packed) -> bytes: the frame drain makes around
+ * packed bytes when given a tag, for the golden test. */
+static PyObject *frame_for_test(PyObject *module, PyObject *args)
+{
+    (void)module;
+    unsigned int tag, count;
+    unsigned long long thread_id, base;
+    const char *packed;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "IKKIy#", &tag, &thread_id, &base, &count, &packed, &len)) {
+        return NULL;
+    }
+    unsigned char head[FRAME_HEAD_ROOM];
+    size_t h = frame_head(head, tag, thread_id, base, count, (size_t)len);
+    PyObject *frame = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)h + len);
+    if (frame != NULL) {
+        memcpy(PyBytes_AS_STRING(frame), head, h);
+        memcpy(PyBytes_AS_STRING(frame) + h, packed, (size_t)len);
+    }
+    return frame;
 }
 
 /* take_classes() -> [(class_id, type or None for untyped)]: the classes registered since the
@@ -1905,7 +2000,8 @@ static PyMethodDef methods[] = {
     {"install", install, METH_VARARGS,
      "install(resolver, namer, clock_zero_ns, max_events): start recording (C profile hook)."},
     {"uninstall", uninstall, METH_NOARGS, "Stop recording."},
-    {"drain", drain, METH_O, "drain(now_ticks) -> [(thread_id, name, ended, segments)]."},
+    {"drain", drain, METH_VARARGS,
+     "drain(now_ticks[, frame_tag]) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
     {"gc_phase", (PyCFunction)(void (*)(void))gc_phase, METH_FASTCALL,
      "gc_phase(phase, info): for gc.callbacks; the collector's objects are not the program's."},
@@ -1927,11 +2023,17 @@ static PyMethodDef methods[] = {
      "sys.monitoring PY_RETURN/PY_YIELD callback."},
     {"mon_unwind", (PyCFunction)(void (*)(void))mon_unwind, METH_FASTCALL,
      "sys.monitoring PY_UNWIND callback."},
+    {"floor_noop", (PyCFunction)(void (*)(void))floor_noop, METH_FASTCALL,
+     "A sys.monitoring callback that does nothing (the benchmark's floor)."},
+    {"floor_clock", (PyCFunction)(void (*)(void))floor_clock, METH_FASTCALL,
+     "A sys.monitoring callback that only reads the event clock (the benchmark's floor)."},
 #endif
     {"pack_events_for_test", pack_events_for_test, METH_VARARGS,
      "pack_events_for_test(base, [(timestamp, code)]) -> packed bytes."},
     {"pack_records_for_test", pack_records_for_test, METH_VARARGS,
      "pack_records_for_test(base, [(timestamp, head[, count, free, bytes])]) -> packed records."},
+    {"frame_for_test", frame_for_test, METH_VARARGS,
+     "frame_for_test(tag, thread_id, base, count, packed) -> the frame drain makes."},
     {"take_classes", take_classes, METH_NOARGS,
      "take_classes() -> [(class_id, type or None)] registered since the last call."},
     {"memory_dropped", memory_dropped, METH_NOARGS,

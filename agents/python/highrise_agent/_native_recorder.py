@@ -15,7 +15,7 @@ import platform
 import sys
 import threading
 
-from . import _native
+from . import _native, _wire
 from ._pyhook import _thread_name
 
 
@@ -169,8 +169,11 @@ class NativeRecorder:
     phase_enter = staticmethod(_native.phase_enter)
     phase_exit = staticmethod(_native.phase_exit)
 
+    # drain's packed segments are whole Events / Records frames, made in C without the GIL.
+    framed = True
+
     def drain(self, now_ticks, final=False):
-        return _native.drain(now_ticks)
+        return _native.drain(now_ticks, _wire.TAG_RECORDS if self.records else _wire.TAG_EVENTS)
 
     def live_snapshot(self):
         """(thread_id, ticks, [(class_id, count, bytes)], [(from_id, to_id, attribute, many)]) of

@@ -137,6 +137,26 @@ def test_native_records_packer_matches_golden_records():
     assert w.records(1, 30000, 6, packed) == (GOLDEN / "records.bin").read_bytes()
 
 
+def test_native_frames_match_the_reference_framing():
+    """drain's frames (made in C around the packed bytes) are what _wire.events / _wire.records
+    make: the golden files, and random heads of every varint length."""
+    native = pytest.importorskip("highrise_agent._native")
+    packed = native.pack_events_for_test(1000, [(1000, 0), (1100, 600), (1227, 601), (21227, 1)])
+    assert native.frame_for_test(w.TAG_EVENTS, 1, 1000, 4, packed) == (GOLDEN / "events.bin").read_bytes()
+    import random
+
+    rng = random.Random(11)
+    for _ in range(200):
+        thread_id = rng.choice([1, 127, 128, 2**20, 2**63])
+        base = rng.choice([0, 127, 128, 10**9, 2**62])
+        count = rng.choice([1, 127, 128, 8192, 2**20])
+        packed = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 127, 128, 20000])))
+        for tag, reference in ((w.TAG_EVENTS, w.events), (w.TAG_RECORDS, w.records)):
+            assert native.frame_for_test(tag, thread_id, base, count, packed) == reference(
+                thread_id, base, count, packed
+            )
+
+
 def test_native_records_packer_matches_the_reference_encoder():
     native = pytest.importorskip("highrise_agent._native")
     import random
