@@ -1019,7 +1019,13 @@ static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t 
         Py_RETURN_NONE;
     }
     forget_offset(args, nargs);
-    if (exit_code((PyCodeObject *)args[0]) == -1) {
+    int64_t id = exit_code((PyCodeObject *)args[0]);
+    if (id == UNKNOWN) {
+        /* Nothing of ours open on this thread (e.g. the agent's own sender thread): whether
+         * the code is excluded still decides, else its returns would call here forever. */
+        id = method_of((PyCodeObject *)args[0], NULL, 0);
+    }
+    if (id == -1) {
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
     }
     Py_RETURN_NONE;
@@ -1387,30 +1393,31 @@ typedef struct {
  * BATCH_EVENTS (a memory record's two slots together), packed. */
 static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc, uint32_t tag)
 {
-    uint64_t last = snap->last_ts;
-    for (uint32_t i = 0; i < snap->count; i += record_slots(snap->events, i, records)) {
-        uint64_t ts = snap->events[i].ts;
-        if (use_tsc) {
-            ts = ts > tsc_anchor ? mono_anchor + (uint64_t)((double)(ts - tsc_anchor) * ns_per_tsc) : mono_anchor;
-        }
-        if (ts < last) {
-            ts = last;
-        }
-        snap->events[i].ts = last = ts;
-    }
-    snap->last_ts = last;
     uint32_t batches = snap->count / BATCH_EVENTS + 1; /* a batch holds BATCH_EVENTS records or more slots */
     snap->packed = calloc(batches, sizeof(Packed));
     if (snap->packed == NULL) {
         snap->failed = snap->count > 0;
         return;
     }
+    uint64_t last = snap->last_ts;
     for (uint32_t start = 0; start < snap->count && snap->packed_count < batches;) {
+        /* The batch's timestamps converted in the pass that finds its end, so that pack reads
+         * the batch from the cache (the program's thread wrote it, on another core). */
         uint32_t end = start, n = 0;
         while (end < snap->count && n < BATCH_EVENTS) {
+            uint64_t ts = snap->events[end].ts;
+            if (use_tsc) {
+                ts = ts > tsc_anchor ? mono_anchor + (uint64_t)((double)(ts - tsc_anchor) * ns_per_tsc)
+                                     : mono_anchor;
+            }
+            if (ts < last) {
+                ts = last;
+            }
+            snap->events[end].ts = last = ts;
             end += record_slots(snap->events, end, records);
             n++;
         }
+        snap->last_ts = last;
         if (end > snap->count) {
             end = snap->count;
         }
