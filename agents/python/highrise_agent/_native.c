@@ -63,6 +63,7 @@
 #define FIRST_EVENTS_CAP 256u
 #define FIRST_STACK_CAP 64u
 #define MAX_STACK_DEPTH (1u << 20)
+#define IDLE_DRAINS 50u /* an idle thread's buffers are freed after this many drains (~0.5 s) */
 
 typedef struct {
     uint64_t ts;
@@ -98,6 +99,7 @@ typedef struct Rec {
     uint32_t len, cap;
     Event *spare; /* the buffer drained last time, given back: the next drain swaps it in */
     uint32_t spare_cap;
+    uint32_t idle_drains; /* drains in a row that found nothing recorded */
     uint32_t *stack;
     uint32_t depth, stack_cap;
     uint64_t dropped; /* events dropped on this thread, total */
@@ -1496,9 +1498,20 @@ static PyObject *drain(PyObject *module, PyObject *args)
             flush_pending(rec, now_ticks());
         }
         if (rec->len == 0 && !rec->drops_pending && !ended) {
+            /* Idle for IDLE_DRAINS drains in a row: its buffers go (it grows one again when it
+             * records), so a thread that was busy once does not keep two of them for good. */
+            if (++rec->idle_drains == IDLE_DRAINS) {
+                free(rec->events);
+                rec->events = NULL;
+                rec->cap = 0;
+                free(rec->spare);
+                rec->spare = NULL;
+                rec->spare_cap = 0;
+            }
             link = &rec->next;
             continue;
         }
+        rec->idle_drains = 0;
         Snapshot *snap = &snaps[used++];
         snap->rec = rec;
         snap->gen = rec->gen;
@@ -1639,6 +1652,18 @@ static PyObject *drain(PyObject *module, PyObject *args)
     free(snaps);
     PyThread_release_lock(drain_lock);
     return result;
+}
+
+/* buffered_bytes() -> the bytes of every thread's event buffers (its own and its spare). */
+static PyObject *buffered_bytes(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    uint64_t total = 0;
+    for (Rec *rec = registry; rec != NULL; rec = rec->next) {
+        total += ((uint64_t)rec->cap + rec->spare_cap) * sizeof(Event);
+    }
+    return PyLong_FromUnsignedLongLong(total);
 }
 
 static PyObject *dropped_total(PyObject *module, PyObject *unused)
@@ -2039,6 +2064,8 @@ static PyMethodDef methods[] = {
      "pack_events_for_test(base, [(timestamp, code)]) -> packed bytes."},
     {"pack_records_for_test", pack_records_for_test, METH_VARARGS,
      "pack_records_for_test(base, [(timestamp, head[, count, free, bytes])]) -> packed records."},
+    {"buffered_bytes", buffered_bytes, METH_NOARGS,
+     "buffered_bytes() -> bytes held by the threads' event buffers."},
     {"frame_for_test", frame_for_test, METH_VARARGS,
      "frame_for_test(tag, thread_id, base, count, packed) -> the frame drain makes."},
     {"take_classes", take_classes, METH_NOARGS,

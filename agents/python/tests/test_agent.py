@@ -203,6 +203,20 @@ def test_tiny_buffer_drops_are_counted_and_resynced(probe, backend):
     assert 0 < recorded < total_calls
 
 
+def test_idle_threads_give_their_buffers_back(probe):
+    """The native drain gives a busy thread its drained buffer back (two warm buffers instead of
+    a new one per drain) and frees both once the thread has been idle for a while."""
+    if "native" not in [b for b in backends() if isinstance(b, str)]:
+        pytest.skip("_native not built")
+    done, session = run_with_agent(probe, ["idle_buffers.py"], backend="native")
+    assert done.returncode == 0, done.stderr
+    assert_clean(session)
+    assert session["calls"]["idle_buffers.<module>.leaf"] == 20_000
+    busy, idle = (int(value) for value in done.stdout.split("BUFFERED")[1].split())
+    assert busy >= 40_000 * 16, busy  # the burst's 40k events at least, in its buffers
+    assert idle == 0, (busy, idle)
+
+
 @pytest.mark.parametrize("backend", backends())
 def test_generators_coroutines_and_restart(backend):
     from conftest import Probe
