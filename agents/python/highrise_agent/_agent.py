@@ -345,7 +345,7 @@ class Agent:
         if relations:
             frames.append(_wire.class_relations(relations))
         packed_frame = _wire.records if self.recorder.records else _wire.events
-        framed = getattr(self.recorder, "framed", False)  # the segments are frames already
+        framed = self.recorder.framed  # the native drain's segments are frames already
         dropped_total = self.recorder.dropped_total
         busiest = 0
         for thread_id, name, ended, segments in drained:

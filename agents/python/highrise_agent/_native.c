@@ -1065,7 +1065,6 @@ static PyObject *floor_clock(PyObject *module, PyObject *const *args, Py_ssize_t
 }
 #endif
 
-
 /* phase_enter(code): a phase mark (highrise_agent.phase) opens a frame of `code`'s method on
  * this thread, as a call would; phase_exit(code) closes it if it is the innermost. Any
  * CPython version, either hook. */
@@ -1325,8 +1324,7 @@ static inline uint32_t record_slots(const Event *events, uint32_t i, int records
     return records && (events[i].code & 3u) == KIND_MEMORY ? 2 : 1;
 }
 
-/* One batch of a thread's records, packed (and framed, when drain was given a tag): its
- * `len` bytes start at bytes + at. */
+/* One batch of a thread's records as a whole frame: its `len` bytes start at bytes + at. */
 typedef struct {
     uint64_t base;
     uint32_t records;
@@ -1337,9 +1335,6 @@ typedef struct {
 /* Room before the packed bytes for the frame's head: u32 length, then five varints. */
 #define FRAME_HEAD_ROOM 64u
 
-/* The head of an Events / Records frame (as _wire.events / _wire.records make it) for `len`
- * packed bytes: u32 LE payload length, then tag, thread id, base timestamp, record count and
- * packed length as bincode varints. Returns its length (at most FRAME_HEAD_ROOM). */
 /* bincode 2's unsigned varint (_wire.varint): below 251 one byte, else a marker byte (251, 252,
  * 253) and the value as u16, u32 or u64 little-endian. Returns bytes written (at most 9). */
 static size_t put_varint(unsigned char *out, uint64_t value)
@@ -1356,6 +1351,9 @@ static size_t put_varint(unsigned char *out, uint64_t value)
     return 1 + width;
 }
 
+/* The head of an Events / Records frame (as _wire.events / _wire.records make it) for `len`
+ * packed bytes: u32 LE payload length, then tag, thread id, base timestamp, record count and
+ * packed length as bincode varints. Returns its length (at most FRAME_HEAD_ROOM). */
 static size_t frame_head(unsigned char *head, uint32_t tag, uint64_t thread_id, uint64_t base, uint32_t count,
                          size_t len)
 {
@@ -1392,7 +1390,7 @@ typedef struct {
 
 /* Phase 2 of drain, without the GIL: the snapshot's timestamps to nanoseconds since the clock
  * zero (never going back within the thread), then its records in batches of at most
- * BATCH_EVENTS (a memory record's two slots together), packed. */
+ * BATCH_EVENTS (a memory record's two slots together), each packed into a frame of `tag`. */
 static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc, uint32_t tag)
 {
     uint32_t batches = snap->count / BATCH_EVENTS + 1; /* a batch holds BATCH_EVENTS records or more slots */
@@ -1432,25 +1430,28 @@ static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc, uint32
         packed->base = snap->events[start].ts;
         packed->records = n;
         size_t len = pack(snap->events + start, end - start, packed->base, records, packed->bytes + FRAME_HEAD_ROOM);
-        packed->at = FRAME_HEAD_ROOM;
-        packed->len = len;
-        if (tag != 0) {
-            unsigned char head[FRAME_HEAD_ROOM];
-            size_t h = frame_head(head, tag, snap->thread_id, packed->base, n, len);
-            packed->at = FRAME_HEAD_ROOM - h;
-            packed->len = h + len;
-            memcpy(packed->bytes + packed->at, head, h);
-        }
+        unsigned char head[FRAME_HEAD_ROOM];
+        size_t h = frame_head(head, tag, snap->thread_id, packed->base, n, len);
+        packed->at = FRAME_HEAD_ROOM - h;
+        packed->len = h + len;
+        memcpy(packed->bytes + packed->at, head, h);
         snap->packed_count++;
         start = end;
     }
 }
 
+/* The snapshot's thread still runs in this session (a new session's install freed the buffers
+ * of the old one's threads): it takes back its last timestamp and its buffer as a spare. */
+static inline int still_running(const Snapshot *snap)
+{
+    return !snap->ended && snap->rec->gen == snap->gen && generation == snap->gen;
+}
+
 static PyThread_type_lock drain_lock; /* one drain at a time (phase 2 runs without the GIL) */
 
-/* drain(now_ticks[, tag]) -> [(thread_id, name, ended, [segment...])], a segment being
- * (base_timestamp, event_count, packed_bytes) or (timestamp, [method ids]) for a resync; given
- * a frame tag (TAG_EVENTS or TAG_RECORDS), packed_bytes is the whole frame, ready to send.
+/* drain(now_ticks, tag) -> [(thread_id, name, ended, [segment...])], a segment being
+ * (base_timestamp, event_count, frame) or (timestamp, [method ids]) for a resync; a frame is a
+ * whole Events or Records frame (`tag`: TAG_EVENTS or TAG_RECORDS), ready to send.
  * Phase 1 takes every thread's buffer with the GIL held (handing it its spare one), phase 2
  * converts and packs them with the GIL released (the program's threads run on), phase 3 builds
  * the answer and gives each buffer back as its thread's spare: a busy thread writes into the
@@ -1459,8 +1460,8 @@ static PyObject *drain(PyObject *module, PyObject *args)
 {
     (void)module;
     unsigned long long now;
-    unsigned int tag = 0;
-    if (!PyArg_ParseTuple(args, "K|I", &now, &tag)) {
+    unsigned int tag;
+    if (!PyArg_ParseTuple(args, "KI", &now, &tag)) {
         return NULL;
     }
     if (!PyThread_acquire_lock(drain_lock, NOWAIT_LOCK)) {
@@ -1585,9 +1586,8 @@ static PyObject *drain(PyObject *module, PyObject *args)
         if (result == NULL) {
             break;
         }
-        Rec *rec = snap->rec;
-        if (!snap->ended && rec->gen == snap->gen && generation == snap->gen) {
-            rec->last_ts = snap->last_ts;
+        if (still_running(snap)) {
+            snap->rec->last_ts = snap->last_ts;
         }
         PyObject *segments = PyList_New(0);
         int failed = segments == NULL;
@@ -1632,10 +1632,8 @@ static PyObject *drain(PyObject *module, PyObject *args)
     for (size_t i = 0; i < used; i++) {
         Snapshot *snap = &snaps[i];
         Rec *rec = snap->rec;
-        /* A thread still running keeps the buffer as its spare (a new session's install freed
-         * the buffers of the old one's threads: no spare for those). */
-        if (!snap->ended && rec->gen == snap->gen && generation == snap->gen && rec->spare == NULL &&
-            snap->events != NULL) {
+        /* A thread still running keeps the buffer as its spare. */
+        if (still_running(snap) && rec->spare == NULL && snap->events != NULL) {
             rec->spare = snap->events;
             rec->spare_cap = snap->cap;
         }
@@ -2033,7 +2031,7 @@ static PyMethodDef methods[] = {
      "install(resolver, namer, clock_zero_ns, max_events): start recording (C profile hook)."},
     {"uninstall", uninstall, METH_NOARGS, "Stop recording."},
     {"drain", drain, METH_VARARGS,
-     "drain(now_ticks[, frame_tag]) -> [(thread_id, name, ended, segments)]."},
+     "drain(now_ticks, frame_tag) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
     {"gc_phase", (PyCFunction)(void (*)(void))gc_phase, METH_FASTCALL,
      "gc_phase(phase, info): for gc.callbacks; the collector's objects are not the program's."},

@@ -55,6 +55,7 @@ class PythonRecorder:
     alloc = None
     records = False
     memory_dropped = (0, 0, 0)
+    framed = False  # drain's segments are packed events; the agent frames them
 
     def take_classes(self):
         return []
