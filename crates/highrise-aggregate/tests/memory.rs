@@ -153,6 +153,14 @@ fn step() -> impl Strategy<Value = Step> {
 /// above it; an exit with no match is ignored) and sums every memory record into the method
 /// then on top, or outside.
 fn reference(threads: &[Vec<(Event, Option<MemoryAmount>)>]) -> HashMap<u32, Amount> {
+    reference_where(threads, |_| true)
+}
+
+/// Like [`reference`], counting only the records whose timestamp `counts` keeps.
+fn reference_where(
+    threads: &[Vec<(Event, Option<MemoryAmount>)>],
+    counts: impl Fn(u64) -> bool,
+) -> HashMap<u32, Amount> {
     let mut totals: HashMap<u32, Amount> = HashMap::new();
     for stream in threads {
         let mut stack: Vec<u32> = Vec::new();
@@ -165,6 +173,9 @@ fn reference(threads: &[Vec<(Event, Option<MemoryAmount>)>]) -> HashMap<u32, Amo
                     }
                 }
                 EventKind::Memory => {
+                    if !counts(event.timestamp_ns) {
+                        continue;
+                    }
                     let owner = stack.last().copied().unwrap_or(OUTSIDE_METHODS);
                     let total = totals.entry(owner).or_default();
                     let amount = amount.expect("memory records carry amounts");
@@ -186,11 +197,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// Threads interleaved in batches of any size; recursion and unmatched exits included
-    /// (method ids repeat, exits are random).
+    /// (method ids repeat, exits are random). Records 10 ms apart stay within the 3 s window;
+    /// 50 ms apart, the older ones leave it: the window holds the records of the 2^24 ns
+    /// buckets it reaches.
     #[test]
-    fn totals_match_the_reference(
+    fn totals_and_windows_match_the_reference(
         streams in prop::collection::vec(prop::collection::vec(step(), 0..120), 1..4),
         batch in 1usize..17,
+        spacing_ms in prop::sample::select(vec![10u64, 50]),
     ) {
         let threads: Vec<Vec<(Event, Option<MemoryAmount>)>> = streams
             .iter()
@@ -199,7 +213,7 @@ proptest! {
                     .iter()
                     .enumerate()
                     .map(|(index, &(kind, id, count, free))| {
-                        let timestamp_ns = index as u64 * 10 * MS;
+                        let timestamp_ns = index as u64 * spacing_ms * MS;
                         match kind {
                             0 => (enter(timestamp_ns, id), None),
                             1 => (exit(timestamp_ns, id), None),
@@ -232,5 +246,13 @@ proptest! {
         }
         let records = threads.iter().flatten().filter(|(_, a)| a.is_some()).count() as u64;
         prop_assert_eq!(snapshot.memory.records, records);
+        // "now" is the latest timestamp seen.
+        let now_ns = threads.iter().flatten().map(|(event, _)| event.timestamp_ns).max().unwrap_or(0);
+        let oldest_bucket = now_ns.saturating_sub(snapshot.window_ns) >> 24;
+        let in_window = reference_where(&threads, |timestamp_ns| timestamp_ns >> 24 >= oldest_bucket);
+        for method_id in (0..6).chain([OUTSIDE_METHODS]) {
+            let want = in_window.get(&method_id).copied().unwrap_or_default();
+            prop_assert_eq!(snapshot.memory.method(method_id).window, want, "window of method {}", method_id);
+        }
     }
 }
