@@ -95,12 +95,10 @@ elif variant.startswith("floor-"):  # CPython's dispatch of the agent's events, 
     monitoring, events = sys.monitoring, sys.monitoring.events
     monitoring.use_tool_id(monitoring.PROFILER_ID, "floor")
     callback = _native.floor_noop if variant == "floor-noop" else _native.floor_clock
-    for event in (events.PY_START, events.PY_RESUME, events.PY_THROW, events.PY_RETURN, events.PY_YIELD, events.PY_UNWIND):
+    watched = (events.PY_START, events.PY_RESUME, events.PY_THROW, events.PY_RETURN, events.PY_YIELD, events.PY_UNWIND)
+    for event in watched:
         monitoring.register_callback(monitoring.PROFILER_ID, event, callback)
-    monitoring.set_events(
-        monitoring.PROFILER_ID,
-        events.PY_START | events.PY_RESUME | events.PY_THROW | events.PY_RETURN | events.PY_YIELD | events.PY_UNWIND,
-    )
+    monitoring.set_events(monitoring.PROFILER_ID, sum(watched))  # distinct bits: the sum is the mask
 elif variant == "tracemalloc":
     import tracemalloc
     tracemalloc.start()

@@ -1139,7 +1139,8 @@ static PyObject *bootstrap(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 /* ---- module functions ---- */
 
-static void free_rec_buffers(Rec *rec)
+/* Frees the thread's event buffer and its spare (both grow again on demand). */
+static void free_event_buffers(Rec *rec)
 {
     free(rec->events);
     rec->events = NULL;
@@ -1147,6 +1148,11 @@ static void free_rec_buffers(Rec *rec)
     free(rec->spare);
     rec->spare = NULL;
     rec->spare_cap = 0;
+}
+
+static void free_rec_buffers(Rec *rec)
+{
+    free_event_buffers(rec);
     free(rec->stack);
     rec->stack = NULL;
     rec->depth = rec->stack_cap = 0;
@@ -1502,12 +1508,7 @@ static PyObject *drain(PyObject *module, PyObject *args)
             /* Idle for IDLE_DRAINS drains in a row: its buffers go (it grows one again when it
              * records), so a thread that was busy once does not keep two of them for good. */
             if (++rec->idle_drains == IDLE_DRAINS) {
-                free(rec->events);
-                rec->events = NULL;
-                rec->cap = 0;
-                free(rec->spare);
-                rec->spare = NULL;
-                rec->spare_cap = 0;
+                free_event_buffers(rec);
             }
             link = &rec->next;
             continue;
@@ -1566,14 +1567,12 @@ static PyObject *drain(PyObject *module, PyObject *args)
         }
     }
     /* Phase 2: convert and pack. Worth a GIL round trip only for a large drain. */
-    if (slots >= 4096) {
-        Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < used; i++) { pack_snapshot(&snaps[i], records, ns_per_tsc, tag); }
-        Py_END_ALLOW_THREADS
+    PyThreadState *released = slots >= 4096 ? PyEval_SaveThread() : NULL;
+    for (size_t i = 0; i < used; i++) {
+        pack_snapshot(&snaps[i], records, ns_per_tsc, tag);
     }
-    else {
-        for (size_t i = 0; i < used; i++) {
-            pack_snapshot(&snaps[i], records, ns_per_tsc, tag);
-        }
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
     }
     /* Phase 3: build the answer. */
     PyObject *result = PyList_New(0);

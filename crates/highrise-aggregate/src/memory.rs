@@ -655,22 +655,20 @@ impl MemoryState {
             window: self.outside.window,
             total: Amount::default(),
         };
-        // A method's totals: the sum over its classes (every record has a class).
-        for entry in &method_classes {
-            let memory = if entry.method_id == OUTSIDE_METHODS {
-                &mut outside
-            } else if let Some(memory) = methods.get_mut(entry.method_id as usize) {
-                memory
-            } else {
-                continue;
-            };
-            memory.total.add(&entry.amount);
-        }
-        // A class's totals: the sum over the methods that made it.
+        // A method's totals: the sum over its classes (every record has a class); a class's
+        // totals: the sum over the methods that made it.
         let mut classes: Vec<Amount> = Vec::new();
         for entry in &method_classes {
             if let Some(class) = grow_to(&mut classes, entry.class_id) {
                 class.add(&entry.amount);
+            }
+            let memory = if entry.method_id == OUTSIDE_METHODS {
+                Some(&mut outside)
+            } else {
+                methods.get_mut(entry.method_id as usize)
+            };
+            if let Some(memory) = memory {
+                memory.total.add(&entry.amount);
             }
         }
         let snapshot = Arc::new(MemorySnapshot {
