@@ -13,36 +13,14 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use criterion::{criterion_group, criterion_main, Criterion};
-use highrise_aggregate::{MethodStats, Snapshot};
-use highrise_ingest::{SessionReport, SessionStats, SessionStatus};
-use highrise_layout::synthetic::{synthetic_methods, SyntheticShape};
+use highrise_aggregate::Snapshot;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{headless_city_app, Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
-use highrise_viewer::viewer::sessions::{accept_report, Report, Sessions};
+use highrise_viewer::viewer::sessions::{accept_report, Sessions};
 
-fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report {
-    SessionReport {
-        session_id: 1,
-        peer: "127.0.0.1:9".parse().expect("addr"),
-        info: Some(highrise_ingest::SessionInfo {
-            agent: "bench".into(),
-            program: "big".into(),
-            version_label: String::new(),
-            pid: 1,
-            clock_unit_ns: 1,
-            clock_zero_unix_ns: 0,
-        }),
-        status: SessionStatus::Connected,
-        stats: SessionStats::default(),
-        errors: Vec::new(),
-        definition_chunks: vec![Arc::clone(definitions)],
-        class_chunks: Vec::new(),
-        relation_chunks: Vec::new(),
-        threads: Arc::new(Vec::new()),
-        sink: Some(snapshot),
-    }
-}
+mod common;
+use common::{definitions_200k, report, snapshot};
 
 /// One frame of the worst case: the next of the rotating snapshots arrives, the app updates.
 fn next_frame(
@@ -58,49 +36,6 @@ fn next_frame(
         report(definitions, next),
     );
     app.update();
-}
-
-/// The layout benchmark's program: 200k methods in 10k classes in 1k packages.
-fn definitions_200k() -> Arc<[MethodDef]> {
-    synthetic_methods(&SyntheticShape::BENCH_200K)
-        .into_iter()
-        .map(|spec| MethodDef {
-            id: spec.id,
-            package: spec.package,
-            class: spec.class,
-            method: spec.method,
-            signature: spec.signature,
-            file: None,
-            line: None,
-        })
-        .collect()
-}
-
-/// A snapshot where a rotating 5 % of the methods are busy.
-fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
-    let stats = (0..methods)
-        .map(|id| {
-            if (id as u64 + frame * 7) % 20 == 0 {
-                MethodStats {
-                    elevation: ((id % 97) as f32) / 97.0,
-                    inclusive_elevation: 0.5,
-                    summed_elevation: 0.5,
-                    thread_count: 1 + (id % 4) as u32,
-                    calls: 10,
-                    approximate: false,
-                }
-            } else {
-                MethodStats::default()
-            }
-        })
-        .collect();
-    Arc::new(Snapshot {
-        now_ns: frame + 1,
-        window_ns: 3_000_000_000,
-        bucket_ns: 1,
-        methods: stats,
-        ..Snapshot::default()
-    })
 }
 
 fn frame(c: &mut Criterion) {

@@ -59,6 +59,41 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
         AggregateSink::factory,
     )
     .context("cannot start the ingest server")?;
+    let compare = if render.recordings.len() >= 2 {
+        render.compare
+    } else {
+        CompareMode::Off
+    };
+    let mut app = offscreen_app(
+        render.width_px,
+        render.height_px,
+        Some(server),
+        vec![(render.settle_s, render.png.clone())],
+    );
+    app.add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )))
+    .insert_resource(Compare::with_mode(compare))
+    .insert_resource(ReplaysAtStart {
+        paths: render.recordings.clone(),
+        speed: f64::INFINITY,
+    });
+    match app.run() {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => bail!("the offscreen renderer exited with code {code}"),
+    }
+}
+
+/// A viewer app without a window: its main camera renders into a `width_px`×`height_px` image
+/// (the [`OffscreenTarget`]), and it takes `screenshots` of it (exiting after the last). The
+/// `server`'s sessions become cities; without one the caller fills [`super::sessions::Sessions`]
+/// (the GPU frame-rate benchmark does). Add a runner, or call `update` in a loop.
+pub fn offscreen_app(
+    width_px: u32,
+    height_px: u32,
+    server: Option<IngestServer<AggregateSink>>,
+    screenshots: Vec<(f64, PathBuf)>,
+) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -70,14 +105,11 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
             .disable::<WinitPlugin>()
             // `report` already logs through its own subscriber.
             .disable::<bevy::log::LogPlugin>(),
-    )
-    .add_plugins(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
+    );
     let mut target = Image::new_fill(
         Extent3d {
-            width: render.width_px,
-            height: render.height_px,
+            width: width_px,
+            height: height_px,
             depth_or_array_layers: 1,
         },
         TextureDimension::D2,
@@ -91,26 +123,13 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
         | TextureUsages::COPY_SRC
         | TextureUsages::RENDER_ATTACHMENT;
     let handle = app.world_mut().resource_mut::<Assets<Image>>().add(target);
-    let compare = if render.recordings.len() >= 2 {
-        render.compare
-    } else {
-        CompareMode::Off
-    };
     app.insert_resource(OffscreenTarget(handle))
-        .insert_resource(Compare::with_mode(compare))
         .insert_resource(Recorder::default())
-        .insert_resource(ReplaysAtStart {
-            paths: render.recordings.clone(),
-            speed: f64::INFINITY,
-        })
         .add_plugins(ViewerPlugin {
-            server: std::sync::Mutex::new(Some(server)),
-            screenshots: vec![(render.settle_s, render.png.clone())],
+            server: std::sync::Mutex::new(server),
+            screenshots,
             process_start: std::time::Instant::now(),
             interactive: false,
         });
-    match app.run() {
-        AppExit::Success => Ok(()),
-        AppExit::Error(code) => bail!("the offscreen renderer exited with code {code}"),
-    }
+    app
 }
