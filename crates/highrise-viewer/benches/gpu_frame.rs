@@ -33,6 +33,7 @@ use clap::{Parser, ValueEnum};
 use highrise_viewer::viewer::camera::{CameraState, MainCamera};
 use highrise_viewer::viewer::city::{Cities, CityKey};
 use highrise_viewer::viewer::offscreen::{offscreen_app, OffscreenTarget};
+use highrise_viewer::viewer::parse_size;
 use highrise_viewer::viewer::sessions::{accept_report, Sessions};
 use smooth_bevy_cameras::LookTransform;
 
@@ -76,11 +77,7 @@ fn wait_for_gpu(device: Res<'_, RenderDevice>) {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let (width_px, height_px) = args
-        .size
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
-        .with_context(|| format!("--size {}: expected WIDTHxHEIGHT", args.size))?;
+    let (width_px, height_px) = parse_size::<u32>(&args.size, "--size")?;
 
     let definitions = definitions_200k();
     let count = definitions.len();
@@ -168,9 +165,8 @@ fn main() -> anyhow::Result<()> {
     }
 
     let measured_s = frame_ms.iter().sum::<f64>() / 1e3;
-    let mut sorted = frame_ms.clone();
-    sorted.sort_by(f64::total_cmp);
-    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    frame_ms.sort_by(f64::total_cmp);
+    let at = |q: f64| frame_ms[((frame_ms.len() - 1) as f64 * q).round() as usize];
     println!(
         "gpu_frame {:?} {width_px}x{height_px} {} buildings: {:.1} frames/s ({} frames in {measured_s:.2} s); frame ms p50 {:.2}, p95 {:.2}, p99 {:.2}, max {:.2}{}",
         args.scenario,

@@ -166,7 +166,7 @@ pub fn run<Programs>(
     if args.screenshot_after_s.len() != args.screenshot.len() {
         bail!("give one --screenshot PATH for each --screenshot-after SECONDS");
     }
-    let (width, height) = parse_window_size(&args.window_size)?;
+    let (width, height) = parse_size::<f32>(&args.window_size, "--window-size")?;
     let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
     let server = IngestServer::start(
         IngestConfig {
@@ -245,13 +245,20 @@ pub fn run<Programs>(
     }
 }
 
-fn parse_window_size(text: &str) -> anyhow::Result<(f32, f32)> {
+/// A size given as `WIDTHxHEIGHT` to the option `flag` (the window's, the GPU benchmark's).
+pub fn parse_size<T>(text: &str, flag: &str) -> anyhow::Result<(T, T)>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
     let (w, h) = text
         .split_once('x')
-        .context("--window-size is WIDTHxHEIGHT, e.g. 1280x800")?;
+        .with_context(|| format!("{flag} is WIDTHxHEIGHT, e.g. 1280x800"))?;
     Ok((
-        w.trim().parse().context("window width")?,
-        h.trim().parse().context("window height")?,
+        w.trim().parse().with_context(|| format!("{flag}: width"))?,
+        h.trim()
+            .parse()
+            .with_context(|| format!("{flag}: height"))?,
     ))
 }
 
@@ -339,4 +346,27 @@ fn spawn_light(mut commands: Commands) {
         },
         Transform::from_xyz(-30.0, 80.0, 50.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_as_the_caller_needs_and_bad_ones_say_which_option() {
+        assert_eq!(
+            parse_size::<f32>("1280x800", "--window-size").unwrap(),
+            (1280.0, 800.0)
+        );
+        assert_eq!(
+            parse_size::<u32>("3840x2160", "--size").unwrap(),
+            (3840, 2160)
+        );
+        let error = parse_size::<u32>("1920", "--size").unwrap_err().to_string();
+        assert_eq!(error, "--size is WIDTHxHEIGHT, e.g. 1280x800");
+        let error = parse_size::<u32>("1920x1.5", "--size")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(error, "--size: height");
+    }
 }

@@ -16,7 +16,6 @@ use bevy::winit::WinitPlugin;
 use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
 
 use super::compare::{Compare, CompareMode};
-use super::recording::Recorder;
 use super::{ReplaysAtStart, ViewerPlugin};
 
 /// The image the main camera renders into when there is no window.
@@ -124,7 +123,6 @@ pub fn offscreen_app(
         | TextureUsages::RENDER_ATTACHMENT;
     let handle = app.world_mut().resource_mut::<Assets<Image>>().add(target);
     app.insert_resource(OffscreenTarget(handle))
-        .insert_resource(Recorder::default())
         .add_plugins(ViewerPlugin {
             server: std::sync::Mutex::new(server),
             screenshots,
