@@ -162,10 +162,12 @@ fn records(c: &mut Criterion) {
 /// issue's "ingest + aggregation with context tracking". The tree runs on its own thread (the
 /// default); the `_inline` groups build it on the aggregator's thread.
 fn records_with_contexts(c: &mut Criterion) {
-    for (suffix, contexts_thread) in [("", true), ("_inline", false)] {
+    for (suffix, own_threads) in [("", true), ("_inline", false)] {
         let config = AggregatorConfig {
             contexts: true,
-            contexts_thread,
+            contexts_thread: own_threads,
+            // Inline: `Some(false)`; otherwise as the machine's cores allow.
+            memory_thread: (!own_threads).then_some(false),
             max_context_nodes: 200_000,
             ..AggregatorConfig::default()
         };
@@ -299,8 +301,9 @@ fn records_with(
                 for _ in 0..iterations {
                     let start = Instant::now();
                     apply(&mut aggregator, &with_memory);
-                    // Waits for a tree on its own thread to catch up: its work is timed too.
-                    black_box(aggregator.context_nodes());
+                    // Waits for the tree's and the memory records' threads to catch up: their
+                    // work is timed too.
+                    aggregator.wait_for_workers();
                     elapsed += start.elapsed();
                     shift(&mut with_memory);
                 }

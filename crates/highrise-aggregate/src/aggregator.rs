@@ -47,7 +47,11 @@ impl Aggregator {
     /// An empty aggregator; the window is clamped to 0.5 s..=60 s.
     pub fn new(config: AggregatorConfig) -> Self {
         Self {
-            engine: Engine::new(config.window_ns, config.max_stack_depth.max(1)),
+            engine: Engine::new(
+                config.window_ns,
+                config.max_stack_depth.max(1),
+                config.memory_thread_resolved(),
+            ),
             threads: Vec::new(),
             free_threads: Vec::new(),
             thread_lookup: HashMap::new(),
@@ -270,8 +274,7 @@ impl Aggregator {
         out.stats = self.stats();
         self.sample_drops();
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
-        self.engine.memory.expire(out.now_ns, out.window_ns);
-        out.memory = self.engine.memory.snapshot();
+        out.memory = self.engine.memory.snapshot(out.now_ns, out.window_ns);
         out.focus = self.snapshots.focus_method.map(|method_id| {
             let per_ns = 1.0 / out.window_ns.max(1) as f32;
             let mut threads: Vec<ThreadShare> = self
@@ -327,6 +330,16 @@ impl Aggregator {
     /// [`Aggregator::contexts`] export would differ from the last.
     pub fn contexts_generation(&self) -> Option<u64> {
         self.contexts.as_ref().map(ContextsHandle::generation)
+    }
+
+    /// Waits until the worker threads (the calling-context tree's and the memory records',
+    /// see [`AggregatorConfig::contexts_thread`] and [`AggregatorConfig::memory_thread`]) have
+    /// applied every batch given so far. Reads do this themselves; benchmarks time it.
+    pub fn wait_for_workers(&mut self) {
+        self.engine.memory.wait();
+        if let Some(contexts) = &self.contexts {
+            contexts.measure();
+        }
     }
 
     /// Nodes in the calling-context tree (0 when it is off).

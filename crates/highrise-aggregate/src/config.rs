@@ -35,6 +35,12 @@ pub struct AggregatorConfig {
     /// statistics (each batch is copied to it; reads wait for it to catch up). Default on;
     /// off builds it inline, on the caller's thread.
     pub contexts_thread: bool,
+    /// Fold memory records on a thread of their own (started by the session's first memory
+    /// record; reads wait for it to catch up), or inline on the caller's thread. `None`, the
+    /// default: on a thread where the machine has a core for it beside the caller's and the
+    /// tree's worker (on two cores with the tree on its own thread, a third busy thread
+    /// gained nothing: `BENCHMARKS.md`, "Memory records in the aggregator").
+    pub memory_thread: Option<bool>,
 }
 
 impl Default for AggregatorConfig {
@@ -45,7 +51,19 @@ impl Default for AggregatorConfig {
             contexts: false,
             max_context_nodes: crate::DEFAULT_MAX_CONTEXT_NODES,
             contexts_thread: true,
+            memory_thread: None,
         }
+    }
+}
+
+impl AggregatorConfig {
+    /// Whether memory records get a thread of their own ([`Self::memory_thread`]).
+    pub(crate) fn memory_thread_resolved(&self) -> bool {
+        self.memory_thread.unwrap_or_else(|| {
+            let busy_threads = 1 + usize::from(self.contexts && self.contexts_thread);
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            cores > busy_threads
+        })
     }
 }
 

@@ -12,7 +12,8 @@
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
-use crate::memory::{MemoryState, OUTSIDE_METHODS};
+use crate::memory::OUTSIDE_METHODS;
+use crate::memory_worker::MemoryHandle;
 use crate::methods::Methods;
 use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
 use crate::ring::{Entry, Ring};
@@ -88,7 +89,7 @@ pub(crate) struct Engine {
     pub max_stack_depth: u32,
     buckets_since_sweep: u64,
     /// Allocation counts from memory records (protocol version 2).
-    pub(crate) memory: MemoryState,
+    pub(crate) memory: MemoryHandle,
 }
 
 /// Expired buckets between two sweeps for dead accumulators and unused pairs (a pair is
@@ -106,7 +107,7 @@ const TOUCHED_SLACK: usize = 2 * CHUNK_EVENTS;
 const CHUNK_EVENTS: usize = 256;
 
 impl Engine {
-    pub(crate) fn new(window_ns: u64, max_stack_depth: u32) -> Self {
+    pub(crate) fn new(window_ns: u64, max_stack_depth: u32, memory_thread: bool) -> Self {
         Self {
             clock: Clock::new(window_ns),
             ring: Ring::default(),
@@ -119,7 +120,7 @@ impl Engine {
             release_candidates: Vec::new(),
             max_stack_depth,
             buckets_since_sweep: 0,
-            memory: MemoryState::default(),
+            memory: MemoryHandle::new(memory_thread),
         }
     }
 
@@ -224,7 +225,8 @@ impl Engine {
             }
         }
         self.advance_now(thread.last_ns);
-        self.memory.fold(self.clock.now_ns, self.clock.window_ns);
+        self.memory
+            .batch_ended(self.clock.now_ns, self.clock.window_ns);
     }
 
     /// One memory record: to the innermost tracked frame (beyond the depth limit, counted), or

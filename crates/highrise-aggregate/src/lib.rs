@@ -69,6 +69,9 @@
 //! a branch), and when the thread moves to a later bucket the list is flushed, each
 //! accumulator becoming a 16-byte record of that bucket's list. Window sums are updated from those records in
 //! batches, and records are subtracted when their bucket leaves the window.
+//! Memory records are queued and folded per batch, on a thread of their own where the machine
+//! has a core for it (`memory_worker.rs`); the calling-context tree replays the stacks on
+//! another (`contexts_worker.rs`). Reads wait for both, so they see every batch given before.
 //!
 //! Memory grows with the (method, thread) pairs that ran in the window: pairs and ended threads
 //! are released at most 16 buckets after their last data left the window, so memory depends on
@@ -86,6 +89,7 @@ mod engine;
 mod history;
 mod keyed;
 mod memory;
+mod memory_worker;
 mod methods;
 mod multiplicity;
 mod pair;

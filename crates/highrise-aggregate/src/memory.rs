@@ -301,11 +301,32 @@ impl MethodSlot {
 
 /// A memory record waiting for [`MemoryState::fold`].
 #[derive(Debug, Clone, Copy)]
-struct Pending {
+pub(crate) struct Pending {
     method_id: u32,
     class_id: u32,
     epoch: u64,
     amount: MemoryAmount,
+}
+
+impl Pending {
+    /// One memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`, to be
+    /// folded at a "now" of at least `now_ns`.
+    #[inline]
+    pub(crate) fn new(
+        method_id: u32,
+        class_id: u32,
+        amount: MemoryAmount,
+        timestamp_ns: u64,
+        now_ns: u64,
+    ) -> Self {
+        Self {
+            method_id,
+            class_id,
+            // Never in a bucket after "now".
+            epoch: timestamp_ns.min(now_ns) >> BUCKET_SHIFT,
+            amount,
+        }
+    }
 }
 
 /// How many records ahead [`MemoryState::fold`] prefetches what a record will touch.
@@ -313,10 +334,11 @@ const PREFETCH_AHEAD: usize = 8;
 
 /// The aggregator's allocation state.
 ///
-/// Records arrive one by one ([`MemoryState::push`], a sequential append) and are folded in
-/// at the end of each batch ([`MemoryState::fold`]): there the lines each record will touch
-/// (its method's slot and its (method, class) slot) are prefetched a few records ahead, so
-/// that at 200k methods their cache misses overlap instead of following one another.
+/// Records are queued ([`Pending`], a sequential append, by
+/// [`crate::memory_worker::MemoryHandle`]) and folded in together ([`MemoryState::fold`]):
+/// there the lines each record will touch (its method's slot and its (method, class) slot)
+/// are prefetched a few records ahead, so that at 200k methods their cache misses overlap
+/// instead of following one another.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MemoryState {
     methods: Vec<MethodSlot>,
@@ -326,7 +348,6 @@ pub(crate) struct MemoryState {
     /// are hundreds of kilobytes: new ones would be fresh pages each time).
     spare: Option<Bucket>,
     method_classes: KeyedTable<Amount>,
-    pending: Vec<Pending>,
     dropped: MemoryDrops,
     records: u64,
     pub records_over_depth: u64,
@@ -348,39 +369,19 @@ impl MemoryState {
         now_ns: u64,
         window_ns: u64,
     ) {
-        self.push(method_id, class_id, amount, timestamp_ns, now_ns);
-        self.fold(now_ns, window_ns);
+        let record = Pending::new(method_id, class_id, amount, timestamp_ns, now_ns);
+        self.fold(&[record], now_ns, window_ns);
     }
 
-    /// Queues one memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`
-    /// for the next [`fold`](Self::fold), whose `now_ns` must be at least this one.
-    #[inline]
-    pub(crate) fn push(
-        &mut self,
-        method_id: u32,
-        class_id: u32,
-        amount: MemoryAmount,
-        timestamp_ns: u64,
-        now_ns: u64,
-    ) {
-        self.pending.push(Pending {
-            method_id,
-            class_id,
-            // Never in a bucket after "now".
-            epoch: timestamp_ns.min(now_ns) >> BUCKET_SHIFT,
-            amount,
-        });
-    }
-
-    /// Applies the queued records; the window is `[now_ns - window_ns, now_ns]` (records
-    /// whose bucket has left it count in the totals only).
-    pub(crate) fn fold(&mut self, now_ns: u64, window_ns: u64) {
-        if self.pending.is_empty() {
+    /// Applies queued records, each made with a `now_ns` no later than this one; the window is
+    /// `[now_ns - window_ns, now_ns]` (records whose bucket has left it count in the totals
+    /// only).
+    pub(crate) fn fold(&mut self, records: &[Pending], now_ns: u64, window_ns: u64) {
+        if records.is_empty() {
             return;
         }
         self.expire(now_ns, window_ns);
-        let highest = self
-            .pending
+        let highest = records
             .iter()
             .map(|record| record.method_id)
             .filter(|&method_id| method_id != OUTSIDE_METHODS)
@@ -392,17 +393,14 @@ impl MemoryState {
             }
         }
         let oldest = oldest_live_epoch(now_ns, window_ns);
-        let pending = std::mem::take(&mut self.pending);
-        for (index, record) in pending.iter().enumerate() {
-            if let Some(ahead) = pending.get(index + PREFETCH_AHEAD) {
+        for (index, record) in records.iter().enumerate() {
+            if let Some(ahead) = records.get(index + PREFETCH_AHEAD) {
                 self.prefetch(ahead);
             }
             self.apply(record, oldest);
         }
-        self.records += pending.len() as u64;
+        self.records += records.len() as u64;
         self.generation += 1;
-        self.pending = pending;
-        self.pending.clear();
     }
 
     /// Brings in the method's slot (both lines).
@@ -699,7 +697,6 @@ impl MemoryState {
             + self.buckets.capacity() * size_of::<Bucket>()
             + entries
             + self.method_classes.memory_bytes()
-            + self.pending.capacity() * size_of::<Pending>()
     }
 }
 
@@ -837,7 +834,9 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
         /// Accumulators opened, written out, overflowed and expired, with lagging records
-        /// (up to 4 s before "now") and folds of any size, against a plain sum of the records.
+        /// (up to 4 s before "now") and folds of any size, against a plain sum of the records;
+        /// inline, or on the worker thread (which folds several batches at the latest one's
+        /// "now").
         #[test]
         fn window_and_totals_match_the_reference(
             steps in proptest::collection::vec(
@@ -847,9 +846,10 @@ mod tests {
             ),
             fold_every in 1usize..20,
             window_ms in 100u64..3000,
+            own_thread in proptest::prelude::any::<bool>(),
         ) {
             let window_ns = window_ms * 1_000_000;
-            let mut state = MemoryState::default();
+            let mut state = crate::memory_worker::MemoryHandle::new(own_thread);
             let mut now_ns = 10 * SECOND;
             // (method, epoch, amount) of every record.
             let mut seen: Vec<(u32, u64, MemoryAmount)> = Vec::new();
@@ -869,12 +869,11 @@ mod tests {
                 seen.push((method_id, timestamp_ns >> BUCKET_SHIFT, amount));
                 classes.push(class_id);
                 if index % fold_every == 0 {
-                    state.fold(now_ns, window_ns);
+                    state.batch_ended(now_ns, window_ns);
                 }
             }
-            state.fold(now_ns, window_ns);
-            state.expire(now_ns, window_ns);
-            let snapshot = state.snapshot();
+            state.batch_ended(now_ns, window_ns);
+            let snapshot = state.snapshot(now_ns, window_ns);
             let oldest = oldest_live_epoch(now_ns, window_ns);
             for method_id in (0..6).chain([OUTSIDE_METHODS]) {
                 let mut window = Amount::default();
@@ -916,8 +915,7 @@ mod tests {
             }
             proptest::prop_assert!(snapshot.classes.len() <= 4);
             // Later, everything has left the window and the totals stay.
-            state.expire(now_ns + 10 * SECOND, window_ns);
-            let later = state.snapshot();
+            let later = state.snapshot(now_ns + 10 * SECOND, window_ns);
             for method_id in (0..6).chain([OUTSIDE_METHODS]) {
                 proptest::prop_assert!(later.method(method_id).window.is_zero());
                 proptest::prop_assert_eq!(

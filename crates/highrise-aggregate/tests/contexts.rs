@@ -400,6 +400,9 @@ proptest! {
             contexts: true,
             contexts_thread,
             max_context_nodes: 24,
+            // The same placement of memory records on both (their queue's room counts in
+            // the memory compared below).
+            memory_thread: Some(false),
             ..AggregatorConfig::default()
         };
         let mut inline = Aggregator::new(config(false));

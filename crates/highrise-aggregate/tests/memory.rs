@@ -199,12 +199,14 @@ proptest! {
     /// Threads interleaved in batches of any size; recursion and unmatched exits included
     /// (method ids repeat, exits are random). Records 10 ms apart stay within the 3 s window;
     /// 50 ms apart, the older ones leave it: the window holds the records of the 2^24 ns
-    /// buckets it reaches.
+    /// buckets it reaches. The same whether memory records are folded inline or on their own
+    /// thread.
     #[test]
     fn totals_and_windows_match_the_reference(
         streams in prop::collection::vec(prop::collection::vec(step(), 0..120), 1..4),
         batch in 1usize..17,
         spacing_ms in prop::sample::select(vec![10u64, 50]),
+        memory_thread in any::<bool>(),
     ) {
         let threads: Vec<Vec<(Event, Option<MemoryAmount>)>> = streams
             .iter()
@@ -226,7 +228,10 @@ proptest! {
                     .collect()
             })
             .collect();
-        let mut aggregator = Aggregator::new(AggregatorConfig::default());
+        let mut aggregator = Aggregator::new(AggregatorConfig {
+            memory_thread: Some(memory_thread),
+            ..AggregatorConfig::default()
+        });
         let longest = threads.iter().map(Vec::len).max().unwrap_or(0);
         let mut start = 0;
         while start < longest {

@@ -1,0 +1,313 @@
+//! Where memory records are folded: on a thread of their own
+//! ([`crate::AggregatorConfig::memory_thread`], the default) or inline on the aggregator's
+//! thread.
+//!
+//! Folding a memory record is one random access to its method's slot, bound by how many
+//! cache misses one core keeps in flight, not by instructions; on a thread of its own the
+//! misses run on another core's line-fill buffers while the aggregator's thread goes on with
+//! the events. The aggregator queues each record ([`Pending`], 40 bytes, a sequential append)
+//! and hands the queue over every [`JOB_RECORDS`] records, with the latest "now" (a record
+//! folded at a later "now" lands where it would have been after that now's expiry: the window
+//! and totals read back are the same). At most [`QUEUED_JOBS`] wait, then the aggregator
+//! waits too. Every read hands over what is queued and waits for the worker, so it sees every
+//! record applied before it, as inline. The thread starts with the session's first memory
+//! record: sessions without any never start one. Written on `std`'s channels, like
+//! [`crate::contexts_worker`].
+
+use std::sync::mpsc::{sync_channel, Receiver, Sender, SyncSender, TrySendError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use highrise_protocol::MemoryAmount;
+
+use crate::memory::{MemorySnapshot, MemoryState, Pending};
+
+/// Records queued before they are handed to the worker.
+const JOB_RECORDS: usize = 8 * 1024;
+/// Jobs that may wait for the worker before the aggregator waits for it.
+const QUEUED_JOBS: usize = 4;
+
+/// Records to fold, and the "now" and window to fold them at.
+#[derive(Debug, Default)]
+struct Job {
+    records: Vec<Pending>,
+    now_ns: u64,
+    window_ns: u64,
+    records_over_depth: u64,
+}
+
+impl Job {
+    fn apply_to(&self, state: &mut MemoryState) {
+        state.records_over_depth = self.records_over_depth;
+        state.fold(&self.records, self.now_ns, self.window_ns);
+    }
+}
+
+/// What the worker is asked.
+enum Request {
+    Fold(Job),
+    Dropped(u64, u64, u64),
+    /// The snapshot at (now, window).
+    Snapshot(u64, u64, Sender<Arc<MemorySnapshot>>),
+    MemoryBytes(Sender<usize>),
+    Copy(Sender<MemoryState>),
+}
+
+/// The fold on a thread of its own.
+struct Worker {
+    requests: Option<SyncSender<Request>>,
+    /// Applied jobs' queues come back here to be filled again (no allocation per job).
+    recycled: Receiver<Vec<Pending>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the worker thread; gives `state` back when no thread can be made.
+    fn start(state: Box<MemoryState>) -> Result<Self, Box<MemoryState>> {
+        let (requests, incoming) = sync_channel::<Request>(QUEUED_JOBS);
+        let (recycle, recycled) = sync_channel::<Vec<Pending>>(QUEUED_JOBS + 1);
+        // The state is sent once the thread exists (a failed spawn would drop it otherwise).
+        let (start, started) = sync_channel::<Box<MemoryState>>(1);
+        let spawned = std::thread::Builder::new()
+            .name("highrise-memory".into())
+            .spawn(move || {
+                let Ok(mut state) = started.recv() else {
+                    return;
+                };
+                for request in incoming {
+                    match request {
+                        Request::Fold(mut job) => {
+                            job.apply_to(&mut state);
+                            job.records.clear();
+                            let _ = recycle.try_send(job.records);
+                        }
+                        Request::Dropped(allocations, bytes, frees) => {
+                            state.dropped(allocations, bytes, frees)
+                        }
+                        Request::Snapshot(now_ns, window_ns, reply) => {
+                            state.expire(now_ns, window_ns);
+                            let _ = reply.send(state.snapshot());
+                        }
+                        Request::MemoryBytes(reply) => {
+                            let _ = reply.send(state.memory_bytes());
+                        }
+                        Request::Copy(reply) => {
+                            let _ = reply.send((*state).clone());
+                        }
+                    }
+                }
+            });
+        let Ok(thread) = spawned else {
+            return Err(state);
+        };
+        let _ = start.send(state);
+        Ok(Self {
+            requests: Some(requests),
+            recycled,
+            thread: Some(thread),
+        })
+    }
+
+    /// Sends a request, waiting while [`QUEUED_JOBS`] are queued (nothing when the worker
+    /// is gone).
+    fn send(&self, request: Request) {
+        if let Some(requests) = &self.requests {
+            match requests.try_send(request) {
+                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
+                Err(TrySendError::Full(request)) => {
+                    let _ = requests.send(request);
+                }
+            }
+        }
+    }
+
+    /// Asks the worker and waits for its answer; `None` when the worker is gone.
+    fn ask<T>(&self, request: impl FnOnce(Sender<T>) -> Request) -> Option<T> {
+        let (reply, answer) = std::sync::mpsc::channel();
+        self.requests.as_ref()?.send(request(reply)).ok()?;
+        answer.recv().ok()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing the channel ends the worker once it has applied what is queued.
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Where the state lives.
+enum Place {
+    Inline(Box<MemoryState>),
+    Thread(Worker),
+}
+
+/// The allocation counts of an [`crate::Aggregator`], wherever they are folded.
+pub(crate) struct MemoryHandle {
+    /// Records not handed over yet.
+    queued: Vec<Pending>,
+    /// The "now" and window of the latest batch end.
+    now_ns: u64,
+    window_ns: u64,
+    /// Records of frames beyond the stack-depth limit, so far.
+    pub(crate) records_over_depth: u64,
+    /// Fold on a thread of its own (from the first record on).
+    own_thread: bool,
+    place: Place,
+}
+
+impl std::fmt::Debug for MemoryHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryHandle")
+            .field("queued", &self.queued.len())
+            .field("own_thread", &self.own_thread)
+            .field("started", &matches!(self.place, Place::Thread(_)))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for MemoryHandle {
+    /// An independent copy (folding on a thread of its own too when this one does).
+    fn clone(&self) -> Self {
+        let state = match &self.place {
+            Place::Inline(state) => state.clone(),
+            Place::Thread(worker) => {
+                // What is still queued here is copied below, not handed over.
+                Box::new(worker.ask(Request::Copy).unwrap_or_default())
+            }
+        };
+        Self {
+            queued: self.queued.clone(),
+            now_ns: self.now_ns,
+            window_ns: self.window_ns,
+            records_over_depth: self.records_over_depth,
+            own_thread: self.own_thread,
+            place: Place::Inline(state),
+        }
+    }
+}
+
+impl MemoryHandle {
+    /// Folds on a thread of its own when `own_thread` (and a thread can be made).
+    pub(crate) fn new(own_thread: bool) -> Self {
+        Self {
+            queued: Vec::new(),
+            now_ns: 0,
+            window_ns: 0,
+            records_over_depth: 0,
+            own_thread,
+            place: Place::Inline(Box::default()),
+        }
+    }
+
+    /// Queues one memory record (see [`Pending::new`]).
+    #[inline]
+    pub(crate) fn push(
+        &mut self,
+        method_id: u32,
+        class_id: u32,
+        amount: MemoryAmount,
+        timestamp_ns: u64,
+        now_ns: u64,
+    ) {
+        self.queued.push(Pending::new(
+            method_id,
+            class_id,
+            amount,
+            timestamp_ns,
+            now_ns,
+        ));
+    }
+
+    /// A batch ended at `now_ns`: inline, its records are folded now; on the thread, once
+    /// enough are queued.
+    pub(crate) fn batch_ended(&mut self, now_ns: u64, window_ns: u64) {
+        self.now_ns = now_ns;
+        self.window_ns = window_ns;
+        if self.queued.is_empty() {
+            return;
+        }
+        // Inline, or for the first records (which start the thread), at once; then by jobs.
+        if !matches!(self.place, Place::Thread(_)) || self.queued.len() >= JOB_RECORDS {
+            self.hand_over();
+        }
+    }
+
+    /// Folds or hands over what is queued.
+    fn hand_over(&mut self) {
+        if self.queued.is_empty() {
+            return;
+        }
+        if self.own_thread {
+            if let Place::Inline(state) = &mut self.place {
+                let state = std::mem::take(state);
+                match Worker::start(state) {
+                    Ok(worker) => self.place = Place::Thread(worker),
+                    Err(state) => {
+                        self.place = Place::Inline(state);
+                        self.own_thread = false;
+                    }
+                }
+            }
+        }
+        match &mut self.place {
+            Place::Inline(state) => {
+                state.records_over_depth = self.records_over_depth;
+                state.fold(&self.queued, self.now_ns, self.window_ns);
+                self.queued.clear();
+            }
+            Place::Thread(worker) => {
+                let next = worker.recycled.try_recv().unwrap_or_default();
+                let records = std::mem::replace(&mut self.queued, next);
+                worker.send(Request::Fold(Job {
+                    records,
+                    now_ns: self.now_ns,
+                    window_ns: self.window_ns,
+                    records_over_depth: self.records_over_depth,
+                }));
+            }
+        }
+    }
+
+    /// The agent's memory drop totals (running totals; lower ones are ignored).
+    pub(crate) fn dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
+        match &mut self.place {
+            Place::Inline(state) => state.dropped(allocations, bytes, frees),
+            Place::Thread(worker) => worker.send(Request::Dropped(allocations, bytes, frees)),
+        }
+    }
+
+    /// Everything queued folded, expired to `[now_ns - window_ns, now_ns]`, read back.
+    pub(crate) fn snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+        self.hand_over();
+        match &mut self.place {
+            Place::Inline(state) => {
+                state.expire(now_ns, window_ns);
+                state.snapshot()
+            }
+            Place::Thread(worker) => worker
+                .ask(|reply| Request::Snapshot(now_ns, window_ns, reply))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Waits until every record queued so far is folded.
+    pub(crate) fn wait(&mut self) {
+        self.hand_over();
+        if let Place::Thread(worker) = &self.place {
+            let _ = worker.ask(Request::MemoryBytes);
+        }
+    }
+
+    /// Bytes held (an estimate from capacities; the queue's own included).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        let state = match &self.place {
+            Place::Inline(state) => state.memory_bytes(),
+            Place::Thread(worker) => worker.ask(Request::MemoryBytes).unwrap_or_default(),
+        };
+        state + self.queued.capacity() * size_of::<Pending>()
+    }
+}
