@@ -210,16 +210,23 @@ fn records_with_contexts(c: &mut Criterion) {
 /// `memory`: whether the stream carries memory records; `repeating`: the program of
 /// [`Stream::repeating`] (512 transactions of about 1000 events) instead of the endless walk.
 /// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one);
-/// `HIGHRISE_BENCH_METHODS=N[,M…]` replaces the method counts (1k and 200k).
+/// `HIGHRISE_BENCH_METHODS=N[,M…]` replaces the method counts (1k and 200k);
+/// `HIGHRISE_BENCH_MEMORY_THREAD=on|off` places the memory records' fold (otherwise the
+/// group's configuration decides).
 fn records_with(
     c: &mut Criterion,
     name: &str,
-    config: AggregatorConfig,
+    mut config: AggregatorConfig,
     memory: bool,
     repeating: bool,
 ) {
     if std::env::var("HIGHRISE_BENCH_GROUP").is_ok_and(|only| only != name) {
         return;
+    }
+    match std::env::var("HIGHRISE_BENCH_MEMORY_THREAD").as_deref() {
+        Ok("on") => config.memory_thread = Some(true),
+        Ok("off") => config.memory_thread = Some(false),
+        _ => {}
     }
     let mut group = c.benchmark_group(name);
     let sizes: Vec<u32> = match std::env::var("HIGHRISE_BENCH_METHODS") {
