@@ -8,16 +8,16 @@
 //! worker's wake-ups cost little per event; at most [`QUEUED_JOBS`] wait, then the
 //! aggregator waits too. Every read (export, node count, memory) first hands over what is
 //! gathered and waits for the worker to apply it, so a read sees every batch applied before
-//! it, as inline. Written on `std`'s channels: this crate depends on no runtime.
+//! it, as inline. The thread itself is [`crate::worker::WorkerThread`].
 
-use std::sync::mpsc::{sync_channel, Receiver, Sender, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::Mutex;
-use std::thread::JoinHandle;
 
 use highrise_protocol::{Event, MemoryAmount};
 
 use crate::contexts::{ContextTree, Contexts};
 use crate::edges::CallEdges;
+use crate::worker::WorkerThread;
 
 /// Events gathered before a job is handed to the worker.
 const JOB_EVENTS: usize = 16 * 1024;
@@ -116,7 +116,7 @@ enum Request {
 
 /// The tree on a thread of its own.
 pub(crate) struct Worker {
-    requests: Option<SyncSender<Request>>,
+    thread: WorkerThread<Request>,
     /// Applied jobs come back here to be filled again (no allocation per job).
     recycled: Receiver<Job>,
     /// Behind a lock only so that reads (`&self`) can hand it over; the hot path takes it
@@ -126,56 +126,43 @@ pub(crate) struct Worker {
     generation: u64,
     /// The tree's node cap and depth limit (for a fresh tree if the worker is gone).
     limits: (u32, u32),
-    thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
     /// Starts the worker thread; gives `contexts` back when no thread can be made.
     fn start(contexts: Box<Contexts>, limits: (u32, u32)) -> Result<Self, Box<Contexts>> {
-        let (requests, incoming) = sync_channel::<Request>(QUEUED_JOBS);
         let (recycle, recycled) = sync_channel::<Job>(QUEUED_JOBS + 1);
-        // The tree is sent once the thread exists (a failed spawn would drop it otherwise).
-        let (start, started) = sync_channel::<Box<Contexts>>(1);
-        let spawned = std::thread::Builder::new()
-            .name("highrise-contexts".into())
-            .spawn(move || {
-                let Ok(mut contexts) = started.recv() else {
-                    return;
-                };
-                for request in incoming {
-                    match request {
-                        Request::Apply(mut job) => {
-                            job.apply_to(&mut contexts);
-                            job.clear();
-                            let _ = recycle.try_send(job);
-                        }
-                        Request::Export(reply) => {
-                            let _ = reply.send(contexts.export());
-                        }
-                        Request::Measure(reply) => {
-                            let _ = reply.send((contexts.len(), contexts.memory_bytes()));
-                        }
-                        Request::Edges(window_ns, reply) => {
-                            let _ = reply.send(contexts.edges(window_ns));
-                        }
-                        Request::Copy(reply) => {
-                            let _ = reply.send((*contexts).clone());
-                        }
-                    }
-                }
-            });
-        let Ok(thread) = spawned else {
-            return Err(contexts);
-        };
         let generation = contexts.generation;
-        let _ = start.send(contexts);
+        let thread = WorkerThread::start(
+            "highrise-contexts",
+            contexts,
+            QUEUED_JOBS,
+            move |contexts: &mut Contexts, request| match request {
+                Request::Apply(mut job) => {
+                    job.apply_to(contexts);
+                    job.clear();
+                    let _ = recycle.try_send(job);
+                }
+                Request::Export(reply) => {
+                    let _ = reply.send(contexts.export());
+                }
+                Request::Measure(reply) => {
+                    let _ = reply.send((contexts.len(), contexts.memory_bytes()));
+                }
+                Request::Edges(window_ns, reply) => {
+                    let _ = reply.send(contexts.edges(window_ns));
+                }
+                Request::Copy(reply) => {
+                    let _ = reply.send(contexts.clone());
+                }
+            },
+        )?;
         Ok(Self {
-            requests: Some(requests),
+            thread,
             recycled,
             gathering: Mutex::default(),
             generation,
             limits,
-            thread: Some(thread),
         })
     }
 
@@ -197,14 +184,7 @@ impl Worker {
         }
         let next = self.recycled.try_recv().unwrap_or_default();
         let job = std::mem::replace(&mut *gathering, next);
-        if let Some(requests) = &self.requests {
-            match requests.try_send(Request::Apply(job)) {
-                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-                Err(TrySendError::Full(request)) => {
-                    let _ = requests.send(request);
-                }
-            }
-        }
+        self.thread.send(Request::Apply(job));
     }
 
     /// One change gathered.
@@ -220,19 +200,7 @@ impl Worker {
     /// the worker is gone.
     fn ask<T>(&self, request: impl FnOnce(Sender<T>) -> Request) -> Option<T> {
         self.hand_over();
-        let (reply, answer) = std::sync::mpsc::channel();
-        self.requests.as_ref()?.send(request(reply)).ok()?;
-        answer.recv().ok()
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // Closing the channel ends the worker once it has applied what is queued.
-        self.requests = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.thread.ask(request)
     }
 }
 

@@ -97,6 +97,7 @@ mod ring;
 mod snapshot;
 mod stats;
 mod thread;
+mod worker;
 
 pub use aggregator::Aggregator;
 pub use alerts::{Alert, AlertConfig, AlertDetector, AlertKind};

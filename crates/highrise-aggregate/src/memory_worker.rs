@@ -11,16 +11,16 @@
 //! and totals read back are the same). At most [`QUEUED_JOBS`] wait, then the aggregator
 //! waits too. Every read hands over what is queued and waits for the worker, so it sees every
 //! record applied before it, as inline. The thread starts with the session's first memory
-//! record: sessions without any never start one. Written on `std`'s channels, like
-//! [`crate::contexts_worker`].
+//! record: sessions without any never start one. The thread itself is
+//! [`crate::worker::WorkerThread`], as for [`crate::contexts_worker`].
 
-use std::sync::mpsc::{sync_channel, Receiver, Sender, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use highrise_protocol::MemoryAmount;
 
 use crate::memory::{MemorySnapshot, MemoryState, Pending};
+use crate::worker::WorkerThread;
 
 /// Records queued before they are handed to the worker.
 const JOB_RECORDS: usize = 8 * 1024;
@@ -55,87 +55,41 @@ enum Request {
 
 /// The fold on a thread of its own.
 struct Worker {
-    requests: Option<SyncSender<Request>>,
+    thread: WorkerThread<Request>,
     /// Applied jobs' queues come back here to be filled again (no allocation per job).
     recycled: Receiver<Vec<Pending>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
     /// Starts the worker thread; gives `state` back when no thread can be made.
     fn start(state: Box<MemoryState>) -> Result<Self, Box<MemoryState>> {
-        let (requests, incoming) = sync_channel::<Request>(QUEUED_JOBS);
         let (recycle, recycled) = sync_channel::<Vec<Pending>>(QUEUED_JOBS + 1);
-        // The state is sent once the thread exists (a failed spawn would drop it otherwise).
-        let (start, started) = sync_channel::<Box<MemoryState>>(1);
-        let spawned = std::thread::Builder::new()
-            .name("highrise-memory".into())
-            .spawn(move || {
-                let Ok(mut state) = started.recv() else {
-                    return;
-                };
-                for request in incoming {
-                    match request {
-                        Request::Fold(mut job) => {
-                            job.apply_to(&mut state);
-                            job.records.clear();
-                            let _ = recycle.try_send(job.records);
-                        }
-                        Request::Dropped(allocations, bytes, frees) => {
-                            state.dropped(allocations, bytes, frees)
-                        }
-                        Request::Snapshot(now_ns, window_ns, reply) => {
-                            state.expire(now_ns, window_ns);
-                            let _ = reply.send(state.snapshot());
-                        }
-                        Request::MemoryBytes(reply) => {
-                            let _ = reply.send(state.memory_bytes());
-                        }
-                        Request::Copy(reply) => {
-                            let _ = reply.send((*state).clone());
-                        }
-                    }
+        let thread = WorkerThread::start(
+            "highrise-memory",
+            state,
+            QUEUED_JOBS,
+            move |state: &mut MemoryState, request| match request {
+                Request::Fold(mut job) => {
+                    job.apply_to(state);
+                    job.records.clear();
+                    let _ = recycle.try_send(job.records);
                 }
-            });
-        let Ok(thread) = spawned else {
-            return Err(state);
-        };
-        let _ = start.send(state);
-        Ok(Self {
-            requests: Some(requests),
-            recycled,
-            thread: Some(thread),
-        })
-    }
-
-    /// Sends a request, waiting while [`QUEUED_JOBS`] are queued (nothing when the worker
-    /// is gone).
-    fn send(&self, request: Request) {
-        if let Some(requests) = &self.requests {
-            match requests.try_send(request) {
-                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-                Err(TrySendError::Full(request)) => {
-                    let _ = requests.send(request);
+                Request::Dropped(allocations, bytes, frees) => {
+                    state.dropped(allocations, bytes, frees)
                 }
-            }
-        }
-    }
-
-    /// Asks the worker and waits for its answer; `None` when the worker is gone.
-    fn ask<T>(&self, request: impl FnOnce(Sender<T>) -> Request) -> Option<T> {
-        let (reply, answer) = std::sync::mpsc::channel();
-        self.requests.as_ref()?.send(request(reply)).ok()?;
-        answer.recv().ok()
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // Closing the channel ends the worker once it has applied what is queued.
-        self.requests = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+                Request::Snapshot(now_ns, window_ns, reply) => {
+                    state.expire(now_ns, window_ns);
+                    let _ = reply.send(state.snapshot());
+                }
+                Request::MemoryBytes(reply) => {
+                    let _ = reply.send(state.memory_bytes());
+                }
+                Request::Copy(reply) => {
+                    let _ = reply.send(state.clone());
+                }
+            },
+        )?;
+        Ok(Self { thread, recycled })
     }
 }
 
@@ -176,7 +130,7 @@ impl Clone for MemoryHandle {
             Place::Inline(state) => state.clone(),
             Place::Thread(worker) => {
                 // What is still queued here is copied below, not handed over.
-                Box::new(worker.ask(Request::Copy).unwrap_or_default())
+                Box::new(worker.thread.ask(Request::Copy).unwrap_or_default())
             }
         };
         Self {
@@ -262,7 +216,7 @@ impl MemoryHandle {
             Place::Thread(worker) => {
                 let next = worker.recycled.try_recv().unwrap_or_default();
                 let records = std::mem::replace(&mut self.queued, next);
-                worker.send(Request::Fold(Job {
+                worker.thread.send(Request::Fold(Job {
                     records,
                     now_ns: self.now_ns,
                     window_ns: self.window_ns,
@@ -276,7 +230,11 @@ impl MemoryHandle {
     pub(crate) fn dropped(&mut self, allocations: u64, bytes: u64, frees: u64) {
         match &mut self.place {
             Place::Inline(state) => state.dropped(allocations, bytes, frees),
-            Place::Thread(worker) => worker.send(Request::Dropped(allocations, bytes, frees)),
+            Place::Thread(worker) => {
+                worker
+                    .thread
+                    .send(Request::Dropped(allocations, bytes, frees))
+            }
         }
     }
 
@@ -289,6 +247,7 @@ impl MemoryHandle {
                 state.snapshot()
             }
             Place::Thread(worker) => worker
+                .thread
                 .ask(|reply| Request::Snapshot(now_ns, window_ns, reply))
                 .unwrap_or_default(),
         }
@@ -298,7 +257,7 @@ impl MemoryHandle {
     pub(crate) fn wait(&mut self) {
         self.hand_over();
         if let Place::Thread(worker) = &self.place {
-            let _ = worker.ask(Request::MemoryBytes);
+            let _ = worker.thread.ask(Request::MemoryBytes);
         }
     }
 
@@ -306,7 +265,7 @@ impl MemoryHandle {
     pub(crate) fn memory_bytes(&self) -> usize {
         let state = match &self.place {
             Place::Inline(state) => state.memory_bytes(),
-            Place::Thread(worker) => worker.ask(Request::MemoryBytes).unwrap_or_default(),
+            Place::Thread(worker) => worker.thread.ask(Request::MemoryBytes).unwrap_or_default(),
         };
         state + self.queued.capacity() * size_of::<Pending>()
     }
