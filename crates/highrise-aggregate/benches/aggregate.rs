@@ -15,7 +15,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use highrise_aggregate::{Aggregator, AggregatorConfig, AlertConfig, AlertDetector, Snapshot};
+use highrise_aggregate::{
+    Aggregator, AggregatorConfig, AlertConfig, AlertDetector, MemoryFold, Snapshot,
+};
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -166,8 +168,12 @@ fn records_with_contexts(c: &mut Criterion) {
         let config = AggregatorConfig {
             contexts: true,
             contexts_thread: own_threads,
-            // Inline: `Some(false)`; otherwise as the machine's cores allow.
-            memory_thread: (!own_threads).then_some(false),
+            // Inline: everything on the caller's thread; otherwise as the machine's cores allow.
+            memory_fold: if own_threads {
+                MemoryFold::Auto
+            } else {
+                MemoryFold::Inline
+            },
             max_context_nodes: 200_000,
             ..AggregatorConfig::default()
         };
@@ -211,8 +217,8 @@ fn records_with_contexts(c: &mut Criterion) {
 /// [`Stream::repeating`] (512 transactions of about 1000 events) instead of the endless walk.
 /// `HIGHRISE_BENCH_GROUP=NAME` skips the other groups' set-up too (for profiling one);
 /// `HIGHRISE_BENCH_METHODS=N[,M…]` replaces the method counts (1k and 200k);
-/// `HIGHRISE_BENCH_MEMORY_THREAD=on|off` places the memory records' fold (otherwise the
-/// group's configuration decides).
+/// `HIGHRISE_BENCH_MEMORY_FOLD=inline|thread|shared` places the memory records' fold
+/// (otherwise the group's configuration decides).
 fn records_with(
     c: &mut Criterion,
     name: &str,
@@ -223,9 +229,10 @@ fn records_with(
     if std::env::var("HIGHRISE_BENCH_GROUP").is_ok_and(|only| only != name) {
         return;
     }
-    match std::env::var("HIGHRISE_BENCH_MEMORY_THREAD").as_deref() {
-        Ok("on") => config.memory_thread = Some(true),
-        Ok("off") => config.memory_thread = Some(false),
+    match std::env::var("HIGHRISE_BENCH_MEMORY_FOLD").as_deref() {
+        Ok("inline") => config.memory_fold = MemoryFold::Inline,
+        Ok("thread") => config.memory_fold = MemoryFold::OwnThread,
+        Ok("shared") => config.memory_fold = MemoryFold::SharedWithTree,
         _ => {}
     }
     let mut group = c.benchmark_group(name);

@@ -46,24 +46,26 @@ impl Default for Aggregator {
 impl Aggregator {
     /// An empty aggregator; the window is clamped to 0.5 s..=60 s.
     pub fn new(config: AggregatorConfig) -> Self {
+        let contexts = config.contexts.then(|| {
+            ContextsHandle::new(
+                config.max_context_nodes,
+                config.max_stack_depth.max(1),
+                config.contexts_thread,
+            )
+        });
+        let tree_thread = contexts.as_ref().is_some_and(ContextsHandle::on_own_thread);
         Self {
             engine: Engine::new(
                 config.window_ns,
                 config.max_stack_depth.max(1),
-                config.memory_thread_resolved(),
+                config.memory_fold_resolved(tree_thread),
             ),
             threads: Vec::new(),
             free_threads: Vec::new(),
             thread_lookup: HashMap::new(),
             snapshots: SnapshotState::default(),
             drops: DropHistory::default(),
-            contexts: config.contexts.then(|| {
-                ContextsHandle::new(
-                    config.max_context_nodes,
-                    config.max_stack_depth.max(1),
-                    config.contexts_thread,
-                )
-            }),
+            contexts,
         }
     }
 
@@ -153,6 +155,10 @@ impl Aggregator {
         thread.ended = false;
         self.engine
             .apply_events(thread, thread_index, events, amounts);
+        if let Some(contexts) = self.contexts.as_mut() {
+            let memory = &mut self.engine.memory;
+            contexts.fold_memory(&mut memory.shared, memory.now_ns, memory.window_ns);
+        }
         self.settle();
     }
 
@@ -275,6 +281,12 @@ impl Aggregator {
         self.sample_drops();
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
         out.memory = self.engine.memory.snapshot(out.now_ns, out.window_ns);
+        if self.engine.memory.split() {
+            if let Some(contexts) = self.contexts.as_mut() {
+                let shared = contexts.memory_snapshot(out.now_ns, out.window_ns);
+                out.memory = self.engine.memory.merged(&out.memory, &shared);
+            }
+        }
         out.focus = self.snapshots.focus_method.map(|method_id| {
             let per_ns = 1.0 / out.window_ns.max(1) as f32;
             let mut threads: Vec<ThreadShare> = self
@@ -333,7 +345,7 @@ impl Aggregator {
     }
 
     /// Waits until the worker threads (the calling-context tree's and the memory records',
-    /// see [`AggregatorConfig::contexts_thread`] and [`AggregatorConfig::memory_thread`]) have
+    /// see [`AggregatorConfig::contexts_thread`] and [`AggregatorConfig::memory_fold`]) have
     /// applied every batch given so far. Reads do this themselves; benchmarks time it.
     pub fn wait_for_workers(&mut self) {
         self.engine.memory.wait();

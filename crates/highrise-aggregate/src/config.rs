@@ -35,12 +35,28 @@ pub struct AggregatorConfig {
     /// statistics (each batch is copied to it; reads wait for it to catch up). Default on;
     /// off builds it inline, on the caller's thread.
     pub contexts_thread: bool,
-    /// Fold memory records on a thread of their own (started by the session's first memory
-    /// record; reads wait for it to catch up), or inline on the caller's thread. `None`, the
-    /// default: on a thread where the machine has a core for it beside the caller's and the
-    /// tree's worker (on two cores with the tree on its own thread, a third busy thread
-    /// gained nothing: `BENCHMARKS.md`, "Memory records in the aggregator").
-    pub memory_thread: Option<bool>,
+    /// Where memory records are folded. Default [`MemoryFold::Auto`].
+    pub memory_fold: MemoryFold,
+}
+
+/// Where an aggregator folds memory records (`BENCHMARKS.md`, "Memory records in the
+/// aggregator", has the measurements behind the choice). Reads wait for any thread involved,
+/// so every placement reads back the same numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemoryFold {
+    /// [`MemoryFold::OwnThread`] where the machine has a core for it beside the caller's and
+    /// the tree's worker; otherwise [`MemoryFold::SharedWithTree`] where the tree has a
+    /// thread of its own; otherwise [`MemoryFold::Inline`].
+    #[default]
+    Auto,
+    /// On the caller's thread.
+    Inline,
+    /// On a thread of its own, started by the session's first memory record.
+    OwnThread,
+    /// A quarter of the methods' records on the calling-context tree's thread (which replays
+    /// them anyway, and has time to spare on two cores), the rest on the caller's; inline
+    /// where the tree has no thread of its own.
+    SharedWithTree,
 }
 
 impl Default for AggregatorConfig {
@@ -51,19 +67,30 @@ impl Default for AggregatorConfig {
             contexts: false,
             max_context_nodes: crate::DEFAULT_MAX_CONTEXT_NODES,
             contexts_thread: true,
-            memory_thread: None,
+            memory_fold: MemoryFold::Auto,
         }
     }
 }
 
 impl AggregatorConfig {
-    /// Whether memory records get a thread of their own ([`Self::memory_thread`]).
-    pub(crate) fn memory_thread_resolved(&self) -> bool {
-        self.memory_thread.unwrap_or_else(|| {
-            let busy_threads = 1 + usize::from(self.contexts && self.contexts_thread);
-            let cores = std::thread::available_parallelism().map_or(1, usize::from);
-            cores > busy_threads
-        })
+    /// [`Self::memory_fold`] for this machine (never `Auto`); `tree_thread`: whether the
+    /// tree got a thread of its own.
+    pub(crate) fn memory_fold_resolved(&self, tree_thread: bool) -> MemoryFold {
+        match self.memory_fold {
+            MemoryFold::Auto => {
+                let busy_threads = 1 + usize::from(tree_thread);
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                if cores > busy_threads {
+                    MemoryFold::OwnThread
+                } else if tree_thread {
+                    MemoryFold::SharedWithTree
+                } else {
+                    MemoryFold::Inline
+                }
+            }
+            MemoryFold::SharedWithTree if !tree_thread => MemoryFold::Inline,
+            fold => fold,
+        }
     }
 }
 

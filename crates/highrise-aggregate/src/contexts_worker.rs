@@ -11,12 +11,13 @@
 //! it, as inline. The thread itself is [`crate::worker::WorkerThread`].
 
 use std::sync::mpsc::{sync_channel, Receiver, Sender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use highrise_protocol::{Event, MemoryAmount};
 
 use crate::contexts::{ContextTree, Contexts};
 use crate::edges::CallEdges;
+use crate::memory::{MemorySnapshot, MemoryState, Pending};
 use crate::worker::WorkerThread;
 
 /// Events gathered before a job is handed to the worker.
@@ -25,6 +26,8 @@ const JOB_EVENTS: usize = 16 * 1024;
 const QUEUED_JOBS: usize = 8;
 /// Changes gathered before a job is handed over, whatever their events.
 const JOB_OPS: usize = 1024;
+/// Memory records gathered before a job is handed over.
+const JOB_MEMORY_RECORDS: usize = 8 * 1024;
 
 /// One change to the tree, in stream order; its events, amounts and stack are the next ones
 /// of its job's arrays.
@@ -53,11 +56,16 @@ struct Job {
     events: Vec<Event>,
     amounts: Vec<MemoryAmount>,
     stacks: Vec<u32>,
+    /// Memory records whose fold this thread takes (see [`crate::memory_worker`]), and the
+    /// "now" and window of the latest batch they came with.
+    memory: Vec<Pending>,
+    memory_now_ns: u64,
+    memory_window_ns: u64,
 }
 
 impl Job {
     fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.ops.is_empty() && self.memory.is_empty()
     }
 
     fn clear(&mut self) {
@@ -65,6 +73,7 @@ impl Job {
         self.events.clear();
         self.amounts.clear();
         self.stacks.clear();
+        self.memory.clear();
     }
 
     fn apply_to(&self, contexts: &mut Contexts) {
@@ -103,15 +112,38 @@ impl Job {
     }
 }
 
+/// What the tree's place owns: the tree, and the memory records whose fold it takes (where
+/// the aggregator splits the fold with this thread: [`crate::memory_worker`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Owned {
+    contexts: Box<Contexts>,
+    memory: MemoryState,
+}
+
+impl Owned {
+    /// (nodes, memory bytes of the tree and the memory records' share).
+    fn measure(&self) -> (usize, usize) {
+        let bytes = self.contexts.memory_bytes() + self.memory.memory_bytes();
+        (self.contexts.len(), bytes)
+    }
+
+    fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+        self.memory.expire(now_ns, window_ns);
+        self.memory.snapshot()
+    }
+}
+
 /// What the worker is asked.
 enum Request {
     Apply(Job),
     Export(Sender<ContextTree>),
     /// (nodes, memory bytes)
     Measure(Sender<(usize, usize)>),
-    Copy(Sender<Contexts>),
+    Copy(Sender<Owned>),
     /// Call edges over about this window.
     Edges(u64, Sender<CallEdges>),
+    /// The memory records' share at (now, window).
+    Memory(u64, u64, Sender<Arc<MemorySnapshot>>),
 }
 
 /// The tree on a thread of its own.
@@ -129,31 +161,37 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts the worker thread; gives `contexts` back when no thread can be made.
-    fn start(contexts: Box<Contexts>, limits: (u32, u32)) -> Result<Self, Box<Contexts>> {
+    /// Starts the worker thread; gives `owned` back when no thread can be made.
+    fn start(owned: Box<Owned>, limits: (u32, u32)) -> Result<Self, Box<Owned>> {
         let (recycle, recycled) = sync_channel::<Job>(QUEUED_JOBS + 1);
-        let generation = contexts.generation;
+        let generation = owned.contexts.generation;
         let thread = WorkerThread::start(
             "highrise-contexts",
-            contexts,
+            owned,
             QUEUED_JOBS,
-            move |contexts: &mut Contexts, request| match request {
+            move |owned: &mut Owned, request| match request {
                 Request::Apply(mut job) => {
-                    job.apply_to(contexts);
+                    job.apply_to(&mut owned.contexts);
+                    owned
+                        .memory
+                        .fold(&job.memory, job.memory_now_ns, job.memory_window_ns);
                     job.clear();
                     let _ = recycle.try_send(job);
                 }
                 Request::Export(reply) => {
-                    let _ = reply.send(contexts.export());
+                    let _ = reply.send(owned.contexts.export());
                 }
                 Request::Measure(reply) => {
-                    let _ = reply.send((contexts.len(), contexts.memory_bytes()));
+                    let _ = reply.send(owned.measure());
                 }
                 Request::Edges(window_ns, reply) => {
-                    let _ = reply.send(contexts.edges(window_ns));
+                    let _ = reply.send(owned.contexts.edges(window_ns));
                 }
                 Request::Copy(reply) => {
-                    let _ = reply.send(contexts.clone());
+                    let _ = reply.send(owned.clone());
+                }
+                Request::Memory(now_ns, window_ns, reply) => {
+                    let _ = reply.send(owned.memory_snapshot(now_ns, window_ns));
                 }
             },
         )?;
@@ -206,14 +244,14 @@ impl Worker {
 
 /// The calling-context tree of an [`crate::Aggregator`], wherever it runs.
 pub(crate) enum ContextsHandle {
-    Inline(Box<Contexts>),
-    Thread(Worker),
+    Inline(Box<Owned>),
+    Thread(Box<Worker>),
 }
 
 impl std::fmt::Debug for ContextsHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Inline(contexts) => f.debug_tuple("Inline").field(contexts).finish(),
+            Self::Inline(owned) => f.debug_tuple("Inline").field(owned).finish(),
             Self::Thread(worker) => f
                 .debug_struct("Thread")
                 .field("generation", &worker.generation)
@@ -226,13 +264,14 @@ impl Clone for ContextsHandle {
     /// An independent copy (on a thread of its own too when this one is).
     fn clone(&self) -> Self {
         match self {
-            Self::Inline(contexts) => Self::Inline(contexts.clone()),
+            Self::Inline(owned) => Self::Inline(owned.clone()),
             Self::Thread(worker) => {
                 let (max_nodes, max_depth) = worker.limits;
-                let contexts = worker
-                    .ask(Request::Copy)
-                    .unwrap_or_else(|| Contexts::new(max_nodes, max_depth));
-                let mut copy = Self::placed(Box::new(contexts), worker.limits, true);
+                let owned = worker.ask(Request::Copy).unwrap_or_else(|| Owned {
+                    contexts: Box::new(Contexts::new(max_nodes, max_depth)),
+                    memory: MemoryState::default(),
+                });
+                let mut copy = Self::placed(Box::new(owned), worker.limits, true);
                 if let Self::Thread(copy) = &mut copy {
                     copy.generation = worker.generation;
                 }
@@ -246,23 +285,31 @@ impl ContextsHandle {
     /// A tree of at most `max_nodes` nodes, on its own thread when `own_thread` (and a
     /// thread can be made).
     pub(crate) fn new(max_nodes: u32, max_depth: u32, own_thread: bool) -> Self {
-        let contexts = Box::new(Contexts::new(max_nodes, max_depth));
-        Self::placed(contexts, (max_nodes, max_depth), own_thread)
+        let owned = Box::new(Owned {
+            contexts: Box::new(Contexts::new(max_nodes, max_depth)),
+            memory: MemoryState::default(),
+        });
+        Self::placed(owned, (max_nodes, max_depth), own_thread)
     }
 
-    fn placed(contexts: Box<Contexts>, limits: (u32, u32), own_thread: bool) -> Self {
+    fn placed(owned: Box<Owned>, limits: (u32, u32), own_thread: bool) -> Self {
         if !own_thread {
-            return Self::Inline(contexts);
+            return Self::Inline(owned);
         }
-        match Worker::start(contexts, limits) {
-            Ok(worker) => Self::Thread(worker),
-            Err(contexts) => Self::Inline(contexts),
+        match Worker::start(owned, limits) {
+            Ok(worker) => Self::Thread(Box::new(worker)),
+            Err(owned) => Self::Inline(owned),
         }
+    }
+
+    /// Whether the tree runs on a thread of its own.
+    pub(crate) fn on_own_thread(&self) -> bool {
+        matches!(self, Self::Thread(_))
     }
 
     pub(crate) fn apply(&mut self, thread_id: u64, events: &[Event], amounts: &[MemoryAmount]) {
         match self {
-            Self::Inline(contexts) => contexts.apply(thread_id, events, amounts),
+            Self::Inline(owned) => owned.contexts.apply(thread_id, events, amounts),
             Self::Thread(worker) => {
                 let job = worker.gathering();
                 job.events.extend_from_slice(events);
@@ -277,9 +324,41 @@ impl ContextsHandle {
         }
     }
 
+    /// Takes the fold of `records` (emptied), made with a "now" no later than `now_ns`.
+    pub(crate) fn fold_memory(&mut self, records: &mut Vec<Pending>, now_ns: u64, window_ns: u64) {
+        if records.is_empty() {
+            return;
+        }
+        match self {
+            Self::Inline(owned) => {
+                owned.memory.fold(records, now_ns, window_ns);
+                records.clear();
+            }
+            Self::Thread(worker) => {
+                let job = worker.gathering();
+                job.memory.append(records);
+                job.memory_now_ns = now_ns;
+                job.memory_window_ns = window_ns;
+                if job.memory.len() >= JOB_MEMORY_RECORDS {
+                    worker.hand_over();
+                }
+            }
+        }
+    }
+
+    /// The memory records' share folded here ([`Self::fold_memory`]), at (now, window).
+    pub(crate) fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+        match self {
+            Self::Inline(owned) => owned.memory_snapshot(now_ns, window_ns),
+            Self::Thread(worker) => worker
+                .ask(|reply| Request::Memory(now_ns, window_ns, reply))
+                .unwrap_or_default(),
+        }
+    }
+
     pub(crate) fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
         match self {
-            Self::Inline(contexts) => contexts.thread_ended(thread_id, timestamp_ns),
+            Self::Inline(owned) => owned.contexts.thread_ended(thread_id, timestamp_ns),
             Self::Thread(worker) => {
                 worker.gathering().ops.push(Op::ThreadEnded {
                     thread_id,
@@ -292,7 +371,7 @@ impl ContextsHandle {
 
     pub(crate) fn resync(&mut self, thread_id: u64, timestamp_ns: u64, stack: &[u32]) {
         match self {
-            Self::Inline(contexts) => contexts.resync(thread_id, timestamp_ns, stack),
+            Self::Inline(owned) => owned.contexts.resync(thread_id, timestamp_ns, stack),
             Self::Thread(worker) => {
                 let job = worker.gathering();
                 job.stacks.extend_from_slice(stack);
@@ -309,14 +388,14 @@ impl ContextsHandle {
     /// Changes whenever the tree does.
     pub(crate) fn generation(&self) -> u64 {
         match self {
-            Self::Inline(contexts) => contexts.generation,
+            Self::Inline(owned) => owned.contexts.generation,
             Self::Thread(worker) => worker.generation,
         }
     }
 
     pub(crate) fn export(&self) -> ContextTree {
         match self {
-            Self::Inline(contexts) => contexts.export(),
+            Self::Inline(owned) => owned.contexts.export(),
             Self::Thread(worker) => worker.ask(Request::Export).unwrap_or_default(),
         }
     }
@@ -324,7 +403,7 @@ impl ContextsHandle {
     /// The call edges, with their calls over about the last `window_ns`.
     pub(crate) fn edges(&mut self, window_ns: u64) -> CallEdges {
         match self {
-            Self::Inline(contexts) => contexts.edges(window_ns),
+            Self::Inline(owned) => owned.contexts.edges(window_ns),
             Self::Thread(worker) => worker
                 .ask(|reply| Request::Edges(window_ns, reply))
                 .unwrap_or_default(),
@@ -334,7 +413,7 @@ impl ContextsHandle {
     /// (nodes, memory bytes).
     pub(crate) fn measure(&self) -> (usize, usize) {
         match self {
-            Self::Inline(contexts) => (contexts.len(), contexts.memory_bytes()),
+            Self::Inline(owned) => owned.measure(),
             Self::Thread(worker) => worker.ask(Request::Measure).unwrap_or_default(),
         }
     }

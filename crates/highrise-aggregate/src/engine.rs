@@ -11,6 +11,7 @@
 
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
+use crate::config::MemoryFold;
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
 use crate::memory::OUTSIDE_METHODS;
 use crate::memory_worker::MemoryHandle;
@@ -107,7 +108,7 @@ const TOUCHED_SLACK: usize = 2 * CHUNK_EVENTS;
 const CHUNK_EVENTS: usize = 256;
 
 impl Engine {
-    pub(crate) fn new(window_ns: u64, max_stack_depth: u32, memory_thread: bool) -> Self {
+    pub(crate) fn new(window_ns: u64, max_stack_depth: u32, memory_fold: MemoryFold) -> Self {
         Self {
             clock: Clock::new(window_ns),
             ring: Ring::default(),
@@ -120,7 +121,7 @@ impl Engine {
             release_candidates: Vec::new(),
             max_stack_depth,
             buckets_since_sweep: 0,
-            memory: MemoryHandle::new(memory_thread),
+            memory: MemoryHandle::new(memory_fold),
         }
     }
 

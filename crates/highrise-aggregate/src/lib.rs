@@ -102,7 +102,7 @@ mod worker;
 pub use aggregator::Aggregator;
 pub use alerts::{Alert, AlertConfig, AlertDetector, AlertKind};
 pub use config::{
-    bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig,
+    bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig, MemoryFold,
     DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW,
     MIN_WINDOW_NS,
 };

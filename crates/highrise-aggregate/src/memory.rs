@@ -141,6 +141,53 @@ impl MemorySnapshot {
             .unwrap_or_default()
     }
 
+    /// Two snapshots of a fold split between two threads, by method, as one.
+    pub(crate) fn merged(&self, other: &MemorySnapshot) -> MemorySnapshot {
+        let add = |into: &mut MethodMemory, from: &MethodMemory| {
+            into.window.add(&from.window);
+            into.total.add(&from.total);
+        };
+        let mut methods = self.methods.clone();
+        if methods.len() < other.methods.len() {
+            methods.resize(other.methods.len(), MethodMemory::default());
+        }
+        for (into, from) in methods.iter_mut().zip(&other.methods) {
+            add(into, from);
+        }
+        let mut outside = self.outside;
+        add(&mut outside, &other.outside);
+        let mut classes = self.classes.clone();
+        if classes.len() < other.classes.len() {
+            classes.resize(other.classes.len(), Amount::default());
+        }
+        for (into, from) in classes.iter_mut().zip(&other.classes) {
+            into.add(from);
+        }
+        let mut method_classes = self.method_classes.clone();
+        method_classes.extend_from_slice(&other.method_classes);
+        method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
+        method_classes.dedup_by(|later, kept| {
+            let same = (later.method_id, later.class_id) == (kept.method_id, kept.class_id);
+            if same {
+                kept.amount.add(&later.amount);
+            }
+            same
+        });
+        MemorySnapshot {
+            methods,
+            outside,
+            classes,
+            method_classes,
+            dropped: MemoryDrops {
+                allocations: self.dropped.allocations.max(other.dropped.allocations),
+                bytes: self.dropped.bytes.max(other.dropped.bytes),
+                frees: self.dropped.frees.max(other.dropped.frees),
+            },
+            records: self.records + other.records,
+            records_over_depth: self.records_over_depth + other.records_over_depth,
+        }
+    }
+
     /// The classes one method created (cumulative, direct), by class id.
     pub fn classes_of(&self, method_id: u32) -> &[MethodClassAmount] {
         let start = self
@@ -849,7 +896,11 @@ mod tests {
             own_thread in proptest::prelude::any::<bool>(),
         ) {
             let window_ns = window_ms * 1_000_000;
-            let mut state = crate::memory_worker::MemoryHandle::new(own_thread);
+            let mut state = crate::memory_worker::MemoryHandle::new(if own_thread {
+                crate::MemoryFold::OwnThread
+            } else {
+                crate::MemoryFold::Inline
+            });
             let mut now_ns = 10 * SECOND;
             // (method, epoch, amount) of every record.
             let mut seen: Vec<(u32, u64, MemoryAmount)> = Vec::new();

@@ -6,7 +6,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use highrise_aggregate::{Aggregator, AggregatorConfig, ContextTree, OTHER_CONTEXTS};
+use highrise_aggregate::{Aggregator, AggregatorConfig, ContextTree, MemoryFold, OTHER_CONTEXTS};
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 use proptest::prelude::*;
 use support::{enter, exit};
@@ -387,7 +387,8 @@ proptest! {
 
     /// The tree built on its own thread (the default) is the inline one, whole: batches,
     /// thread ends and resyncs in any order, reads in between, and a copy made mid-stream
-    /// going on by itself.
+    /// going on by itself. With a share of the memory records folded on the tree's thread,
+    /// the allocation counts are the inline ones too, copy included.
     #[test]
     fn the_tree_on_its_own_thread_is_the_inline_tree(
         steps in prop::collection::vec(
@@ -396,25 +397,34 @@ proptest! {
         ),
         copy_at in 0usize..24,
     ) {
-        let config = |contexts_thread| AggregatorConfig {
+        let config = |contexts_thread, memory_fold| AggregatorConfig {
             contexts: true,
             contexts_thread,
             max_context_nodes: 24,
-            // The same placement of memory records on both (their queue's room counts in
-            // the memory compared below).
-            memory_thread: Some(false),
+            memory_fold,
             ..AggregatorConfig::default()
         };
-        let mut inline = Aggregator::new(config(false));
-        let mut threaded = Aggregator::new(config(true));
+        // The same placement of memory records on these two (their queues' room counts in
+        // the memory compared below).
+        let mut inline = Aggregator::new(config(false, MemoryFold::Inline));
+        let mut threaded = Aggregator::new(config(true, MemoryFold::Inline));
+        let mut shared = Aggregator::new(config(true, MemoryFold::SharedWithTree));
         let mut copy: Option<Aggregator> = None;
+        let mut shared_copy: Option<Aggregator> = None;
         let mut clock = 0u64;
         for (index, (what, thread, events)) in steps.iter().enumerate() {
             if index == copy_at {
                 copy = Some(threaded.clone());
+                shared_copy = Some(shared.clone());
             }
             clock += 5;
-            let targets = [Some(&mut inline), Some(&mut threaded), copy.as_mut()];
+            let targets = [
+                Some(&mut inline),
+                Some(&mut threaded),
+                Some(&mut shared),
+                copy.as_mut(),
+                shared_copy.as_mut(),
+            ];
             match what {
                 0 => {
                     for aggregator in targets.into_iter().flatten() {
@@ -448,14 +458,23 @@ proptest! {
             }
             if what % 4 == 3 {
                 prop_assert_eq!(threaded.contexts(), inline.contexts());
+                let memory = inline.snapshot().memory;
+                prop_assert_eq!(&threaded.snapshot().memory, &memory);
+                prop_assert_eq!(&shared.snapshot().memory, &memory);
             }
         }
         let want = inline.contexts();
         prop_assert_eq!(threaded.contexts(), want.clone());
         prop_assert_eq!(threaded.context_nodes(), inline.context_nodes());
         prop_assert_eq!(threaded.stats().memory_bytes, inline.stats().memory_bytes);
+        prop_assert_eq!(shared.contexts(), want.clone());
+        let memory = inline.snapshot().memory;
+        prop_assert_eq!(&shared.snapshot().memory, &memory);
         if let Some(copy) = copy {
             prop_assert_eq!(copy.contexts(), want);
+        }
+        if let Some(mut copy) = shared_copy {
+            prop_assert_eq!(&copy.snapshot().memory, &memory);
         }
     }
 }

@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::HashMap;
 
-use highrise_aggregate::{Aggregator, AggregatorConfig, Amount, OUTSIDE_METHODS};
+use highrise_aggregate::{Aggregator, AggregatorConfig, Amount, MemoryFold, OUTSIDE_METHODS};
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 use proptest::prelude::*;
 use support::{enter, exit, MS, S};
@@ -199,14 +199,19 @@ proptest! {
     /// Threads interleaved in batches of any size; recursion and unmatched exits included
     /// (method ids repeat, exits are random). Records 10 ms apart stay within the 3 s window;
     /// 50 ms apart, the older ones leave it: the window holds the records of the 2^24 ns
-    /// buckets it reaches. The same whether memory records are folded inline or on their own
-    /// thread.
+    /// buckets it reaches. The same wherever memory records are folded (inline, on their own
+    /// thread, or shared with the tree's thread when there is a tree).
     #[test]
     fn totals_and_windows_match_the_reference(
         streams in prop::collection::vec(prop::collection::vec(step(), 0..120), 1..4),
         batch in 1usize..17,
         spacing_ms in prop::sample::select(vec![10u64, 50]),
-        memory_thread in any::<bool>(),
+        memory_fold in prop::sample::select(vec![
+            MemoryFold::Inline,
+            MemoryFold::OwnThread,
+            MemoryFold::SharedWithTree,
+        ]),
+        contexts in any::<bool>(),
     ) {
         let threads: Vec<Vec<(Event, Option<MemoryAmount>)>> = streams
             .iter()
@@ -229,7 +234,8 @@ proptest! {
             })
             .collect();
         let mut aggregator = Aggregator::new(AggregatorConfig {
-            memory_thread: Some(memory_thread),
+            memory_fold,
+            contexts,
             ..AggregatorConfig::default()
         });
         let longest = threads.iter().map(Vec::len).max().unwrap_or(0);
