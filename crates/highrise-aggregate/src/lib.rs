@@ -70,8 +70,9 @@
 //! accumulator becoming a 16-byte record of that bucket's list. Window sums are updated from those records in
 //! batches, and records are subtracted when their bucket leaves the window.
 //! Memory records are queued and folded per batch, on a thread of their own where the machine
-//! has a core for it (`memory_worker.rs`); the calling-context tree replays the stacks on
-//! another (`contexts_worker.rs`). Reads wait for both, so they see every batch given before.
+//! has a core for it, else a quarter of them on the calling-context tree's thread
+//! ([`MemoryFold`], `memory_worker.rs`); the tree replays the stacks on its own thread
+//! (`contexts_worker.rs`). Reads wait for both, so they see every batch given before.
 //!
 //! Memory grows with the (method, thread) pairs that ran in the window: pairs and ended threads
 //! are released at most 16 buckets after their last data left the window, so memory depends on

@@ -1,6 +1,5 @@
-//! Where memory records are folded: on a thread of their own
-//! ([`crate::AggregatorConfig::memory_thread`], the default) or inline on the aggregator's
-//! thread.
+//! Where memory records are folded ([`crate::MemoryFold`]): on a thread of their own, inline
+//! on the aggregator's thread, or a share of them on the calling-context tree's thread.
 //!
 //! Folding a memory record is one random access to its method's slot, bound by how many
 //! cache misses one core keeps in flight, not by instructions; on a thread of its own the
@@ -13,6 +12,11 @@
 //! record applied before it, as inline. The thread starts with the session's first memory
 //! record: sessions without any never start one. The thread itself is
 //! [`crate::worker::WorkerThread`], as for [`crate::contexts_worker`].
+//!
+//! Shared with the tree's thread (two cores, both busy): the records of every
+//! [`SHARED_EVERY`]-th method wait in [`MemoryHandle::shared`] until the aggregator adds them
+//! to the tree's next job; that thread folds them into a [`MemoryState`] of its own, and a
+//! read merges its snapshot with this side's ([`MemoryHandle::merged`]).
 
 use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::Arc;
@@ -28,8 +32,8 @@ const JOB_RECORDS: usize = 8 * 1024;
 /// Jobs that may wait for the worker before the aggregator waits for it.
 const QUEUED_JOBS: usize = 4;
 /// With [`MemoryFold::SharedWithTree`], the tree's thread folds the records of every
-/// `SHARED_EVERY`-th method: on two cores a quarter balanced the two threads best (a third
-/// and a sixth did less well, a half worse than inline).
+/// `SHARED_EVERY`-th method: on two cores a quarter balanced the two threads best (a third,
+/// a sixth and an eighth did less well, a half no better than inline).
 const SHARED_EVERY: u32 = 4;
 
 /// Records to fold, and the "now" and window to fold them at.
