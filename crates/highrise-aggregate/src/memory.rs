@@ -165,14 +165,7 @@ impl MemorySnapshot {
         }
         let mut method_classes = self.method_classes.clone();
         method_classes.extend_from_slice(&other.method_classes);
-        method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
-        method_classes.dedup_by(|later, kept| {
-            let same = (later.method_id, later.class_id) == (kept.method_id, kept.class_id);
-            if same {
-                kept.amount.add(&later.amount);
-            }
-            same
-        });
+        sort_and_sum(&mut method_classes);
         MemorySnapshot {
             methods,
             outside,
@@ -679,15 +672,8 @@ impl MemoryState {
                 });
             }
         }
-        method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
         // A class whose inline counters were moved to the keyed table is in both.
-        method_classes.dedup_by(|later, kept| {
-            let same = (later.method_id, later.class_id) == (kept.method_id, kept.class_id);
-            if same {
-                kept.amount.add(&later.amount);
-            }
-            same
-        });
+        sort_and_sum(&mut method_classes);
         let mut methods: Vec<MethodMemory> = self
             .methods
             .iter()
@@ -768,6 +754,18 @@ fn slot_of<'a>(
     } else {
         &mut methods[method_id as usize]
     }
+}
+
+/// Sorts (method, class) entries by method then class, summing the entries of one pair.
+fn sort_and_sum(method_classes: &mut Vec<MethodClassAmount>) {
+    method_classes.sort_unstable_by_key(|entry| (entry.method_id, entry.class_id));
+    method_classes.dedup_by(|later, kept| {
+        let same = (later.method_id, later.class_id) == (kept.method_id, kept.class_id);
+        if same {
+            kept.amount.add(&later.amount);
+        }
+        same
+    });
 }
 
 /// The first bucket with any part inside `[now_ns - window_ns, now_ns]`.
