@@ -301,7 +301,11 @@ impl MemoryHandle {
                 return Arc::clone(merged);
             }
         }
-        let merged = Arc::new(local.merged(shared));
+        let mut merged = local.merged(shared);
+        // Counted here for every record; the records of the tree's share never reach this
+        // side's state, which may not have seen the latest count (no record of its own since).
+        merged.records_over_depth = self.records_over_depth;
+        let merged = Arc::new(merged);
         self.last_merged = Some((Arc::clone(local), Arc::clone(shared), Arc::clone(&merged)));
         merged
     }

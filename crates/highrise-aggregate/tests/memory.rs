@@ -92,24 +92,38 @@ fn records_go_to_the_innermost_open_frame() {
     assert_eq!(snapshot.method(MAIN).calls, 1);
 }
 
+/// Wherever the records are folded; with the fold shared with the tree's thread, for a
+/// deepest frame of either side (method 4's records go to the tree's thread, method 1's not).
 #[test]
 fn beyond_the_depth_limit_records_go_to_the_deepest_tracked_frame_and_are_counted() {
-    let mut aggregator = Aggregator::new(AggregatorConfig {
-        max_stack_depth: 2,
-        ..AggregatorConfig::default()
-    });
-    let events = [
-        enter(0, 0),
-        enter(1, 1),
-        enter(2, 2),
-        memory(3, 0),
-        exit(4, 2),
-        memory(5, 0),
+    let folds = [
+        MemoryFold::Inline,
+        MemoryFold::OwnThread,
+        MemoryFold::SharedWithTree,
     ];
-    aggregator.apply_records(1, &events, &[made(1, 8), made(1, 8)]);
-    let snapshot = aggregator.snapshot();
-    assert_eq!(snapshot.memory.method(1).total.count, 2);
-    assert_eq!(snapshot.memory.records_over_depth, 1);
+    for memory_fold in folds {
+        for deepest in [1, 4] {
+            let mut aggregator = Aggregator::new(AggregatorConfig {
+                max_stack_depth: 2,
+                contexts: true,
+                memory_fold,
+                ..AggregatorConfig::default()
+            });
+            let events = [
+                enter(0, 0),
+                enter(1, deepest),
+                enter(2, 2),
+                memory(3, 0),
+                exit(4, 2),
+                memory(5, 0),
+            ];
+            aggregator.apply_records(1, &events, &[made(1, 8), made(1, 8)]);
+            let snapshot = aggregator.snapshot();
+            let case = format!("{memory_fold:?}, deepest frame {deepest}");
+            assert_eq!(snapshot.memory.method(deepest).total.count, 2, "{case}");
+            assert_eq!(snapshot.memory.records_over_depth, 1, "{case}");
+        }
+    }
 }
 
 #[test]
