@@ -156,8 +156,7 @@ impl Aggregator {
         self.engine
             .apply_events(thread, thread_index, events, amounts);
         if let Some(contexts) = self.contexts.as_mut() {
-            let memory = &mut self.engine.memory;
-            contexts.fold_memory(&mut memory.shared, memory.now_ns, memory.window_ns);
+            self.engine.memory.hand_shared(contexts);
         }
         self.settle();
     }
@@ -280,13 +279,10 @@ impl Aggregator {
         out.stats = self.stats();
         self.sample_drops();
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
-        out.memory = self.engine.memory.snapshot(out.now_ns, out.window_ns);
-        if self.engine.memory.split() {
-            if let Some(contexts) = self.contexts.as_mut() {
-                let shared = contexts.memory_snapshot(out.now_ns, out.window_ns);
-                out.memory = self.engine.memory.merged(&out.memory, &shared);
-            }
-        }
+        out.memory = self
+            .engine
+            .memory
+            .snapshot(out.now_ns, out.window_ns, self.contexts.as_mut());
         out.focus = self.snapshots.focus_method.map(|method_id| {
             let per_ns = 1.0 / out.window_ns.max(1) as f32;
             let mut threads: Vec<ThreadShare> = self

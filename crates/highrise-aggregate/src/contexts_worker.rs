@@ -126,11 +126,6 @@ impl Owned {
         let bytes = self.contexts.memory_bytes() + self.memory.memory_bytes();
         (self.contexts.len(), bytes)
     }
-
-    fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
-        self.memory.expire(now_ns, window_ns);
-        self.memory.snapshot()
-    }
 }
 
 /// What the worker is asked.
@@ -191,7 +186,7 @@ impl Worker {
                     let _ = reply.send(owned.clone());
                 }
                 Request::Memory(now_ns, window_ns, reply) => {
-                    let _ = reply.send(owned.memory_snapshot(now_ns, window_ns));
+                    let _ = reply.send(owned.memory.snapshot_at(now_ns, window_ns));
                 }
             },
         )?;
@@ -349,7 +344,7 @@ impl ContextsHandle {
     /// The memory records' share folded here ([`Self::fold_memory`]), at (now, window).
     pub(crate) fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
         match self {
-            Self::Inline(owned) => owned.memory_snapshot(now_ns, window_ns),
+            Self::Inline(owned) => owned.memory.snapshot_at(now_ns, window_ns),
             Self::Thread(worker) => worker
                 .ask(|reply| Request::Memory(now_ns, window_ns, reply))
                 .unwrap_or_default(),

@@ -641,6 +641,12 @@ impl MemoryState {
         slot_of(&mut self.methods, &mut self.outside, method_id)
     }
 
+    /// Expires to `[now_ns - window_ns, now_ns]`, then [`Self::snapshot`].
+    pub(crate) fn snapshot_at(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+        self.expire(now_ns, window_ns);
+        self.snapshot()
+    }
+
     /// The snapshot of the current state (the previous one again when nothing changed).
     pub(crate) fn snapshot(&mut self) -> Arc<MemorySnapshot> {
         if let Some((generation, snapshot)) = &self.published {
@@ -922,7 +928,7 @@ mod tests {
                 }
             }
             state.batch_ended(now_ns, window_ns);
-            let snapshot = state.snapshot(now_ns, window_ns);
+            let snapshot = state.snapshot(now_ns, window_ns, None);
             let oldest = oldest_live_epoch(now_ns, window_ns);
             for method_id in (0..6).chain([OUTSIDE_METHODS]) {
                 let mut window = Amount::default();
@@ -964,7 +970,7 @@ mod tests {
             }
             proptest::prop_assert!(snapshot.classes.len() <= 4);
             // Later, everything has left the window and the totals stay.
-            let later = state.snapshot(now_ns + 10 * SECOND, window_ns);
+            let later = state.snapshot(now_ns + 10 * SECOND, window_ns, None);
             for method_id in (0..6).chain([OUTSIDE_METHODS]) {
                 proptest::prop_assert!(later.method(method_id).window.is_zero());
                 proptest::prop_assert_eq!(

@@ -15,8 +15,9 @@
 //!
 //! Shared with the tree's thread (two cores, both busy): the records of every
 //! [`SHARED_EVERY`]-th method wait in [`MemoryHandle::shared`] until the aggregator adds them
-//! to the tree's next job; that thread folds them into a [`MemoryState`] of its own, and a
-//! read merges its snapshot with this side's ([`MemoryHandle::merged`]).
+//! to the tree's next job ([`MemoryHandle::hand_shared`]); that thread folds them into a
+//! [`MemoryState`] of its own, and a read merges its snapshot with this side's
+//! ([`MemoryHandle::snapshot`]).
 
 use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 use highrise_protocol::MemoryAmount;
 
 use crate::config::MemoryFold;
+use crate::contexts_worker::ContextsHandle;
 use crate::memory::{MemorySnapshot, MemoryState, Pending};
 use crate::worker::WorkerThread;
 
@@ -87,8 +89,7 @@ impl Worker {
                     state.dropped(allocations, bytes, frees)
                 }
                 Request::Snapshot(now_ns, window_ns, reply) => {
-                    state.expire(now_ns, window_ns);
-                    let _ = reply.send(state.snapshot());
+                    let _ = reply.send(state.snapshot_at(now_ns, window_ns));
                 }
                 Request::MemoryBytes(reply) => {
                     let _ = reply.send(state.memory_bytes());
@@ -113,16 +114,16 @@ pub(crate) struct MemoryHandle {
     /// Records not handed over yet.
     queued: Vec<Pending>,
     /// The "now" and window of the latest batch end.
-    pub(crate) now_ns: u64,
-    pub(crate) window_ns: u64,
+    now_ns: u64,
+    window_ns: u64,
     /// Records of frames beyond the stack-depth limit, so far.
     pub(crate) records_over_depth: u64,
-    /// Fold on a thread of its own (from the first record on).
-    own_thread: bool,
-    /// Leave the fold of every `split`-th method's records to the tree's thread (0: none):
-    /// they wait in `shared` until the aggregator hands them over.
-    split: u32,
-    pub(crate) shared: Vec<Pending>,
+    /// Where the records are folded (resolved: never `Auto`; `Inline` once a thread could
+    /// not be made). `OwnThread` starts its thread with the first records.
+    fold: MemoryFold,
+    /// With `SharedWithTree`, the records of the tree's share, until
+    /// [`Self::hand_shared`].
+    shared: Vec<Pending>,
     /// The last [`Self::merged`]: (this side's, the shared, the two merged).
     last_merged: Option<(
         Arc<MemorySnapshot>,
@@ -136,7 +137,7 @@ impl std::fmt::Debug for MemoryHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MemoryHandle")
             .field("queued", &self.queued.len())
-            .field("own_thread", &self.own_thread)
+            .field("fold", &self.fold)
             .field("started", &matches!(self.place, Place::Thread(_)))
             .finish_non_exhaustive()
     }
@@ -157,8 +158,7 @@ impl Clone for MemoryHandle {
             now_ns: self.now_ns,
             window_ns: self.window_ns,
             records_over_depth: self.records_over_depth,
-            own_thread: self.own_thread,
-            split: self.split,
+            fold: self.fold,
             shared: self.shared.clone(),
             last_merged: None,
             place: Place::Inline(state),
@@ -167,24 +167,16 @@ impl Clone for MemoryHandle {
 }
 
 impl MemoryHandle {
-    /// Folds on a thread of its own when `own_thread` (and a thread can be made).
     /// Folds as `fold` says (resolved: never `Auto`).
     pub(crate) fn new(fold: MemoryFold) -> Self {
-        let split = if fold == MemoryFold::SharedWithTree {
-            SHARED_EVERY
-        } else {
-            0
-        };
-        let own_thread = fold == MemoryFold::OwnThread;
         Self {
-            split,
+            fold,
             shared: Vec::new(),
             last_merged: None,
             queued: Vec::new(),
             now_ns: 0,
             window_ns: 0,
             records_over_depth: 0,
-            own_thread,
             place: Place::Inline(Box::default()),
         }
     }
@@ -200,7 +192,7 @@ impl MemoryHandle {
         now_ns: u64,
     ) {
         let record = Pending::new(method_id, class_id, amount, timestamp_ns, now_ns);
-        if self.split != 0 && method_id % self.split == 0 {
+        if self.fold == MemoryFold::SharedWithTree && method_id % SHARED_EVERY == 0 {
             self.shared.push(record);
         } else {
             self.queued.push(record);
@@ -226,14 +218,14 @@ impl MemoryHandle {
         if self.queued.is_empty() {
             return;
         }
-        if self.own_thread {
+        if self.fold == MemoryFold::OwnThread {
             if let Place::Inline(state) = &mut self.place {
                 let state = std::mem::take(state);
                 match Worker::start(state) {
                     Ok(worker) => self.place = Place::Thread(worker),
                     Err(state) => {
                         self.place = Place::Inline(state);
-                        self.own_thread = false;
+                        self.fold = MemoryFold::Inline;
                     }
                 }
             }
@@ -269,29 +261,41 @@ impl MemoryHandle {
         }
     }
 
-    /// Everything queued folded, expired to `[now_ns - window_ns, now_ns]`, read back.
-    pub(crate) fn snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+    /// Hands the tree's share of the records queued so far to its thread (nothing unless
+    /// the fold is shared with it).
+    pub(crate) fn hand_shared(&mut self, contexts: &mut ContextsHandle) {
+        contexts.fold_memory(&mut self.shared, self.now_ns, self.window_ns);
+    }
+
+    /// Everything queued folded, expired to `[now_ns - window_ns, now_ns]`, read back; with
+    /// the fold shared, merged with the share of the tree's thread (`contexts`).
+    pub(crate) fn snapshot(
+        &mut self,
+        now_ns: u64,
+        window_ns: u64,
+        contexts: Option<&mut ContextsHandle>,
+    ) -> Arc<MemorySnapshot> {
         self.hand_over();
-        match &mut self.place {
-            Place::Inline(state) => {
-                state.expire(now_ns, window_ns);
-                state.snapshot()
-            }
+        let local = match &mut self.place {
+            Place::Inline(state) => state.snapshot_at(now_ns, window_ns),
             Place::Thread(worker) => worker
                 .thread
                 .ask(|reply| Request::Snapshot(now_ns, window_ns, reply))
                 .unwrap_or_default(),
+        };
+        match contexts {
+            Some(contexts) if self.fold == MemoryFold::SharedWithTree => {
+                self.hand_shared(contexts);
+                let shared = contexts.memory_snapshot(now_ns, window_ns);
+                self.merged(&local, &shared)
+            }
+            _ => local,
         }
-    }
-
-    /// Whether a share of the fold is left to the tree's thread.
-    pub(crate) fn split(&self) -> bool {
-        self.split != 0
     }
 
     /// This side's snapshot and the tree's thread's share as one (the last one again while
     /// neither changed).
-    pub(crate) fn merged(
+    fn merged(
         &mut self,
         local: &Arc<MemorySnapshot>,
         shared: &Arc<MemorySnapshot>,
