@@ -247,7 +247,9 @@ impl Contexts {
             pending_classes: Vec::new(),
             threads: HashMap::new(),
             max_nodes: max_nodes.max(16),
-            max_depth: max_depth.max(1),
+            // Nodes keep their depth in a u16: a deeper limit would saturate it and misplace
+            // the deepest nodes in the exported preorder.
+            max_depth: max_depth.clamp(1, u32::from(u16::MAX)),
             capped_calls: 0,
             generation: 0,
             overflow_edges: OverflowEdges::default(),

@@ -155,8 +155,11 @@ impl PairMap {
             let index = method_id as usize;
             if index >= self.dense.len() {
                 if self.len * DENSE_RATIO <= index {
-                    // The array would be mostly empty: back to the table.
+                    // The array would be mostly empty: back to the table. The new key goes
+                    // into the table, so the maximum must cover it too (the switch derives it
+                    // from the array alone).
                     self.switch_to_table();
+                    self.max_method_id = self.max_method_id.max(method_id);
                     self.table.insert_new(method_id, pair_index);
                     return;
                 }
@@ -166,6 +169,8 @@ impl PairMap {
         }
     }
 
+    /// Moves the array's entries into the table; `max_method_id` becomes the array's largest
+    /// key (the caller raises it for any key it adds after).
     fn switch_to_table(&mut self) {
         let dense = std::mem::take(&mut self.dense);
         self.max_method_id = 0;
@@ -258,11 +263,12 @@ impl HashTable {
         let mut index = self.home(method_id);
         loop {
             let (key, value) = self.slots[index];
-            if key == method_id {
-                return Some(value);
-            }
+            // Empty first: `u32::MAX` (an invalid id) is the empty key and must miss.
             if key == FREE_METHOD {
                 return None;
+            }
+            if key == method_id {
+                return Some(value);
             }
             index = (index + 1) & mask;
         }
@@ -382,6 +388,101 @@ mod tests {
                 map.get_or_none(key),
                 model.get(&key).copied().unwrap_or(NO_PAIR)
             );
+        }
+    }
+
+    /// Regression (Maven under the Java agent, `mvn -o validate`): the session thread panicked
+    /// in `insert_new` with "index out of bounds: the len is 733 but the index is 955". The
+    /// switch from the array to the table forgot the key that caused it, so the next switch
+    /// back sized the array below that key.
+    #[test]
+    fn maven_jumping_method_ids_do_not_overflow_the_dense_array() {
+        let mut map = PairMap::default();
+        let mut model = HashMap::new();
+        // 64 dense ids: the map goes dense.
+        for id in 0..64u32 {
+            map.insert_new(id, id);
+            model.insert(id, id);
+        }
+        assert!(!map.dense.is_empty());
+        // An id far beyond the array: back to the table, with 955 in it.
+        map.insert_new(955, 955);
+        model.insert(955, 955);
+        // More dense ids until the table goes dense again: the array must cover 955.
+        for id in 64..200u32 {
+            map.insert_new(id, id);
+            model.insert(id, id);
+        }
+        for (&key, &value) in &model {
+            assert_eq!(map.get(key), Some(value), "key {key}");
+        }
+        map.insert_new(954, 954);
+        assert_eq!(map.get(954), Some(954));
+        assert_eq!(map.get(955), Some(955));
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(u32),
+        Remove(u32),
+    }
+
+    /// Ids that jump up and down across the dense/table thresholds: runs of small dense ids
+    /// (what one class loader gives), jumps far up (a class loaded by another loader) and
+    /// removals that empty the array out.
+    fn op_strategy() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        let id = prop_oneof![
+            6 => 0u32..300,
+            2 => 300u32..3_000,
+            1 => 3_000u32..200_000,
+        ];
+        prop_oneof![
+            3 => id.clone().prop_map(Op::Insert),
+            1 => id.prop_map(Op::Remove),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn pair_map_is_a_plain_map_whatever_the_ids(
+            ops in proptest::collection::vec(op_strategy(), 1..3_000),
+        ) {
+            let mut map = PairMap::default();
+            let mut model: HashMap<u32, u32> = HashMap::new();
+            for (step, op) in ops.into_iter().enumerate() {
+                match op {
+                    Op::Insert(id) => {
+                        if let std::collections::hash_map::Entry::Vacant(slot) = model.entry(id) {
+                            slot.insert(step as u32);
+                            map.insert_new(id, step as u32);
+                        }
+                    }
+                    Op::Remove(id) => {
+                        if model.remove(&id).is_some() {
+                            map.remove(id);
+                        }
+                    }
+                }
+                proptest::prop_assert_eq!(map.len(), model.len());
+                proptest::prop_assert!(
+                    model.keys().all(|&id| id <= map.max_method_id),
+                    "max_method_id {} below a key", map.max_method_id
+                );
+            }
+            for (&id, &value) in &model {
+                proptest::prop_assert_eq!(map.get(id), Some(value));
+                proptest::prop_assert_eq!(map.get_or_none(id), value);
+            }
+            let mut ids: Vec<u32> = map.method_ids().collect();
+            ids.sort_unstable();
+            let mut expected: Vec<u32> = model.keys().copied().collect();
+            expected.sort_unstable();
+            proptest::prop_assert_eq!(ids, expected);
+            // The empty slots' key is no key.
+            proptest::prop_assert_eq!(map.get(FREE_METHOD), None);
+            proptest::prop_assert_eq!(map.get_or_none(FREE_METHOD), NO_PAIR);
         }
     }
 

@@ -126,6 +126,23 @@ fn invalid_method_ids_and_extreme_timestamps_do_not_panic() {
     assert_eq!(snapshot.method(3).thread_count, 1);
 }
 
+/// `u32::MAX` is the per-thread map's empty key: entering it on a fresh thread (nothing to
+/// find) once matched an empty slot and indexed a pair that did not exist.
+#[test]
+fn entering_the_largest_id_on_a_fresh_thread_is_an_invalid_id() {
+    let mut aggregator = aggregator();
+    aggregator.define_method(0, "p");
+    aggregator.apply_events(7, &[enter(5, u32::MAX), exit(6, u32::MAX)]);
+    aggregator.resync(8, 7, &[u32::MAX, 0]);
+    aggregator.apply_events(1, &[enter(8, 0), enter(9, u32::MAX), exit(10, u32::MAX)]);
+    let stats = aggregator.stats();
+    // Two enters and the resync's frame are invalid ids; their exits close nothing.
+    assert_eq!(stats.invalid_method_ids, 3, "{stats:?}");
+    assert_eq!(stats.orphan_exits, 2, "{stats:?}");
+    let snapshot = aggregator.snapshot();
+    assert_eq!(snapshot.method(0).thread_count, 2);
+}
+
 #[test]
 fn stack_depth_is_bounded_and_exits_cancel_untracked_frames_first() {
     let mut aggregator = Aggregator::new(AggregatorConfig {
