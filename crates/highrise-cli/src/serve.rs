@@ -157,6 +157,10 @@ impl Printer {
         self.print_alerts(out, &report)?;
         let printed = self.errors_printed.entry(id).or_insert(0);
         for error in report.errors.iter().skip(*printed) {
+            if error.is_crash() {
+                // Said once, on the session's "ended (failed: …)" line.
+                continue;
+            }
             writeln!(out, "[session {id}] error: {error}")?;
         }
         *printed = report.errors.len();

@@ -25,6 +25,7 @@
 mod aggregate_sink;
 mod config;
 mod connection;
+mod guard;
 mod links;
 mod local;
 mod replay;
@@ -39,6 +40,7 @@ pub use aggregate_sink::{
     AggregateCommand, AggregateSink, CONTEXTS_PUBLISH_INTERVAL, VIEWER_MAX_CONTEXT_NODES,
 };
 pub use config::{recording_path, IngestConfig};
+pub use guard::{catch, injected_panic, panic_message, TEST_PANIC_ENV};
 pub use links::{CallsBySecond, LinksSnapshot, MethodRef, SessionLink, SessionLinks};
 pub use local::{LocalSession, LocalSessions, SessionClosed};
 pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};

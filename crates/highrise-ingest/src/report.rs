@@ -91,9 +91,19 @@ pub enum SessionError {
     /// Writing the session's recording failed; the recording stopped, the session went on.
     #[error("recording stopped: {0}")]
     Recording(String),
+    /// highrise itself failed on this session's data (a panic in its processing, caught at
+    /// the session's boundary): a bug in highrise, not in the program. The session ended
+    /// there; what it had counted and recorded stays readable, other sessions go on.
+    #[error("highrise failed on this session (a bug; report this): {0}")]
+    Crashed(String),
 }
 
 impl SessionError {
+    /// True for [`SessionError::Crashed`]: highrise's own failure, not the program's.
+    pub fn is_crash(&self) -> bool {
+        matches!(self, Self::Crashed(_))
+    }
+
     pub(crate) fn io(error: &std::io::Error) -> Self {
         Self::Io(format!("{} ({:?})", error, error.kind()))
     }
@@ -234,5 +244,15 @@ impl<T> SessionReport<T> {
     /// True once the session is over; no report follows an ended one.
     pub fn is_ended(&self) -> bool {
         matches!(self.status, SessionStatus::Ended(_))
+    }
+
+    /// The message when highrise itself failed on this session ([`SessionError::Crashed`]).
+    pub fn crash(&self) -> Option<&str> {
+        match &self.status {
+            SessionStatus::Ended(SessionEnd::Failed(SessionError::Crashed(message))) => {
+                Some(message)
+            }
+            _ => None,
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::connection::{read_connection, Handshake, ReaderItem};
 use crate::links::SessionLinks;
 use crate::local::LocalSessions;
 use crate::replay::{ReplayError, ReplayHandle};
-use crate::report::{RecordingStatus, SessionId};
+use crate::report::{RecordingStatus, SessionError, SessionId};
 use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
 use crate::sink::SessionSink;
 use crate::token::token_for_peer;
@@ -406,13 +406,29 @@ async fn accept_loop<S>(
             peer,
             token: token_for_peer(server_token.as_ref(), peer),
         };
-        tokio::spawn(read_connection(
+        let items = session.items.clone();
+        let reader = tokio::spawn(read_connection(
             stream,
             session.session_id,
             handshake,
             session.items,
             session.tee_raw,
         ));
+        // The reader's boundary: a panic in it (caught by tokio) fails its session with the
+        // message instead of reading as a disconnection.
+        tokio::spawn(async move {
+            if let Err(error) = reader.await {
+                if error.is_panic() {
+                    let message = crate::guard::panic_message(error.into_panic().as_ref());
+                    let failed = ReaderItem::Closed(Some(SessionError::Crashed(format!(
+                        "{message} (in the connection's reader)"
+                    ))));
+                    tokio::task::spawn_blocking(move || {
+                        let _ = items.send(failed);
+                    });
+                }
+            }
+        });
     }
 }
 

@@ -23,6 +23,25 @@ pub enum ReportError {
     Recording { path: PathBuf, source: RecordError },
     #[error("{}: the recording holds no session (no accepted Hello)", path.display())]
     NoSession { path: PathBuf },
+    /// highrise itself failed replaying the recording (a caught panic: a bug in highrise;
+    /// the recording is fine and stays readable by a fixed version).
+    #[error("{}: highrise failed replaying this recording (a bug; report this): {message}", path.display())]
+    Crashed { path: PathBuf, message: String },
+    /// The phase name the user gave matches several methods that ran (none of them the one
+    /// phase mark among them, which would be preferred): which one is meant is not known.
+    #[error(
+        "{}: the phase {phase:?} matches several methods: {}; name the one you mean in full \
+         (e.g. --phase {})",
+        path.display(),
+        candidates.join(", "),
+        candidates.first().map_or("", String::as_str)
+    )]
+    AmbiguousPhase {
+        path: PathBuf,
+        phase: String,
+        /// The full names (`package.Class.method`) of the methods it matches, sorted.
+        candidates: Vec<String>,
+    },
 }
 
 /// One method over a run.
@@ -454,6 +473,12 @@ pub(crate) fn replay_into<S: SessionSink>(
         }
     }
     processor.finish();
+    if let Some(message) = processor.crash() {
+        return Err(ReportError::Crashed {
+            path: path.to_path_buf(),
+            message: message.to_string(),
+        });
+    }
     Ok((processor, interrupted))
 }
 

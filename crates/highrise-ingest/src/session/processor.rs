@@ -175,6 +175,17 @@ impl<S: SessionSink> SessionProcessor<S> {
         self.session.stats.last_timestamp_ns
     }
 
+    /// The message when highrise itself failed on this session (a caught panic, see
+    /// [`crate::SessionError::Crashed`]).
+    pub fn crash(&self) -> Option<&str> {
+        match &self.session.status {
+            SessionStatus::Ended(SessionEnd::Failed(crate::SessionError::Crashed(message))) => {
+                Some(message)
+            }
+            _ => None,
+        }
+    }
+
     /// True once the session has ended (Goodbye, failure, [`Self::finish`]).
     pub fn is_ended(&self) -> bool {
         matches!(self.session.status, SessionStatus::Ended(_))
@@ -188,9 +199,17 @@ impl<S: SessionSink> SessionProcessor<S> {
                 hello, frame_bytes, ..
             } => {
                 session.count_frame(frame_bytes);
-                let sink = (self.make_sink)(&hello);
-                session.open(&hello, sink);
-                false
+                let make_sink = &mut self.make_sink;
+                match crate::guard::catch(|| make_sink(&hello)) {
+                    Ok(sink) => {
+                        session.open(&hello, sink);
+                        session.is_crashed()
+                    }
+                    Err(message) => {
+                        session.crash(message);
+                        true
+                    }
+                }
             }
             ReaderItem::Message {
                 message,
@@ -202,7 +221,8 @@ impl<S: SessionSink> SessionProcessor<S> {
                     session.end(SessionEnd::Goodbye);
                     return true;
                 }
-                false
+                // A panic in the sink (caught) ends the session as failed.
+                session.is_crashed()
             }
             ReaderItem::Skipped {
                 error, frame_bytes, ..

@@ -54,6 +54,8 @@ pub(crate) struct Session<S: SessionSink> {
     amount_buffer: Vec<MemoryAmount>,
     /// Something changed since the last report was sent.
     pub(super) dirty: bool,
+    /// highrise failed on this session ([`Self::crash`]): its sink is fed nothing more.
+    crashed: bool,
 }
 
 impl<S: SessionSink> Session<S> {
@@ -80,6 +82,7 @@ impl<S: SessionSink> Session<S> {
             event_buffer: Vec::new(),
             amount_buffer: Vec::new(),
             dirty: true,
+            crashed: false,
         }
     }
 
@@ -103,20 +106,20 @@ impl<S: SessionSink> Session<S> {
             hello.clock_unit_ns
         };
         self.status = SessionStatus::Connected;
-        let mut sink = sink;
-        for command in self.early_commands.drain(..) {
-            sink.command(command);
-        }
         self.sink = Some(sink);
+        for command in std::mem::take(&mut self.early_commands) {
+            self.with_sink(|sink| sink.command(command));
+        }
         self.dirty = true;
     }
 
     /// Hands a consumer command to the sink; commands that arrive before the Hello wait for it
     /// (at most the command queue's capacity of them).
     pub(super) fn command(&mut self, command: S::Command) {
-        match self.sink.as_mut() {
-            Some(sink) => sink.command(command),
-            None => self.early_commands.push(command),
+        if self.sink.is_some() {
+            self.with_sink(|sink| sink.command(command));
+        } else {
+            self.early_commands.push(command);
         }
         self.dirty = true;
     }
@@ -140,11 +143,32 @@ impl<S: SessionSink> Session<S> {
     }
 
     pub(super) fn end(&mut self, end: SessionEnd) {
+        if self.crashed {
+            // Already ended by the crash, which stays its reason.
+            return;
+        }
         self.status = SessionStatus::Ended(end);
         self.dirty = true;
-        if let Some(sink) = self.sink.as_mut() {
-            sink.session_ended();
+        self.with_sink(|sink| sink.session_ended());
+    }
+
+    /// highrise failed on this session's data (a caught panic): the session ends as failed
+    /// with the message, its sink is fed nothing more.
+    pub(super) fn crash(&mut self, message: String) {
+        if self.crashed {
+            return;
         }
+        tracing::error!(session_id = self.session_id, %message, "session failed: a bug in highrise");
+        self.crashed = true;
+        let error = SessionError::Crashed(message);
+        self.record_error(error.clone());
+        self.status = SessionStatus::Ended(SessionEnd::Failed(error));
+        self.dirty = true;
+    }
+
+    /// True once highrise failed on this session ([`Self::crash`]).
+    pub(super) fn is_crashed(&self) -> bool {
+        self.crashed
     }
 
     fn ticks_to_ns(&self, ticks: u64) -> u64 {
@@ -297,9 +321,16 @@ impl<S: SessionSink> Session<S> {
         false
     }
 
+    /// Feeds the sink, at the session's boundary for panics: one in the sink (the aggregator,
+    /// alerts, …) fails this session with its message ([`Self::crash`]) and nothing else.
     fn with_sink(&mut self, feed: impl FnOnce(&mut S)) {
+        if self.crashed {
+            return;
+        }
         if let Some(sink) = self.sink.as_mut() {
-            feed(sink);
+            if let Err(message) = crate::guard::catch(|| feed(sink)) {
+                self.crash(message);
+            }
         }
     }
 
@@ -354,7 +385,10 @@ impl<S: SessionSink> Session<S> {
             return;
         }
         self.stats.definitions += accepted.len() as u64;
-        self.with_sink(|sink| sink.define_methods(&accepted));
+        self.with_sink(|sink| {
+            crate::guard::maybe_inject_panic(&accepted);
+            sink.define_methods(&accepted)
+        });
         self.definition_chunks.push(accepted.into());
     }
 
@@ -677,7 +711,9 @@ impl<S: SessionSink> Session<S> {
             }));
         }
         if let Some(sink) = self.sink.as_ref() {
-            for (thread_id, stack) in sink.open_stacks() {
+            // A sink that fails here leaves the recording without resyncs, nothing worse.
+            let stacks = crate::guard::catch(|| sink.open_stacks()).unwrap_or_default();
+            for (thread_id, stack) in stacks {
                 if stack.is_empty() {
                     continue;
                 }
@@ -692,7 +728,22 @@ impl<S: SessionSink> Session<S> {
         frames
     }
 
+    /// The sink's snapshot, caught like every sink call. After a crash it is still asked once
+    /// per report (what was counted so far stays readable); if that panics too, `None`, and
+    /// consumers keep the last snapshot they had.
+    fn snapshot(&mut self) -> Option<S::Snapshot> {
+        let sink = self.sink.as_mut()?;
+        match crate::guard::catch(|| sink.snapshot()) {
+            Ok(snapshot) => Some(snapshot),
+            Err(message) => {
+                self.crash(message);
+                None
+            }
+        }
+    }
+
     pub(super) fn report(&mut self) -> SessionReport<S::Snapshot> {
+        let sink = self.snapshot();
         SessionReport {
             session_id: self.session_id,
             peer: self.peer,
@@ -704,7 +755,7 @@ impl<S: SessionSink> Session<S> {
             class_chunks: self.class_chunks.clone(),
             relation_chunks: self.relation_chunks.clone(),
             threads: Arc::clone(&self.threads),
-            sink: self.sink.as_mut().map(|sink| sink.snapshot()),
+            sink,
         }
     }
 }

@@ -56,8 +56,44 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
         SessionProcessor::new(setup.session_id, setup.peer, move |hello| make_sink(hello));
     let mut recorder: Option<Recorder> = None;
     let ticker = tick(setup.publish_interval);
-    let mut publisher = Publisher::new(setup.reports);
+    let mut publisher = Publisher::new(setup.reports.clone());
     publisher.publish(&mut processor.session, true);
+    // The session's boundary: a panic anywhere in its processing (the sink, recording,
+    // publishing) fails this session with the message; the recording is finished and the
+    // final report goes out as for any end.
+    let served = crate::guard::catch(|| {
+        serve(
+            &setup,
+            &ticker,
+            &mut processor,
+            &mut recorder,
+            &mut publisher,
+        );
+    });
+    if let Err(message) = served {
+        setup.tee_raw.store(false, Ordering::Relaxed);
+        processor.session.crash(message);
+    }
+    if let Some(active) = recorder.take() {
+        if let Err(message) = crate::guard::catch(|| active.finish(&mut processor.session)) {
+            processor.session.crash(message);
+        }
+    }
+    // An ended session takes no more commands or controls: closed before the final report
+    // goes out, so a consumer that saw the end is told so when it sends one.
+    drop(setup.commands);
+    drop(setup.controls);
+    publisher.publish_final(&mut processor.session);
+}
+
+/// The worker's loop until the session ends.
+fn serve<S: SessionSink>(
+    setup: &WorkerSetup<S>,
+    ticker: &Receiver<std::time::Instant>,
+    processor: &mut SessionProcessor<S>,
+    recorder: &mut Option<Recorder>,
+    publisher: &mut Publisher<S::Snapshot>,
+) {
     loop {
         select! {
             recv(setup.items) -> item => {
@@ -87,8 +123,8 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
                     let path = record_to(setup.session_id, &hello);
                     let hello_frame = tee.zip(arrived);
                     let started = start_recording(
-                        &mut processor,
-                        &mut recorder,
+                        processor,
+                        recorder,
                         path,
                         &setup.tee_raw,
                         hello_frame,
@@ -102,7 +138,7 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
                     active.write(tee.as_deref(), arrived, agent_time_ns, &mut processor.session);
                     if active.failed() {
                         setup.tee_raw.store(false, Ordering::Relaxed);
-                        recorder = None;
+                        *recorder = None;
                     }
                 }
                 if ended {
@@ -117,7 +153,7 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
             recv(setup.controls) -> control => match control {
                 Ok(Control::StartRecording { path, reply }) => {
                     let result =
-                        start_recording(&mut processor, &mut recorder, path, &setup.tee_raw, None);
+                        start_recording(processor, recorder, path, &setup.tee_raw, None);
                     let _ = reply.send(result);
                 }
                 Ok(Control::StopRecording { reply }) => {
@@ -135,13 +171,9 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
                 publisher.publish(&mut processor.session, false);
             },
         }
+        if processor.is_ended() {
+            // Ended by a caught panic in a command or a snapshot.
+            break;
+        }
     }
-    if let Some(active) = recorder.take() {
-        active.finish(&mut processor.session);
-    }
-    // An ended session takes no more commands or controls: closed before the final report
-    // goes out, so a consumer that saw the end is told so when it sends one.
-    drop(setup.commands);
-    drop(setup.controls);
-    publisher.publish_final(&mut processor.session);
 }
