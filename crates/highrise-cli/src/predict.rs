@@ -21,7 +21,9 @@ pub struct ClassesArgs {
     pub file: PathBuf,
     /// A phase method (`package.Class.method`, or its tail: `Parser.parse`; a mark
     /// `phase("parse")` of an agent is `phase.parse`): each outermost call of it on a thread
-    /// is one phase run. Repeat for several; without it the whole run is one.
+    /// is one phase run. A name matching several methods that ran means the one it names in
+    /// full, else the phase mark among them, else is an error. Repeat for several; without it
+    /// the whole run is one.
     #[arg(long = "phase", value_name = "METHOD")]
     pub phases: Vec<String>,
     /// Print JSON instead of tables.
@@ -67,6 +69,12 @@ pub fn run_classes(args: ClassesArgs) -> anyhow::Result<()> {
 #[derive(Debug, Serialize)]
 struct PredictOutput {
     phase: String,
+    /// The method the phase name stands for in the recordings (its full name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase_method: Option<String>,
+    /// What else the phase name matched (see `PhaseChoice::note`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
     prediction: Prediction,
     #[serde(skip_serializing_if = "Option::is_none")]
     measured: Option<Measured>,
@@ -85,25 +93,36 @@ pub fn run_predict(args: PredictArgs) -> anyhow::Result<()> {
     let basis = basis.trim();
     let phases: Vec<String> = args.phase.iter().cloned().collect();
     let mut data_sets = Vec::new();
+    let mut choices = PhaseChoices::default();
     for file in &args.files {
         let table = class_table(file, &phases)?;
         warn_unknown(&table);
+        choices.add(&table)?;
         data_sets.extend(data_sets_of(&table));
     }
-    let prediction = predict(&data_sets, basis, count)?;
-    let measured = match &args.vs_measured {
+    let measured_table = match &args.vs_measured {
         Some(file) => {
             let table = class_table(file, &phases)?;
             warn_unknown(&table);
-            let runs = data_sets_of(&table);
+            choices.add(&table)?;
+            Some(table)
+        }
+        None => None,
+    };
+    let prediction = predict(&data_sets, basis, count)?;
+    let measured = match (&args.vs_measured, &measured_table) {
+        (Some(file), Some(table)) => {
+            let runs = data_sets_of(table);
             let measured = merge_runs(&runs, &file.display().to_string())
                 .with_context(|| format!("{}: no phase run to measure against", file.display()))?;
             Some(versus_measured(&data_sets, basis, &measured)?)
         }
-        None => None,
+        _ => None,
     };
     let output = PredictOutput {
         phase: args.phase.unwrap_or_else(|| WHOLE_RUN.to_string()),
+        phase_method: choices.method,
+        notes: choices.notes,
         prediction,
         measured,
     };
@@ -113,6 +132,49 @@ pub fn run_predict(args: PredictArgs) -> anyhow::Result<()> {
         print!("{}", render_prediction(&output));
     }
     Ok(())
+}
+
+/// The method `--phase` stands for, the same in every recording, and the notes on what else
+/// it matched.
+#[derive(Debug, Default)]
+struct PhaseChoices {
+    /// The method chosen (its full name).
+    method: Option<String>,
+    /// The recording it was first chosen in.
+    first: Option<String>,
+    notes: Vec<String>,
+}
+
+impl PhaseChoices {
+    /// Takes `table`'s choice; an error where it chose another method than an earlier
+    /// recording (their data sets would be different phases).
+    fn add(&mut self, table: &ClassTable) -> anyhow::Result<()> {
+        for choice in &table.phase_choices {
+            match self.method.clone() {
+                Some(method) if method != choice.method => {
+                    let first = self.first.clone().unwrap_or_default();
+                    anyhow::bail!(
+                        "the phase {:?} is {method} in {first} but {} in {}; name the one you \
+                         mean in full (e.g. --phase {method})",
+                        choice.asked,
+                        choice.method,
+                        table.recording
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    self.method = Some(choice.method.clone());
+                    self.first = Some(table.recording.clone());
+                }
+            }
+            if let Some(note) = choice.note() {
+                if !self.notes.contains(&note) {
+                    self.notes.push(note);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn warn_unknown(table: &ClassTable) {
@@ -146,6 +208,13 @@ fn kib(bytes: f64) -> String {
 fn render_classes(table: &ClassTable) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", table.recording);
+    for note in table
+        .phase_choices
+        .iter()
+        .filter_map(|choice| choice.note())
+    {
+        let _ = writeln!(out, "(note: {note})");
+    }
     if table.events_dropped > 0 || table.allocations_dropped > 0 {
         let _ = writeln!(
             out,
@@ -295,14 +364,20 @@ fn render_diagram(out: &mut String, diagram: &ClassDiagram) {
 fn render_prediction(output: &PredictOutput) -> String {
     let prediction = &output.prediction;
     let mut out = String::new();
+    let phase = match &output.phase_method {
+        Some(method) if *method != output.phase => format!("{} ({method})", output.phase),
+        _ => output.phase.clone(),
+    };
     let _ = writeln!(
         out,
-        "Predicted memory of phase {} for {} × {} ({} data sets):",
-        output.phase,
+        "Predicted memory of phase {phase} for {} × {} ({} data sets):",
         prediction.basis_count,
         prediction.basis,
         prediction.data_sets.len()
     );
+    for note in &output.notes {
+        let _ = writeln!(out, "  note: {note}");
+    }
     let _ = writeln!(
         out,
         "  ratio method: average {}, maximum {}{}",

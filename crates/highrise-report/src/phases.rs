@@ -4,13 +4,18 @@
 //! A phase is a call of a method the user names (`--phase Parser.parse`): each outermost call of
 //! it on a thread is one phase run, from its enter to its exit, and every memory record of that
 //! thread while it is open counts in it (its callees' included). Without a phase the whole run is
-//! one. Per class the paper's numbers: objects created (the "maximum potentially active", frees
-//! ignored), freed, and live at the phase's exit (created − freed, where the agent reports frees),
-//! with the mean and largest object size. Where the agent sent a live-object snapshot as a
+//! one. A name is one method: where it matches several that ran (`parse`: a Python program's
+//! mark `phase("parse")`, `highrise.phase.parse`, around its own function `app.main.parse`), the
+//! one that is its full name is it, else the one phase mark among them (with a note saying what
+//! else matched, see [`PhaseChoice`]), else it is an error asking for the full name
+//! ([`ReportError::AmbiguousPhase`]): never two methods' runs for one name, which would count
+//! each run twice. Per class the paper's numbers: objects created (the "maximum potentially
+//! active", frees ignored), freed, and live at the phase's exit (created − freed, where the agent
+//! reports frees), with the mean and largest object size. Where the agent sent a live-object snapshot as a
 //! phase ended (`LiveObjects`: the JVM's class histogram, CPython's collector), the live
 //! counts and bytes at exit are the runtime's own, measured over the whole heap.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use highrise_ingest::SessionSink;
@@ -95,6 +100,81 @@ impl PhaseRun {
     }
 }
 
+/// How a phase name the user gave was settled in one recording: the method it stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PhaseChoice {
+    /// The name as given (`parse`).
+    pub asked: String,
+    /// The full name of the method whose runs are the phase's (`highrise.phase.parse`).
+    pub method: String,
+    /// Whether that method is a phase mark (`highrise.phase.NAME`).
+    pub mark: bool,
+    /// Other methods that ran and that the name matches too, left out (full names, sorted):
+    /// not empty only where the name was settled by preferring the one phase mark.
+    pub also_matching: Vec<String>,
+}
+
+impl PhaseChoice {
+    /// Says which method was used and what else matched, where something else did:
+    /// `phase "parse": using the mark highrise.phase.parse; app.m.parse also matches — name it
+    /// in full to use it`.
+    pub fn note(&self) -> Option<String> {
+        if self.also_matching.is_empty() {
+            return None;
+        }
+        let (others, verb, pronoun) = match self.also_matching.as_slice() {
+            [one] => (one.clone(), "matches", "it"),
+            many => (many.join(", "), "match", "one"),
+        };
+        Some(format!(
+            "phase {:?}: using {}{}; {others} also {verb} — name {pronoun} in full to use it",
+            self.asked,
+            if self.mark { "the mark " } else { "" },
+            self.method
+        ))
+    }
+}
+
+/// Which method the phase name `asked` stands for, of those it matches that ran in the
+/// recording (`ran`: full name and whether it is a phase mark): the one whose full name it
+/// is; else the only one; else the only phase mark among them. `Ok(None)` when none ran;
+/// `Err` with every candidate's full name, sorted, when it is ambiguous.
+pub fn choose_phase(
+    asked: &str,
+    ran: &[(String, bool)],
+) -> Result<Option<PhaseChoice>, Vec<String>> {
+    let mut ran: Vec<(String, bool)> = ran.to_vec();
+    ran.sort();
+    ran.dedup_by(|a, b| a.0 == b.0);
+    let choice = |(method, mark): &(String, bool), also_matching: Vec<String>| PhaseChoice {
+        asked: asked.to_string(),
+        method: method.clone(),
+        mark: *mark,
+        also_matching,
+    };
+    if let Some(exact) = ran.iter().find(|(method, _)| method == asked) {
+        return Ok(Some(choice(exact, Vec::new())));
+    }
+    match ran.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(choice(one, Vec::new()))),
+        many => {
+            let marks: Vec<&(String, bool)> = many.iter().filter(|(_, mark)| *mark).collect();
+            match marks.as_slice() {
+                [mark] => {
+                    let others = many
+                        .iter()
+                        .filter(|(method, _)| *method != mark.0)
+                        .map(|(method, _)| method.clone())
+                        .collect();
+                    Ok(Some(choice(*mark, others)))
+                }
+                _ => Err(many.iter().map(|(method, _)| method.clone()).collect()),
+            }
+        }
+    }
+}
+
 /// The phases of one recording.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassTable {
@@ -103,6 +183,9 @@ pub struct ClassTable {
     pub frees_known: bool,
     /// Phase methods asked for that the recording never defined.
     pub unknown_phases: Vec<String>,
+    /// The method each phase name asked for stands for here (see [`choose_phase`]), in the
+    /// order asked; names no method that ran matched are left out.
+    pub phase_choices: Vec<PhaseChoice>,
     /// In order of the phases' starts.
     pub phases: Vec<PhaseRun>,
     /// The recording was cut short; read up to its last whole frame.
@@ -160,11 +243,52 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
     let frees_known = sink.frees_known;
     let unknown_phases = phase_methods
         .iter()
-        .filter(|asked| !sink.matched.contains(*asked))
+        .filter(|asked| !sink.matched.contains_key(*asked))
         .cloned()
         .collect();
-    let mut counters: HashMap<&str, u32> = HashMap::new();
+    // Each name asked for is one method: runs of every method a name matched were read, and
+    // only the chosen ones' are kept (a mark's and its same-named function's runs are the
+    // same stretch of the program: both would count it twice).
+    let ran: HashSet<u32> = sink.done.iter().map(|run| run.method_id).collect();
+    let mut phase_choices: Vec<PhaseChoice> = Vec::new();
+    for asked in phase_methods {
+        let Some(matches) = sink.matched.get(asked) else {
+            continue;
+        };
+        let candidates: Vec<(String, bool)> = matches
+            .iter()
+            .copied()
+            .filter(|id| ran.contains(id))
+            .filter_map(|id| {
+                let name = sink.phase_methods.get(&id)?;
+                Some((name.clone(), sink.marks.contains(&id)))
+            })
+            .collect();
+        match choose_phase(asked, &candidates) {
+            Ok(Some(choice)) => {
+                if !phase_choices.contains(&choice) {
+                    phase_choices.push(choice);
+                }
+            }
+            Ok(None) => {}
+            Err(candidates) => {
+                return Err(ReportError::AmbiguousPhase {
+                    path: path.to_path_buf(),
+                    phase: asked.clone(),
+                    candidates,
+                });
+            }
+        }
+    }
+    let chosen: HashSet<&str> = phase_choices
+        .iter()
+        .map(|choice| choice.method.as_str())
+        .collect();
     let mut done = std::mem::take(&mut sink.done);
+    if !phase_methods.is_empty() {
+        done.retain(|run| chosen.contains(sink.phase_name(run.method_id)));
+    }
+    let mut counters: HashMap<&str, u32> = HashMap::new();
     done.sort_by_key(|run| (run.start_ns, run.thread_id));
     let phases = done
         .into_iter()
@@ -181,6 +305,7 @@ pub fn class_table(path: &Path, phase_methods: &[String]) -> Result<ClassTable, 
         recording: path.display().to_string(),
         frees_known,
         unknown_phases,
+        phase_choices,
         phases,
         interrupted,
         events_dropped: sink.events_dropped,
@@ -335,8 +460,8 @@ struct PhaseSink {
     phase_methods: HashMap<u32, String>,
     /// Phase marks' methods (`highrise.phase.NAME`): only their ends carry live snapshots.
     marks: Vec<u32>,
-    /// Asked names some definition matched.
-    matched: Vec<String>,
+    /// Asked names some definition matched, with the ids of the methods each matched.
+    matched: HashMap<String, BTreeSet<u32>>,
     threads: HashMap<u64, ThreadPhases>,
     /// The whole run, when no phase was asked for.
     whole: Option<OpenRun>,
@@ -358,7 +483,7 @@ impl PhaseSink {
             asked,
             phase_methods: HashMap::new(),
             marks: Vec::new(),
-            matched: Vec::new(),
+            matched: HashMap::new(),
             threads: HashMap::new(),
             whole,
             done: Vec::new(),
@@ -497,9 +622,10 @@ impl SessionSink for PhaseSink {
                 if method_matches(definition, asked) {
                     self.phase_methods
                         .insert(definition.id, definition.qualified_name());
-                    if !self.matched.contains(asked) {
-                        self.matched.push(asked.clone());
-                    }
+                    self.matched
+                        .entry(asked.clone())
+                        .or_default()
+                        .insert(definition.id);
                 }
             }
         }

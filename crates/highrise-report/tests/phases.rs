@@ -1,7 +1,8 @@
 //! `highrise classes` on a recording with known contents: phase runs cut at the outermost call
 //! of the phase method on each thread (recursion and other threads kept apart), objects created,
 //! freed and live per class, the run's basis pool at each exit, and the whole run without a
-//! phase. Then `predict` on two such recordings.
+//! phase. Then `predict` on two such recordings, and phase names that match several methods (a
+//! Python mark `phase("parse")` around the program's own function `parse`).
 
 use std::path::Path;
 
@@ -10,8 +11,9 @@ use highrise_protocol::{
     PackedRecordWriter,
 };
 use highrise_record::{RecordingHeader, RecordingWriter};
-use highrise_report::phases::{class_table, WHOLE_RUN};
+use highrise_report::phases::{class_table, PhaseChoice, WHOLE_RUN};
 use highrise_report::predict::{predict, DataSet};
+use highrise_report::ReportError;
 use highrise_testkit::messages::{hello, method};
 
 const TOKEN: u32 = 0;
@@ -181,4 +183,208 @@ fn predict_scales_the_phase_runs_of_two_recordings() {
     assert!((call.mean_ratio - 11.0 / 18.0).abs() < 1e-12);
     assert_eq!(call.max_ratio, 1.0);
     assert!((call.average_bytes - 100.0 * 11.0 / 18.0 * 64.0).abs() < 1e-9);
+}
+
+/// Writes a recording of one thread's `records` with `methods` defined (classes Token and
+/// Call).
+fn write_records(path: &Path, methods: Vec<MethodDef>, records: PackedRecordWriter) {
+    let messages = [
+        AgentMessage::Hello(hello("test", "app")),
+        AgentMessage::DefineMethods(methods),
+        AgentMessage::DefineClasses(vec![class(TOKEN, "Token"), class(CALL, "Call")]),
+        AgentMessage::Records(records.finish()),
+        AgentMessage::Goodbye { timestamp: 20 },
+    ];
+    let file = std::fs::File::create(path).expect("creates");
+    let mut writer = RecordingWriter::new(file, &RecordingHeader::new(0)).expect("header");
+    for (n, message) in messages.iter().enumerate() {
+        let frame = encode_frame(message).expect("encodes");
+        writer.write_frame(n as u64, &frame, 20).expect("writes");
+    }
+    writer.finish().expect("finishes");
+}
+
+const MAIN: u32 = 0;
+const MARK: u32 = 1;
+const PARSE_FUNCTION: u32 = 2;
+const MARK_NAME: &str = "highrise.phase.parse";
+const FUNCTION_NAME: &str = "app.main.parse";
+
+/// A Python program that marks `with highrise_agent.phase("parse"):` around a call of its own
+/// function `parse` (`app.main.parse`), which makes `calls` Call objects and `2 · calls`
+/// tokens; main makes 5 tokens before the mark.
+fn write_marked(path: &Path, calls: u64) {
+    let mut one = PackedRecordWriter::new(1, 0);
+    one.push(0, MAIN, Enter);
+    one.push_memory(1, TOKEN, made(5, 40));
+    one.push(2, MARK, Enter);
+    one.push(3, PARSE_FUNCTION, Enter);
+    one.push_memory(4, CALL, made(calls, 64));
+    one.push_memory(5, TOKEN, made(2 * calls, 40));
+    one.push(6, PARSE_FUNCTION, Exit);
+    one.push(7, MARK, Exit);
+    one.push(8, MAIN, Exit);
+    write_records(
+        path,
+        vec![
+            method(MAIN, "app", "main", "<module>"),
+            method(MARK, "highrise", "phase", "parse"),
+            method(PARSE_FUNCTION, "app", "main", "parse"),
+        ],
+        one,
+    );
+}
+
+/// The issue's finding: `--phase parse` matched both the mark and the function, so each
+/// recording gave two data sets (6 from 3 runs). Now the name is the mark, once per run.
+#[test]
+fn phase_named_like_a_function_counts_each_run_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut data_sets = Vec::new();
+    for calls in [10u64, 20, 30] {
+        let path = dir.path().join(format!("marked-{calls}.hrec"));
+        write_marked(&path, calls);
+        let table = class_table(&path, &["parse".into()]).expect("reads");
+        assert_eq!(table.phases.len(), 1, "{:?}", table.phases);
+        data_sets.extend(
+            table
+                .phases
+                .iter()
+                .map(|run| DataSet::from_run(&table, run)),
+        );
+    }
+    assert_eq!(data_sets.len(), 3);
+    let prediction = predict(&data_sets, "Call", 100).expect("predicts");
+    assert_eq!(prediction.data_sets.len(), 3);
+    let bases: Vec<u64> = prediction.data_sets.iter().map(|d| d.basis_count).collect();
+    assert_eq!(bases, vec![10, 20, 30]);
+    // Two tokens per call, and each run's objects counted once: 200 tokens at N = 100.
+    let token = prediction
+        .classes
+        .iter()
+        .find(|c| c.class == "lang.Token")
+        .expect("tokens");
+    assert_eq!(token.mean_ratio, 2.0);
+}
+
+#[test]
+fn a_phase_mark_is_preferred_over_a_same_named_function() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("marked.hrec");
+    write_marked(&path, 10);
+    let table = class_table(&path, &["parse".into()]).expect("reads");
+    assert!(table.unknown_phases.is_empty());
+    assert_eq!(table.phases.len(), 1);
+    let run = &table.phases[0];
+    assert_eq!((run.phase.as_str(), run.index), (MARK_NAME, 0));
+    assert_eq!((run.start_ns, run.end_ns), (2, 7));
+    assert_eq!(run.class("Call").expect("calls").created, 10);
+    assert_eq!(run.class("Token").expect("tokens").created, 20);
+    let choice = PhaseChoice {
+        asked: "parse".into(),
+        method: MARK_NAME.into(),
+        mark: true,
+        also_matching: vec![FUNCTION_NAME.into()],
+    };
+    assert_eq!(table.phase_choices, vec![choice.clone()]);
+    assert_eq!(
+        choice.note().expect("a note"),
+        "phase \"parse\": using the mark highrise.phase.parse; app.main.parse also matches \
+         — name it in full to use it"
+    );
+}
+
+#[test]
+fn a_full_name_selects_exactly_that_method() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("marked.hrec");
+    write_marked(&path, 10);
+    // The function, by its full name: its one run, no note.
+    let table = class_table(&path, &[FUNCTION_NAME.into()]).expect("reads");
+    assert_eq!(table.phases.len(), 1);
+    assert_eq!(table.phases[0].phase, FUNCTION_NAME);
+    assert_eq!((table.phases[0].start_ns, table.phases[0].end_ns), (3, 6));
+    assert_eq!(table.phase_choices.len(), 1);
+    assert_eq!(table.phase_choices[0].note(), None);
+    // The mark by its full name and by `phase.parse` (which only the mark's name ends with).
+    for asked in [MARK_NAME, "phase.parse"] {
+        let table = class_table(&path, &[asked.into()]).expect("reads");
+        let phases: Vec<&str> = table.phases.iter().map(|run| run.phase.as_str()).collect();
+        assert_eq!(phases, vec![MARK_NAME], "{asked}");
+        assert_eq!(table.phase_choices[0].note(), None);
+    }
+    // A full name that is also the tail of a longer one selects itself.
+    let path = dir.path().join("nested-names.hrec");
+    let mut one = PackedRecordWriter::new(1, 0);
+    one.push(0, 0, Enter);
+    one.push_memory(1, CALL, made(1, 64));
+    one.push(2, 0, Exit);
+    one.push(3, 1, Enter);
+    one.push_memory(4, CALL, made(2, 64));
+    one.push(5, 1, Exit);
+    write_records(
+        &path,
+        vec![
+            method(0, "lang", "Parser", "parse"),
+            method(1, "vendored.lang", "Parser", "parse"),
+        ],
+        one,
+    );
+    let table = class_table(&path, &["lang.Parser.parse".into()]).expect("reads");
+    assert_eq!(table.phases.len(), 1);
+    assert_eq!(table.phases[0].phase, "lang.Parser.parse");
+    assert_eq!(table.phases[0].class("Call").expect("calls").created, 1);
+    assert!(matches!(
+        class_table(&path, &["Parser.parse".into()]),
+        Err(ReportError::AmbiguousPhase { .. })
+    ));
+}
+
+#[test]
+fn a_name_matching_two_functions_is_an_error_naming_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("two-parses.hrec");
+    let mut one = PackedRecordWriter::new(1, 0);
+    one.push(0, 0, Enter);
+    one.push(1, 1, Enter); // a Lexer.parse inside Parser.parse
+    one.push_memory(2, CALL, made(3, 64));
+    one.push(3, 1, Exit);
+    one.push(4, 0, Exit);
+    write_records(
+        &path,
+        vec![
+            method(0, "app", "Parser", "parse"),
+            method(1, "app", "Lexer", "parse"),
+            // Defined, never called: not a candidate.
+            method(2, "app", "Config", "parse"),
+        ],
+        one,
+    );
+    let error = class_table(&path, &["parse".into()]).expect_err("ambiguous");
+    match &error {
+        ReportError::AmbiguousPhase {
+            phase, candidates, ..
+        } => {
+            assert_eq!(phase, "parse");
+            assert_eq!(
+                candidates,
+                &vec![
+                    "app.Lexer.parse".to_string(),
+                    "app.Parser.parse".to_string()
+                ]
+            );
+        }
+        other => panic!("not ambiguous: {other:?}"),
+    }
+    let message = error.to_string();
+    assert!(
+        message.contains("app.Lexer.parse, app.Parser.parse") && message.contains("in full"),
+        "{message}"
+    );
+    // Named in full, each is its own phase; the uncalled one matches alone, with no runs.
+    let table = class_table(&path, &["Parser.parse".into()]).expect("reads");
+    assert_eq!(table.phases.len(), 1);
+    assert_eq!(table.phases[0].phase, "app.Parser.parse");
+    let table = class_table(&path, &["Config.parse".into()]).expect("reads");
+    assert!(table.phases.is_empty() && table.unknown_phases.is_empty());
 }
