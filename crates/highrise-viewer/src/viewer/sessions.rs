@@ -40,6 +40,20 @@ pub struct SessionView {
     pub scrub: Option<Scrub>,
     /// Phase marks' methods (`highrise.phase.NAME`): (method id, phase name), for the timeline.
     pub phase_marks: Vec<(u32, String)>,
+    /// highrise failed on this session (ingest's or the viewer's own processing): the panel
+    /// says so in red, its city is drawn grey.
+    pub crash: Option<Crash>,
+}
+
+/// highrise's own failure on one session (a panic caught at the session's boundary): a bug in
+/// highrise, not in the program. What the session showed so far stays readable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crash {
+    /// What failed and where; the viewer's own failures start with "in the viewer: ".
+    pub message: String,
+    /// The viewer's own processing failed (not ingest's): the session's city no longer
+    /// changes and no new definitions are queued for it.
+    pub in_viewer: bool,
 }
 
 /// A moment of the past being shown instead of the live snapshot.
@@ -60,7 +74,21 @@ impl SessionView {
             history: History::new(HistoryConfig::default()),
             scrub: None,
             phase_marks: Vec::new(),
+            crash: None,
         }
+    }
+
+    /// Marks the session failed by the viewer's own processing (a panic caught around it, the
+    /// caller logs it): shown in red, and the session's city no longer changes.
+    pub fn fail_in_viewer(&mut self, message: &str) {
+        if self.crash.as_ref().is_some_and(|crash| crash.in_viewer) {
+            return;
+        }
+        self.crash = Some(Crash {
+            message: format!("in the viewer: {message}"),
+            in_viewer: true,
+        });
+        self.pending_methods = Vec::new();
     }
 
     /// The snapshot the city shows: the moment scrubbed to, else the latest.
@@ -157,13 +185,21 @@ impl Plugin for SessionsPlugin {
     }
 }
 
-/// Takes every report that arrived since the last frame; keeps the newest per session.
+/// Takes every report that arrived since the last frame; keeps the newest per session. A panic
+/// folding one in fails that session only ([`SessionView::fail_in_viewer`]).
 pub fn intake_reports(ingest: Option<Res<Ingest>>, mut sessions: ResMut<Sessions>) {
     let Some(ingest) = ingest else {
         return;
     };
+    let sessions = &mut *sessions;
     for report in ingest.0.updates().try_iter() {
-        accept_report(&mut sessions, report);
+        let session_id = report.session_id;
+        if let Err(message) = highrise_ingest::catch(|| accept_report(sessions, report)) {
+            error!("the viewer failed on session {session_id} (a bug; report this): {message}");
+            if let Some(view) = sessions.by_id.get_mut(&session_id) {
+                view.fail_in_viewer(&message);
+            }
+        }
     }
 }
 
@@ -178,22 +214,39 @@ pub fn method_spec(definition: &MethodDef) -> MethodSpec {
     }
 }
 
-/// Folds one report into the sessions (also used by tests without a server).
-pub fn accept_report(sessions: &mut Sessions, report: Report) {
+/// Folds one report into the sessions (also used by tests without a server). A final report
+/// of a session highrise failed on marks it crashed; one without a snapshot (the snapshot
+/// itself failed) keeps the last one, so the city stays as it was.
+pub fn accept_report(sessions: &mut Sessions, mut report: Report) {
     let session_id = report.session_id;
     let view = sessions
         .by_id
         .entry(session_id)
         .or_insert_with(|| SessionView::new(report.clone()));
-    for definition in report.definitions().skip(view.definitions_seen) {
-        if definition.is_phase_mark() {
-            view.phase_marks
-                .push((definition.id, definition.method.clone()));
-        }
-        view.pending_methods.push(method_spec(definition));
-        view.definitions_seen += 1;
+    if view.crash.is_none() {
+        view.crash = report.crash().map(|message| Crash {
+            message: message.to_string(),
+            in_viewer: false,
+        });
     }
-    if let Some(snapshot) = &report.sink {
+    // A session the viewer failed on keeps only its report's counts up to date: its city and
+    // snapshot stay as they were.
+    let frozen = view.crash.as_ref().is_some_and(|crash| crash.in_viewer);
+    let fresh = report.sink.is_some() && !frozen;
+    if !fresh {
+        report.sink = view.report.sink.clone();
+    }
+    if !frozen {
+        for definition in report.definitions().skip(view.definitions_seen) {
+            if definition.is_phase_mark() {
+                view.phase_marks
+                    .push((definition.id, definition.method.clone()));
+            }
+            view.pending_methods.push(method_spec(definition));
+            view.definitions_seen += 1;
+        }
+    }
+    if let Some(snapshot) = report.sink.as_ref().filter(|_| fresh) {
         view.history.push(snapshot);
     }
     view.report = report;

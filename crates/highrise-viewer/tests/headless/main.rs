@@ -8,6 +8,7 @@ mod support;
 mod camera;
 mod city;
 mod compare;
+mod crash;
 mod history;
 mod hover_ui;
 mod labels;

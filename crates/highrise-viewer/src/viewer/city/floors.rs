@@ -129,7 +129,8 @@ pub fn floor_spans(
 /// the counts are cumulative).
 const SPANS_REFRESH_S: f64 = 0.25;
 
-/// Keeps each session city's floors in step with its snapshot, plan and animated heights.
+/// Keeps each session city's floors in step with its snapshot, plan and animated heights
+/// (guarded per city, like the other city systems).
 pub fn sync_floors(
     time: Res<Time>,
     mut commands: Commands,
@@ -146,87 +147,99 @@ pub fn sync_floors(
         let (Some(root), Some(view)) = (city.root, sessions.by_id.get(&session_id)) else {
             continue;
         };
-        // Floors stay live: the timeline keeps no allocations.
-        let snapshot = view.report.sink.clone();
-        let wanted_spans = snapshot
-            .as_ref()
-            .filter(|_| floors_on.0 && !city.hidden)
-            .map(|s| (s.now_ns, city.plan_generation()));
-        // Lent out while the city itself is read.
-        let mut taken = std::mem::take(&mut city.floors);
-        let floors = &mut taken;
-        'sync: {
-            if wanted_spans.is_none() {
-                if !floors.spans.is_empty() || !floors.instances.is_empty() {
-                    floors.spans.clear();
-                    floors.spans_from = None;
-                    floors.instances_from = None;
-                    floors.instances = Arc::default();
-                    if let Some(mut draw) = floors.entity.and_then(|e| draws.get_mut(e).ok()) {
-                        draw.show(&floors.instances);
-                    }
-                }
-                break 'sync;
-            }
-            let now_s = time.elapsed_secs_f64();
-            let plan_moved =
-                floors.spans_from.map(|(_, plan)| plan) != wanted_spans.map(|(_, plan)| plan);
-            let mut changed = false;
-            if floors.spans_from != wanted_spans
-                && (plan_moved || now_s - floors.spans_at_s >= SPANS_REFRESH_S)
-            {
-                if let Some(snapshot) = snapshot.as_ref() {
-                    floors.spans = floor_spans(
-                        snapshot,
-                        class_colours(&view.report),
-                        city.building_of_method(),
-                    );
-                }
-                floors.spans_from = wanted_spans;
-                floors.spans_at_s = now_s;
-                changed = true;
-            }
-            let wanted_instances = Some((city.instances_generation, city.highlighted));
-            if changed || floors.instances_from != wanted_instances {
-                let buildings = &city.instances;
-                let instances = Arc::make_mut(&mut floors.instances);
-                instances.clear();
-                for span in &floors.spans {
-                    let index = span.building as usize;
-                    let Some(building) = buildings.get(index) else {
-                        continue;
-                    };
-                    if Some(index) == city.highlighted {
-                        continue;
-                    }
-                    // A hair taller than the building, so no top face is shared with it.
-                    let height = building.height + 0.02;
-                    let mut floor = *building;
-                    floor.base_y = building.base_y + height * span.from;
-                    floor.height = height * span.share;
-                    floor.width = building.width * FLOOR_WIDEN;
-                    floor.depth = building.depth * FLOOR_WIDEN;
-                    floor.rgba = palette.rgba(span.colour);
-                    instances.push(floor);
-                }
-                floors.instances_from = wanted_instances;
-                let spawned = floors.entity.is_none();
-                let entity = *floors.entity.get_or_insert_with(|| {
-                    super::systems::spawn_instanced_draw(&mut commands, &palette, root).id()
-                });
-                if let Ok(mut draw) = draws.get_mut(entity) {
-                    draw.show(&floors.instances);
-                } else {
-                    // Spawned this frame: hand the instances over next frame. Gone with its city's
-                    // old root (a new plan or tidy): spawn another.
-                    if !spawned {
-                        floors.entity = None;
-                    }
-                    floors.instances_from = None;
+        if city.failed.is_some() {
+            // A city the viewer failed on no longer follows its snapshot: its floors go.
+            if !city.floors.instances.is_empty() {
+                city.floors.instances = Arc::default();
+                if let Some(mut draw) = city.floors.entity.and_then(|e| draws.get_mut(e).ok()) {
+                    draw.show(&city.floors.instances);
                 }
             }
+            continue;
         }
-        city.floors = taken;
+        super::systems::guarded(key, city, |city| {
+            // Floors stay live: the timeline keeps no allocations.
+            let snapshot = view.report.sink.clone();
+            let wanted_spans = snapshot
+                .as_ref()
+                .filter(|_| floors_on.0 && !city.hidden)
+                .map(|s| (s.now_ns, city.plan_generation()));
+            // Lent out while the city itself is read.
+            let mut taken = std::mem::take(&mut city.floors);
+            let floors = &mut taken;
+            'sync: {
+                if wanted_spans.is_none() {
+                    if !floors.spans.is_empty() || !floors.instances.is_empty() {
+                        floors.spans.clear();
+                        floors.spans_from = None;
+                        floors.instances_from = None;
+                        floors.instances = Arc::default();
+                        if let Some(mut draw) = floors.entity.and_then(|e| draws.get_mut(e).ok()) {
+                            draw.show(&floors.instances);
+                        }
+                    }
+                    break 'sync;
+                }
+                let now_s = time.elapsed_secs_f64();
+                let plan_moved =
+                    floors.spans_from.map(|(_, plan)| plan) != wanted_spans.map(|(_, plan)| plan);
+                let mut changed = false;
+                if floors.spans_from != wanted_spans
+                    && (plan_moved || now_s - floors.spans_at_s >= SPANS_REFRESH_S)
+                {
+                    if let Some(snapshot) = snapshot.as_ref() {
+                        floors.spans = floor_spans(
+                            snapshot,
+                            class_colours(&view.report),
+                            city.building_of_method(),
+                        );
+                    }
+                    floors.spans_from = wanted_spans;
+                    floors.spans_at_s = now_s;
+                    changed = true;
+                }
+                let wanted_instances = Some((city.instances_generation, city.highlighted));
+                if changed || floors.instances_from != wanted_instances {
+                    let buildings = &city.instances;
+                    let instances = Arc::make_mut(&mut floors.instances);
+                    instances.clear();
+                    for span in &floors.spans {
+                        let index = span.building as usize;
+                        let Some(building) = buildings.get(index) else {
+                            continue;
+                        };
+                        if Some(index) == city.highlighted {
+                            continue;
+                        }
+                        // A hair taller than the building, so no top face is shared with it.
+                        let height = building.height + 0.02;
+                        let mut floor = *building;
+                        floor.base_y = building.base_y + height * span.from;
+                        floor.height = height * span.share;
+                        floor.width = building.width * FLOOR_WIDEN;
+                        floor.depth = building.depth * FLOOR_WIDEN;
+                        floor.rgba = palette.building_rgba(span.colour, city.greyed);
+                        instances.push(floor);
+                    }
+                    floors.instances_from = wanted_instances;
+                    let spawned = floors.entity.is_none();
+                    let entity = *floors.entity.get_or_insert_with(|| {
+                        super::systems::spawn_instanced_draw(&mut commands, &palette, root).id()
+                    });
+                    if let Ok(mut draw) = draws.get_mut(entity) {
+                        draw.show(&floors.instances);
+                    } else {
+                        // Spawned this frame: hand the instances over next frame. Gone with its
+                        // city's old root (a new plan or tidy): spawn another.
+                        if !spawned {
+                            floors.entity = None;
+                        }
+                        floors.instances_from = None;
+                    }
+                }
+            }
+            city.floors = taken;
+        });
     }
 }
 

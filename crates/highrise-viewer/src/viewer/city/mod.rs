@@ -13,6 +13,11 @@
 //! - `cities`: the [`Cities`] resource;
 //! - `systems`: the per-frame systems, in the stages of [`CitySet`];
 //! - `floors`: class floors (a building's classes stacked, by count) as a second draw.
+//!
+//! Each city's part of a system that reads its session's data runs guarded
+//! (`highrise_ingest::catch`): a panic there fails that city only ([`City::failed`]: frozen,
+//! grey, its session marked crashed "in the viewer"); a session highrise failed on elsewhere
+//! gets its city drawn grey ([`City::greyed`]).
 
 mod cities;
 mod floors;
@@ -29,12 +34,13 @@ pub use model::{
     STUB_HEIGHT_WU,
 };
 pub use palette::{
-    class_hue, heat_colour, log_share, stats_target, AllocSample, AllocScale, ColourKey,
-    ColourMode, HeightMode, Palette, CLASS_COLOURS, DIFF_STEPS, HEAT_STEPS, THREAD_STEPS,
+    class_hue, grey, heat_colour, log_share, stats_target, AllocSample, AllocScale, ColourKey,
+    ColourMode, HeightMode, Palette, CLASS_COLOURS, DIFF_STEPS, GREY_LEVEL, HEAT_STEPS,
+    THREAD_STEPS,
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,
-    sync_structure, CityBuildings, CityRoot, CITY_GAP_WU, HIT_TEST_REFRESH_S,
+    sync_structure, CityBuildings, CityRoot, ViewerPanicHook, CITY_GAP_WU, HIT_TEST_REFRESH_S,
 };
 
 use super::compare::ComparePlugin;
@@ -68,6 +74,7 @@ impl Plugin for CityPlugin {
             .init_resource::<ColourMode>()
             .init_resource::<ClassFloors>()
             .init_resource::<Palette>()
+            .init_resource::<ViewerPanicHook>()
             .configure_sets(
                 Update,
                 (

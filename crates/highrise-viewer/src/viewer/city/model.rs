@@ -88,6 +88,13 @@ pub struct City {
     targets_base: Option<TargetsBase>,
     /// Not in the scene now (the compare view shows other cities): not animated, not picked.
     pub hidden: bool,
+    /// Drawn in grey: highrise failed on the city's session (what it shows stays readable).
+    pub greyed: bool,
+    /// Whether the instances wear the grey (`greyed` as last drawn).
+    greyed_drawn: bool,
+    /// The viewer's own processing of this city panicked (the message): the city no longer
+    /// changes, only follows the scene's arrangement, in grey.
+    pub failed: Option<String>,
     /// Bumped whenever the instances are handed to the draw (the floors follow them).
     pub instances_generation: u64,
     /// The class floors drawn over the buildings.
@@ -435,11 +442,50 @@ impl City {
                 building,
                 self.origin,
                 self.heights_wu[index],
-                palette.rgba(self.colours[index]),
+                palette.building_rgba(self.colours[index], self.greyed),
             ));
         }
         self.instances_origin = self.origin;
         self.instances_dirty = true;
+    }
+
+    /// Rewrites every instance's colour when the city turned grey (once).
+    pub(super) fn recolour_greyed(&mut self, palette: &Palette) {
+        if self.greyed == self.greyed_drawn {
+            return;
+        }
+        self.greyed_drawn = self.greyed;
+        let instances = std::sync::Arc::make_mut(&mut self.instances);
+        for (instance, &colour) in instances.iter_mut().zip(&self.colours) {
+            instance.rgba = palette.building_rgba(colour, self.greyed);
+        }
+        self.instances_dirty = true;
+    }
+
+    /// A failed city's only upkeep: its instances follow it when the scene moves it, and turn
+    /// grey (no indexing: its arrays may be out of step after the panic); a glide stops where
+    /// it stood.
+    pub(super) fn follow_failed(&mut self, palette: &Palette) {
+        self.greyed = true;
+        self.glide = None;
+        let shift = self.origin - self.instances_origin;
+        if shift != Vec3::ZERO {
+            for instance in std::sync::Arc::make_mut(&mut self.instances).iter_mut() {
+                instance.centre_x += shift.x;
+                instance.centre_z += shift.z;
+            }
+            self.instances_origin = self.origin;
+            self.instances_dirty = true;
+        }
+        if let Some(index) = self.highlighted.take() {
+            // Hover no longer reaches it: the highlighted building takes its colour back.
+            let colour = self.target_colours.get(index).copied();
+            if let Some(slot) = self.colours.get_mut(index) {
+                *slot = colour.unwrap_or(ColourKey::Stub);
+            }
+            self.greyed_drawn = false;
+        }
+        self.recolour_greyed(palette);
     }
 
     /// Lists a building as moving, once, if its height differs from its target.

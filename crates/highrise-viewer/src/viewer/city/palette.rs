@@ -219,10 +219,30 @@ impl Palette {
         }
     }
 
+    /// A building's colour, in grey when `greyed` (a session highrise failed on): its
+    /// luminance, darker. The highlight keeps its colour (hover still reads the city).
+    pub fn building_rgba(&self, key: ColourKey, greyed: bool) -> [u8; 4] {
+        let rgba = self.rgba(key);
+        if !greyed || key == ColourKey::Highlight {
+            return rgba;
+        }
+        grey(rgba)
+    }
+
     pub fn district_material(&self, depth: u16) -> Handle<StandardMaterial> {
         self.district[usize::from(depth).min(self.district.len() - 1)].clone()
     }
 }
+
+/// A linear-light colour's luminance, darkened, as an opaque grey.
+pub fn grey(rgba: [u8; 4]) -> [u8; 4] {
+    let [r, g, b, a] = rgba.map(f32::from);
+    let level = ((0.2126 * r + 0.7152 * g + 0.0722 * b) * GREY_LEVEL).round() as u8;
+    [level, level, level, a as u8]
+}
+
+/// How much darker a failed session's grey buildings are than their colours' luminance.
+pub const GREY_LEVEL: f32 = 0.6;
 
 /// A colour as linear-light RGBA bytes.
 fn linear_bytes(colour: Color) -> [u8; 4] {

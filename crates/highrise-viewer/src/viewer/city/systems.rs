@@ -6,7 +6,7 @@ use bevy::render::view::NoFrustumCulling;
 use highrise_layout::Rect;
 
 use super::cities::Cities;
-use super::model::{lerp_rect, set_instance_colour, CityKey, GLIDE_S};
+use super::model::{lerp_rect, set_instance_colour, City, CityKey, GLIDE_S};
 use super::palette::{ColourKey, ColourMode, HeightMode, Palette};
 use crate::viewer::compare::Compare;
 use crate::viewer::instancing::BuildingInstances;
@@ -41,13 +41,75 @@ pub struct CityBuildings {
     pub city: CityKey,
 }
 
+/// The test-only hook of the viewer's guard: with `HIGHRISE_TEST_PANIC_ON=viewer:NAME`, placing
+/// a method named `NAME` panics (inside the guard, failing only its session). Tests may set it.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct ViewerPanicHook(pub Option<String>);
+
+impl Default for ViewerPanicHook {
+    fn default() -> Self {
+        Self(
+            highrise_ingest::injected_panic()
+                .and_then(|name| name.strip_prefix("viewer:"))
+                .map(str::to_string),
+        )
+    }
+}
+
+/// Runs one city's part of a system, guarded: a panic there (a bug met on its session's data)
+/// fails that city only ([`City::failed`]), which then no longer changes. A failed city is
+/// skipped.
+pub(super) fn guarded(key: CityKey, city: &mut City, work: impl FnOnce(&mut City)) {
+    if city.failed.is_some() {
+        return;
+    }
+    if let Err(message) = highrise_ingest::catch(|| work(city)) {
+        error!("the viewer failed on city {key:?} (a bug; report this): {message}");
+        city.failed = Some(message);
+        city.greyed = true;
+    }
+}
+
 /// Places newly defined methods (incremental insertion: existing buildings never move); a
-/// session's city is made the first time it is seen.
-pub fn place_methods(mut sessions: ResMut<Sessions>, mut cities: ResMut<Cities>) {
+/// session's city is made the first time it is seen. A city the viewer failed on marks its
+/// session failed; a session highrise failed on gets its city greyed.
+pub fn place_methods(
+    mut sessions: ResMut<Sessions>,
+    mut cities: ResMut<Cities>,
+    hook: Option<Res<ViewerPanicHook>>,
+) {
+    let panic_on = hook.as_deref().and_then(|hook| hook.0.as_deref());
     for (&session_id, view) in sessions.by_id.iter_mut() {
-        cities
-            .entry(CityKey::Session(session_id))
-            .place(&mut view.pending_methods);
+        let key = CityKey::Session(session_id);
+        let city = cities.entry(key);
+        if let Some(crash) = view
+            .crash
+            .as_ref()
+            .filter(|c| c.in_viewer && city.failed.is_none())
+        {
+            // The viewer failed folding in the session's report: its city stops there too.
+            city.failed = Some(crash.message.clone());
+        }
+        guarded(key, city, |city| {
+            if let Some(name) = panic_on {
+                if view
+                    .pending_methods
+                    .iter()
+                    .any(|method| method.method == name)
+                {
+                    panic!(
+                        "injected panic ({}=viewer:{name}) placing method {name}",
+                        highrise_ingest::TEST_PANIC_ENV
+                    );
+                }
+            }
+            city.place(&mut view.pending_methods);
+        });
+        if let Some(message) = &city.failed {
+            view.fail_in_viewer(message);
+        } else if view.crash.is_some() {
+            city.greyed = true;
+        }
     }
 }
 
@@ -129,86 +191,88 @@ pub fn sync_structure(
         if !city.structure_dirty || city.hidden {
             continue;
         }
-        let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
-            continue;
-        };
-        if city.instances.is_empty() && city.district_entities.is_empty() {
-            // After a tidy or a new compare plan: drop the old children of the root.
-            commands.entity(root).despawn_related::<Children>();
-        }
-        let mut sync = |entities: &mut Vec<Entity>,
-                        shown: &mut Vec<(u32, Rect)>,
-                        items: &mut dyn Iterator<
-            Item = (u32, Rect, f32, f32, Handle<StandardMaterial>),
-        >| {
-            shown.clear();
-            let mut count = 0;
-            for (index, (owner, rect, base_wu, top_wu, material)) in items.enumerate() {
-                count = index + 1;
-                shown.push((owner, rect));
-                let transform = slab_transform(&rect, base_wu, top_wu);
-                match entities.get(index) {
-                    Some(&entity) => {
-                        if let Ok((mut current, mut current_material)) = slabs.get_mut(entity) {
-                            *current = transform;
-                            if current_material.0 != material {
-                                current_material.0 = material;
+        guarded(key, city, |city| {
+            let (Some(layout), Some(root)) = (city.layout.as_ref(), city.root) else {
+                return;
+            };
+            if city.instances.is_empty() && city.district_entities.is_empty() {
+                // After a tidy or a new compare plan: drop the old children of the root.
+                commands.entity(root).despawn_related::<Children>();
+            }
+            let mut sync = |entities: &mut Vec<Entity>,
+                            shown: &mut Vec<(u32, Rect)>,
+                            items: &mut dyn Iterator<
+                Item = (u32, Rect, f32, f32, Handle<StandardMaterial>),
+            >| {
+                shown.clear();
+                let mut count = 0;
+                for (index, (owner, rect, base_wu, top_wu, material)) in items.enumerate() {
+                    count = index + 1;
+                    shown.push((owner, rect));
+                    let transform = slab_transform(&rect, base_wu, top_wu);
+                    match entities.get(index) {
+                        Some(&entity) => {
+                            if let Ok((mut current, mut current_material)) = slabs.get_mut(entity) {
+                                *current = transform;
+                                if current_material.0 != material {
+                                    current_material.0 = material;
+                                }
                             }
                         }
+                        None => entities.push(
+                            commands
+                                .spawn((
+                                    Mesh3d(palette.cube.clone()),
+                                    MeshMaterial3d(material),
+                                    transform,
+                                    ChildOf(root),
+                                ))
+                                .id(),
+                        ),
                     }
-                    None => entities.push(
-                        commands
-                            .spawn((
-                                Mesh3d(palette.cube.clone()),
-                                MeshMaterial3d(material),
-                                transform,
-                                ChildOf(root),
-                            ))
-                            .id(),
-                    ),
                 }
-            }
-            for entity in entities.drain(count.min(entities.len())..) {
-                commands.entity(entity).despawn();
-            }
-        };
-        sync(
-            &mut city.district_entities,
-            &mut city.shown_districts,
-            &mut layout.districts().iter().map(|d| {
-                (
-                    d.package,
-                    d.rect,
-                    d.base_height_wu,
-                    d.top_height_wu,
-                    palette.district_material(d.depth),
-                )
-            }),
-        );
-        sync(
-            &mut city.block_entities,
-            &mut city.shown_blocks,
-            &mut layout.blocks().iter().map(|b| {
-                (
-                    b.class,
-                    b.rect,
-                    b.base_height_wu,
-                    b.top_height_wu,
-                    palette.block.clone(),
-                )
-            }),
-        );
-        let existing = city.instances.len();
-        city.place_instances(existing, &palette);
-        if city.instances_entity.is_none() {
-            city.instances_entity = Some(
-                spawn_instanced_draw(&mut commands, &palette, root)
-                    .insert(CityBuildings { city: key })
-                    .id(),
+                for entity in entities.drain(count.min(entities.len())..) {
+                    commands.entity(entity).despawn();
+                }
+            };
+            sync(
+                &mut city.district_entities,
+                &mut city.shown_districts,
+                &mut layout.districts().iter().map(|d| {
+                    (
+                        d.package,
+                        d.rect,
+                        d.base_height_wu,
+                        d.top_height_wu,
+                        palette.district_material(d.depth),
+                    )
+                }),
             );
-        }
-        city.structure_dirty = false;
-        city.heights_dirty = true;
+            sync(
+                &mut city.block_entities,
+                &mut city.shown_blocks,
+                &mut layout.blocks().iter().map(|b| {
+                    (
+                        b.class,
+                        b.rect,
+                        b.base_height_wu,
+                        b.top_height_wu,
+                        palette.block.clone(),
+                    )
+                }),
+            );
+            let existing = city.instances.len();
+            city.place_instances(existing, &palette);
+            if city.instances_entity.is_none() {
+                city.instances_entity = Some(
+                    spawn_instanced_draw(&mut commands, &palette, root)
+                        .insert(CityBuildings { city: key })
+                        .id(),
+                );
+            }
+            city.structure_dirty = false;
+            city.heights_dirty = true;
+        });
     }
 }
 
@@ -252,7 +316,7 @@ pub fn glide_cities(
         let Some(layout) = city.layout.as_ref() else {
             continue;
         };
-        if city.hidden || city.structure_dirty {
+        if city.hidden || city.structure_dirty || city.failed.is_some() {
             continue; // not drawn, or its entities are made this frame: start next frame
         }
         let started_s = *glide.started_s.get_or_insert(now_s);
@@ -331,12 +395,15 @@ pub fn set_targets(
         let Some(snapshot) = view.shown_snapshot().cloned() else {
             continue;
         };
-        let Some(city) = cities.session_mut(session_id) else {
+        let key = CityKey::Session(session_id);
+        let Some(city) = cities.get_mut(key) else {
             continue;
         };
         let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
         if city.targets_from != wanted {
-            city.set_targets_from(&snapshot, *height_mode, *colour_mode);
+            guarded(key, city, |city| {
+                city.set_targets_from(&snapshot, *height_mode, *colour_mode);
+            });
         }
     }
 }
@@ -353,93 +420,112 @@ pub fn animate_buildings(
     let dt_s = time.delta_secs().min(0.1);
     let highlighted = hovered.as_deref().and_then(|h| h.building());
     for (key, city) in cities.iter_mut() {
+        if city.hidden {
+            continue;
+        }
+        if city.failed.is_some() {
+            city.follow_failed(&palette);
+            hand_to_draw(city, &mut draws);
+            continue;
+        }
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
-        if city.hidden || placed != Some(city.instances.len()) {
+        if placed != Some(city.instances.len()) {
             continue; // no city yet, or its buildings are being placed this frame
         }
-        if city.ease(dt_s) {
-            city.instances_dirty = true;
-        }
-        if city.instances_origin != city.origin {
-            // The city moved (the scene was rearranged): place every building again.
-            city.place_instances(0, &palette);
-        }
-        let Some(layout) = city.layout.as_mut() else {
-            continue;
-        };
-        let highlight = highlighted
-            .filter(|(city_key, _)| *city_key == key)
-            .map(|(_, building)| building as usize)
-            .filter(|&index| index < city.instances.len());
-        if city.highlighted != highlight {
-            city.recolour.extend(city.highlighted);
-            city.recolour.extend(highlight);
-            city.highlighted = highlight;
-        }
-        let mut recolour = std::mem::take(&mut city.recolour);
-        let count = city.colours.len();
-        if recolour.len() > count / 8 {
-            // Most colours may have changed: one pass over all of them, in order, beats
-            // sorting and deduplicating a long list.
-            recolour.clear();
-            recolour.extend(0..count);
-        } else if recolour.len() > 256 {
-            // Many: a bit per building puts them in order, once each, cheaper than a sort.
-            let bits = &mut city.recolour_bits;
-            bits.clear();
-            bits.resize(count.div_ceil(64), 0);
-            for &index in &recolour {
-                bits[index / 64] |= 1 << (index % 64);
+        guarded(key, city, |city| {
+            if city.ease(dt_s) {
+                city.instances_dirty = true;
             }
-            recolour.clear();
-            for (word_index, &word) in bits.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    recolour.push(word_index * 64 + word.trailing_zeros() as usize);
-                    word &= word - 1;
+            if city.instances_origin != city.origin {
+                // The city moved (the scene was rearranged): place every building again.
+                city.place_instances(0, &palette);
+            }
+            city.recolour_greyed(&palette);
+            let Some(layout) = city.layout.as_mut() else {
+                return;
+            };
+            let highlight = highlighted
+                .filter(|(city_key, _)| *city_key == key)
+                .map(|(_, building)| building as usize)
+                .filter(|&index| index < city.instances.len());
+            if city.highlighted != highlight {
+                city.recolour.extend(city.highlighted);
+                city.recolour.extend(highlight);
+                city.highlighted = highlight;
+            }
+            let mut recolour = std::mem::take(&mut city.recolour);
+            let count = city.colours.len();
+            if recolour.len() > count / 8 {
+                // Most colours may have changed: one pass over all of them, in order, beats
+                // sorting and deduplicating a long list.
+                recolour.clear();
+                recolour.extend(0..count);
+            } else if recolour.len() > 256 {
+                // Many: a bit per building puts them in order, once each, cheaper than a sort.
+                let bits = &mut city.recolour_bits;
+                bits.clear();
+                bits.resize(count.div_ceil(64), 0);
+                for &index in &recolour {
+                    bits[index / 64] |= 1 << (index % 64);
+                }
+                recolour.clear();
+                for (word_index, &word) in bits.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        recolour.push(word_index * 64 + word.trailing_zeros() as usize);
+                        word &= word - 1;
+                    }
+                }
+            } else {
+                recolour.sort_unstable();
+                recolour.dedup();
+            }
+            // In index order, each index once (the heights are already in the instances).
+            if !recolour.is_empty() {
+                let instances = std::sync::Arc::make_mut(&mut city.instances);
+                for &index in &recolour {
+                    let wanted = if Some(index) == city.highlighted {
+                        ColourKey::Highlight
+                    } else {
+                        city.target_colours[index]
+                    };
+                    if city.colours[index] != wanted {
+                        city.colours[index] = wanted;
+                        instances[index] = set_instance_colour(
+                            instances[index],
+                            palette.building_rgba(wanted, city.greyed),
+                        );
+                        city.instances_dirty = true;
+                    }
                 }
             }
-        } else {
-            recolour.sort_unstable();
-            recolour.dedup();
-        }
-        // In index order, each index once (the heights are already in the instances).
-        if !recolour.is_empty() {
-            let instances = std::sync::Arc::make_mut(&mut city.instances);
-            for &index in &recolour {
-                let wanted = if Some(index) == city.highlighted {
-                    ColourKey::Highlight
-                } else {
-                    city.target_colours[index]
-                };
-                if city.colours[index] != wanted {
-                    city.colours[index] = wanted;
-                    instances[index] = set_instance_colour(instances[index], palette.rgba(wanted));
-                    city.instances_dirty = true;
+            recolour.clear();
+            city.recolour = recolour;
+            // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
+            // the whole hierarchy every frame while everything moves costs more than it is worth.
+            let now_s = time.elapsed_secs_f64();
+            let settled = city.animating.is_empty();
+            if city.heights_dirty
+                && (settled || now_s - city.hit_test_refreshed_s >= HIT_TEST_REFRESH_S)
+            {
+                if let Err(error) = layout.set_heights(&city.heights_wu) {
+                    warn!("hit-test heights out of date: {error}");
                 }
+                city.heights_dirty = false;
+                city.hit_test_refreshed_s = now_s;
             }
-        }
-        recolour.clear();
-        city.recolour = recolour;
-        if city.instances_dirty {
-            if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
-                draw.show(&city.instances);
-                city.instances_dirty = false;
-                city.instances_generation += 1;
-            }
-        }
-        // The hit-test bounds follow the heights at most HIT_TEST_REFRESH_S behind: refitting
-        // the whole hierarchy every frame while everything moves costs more than it is worth.
-        let now_s = time.elapsed_secs_f64();
-        let settled = city.animating.is_empty();
-        if city.heights_dirty
-            && (settled || now_s - city.hit_test_refreshed_s >= HIT_TEST_REFRESH_S)
-        {
-            if let Err(error) = layout.set_heights(&city.heights_wu) {
-                warn!("hit-test heights out of date: {error}");
-            }
-            city.heights_dirty = false;
-            city.hit_test_refreshed_s = now_s;
+            hand_to_draw(city, &mut draws);
+        });
+    }
+}
+
+/// Hands a city's instances to its draw if they changed.
+fn hand_to_draw(city: &mut City, draws: &mut Query<'_, '_, &mut BuildingInstances>) {
+    if city.instances_dirty {
+        if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
+            draw.show(&city.instances);
+            city.instances_dirty = false;
+            city.instances_generation += 1;
         }
     }
 }

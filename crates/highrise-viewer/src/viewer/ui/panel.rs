@@ -108,25 +108,31 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
         };
         let stats = &view.report.stats;
         let status = match &view.report.status {
-            SessionStatus::Handshaking => "handshaking".to_string(),
-            SessionStatus::Connected => "connected".to_string(),
-            SessionStatus::Ended(SessionEnd::Goodbye) => "ended".to_string(),
-            SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_string(),
-            SessionStatus::Ended(SessionEnd::Failed(_)) => "failed".to_string(),
-            SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped".to_string(),
+            _ if view.crash.is_some() => "failed",
+            SessionStatus::Handshaking => "handshaking",
+            SessionStatus::Connected => "connected",
+            SessionStatus::Ended(SessionEnd::Goodbye) => "ended",
+            SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected",
+            SessionStatus::Ended(SessionEnd::Failed(_)) => "failed",
+            SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped",
         };
         let selected = sessions.selected == Some(session_id);
-        if ui
-            .selectable_label(
-                selected,
-                match otlp_host(&info.agent) {
-                    Some(host) => format!("{} · {host} · {status}", view.title()),
-                    None => format!("{} · pid {} · {status}", view.title(), info.pid),
-                },
-            )
-            .clicked()
-        {
+        let line = match otlp_host(&info.agent) {
+            Some(host) => format!("{} · {host} · {status}", view.title()),
+            None => format!("{} · pid {} · {status}", view.title(), info.pid),
+        };
+        // A session highrise failed on is a bug to report: its line in red.
+        let line = if view.crash.is_some() {
+            egui::RichText::new(line).color(egui::Color32::LIGHT_RED)
+        } else {
+            egui::RichText::new(line)
+        };
+        if ui.selectable_label(selected, line).clicked() {
             clicked = Some(session_id);
+        }
+        if let Some(crash) = &view.crash {
+            ui.colored_label(egui::Color32::LIGHT_RED, crash_line(&crash.message))
+                .on_hover_text(&crash.message);
         }
         ui.label(format!(
             "  {:.0} events/s · {} methods · {} threads",
@@ -150,6 +156,21 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
     if clicked.is_some() {
         sessions.selected = clicked;
     }
+}
+
+/// Longest crash message the session list shows in full (the rest is on hover), characters.
+pub const CRASH_LINE_CHARS: usize = 160;
+
+/// The session list's line for a session highrise failed on: a bug to report, with the
+/// message (cut at [`CRASH_LINE_CHARS`]).
+pub fn crash_line(message: &str) -> String {
+    let shown: String = message.chars().take(CRASH_LINE_CHARS).collect();
+    let cut = if shown.len() < message.len() {
+        "…"
+    } else {
+        ""
+    };
+    format!("  failed — a highrise bug, report this: {shown}{cut}")
 }
 
 /// How exact the session's numbers are: the share of events the agent dropped over the window
