@@ -158,7 +158,9 @@ impl Printer {
         let printed = self.errors_printed.entry(id).or_insert(0);
         for error in report.errors.iter().skip(*printed) {
             if error.is_crash() {
-                // Said once, on the session's "ended (failed: …)" line.
+                // The one line that says it, as it happens (the session is still read to its
+                // end, counted, and recorded).
+                writeln!(out, "[session {id}] FAILED: {error}")?;
                 continue;
             }
             writeln!(out, "[session {id}] error: {error}")?;
@@ -168,6 +170,9 @@ impl Printer {
             let how = match end {
                 SessionEnd::Goodbye => "goodbye".to_string(),
                 SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
+                SessionEnd::Failed(error) if error.is_crash() => {
+                    "failed: a bug in highrise, see FAILED above".to_string()
+                }
                 SessionEnd::Failed(error) => format!("failed: {error}"),
                 SessionEnd::ServerShutdown => "server shut down".to_string(),
             };

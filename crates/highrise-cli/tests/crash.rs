@@ -105,19 +105,25 @@ fn a_panic_on_one_session_fails_it_in_serve_and_the_other_goes_on() {
     let status = serve.wait().expect("serve exits");
     let text = output.join("\n");
     assert!(status.success(), "{text}");
-    // The crashed session: one line, with the message and where it came from.
+    // The crashed session: one line, as it happened, with the message and where it came from.
     let failed: Vec<&String> = output
         .iter()
         .filter(|line| line.contains("injected panic"))
         .collect();
     assert_eq!(failed.len(), 1, "{text}");
     assert!(
-        failed[0].contains("ended (failed: highrise failed on this session (a bug; report this)"),
+        failed[0].contains("FAILED: highrise failed on this session (a bug; report this)"),
         "{text}"
     );
     assert!(failed[0].contains("guard.rs:"), "{text}");
-    // It had counted its calls before the crash; the demo beside it ended normally.
-    assert!(failed[0].contains("201 events"), "{text}");
+    // Its stream was still read to the Goodbye and counted (201 events before the crash, 1
+    // after): the agent saw nothing.
+    let ended = output
+        .iter()
+        .find(|line| line.contains("ended (") && line.contains("crashy:"))
+        .unwrap_or_else(|| panic!("no end line for crashy: {text}"));
+    assert!(ended.contains("ended (failed: a bug in highrise"), "{text}");
+    assert!(ended.contains("crashy: 202 events"), "{text}");
     assert!(
         output
             .iter()

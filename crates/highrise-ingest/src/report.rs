@@ -246,13 +246,18 @@ impl<T> SessionReport<T> {
         matches!(self.status, SessionStatus::Ended(_))
     }
 
-    /// The message when highrise itself failed on this session ([`SessionError::Crashed`]).
+    /// The message when highrise itself failed on this session ([`SessionError::Crashed`]):
+    /// from the crash on (the session is read to its end, then ends failed with it).
     pub fn crash(&self) -> Option<&str> {
-        match &self.status {
-            SessionStatus::Ended(SessionEnd::Failed(SessionError::Crashed(message))) => {
-                Some(message)
+        fn crashed(error: &SessionError) -> Option<&str> {
+            match error {
+                SessionError::Crashed(message) => Some(message),
+                _ => None,
             }
-            _ => None,
+        }
+        match &self.status {
+            SessionStatus::Ended(SessionEnd::Failed(error)) if error.is_crash() => crashed(error),
+            _ => self.errors.iter().find_map(crashed),
         }
     }
 }

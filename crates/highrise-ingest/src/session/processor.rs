@@ -178,12 +178,7 @@ impl<S: SessionSink> SessionProcessor<S> {
     /// The message when highrise itself failed on this session (a caught panic, see
     /// [`crate::SessionError::Crashed`]).
     pub fn crash(&self) -> Option<&str> {
-        match &self.session.status {
-            SessionStatus::Ended(SessionEnd::Failed(crate::SessionError::Crashed(message))) => {
-                Some(message)
-            }
-            _ => None,
-        }
+        self.session.crash_message()
     }
 
     /// True once the session has ended (Goodbye, failure, [`Self::finish`]).
@@ -203,10 +198,12 @@ impl<S: SessionSink> SessionProcessor<S> {
                 match crate::guard::catch(|| make_sink(&hello)) {
                     Ok(sink) => {
                         session.open(&hello, sink);
-                        session.is_crashed()
+                        false
                     }
                     Err(message) => {
+                        // No sink: nothing to read the stream into.
                         session.crash(message);
+                        session.end(SessionEnd::Disconnected);
                         true
                     }
                 }
@@ -221,8 +218,7 @@ impl<S: SessionSink> SessionProcessor<S> {
                     session.end(SessionEnd::Goodbye);
                     return true;
                 }
-                // A panic in the sink (caught) ends the session as failed.
-                session.is_crashed()
+                false
             }
             ReaderItem::Skipped {
                 error, frame_bytes, ..

@@ -54,8 +54,12 @@ pub(crate) struct Session<S: SessionSink> {
     amount_buffer: Vec<MemoryAmount>,
     /// Something changed since the last report was sent.
     pub(super) dirty: bool,
-    /// highrise failed on this session ([`Self::crash`]): its sink is fed nothing more.
-    crashed: bool,
+    /// highrise failed on this session ([`Self::crash`]) with this message: its sink is fed
+    /// nothing more.
+    crashed: Option<String>,
+    /// After a crash: the one snapshot taken then (`None` if that failed too), published
+    /// from then on instead of asking the broken sink again.
+    crash_snapshot: Option<Option<S::Snapshot>>,
 }
 
 impl<S: SessionSink> Session<S> {
@@ -82,7 +86,8 @@ impl<S: SessionSink> Session<S> {
             event_buffer: Vec::new(),
             amount_buffer: Vec::new(),
             dirty: true,
-            crashed: false,
+            crashed: None,
+            crash_snapshot: None,
         }
     }
 
@@ -142,33 +147,44 @@ impl<S: SessionSink> Session<S> {
         self.dirty = true;
     }
 
+    /// Ends the session. A crashed session ends failed with its crash, whatever ended it.
     pub(super) fn end(&mut self, end: SessionEnd) {
-        if self.crashed {
-            // Already ended by the crash, which stays its reason.
+        self.dirty = true;
+        if let Some(message) = self.crashed.clone() {
+            self.status = SessionStatus::Ended(SessionEnd::Failed(SessionError::Crashed(message)));
             return;
         }
         self.status = SessionStatus::Ended(end);
-        self.dirty = true;
         self.with_sink(|sink| sink.session_ended());
     }
 
-    /// highrise failed on this session's data (a caught panic): the session ends as failed
-    /// with the message, its sink is fed nothing more.
+    /// highrise failed on this session's data (a caught panic): the session is marked failed
+    /// with the message (kept among its errors whatever their number) and its sink is fed
+    /// nothing more. The stream is still read, counted and recorded until the agent ends it,
+    /// so the program goes on undisturbed (an agent whose socket closed would reconnect and
+    /// crash a new session, over and over); the session then ends failed with this message.
     pub(super) fn crash(&mut self, message: String) {
-        if self.crashed {
+        if self.crashed.is_some() {
             return;
         }
         tracing::error!(session_id = self.session_id, %message, "session failed: a bug in highrise");
-        self.crashed = true;
+        self.crashed = Some(message.clone());
         let error = SessionError::Crashed(message);
-        self.record_error(error.clone());
-        self.status = SessionStatus::Ended(SessionEnd::Failed(error));
+        if matches!(self.status, SessionStatus::Ended(_)) {
+            // Its last snapshot failed: the end it had is not the whole story.
+            self.status = SessionStatus::Ended(SessionEnd::Failed(error.clone()));
+        }
+        if self.errors.len() >= MAX_KEPT_ERRORS {
+            self.errors.pop();
+        }
+        self.errors.push(error);
+        self.stats.errors_total += 1;
         self.dirty = true;
     }
 
-    /// True once highrise failed on this session ([`Self::crash`]).
-    pub(super) fn is_crashed(&self) -> bool {
-        self.crashed
+    /// The crash's message once highrise failed on this session ([`Self::crash`]).
+    pub(super) fn crash_message(&self) -> Option<&str> {
+        self.crashed.as_deref()
     }
 
     fn ticks_to_ns(&self, ticks: u64) -> u64 {
@@ -324,7 +340,7 @@ impl<S: SessionSink> Session<S> {
     /// Feeds the sink, at the session's boundary for panics: one in the sink (the aggregator,
     /// alerts, …) fails this session with its message ([`Self::crash`]) and nothing else.
     fn with_sink(&mut self, feed: impl FnOnce(&mut S)) {
-        if self.crashed {
+        if self.crashed.is_some() {
             return;
         }
         if let Some(sink) = self.sink.as_mut() {
@@ -728,18 +744,25 @@ impl<S: SessionSink> Session<S> {
         frames
     }
 
-    /// The sink's snapshot, caught like every sink call. After a crash it is still asked once
-    /// per report (what was counted so far stays readable); if that panics too, `None`, and
+    /// The sink's snapshot, caught like every sink call. After a crash it is taken once more
+    /// (what was counted so far stays readable) and kept; if that panics too, `None`, and
     /// consumers keep the last snapshot they had.
     fn snapshot(&mut self) -> Option<S::Snapshot> {
+        if let Some(kept) = &self.crash_snapshot {
+            return kept.clone();
+        }
         let sink = self.sink.as_mut()?;
-        match crate::guard::catch(|| sink.snapshot()) {
+        let snapshot = match crate::guard::catch(|| sink.snapshot()) {
             Ok(snapshot) => Some(snapshot),
             Err(message) => {
                 self.crash(message);
                 None
             }
+        };
+        if self.crashed.is_some() {
+            self.crash_snapshot = Some(snapshot.clone());
         }
+        snapshot
     }
 
     pub(super) fn report(&mut self) -> SessionReport<S::Snapshot> {

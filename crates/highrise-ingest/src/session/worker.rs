@@ -71,8 +71,10 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
         );
     });
     if let Err(message) = served {
+        // The loop itself is broken: the session ends here.
         setup.tee_raw.store(false, Ordering::Relaxed);
         processor.session.crash(message);
+        processor.session.end(SessionEnd::Disconnected);
     }
     if let Some(active) = recorder.take() {
         if let Err(message) = crate::guard::catch(|| active.finish(&mut processor.session)) {
@@ -170,10 +172,6 @@ fn serve<S: SessionSink>(
                 }
                 publisher.publish(&mut processor.session, false);
             },
-        }
-        if processor.is_ended() {
-            // Ended by a caught panic in a command or a snapshot.
-            break;
         }
     }
 }
