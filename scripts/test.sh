@@ -14,6 +14,8 @@ scripts/check-pure-crates.sh
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh
+# Real programs under their agents (Maven, Rhino, Pygments, docutils, a Rust crate), recorded and reported.
+scripts/test-corpus.sh
 # OTLP from real OpenTelemetry SDKs (Python, Node) on several network namespaces.
 scripts/test-otlp.sh
 # A short run of each fuzz target (fuzz/) when a nightly toolchain is there; skipped otherwise.

@@ -69,6 +69,13 @@ def _parser():
         help="at each phase mark's end, count the objects live per class after a collection "
         "(default: $HIGHRISE_LIVE, else off; needs allocation counting)",
     )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        default=None,
+        help="at the end, print the events sent to the viewer and those dropped on stderr "
+        "(default: $HIGHRISE_STATS, else off)",
+    )
     parser.add_argument("-m", dest="module", default=None, help="run a library module as a script")
     parser.add_argument("target", nargs="?", help="the script to run (unless -m)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -125,6 +132,7 @@ def main(argv=None):
         token=options.token,
         alloc=options.alloc,
         live=options.live,
+        stats=options.stats,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

@@ -79,6 +79,15 @@ def parse_alloc(alloc):
     return alloc, asked
 
 
+def parse_stats(stats):
+    """The `stats` option: True/False, or None for `HIGHRISE_STATS` (on/1/true; default off)."""
+    if stats is None:
+        stats = os.environ.get("HIGHRISE_STATS", "")
+    if isinstance(stats, str):
+        return stats.strip().lower() in ("on", "true", "1", "yes")
+    return bool(stats)
+
+
 def parse_live(live):
     """The `live` option: True/False, "on"/"off", or None for `HIGHRISE_LIVE` (default off)."""
     if live is None:
@@ -132,6 +141,7 @@ class Agent:
         token=None,
         alloc=None,
         live=None,
+        stats=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
         # Only a viewer listening beyond loopback asks for it, and only of agents on other
@@ -171,6 +181,10 @@ class Agent:
         self._thread = None
         self._started_threads = set()
         self._dropped_sent = 0
+        # Enter and exit events written to the viewer (what its session counts as `events`);
+        # `stats` (HIGHRISE_STATS=on) prints it, and the events dropped, after the Goodbye.
+        self.events_sent = 0
+        self.stats = parse_stats(stats)
         self._last_send = 0.0
         self._answer = bytearray()
         self.answer = None  # ("welcome", version, session) / ("reject", version, reason)
@@ -278,6 +292,8 @@ class Agent:
                 wait_s = FLUSH_INTERVAL_S if busiest < self.buffer_events // 4 else FLUSH_INTERVAL_S / 10
             self._flush(sock, final=True)
             sock.sendall(_wire.goodbye(self.now_ticks()))
+            if self.stats:
+                _warn("sent %d events, dropped %d" % (self.events_sent, self._dropped_sent))
             self._close_gracefully(sock)
         except Exception as error:  # the socket failed (OSError), or a bug: stop, never crash
             try:  # a viewer that rejected us has said why before closing
@@ -320,7 +336,9 @@ class Agent:
         while self._live_snapshots:
             snapshots.append(self._live_snapshots.popleft())
         now = self.now_ticks()
+        calls_before = self.recorder.calls_drained
         drained = self.recorder.drain(now, final)
+        calls = self.recorder.calls_drained - calls_before
         definitions = self.methods.take_pending()
         classes = self.recorder.take_classes()  # after drain: every class its records name
         relations = self._new_relations(classes, snapshots)  # may register more classes
@@ -382,6 +400,7 @@ class Agent:
         if frames:
             sock.sendall(b"".join(frames))
             self._last_send = clock
+        self.events_sent += calls
         return busiest
 
     def _new_relations(self, classes, snapshots):
@@ -483,6 +502,7 @@ def start(
     token=None,
     alloc=None,
     live=None,
+    stats=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
     else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
@@ -490,13 +510,14 @@ def start(
     objects each profiled function creates ("on"/"off", True/False; default `HIGHRISE_ALLOC`,
     else on; see README.md "Allocations"). `live`: at each phase mark's end, count the objects
     live per class after a collection (True/False; default `HIGHRISE_LIVE`, else off; README.md
-    "Live objects"). Returns the Agent, or None when no viewer answered
+    "Live objects"). `stats`: after the Goodbye, print the events sent and dropped on stderr
+    (True/False; default `HIGHRISE_STATS`, else off). Returns the Agent, or None when no viewer answered
     (the program runs on unprofiled). Calling it again while running returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
-        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live)
+        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live, stats)
         if not agent.start():
             return None
         _agent = agent

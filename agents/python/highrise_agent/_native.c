@@ -140,6 +140,7 @@ static PyObject *dict_key = NULL; /* key of the sentinel in the thread state dic
 static uint64_t zero_ns = 0;
 static uint32_t max_events = 65536;
 static uint64_t dropped_gone = 0; /* dropped events of records already removed */
+static uint64_t calls_drained_total = 0; /* enter and exit records drained (memory records not) */
 static int all_threads = 0;       /* installed with PyEval_SetProfileAllThreads */
 #if PY_VERSION_HEX >= 0x030C0000
 static int profiling = 0; /* the profile hook (not sys.monitoring) is installed */
@@ -1391,6 +1392,7 @@ typedef struct {
     int ended;
     Packed *packed; /* owned */
     uint32_t packed_count;
+    uint64_t calls; /* enter and exit records packed (memory records not) */
     int failed; /* out of memory while packing */
 } Snapshot;
 
@@ -1420,7 +1422,9 @@ static void pack_snapshot(Snapshot *snap, int records, double ns_per_tsc, uint32
                 ts = last;
             }
             snap->events[end].ts = last = ts;
-            end += record_slots(snap->events, end, records);
+            uint32_t record = record_slots(snap->events, end, records);
+            snap->calls += record == 1;
+            end += record;
             n++;
         }
         snap->last_ts = last;
@@ -1588,6 +1592,7 @@ static PyObject *drain(PyObject *module, PyObject *args)
         if (still_running(snap)) {
             snap->rec->last_ts = snap->last_ts;
         }
+        calls_drained_total += snap->calls;
         PyObject *segments = PyList_New(0);
         int failed = segments == NULL;
         for (uint32_t k = 0; !failed && k < snap->packed_count; k++) {
@@ -1661,6 +1666,14 @@ static PyObject *buffered_bytes(PyObject *module, PyObject *unused)
         total += ((uint64_t)rec->cap + rec->spare_cap) * sizeof(Event);
     }
     return PyLong_FromUnsignedLongLong(total);
+}
+
+/* calls_drained() -> the enter and exit records every drain so far has packed into frames. */
+static PyObject *calls_drained(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(calls_drained_total);
 }
 
 static PyObject *dropped_total(PyObject *module, PyObject *unused)
@@ -2032,6 +2045,8 @@ static PyMethodDef methods[] = {
     {"drain", drain, METH_VARARGS,
      "drain(now_ticks, frame_tag) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
+    {"calls_drained", calls_drained, METH_NOARGS,
+     "Enter and exit records drained into frames so far (all threads, all sessions)."},
     {"gc_phase", (PyCFunction)(void (*)(void))gc_phase, METH_FASTCALL,
      "gc_phase(phase, info): for gc.callbacks; the collector's objects are not the program's."},
     {"phase_enter", phase_enter, METH_O, "phase_enter(code): open a phase mark's frame on this thread."},

@@ -188,6 +188,11 @@ class NativeRecorder:
     def dropped_total(self):
         return _native.dropped_total()
 
+    @property
+    def calls_drained(self):
+        """Enter and exit records drained into frames so far (memory records not counted)."""
+        return _native.calls_drained()
+
     def class_id(self, cls, register):
         """The class id of `cls` (registered first when `register`: it is among the next
         take_classes), or None."""

@@ -79,6 +79,7 @@ class PythonRecorder:
         self._live = []  # non-empty while installed (a cheap flag the profile function reads)
         self._tool_id = None
         self.dropped_total = 0
+        self.calls_drained = 0  # events drained into segments so far (all of them enters and exits)
         self._dropped_ended = 0
 
     # -- per-thread buffers -------------------------------------------------------------------
@@ -377,6 +378,7 @@ class PythonRecorder:
                             run = []
                 if run:
                     segments.append(_pack(run, zero))
+            self.calls_drained += sum(segment[1] for segment in segments if len(segment) == 3)
             if (ended or final) and buffer.dropping:
                 # The thread is gone (or recording has stopped): its stack can no longer change,
                 # so it can be sent as is.

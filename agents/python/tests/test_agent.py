@@ -2,6 +2,7 @@
 the naming scheme, library exclusion and --include, -m mode, the start() API, no listener, drops.
 Each test runs with both recorders (native C hook and pure Python)."""
 
+import re
 import sys
 
 import pytest
@@ -201,6 +202,35 @@ def test_tiny_buffer_drops_are_counted_and_resynced(probe, backend):
     total_calls = 2 * (200 + 200 * 100 + 1)  # two threads of work: branch + leaf + work
     recorded = sum(session["calls"].values())
     assert 0 < recorded < total_calls
+
+
+STATS_LINE = re.compile(r"^highrise-agent: sent (\d+) events, dropped (\d+)$", re.M)
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("drops", [False, True])
+def test_stats_line_says_what_the_session_counted(probe, backend, drops):
+    """HIGHRISE_STATS=on / --stats: one line after the Goodbye with the enter and exit events
+    written (memory records not among them) and those dropped, exactly what the session got."""
+    if drops:
+        done, session = run_with_agent(probe, ["busy.py"], ["--stats", "--buffer-events", "16"], backend=backend)
+    else:
+        done, session = run_with_agent(
+            probe, ["mt_workload.py", "5"], backend=backend, env_extra={"HIGHRISE_STATS": "on"}
+        )
+    said = STATS_LINE.findall(done.stderr)
+    assert len(said) == 1, done.stderr
+    sent, dropped = map(int, said[0])
+    assert session["end"] == "goodbye"
+    assert sent == session["stats"]["events"] > 0
+    assert dropped == session["stats"]["agent_events_dropped"]
+    assert (dropped > 0) == drops
+
+
+def test_no_stats_line_by_default(probe):
+    done, session = run_with_agent(probe, ["mt_workload.py", "5"])
+    assert session["end"] == "goodbye"
+    assert not STATS_LINE.search(done.stderr), done.stderr
 
 
 def test_idle_threads_give_their_buffers_back(probe):

@@ -12,7 +12,8 @@ import java.util.List;
  * rounded up to a power of two, default 16384), lossless (block instead of dropping), alloc
  * (on|off: count the objects and arrays instrumented code creates, default {@link #DEFAULT_ALLOC}),
  * live (on|off, default off: at every phase mark's end, a snapshot of the objects live per class,
- * from the JVM's class histogram after a full collection; needs alloc=on), verbose.
+ * from the JVM's class histogram after a full collection; needs alloc=on), verbose, stats (at the
+ * session's end, one line on stderr: the enter and exit events sent and the events dropped).
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
@@ -34,6 +35,8 @@ final class Options {
     /** Live-object snapshots at phase ends (see {@link LiveObjects}). */
     boolean live;
     boolean verbose;
+    /** At the session's end, one stderr line: events sent and dropped (for test harnesses). */
+    boolean stats;
     final List<String> warnings = new ArrayList<>();
 
     static Options parse(String args) {
@@ -106,6 +109,9 @@ final class Options {
                         break;
                     case "verbose":
                         o.verbose = value.isEmpty() || Boolean.parseBoolean(value);
+                        break;
+                    case "stats":
+                        o.stats = value.isEmpty() || Boolean.parseBoolean(value);
                         break;
                     default:
                         o.warnings.add("unknown option '" + key + "' ignored");

@@ -80,6 +80,8 @@ final class Sender implements Runnable {
     private long gapsTotal;
     private long droppedEventsSent = -1;
     private long gapsSent = -1;
+    /** Enter and exit events written to the viewer (the `stats` option prints it at the end). */
+    private long eventsSent;
 
     private Socket socket;
     private OutputStream out;
@@ -475,6 +477,7 @@ final class Sender implements Runnable {
                     track(ring, code);
                 }
                 ensureDefined(code >>> 1);
+                eventsSent++;
                 if (records) {
                     if (recordPacker.count() == 0) {
                         recordPacker.start(t);
@@ -753,6 +756,9 @@ final class Sender implements Runnable {
         reportDrops();
         wire.goodbye(ticks(System.nanoTime()));
         flush();
+        if (options.stats) {
+            log("sent " + eventsSent + " events, dropped " + droppedEventsTotal);
+        }
         socket.shutdownOutput();
         socket.setSoTimeout(CLOSE_READ_TIMEOUT_MS);
         byte[] sink = new byte[1024];

@@ -290,6 +290,8 @@ public final class AgentTests {
         check(Options.parse("").alloc == Options.DEFAULT_ALLOC, "alloc default");
         check(Options.parse("alloc=off").alloc == false && Options.parse("alloc=on").alloc, "alloc=off|on");
         check(Options.parse("alloc").alloc && !Options.parse("alloc=false").alloc, "alloc alone, alloc=false");
+        check(!Options.parse("").stats && Options.parse("stats").stats && !Options.parse("stats=false").stats,
+                "stats default off, stats, stats=false");
         Options badAlloc = Options.parse("alloc=maybe");
         check(badAlloc.alloc == Options.DEFAULT_ALLOC && badAlloc.warnings.size() == 1, "alloc=maybe: " + badAlloc.warnings);
     }
@@ -373,12 +375,13 @@ public final class AgentTests {
         int rounds = 200;
         try (Probe p = new Probe(1)) {
             Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
-                    + ",program=workload,label=test-label,lossless"), APP + ".Workload",
+                    + ",program=workload,label=test-label,lossless,stats"), APP + ".Workload",
                     String.valueOf(threads), String.valueOf(rounds));
             check(run.exit == 0, "workload exit " + run.exit + "\n" + run.output);
             check(run.output.contains("WORKLOAD DONE 3"), "workload output:\n" + run.output);
             check(run.output.contains("UNCAUGHT crasher gave up"), "the crasher thread died uncaught");
             Map<String, Object> s = p.session(30);
+            checkStatsLine(run.output, map(s.get("stats")));
             check("workload".equals(s.get("program")), "program " + s.get("program"));
             check("test-label".equals(s.get("version_label")), "label");
             check(String.valueOf(s.get("agent")).startsWith("highrise-agent-java "), "agent " + s.get("agent"));
@@ -449,6 +452,7 @@ public final class AgentTests {
             Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
                     + ",exclude=" + APP + ".Outer"), APP + ".Workload", "2", "20");
             check(run.exit == 0 && run.output.contains("WORKLOAD DONE"), "workload:\n" + run.output);
+            check(!run.output.contains("highrise-agent: sent"), "no stats line without the option:\n" + run.output);
             Map<String, Object> s = p.session(30);
             check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
             check(s.get("program").equals(APP + ".Workload"), "default program name: " + s.get("program"));
@@ -464,17 +468,31 @@ public final class AgentTests {
     static void dropsAndResync() throws Exception {
         try (Probe p = new Probe(1)) {
             Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
-                    + ",buffer=64"), APP + ".Workload", "4", "300");
+                    + ",buffer=64,stats"), APP + ".Workload", "4", "300");
             check(run.exit == 0 && run.output.contains("WORKLOAD DONE"), "workload:\n" + run.output);
             Map<String, Object> s = p.session(30);
             check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
             Map<String, Object> stats = map(s.get("stats"));
             check(num(stats.get("agent_events_dropped")) > 0, "64-event buffers must drop: " + stats);
+            checkStatsLine(run.output, stats);
             check(num(stats.get("agent_batches_dropped")) > 0, "gaps counted: " + stats);
             check(num(stats.get("resyncs")) > 0, "resyncs sent: " + stats);
             check(num(stats.get("skipped_records")) == 0, "no event named an undefined method: " + stats);
             allThreadsBalanced(s, false);
         }
+    }
+
+    /** The `stats` option's line (`highrise-agent: sent N events, dropped M`) says exactly what the
+     *  session counted: its enter and exit events and the agent's dropped total. */
+    static void checkStatsLine(String output, Map<String, Object> stats) {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("(?m)^highrise-agent: sent (\\d+) events, dropped (\\d+)$").matcher(output);
+        check(m.find(), "no stats line:\n" + output);
+        long sent = Long.parseLong(m.group(1));
+        long dropped = Long.parseLong(m.group(2));
+        check(!m.find(), "one stats line:\n" + output);
+        check(sent > 0 && sent == num(stats.get("events")), "sent " + sent + " but the session counted " + stats);
+        check(dropped == num(stats.get("agent_events_dropped")), "dropped " + dropped + " but the session got " + stats);
     }
 
     /** Every thread's stack is empty at the end with no mismatched or orphan exits; exact=true also
