@@ -132,7 +132,19 @@ def main():
           b'"value":{"stringValue":"j"}}]},"scopeSpans":[{"scope":{"name":"s"},"spans":[{"traceId":'
           b'"5B8EFFF798038103D269B633813FC60C","spanId":"EEE19B7EC3C1B174","name":"run","kind":2,'
           b'"startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}]}]}]}')
-
+    # adaptive_maps: arbitrary bytes become operations; a few deterministic patterns (runs of
+    # small ids, far jumps, bursts) so the first inputs already switch the per-thread maps.
+    import random
+    for seed in range(4):
+        draw = random.Random(seed)
+        write("adaptive_maps", f"mixed-{seed}", bytes(draw.randrange(256) for _ in range(2048)))
+    write("adaptive_maps", "ramp", bytes(range(256)) * 8)
+    # session_frames / session_messages: streams that real programs sent (fuzz/recorded/, made
+    # by fuzz/capture_seeds.py from the real-program corpus): method ids as class loading
+    # allocates them, which synthetic streams never did.
+    for stream in sorted((ROOT / "fuzz" / "recorded").glob("*.frames")):
+        write("session_frames", f"real-{stream.stem}", stream.read_bytes())
+        write("session_messages", f"real-{stream.stem}", stream.read_bytes()[: 16 * 1024])
 
 if __name__ == "__main__":
     main()

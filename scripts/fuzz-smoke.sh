@@ -15,7 +15,7 @@ fi
 seconds="${FUZZ_SMOKE_SECONDS:-20}"
 target_dir="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}/fuzz"
 triple="$(rustc +nightly -vV | sed -n 's/^host: //p')"
-targets=(session_frames session_messages recording_reader agent_answer otlp_request)
+targets=(session_frames session_messages recording_reader agent_answer otlp_request adaptive_maps)
 
 # cargo-fuzz's flags for `cargo fuzz build` (address sanitizer, the default).
 rustflags=(
