@@ -167,7 +167,7 @@ pub fn choose_phase(
                         .filter(|(method, _)| *method != mark.0)
                         .map(|(method, _)| method.clone())
                         .collect();
-                    Ok(Some(choice(*mark, others)))
+                    Ok(Some(choice(mark, others)))
                 }
                 _ => Err(many.iter().map(|(method, _)| method.clone()).collect()),
             }
