@@ -512,3 +512,22 @@ fn a_million_contexts_fit_in_200_mib() {
     eprintln!("{} nodes: {mib:.1} MiB", aggregator.context_nodes());
     assert!(mib <= 200.0, "{mib:.1} MiB");
 }
+
+/// A node's depth is a `u16`: with the default depth limit (65,536 frames) the deepest node of a
+/// deeper recursion once had its parent's depth (saturated), and the preorder export put it
+/// beside its parent instead of under it. The tree now stops at 65,535 frames.
+#[test]
+fn a_recursion_deeper_than_a_u16_keeps_every_node_under_its_parent() {
+    let mut aggregator = with_contexts();
+    aggregator.define_method(0, "p");
+    let frames = 70_000u64;
+    let enters: Vec<Event> = (0..frames).map(|i| enter(i + 1, 0)).collect();
+    aggregator.apply_events(1, &enters);
+    let tree = aggregator.contexts().expect("tree");
+    // One chain: the root, then node k at depth k.
+    assert!(tree.nodes.len() > 1);
+    for (index, node) in tree.nodes.iter().enumerate() {
+        assert_eq!(usize::from(node.depth), index, "node {index}");
+    }
+    assert_eq!(tree.nodes.len(), usize::from(u16::MAX) + 1);
+}
