@@ -50,25 +50,7 @@ cargo build --locked -p highrise-example-corpus-rust
 corpus_rust="$CARGO_TARGET_DIR/debug/corpus-rust"
 
 # The interpreters, as scripts/test-python.sh finds them: python3, and 3.12/3.13 when present.
-pythons=()
-add_python() {
-    local candidate="$1"
-    [ -x "$candidate" ] || candidate="$(command -v "$1" 2>/dev/null || true)"
-    [ -n "$candidate" ] && [ -x "$candidate" ] || return 0
-    local version
-    version="$("$candidate" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" || return 0
-    for seen in "${pythons[@]:-}"; do
-        [ "${seen#*=}" = "$version" ] && return 0
-    done
-    pythons+=("$candidate=$version")
-}
-add_python python3
-for version in 3.12 3.13; do
-    add_python "python$version"
-    for candidate in "$HOME"/.pyenv/versions/"$version".*/bin/python3; do
-        add_python "$candidate"
-    done
-done
+source scripts/find-pythons.sh
 venvs=()
 if wanted pygments || wanted docutils; then
     for entry in "${pythons[@]}"; do

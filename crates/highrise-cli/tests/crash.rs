@@ -76,25 +76,24 @@ fn lines_of(stdout: std::process::ChildStdout) -> mpsc::Receiver<String> {
     lines
 }
 
-#[test]
-fn a_panic_on_one_session_fails_it_in_serve_and_the_other_goes_on() {
-    let mut serve = Command::new(HIGHRISE)
-        .args(["serve", "--listen", "127.0.0.1:0", "--interval-s", "0.5"])
-        .args(["--exit-after-sessions", "2"])
+/// Runs `listener` (serve or record) with the panic hook, a tetris demo and the poisoned
+/// agent against it (at the address `address_of` reads from its first line), until it exits:
+/// its exit status and the rest of its stdout.
+fn beside_a_demo(
+    mut listener: Command,
+    address_of: impl FnOnce(&str) -> String,
+) -> (std::process::ExitStatus, Vec<String>) {
+    let mut child = listener
         .env("HIGHRISE_TEST_PANIC_ON", POISON)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
-        .expect("serve starts");
-    let lines = lines_of(serve.stdout.take().expect("stdout"));
+        .expect("listener starts");
+    let lines = lines_of(child.stdout.take().expect("stdout"));
     let first = lines
         .recv_timeout(Duration::from_secs(30))
         .expect("address line");
-    let addr = first
-        .split_whitespace()
-        .nth(3)
-        .expect("address")
-        .to_string();
+    let addr = address_of(&first);
     let mut demo = tetris_demo(&addr);
     poisoned_agent(&addr);
     assert!(demo.wait().expect("demo ends").success());
@@ -102,7 +101,23 @@ fn a_panic_on_one_session_fails_it_in_serve_and_the_other_goes_on() {
     while let Ok(line) = lines.recv_timeout(Duration::from_secs(30)) {
         output.push(line);
     }
-    let status = serve.wait().expect("serve exits");
+    (child.wait().expect("listener exits"), output)
+}
+
+#[test]
+fn a_panic_on_one_session_fails_it_in_serve_and_the_other_goes_on() {
+    let mut serve = Command::new(HIGHRISE);
+    serve
+        .args(["serve", "--listen", "127.0.0.1:0", "--interval-s", "0.5"])
+        .args(["--exit-after-sessions", "2"]);
+    // serve's first line: "highrise: listening on ADDR".
+    let (status, output) = beside_a_demo(serve, |first| {
+        first
+            .split_whitespace()
+            .nth(3)
+            .expect("address")
+            .to_string()
+    });
     let text = output.join("\n");
     assert!(status.success(), "{text}");
     // The crashed session: one line, as it happened, with the message and where it came from.
@@ -141,7 +156,8 @@ fn a_panic_on_one_session_fails_it_in_record_and_its_recording_stays_readable() 
     let dir = std::env::temp_dir().join(format!("highrise-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let mut record = Command::new(HIGHRISE)
+    let mut record = Command::new(HIGHRISE);
+    record
         .args([
             "record",
             "--listen",
@@ -150,30 +166,16 @@ fn a_panic_on_one_session_fails_it_in_record_and_its_recording_stays_readable() 
             "2",
             "--out",
         ])
-        .arg(&dir)
-        .env("HIGHRISE_TEST_PANIC_ON", POISON)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("record starts");
-    let lines = lines_of(record.stdout.take().expect("stdout"));
-    let first = lines
-        .recv_timeout(Duration::from_secs(30))
-        .expect("address line");
-    let addr = first
-        .strip_prefix("LISTENING ")
-        .expect("LISTENING line")
-        .trim()
-        .to_string();
-    let mut demo = tetris_demo(&addr);
-    poisoned_agent(&addr);
-    assert!(demo.wait().expect("demo ends").success());
-    let mut output = Vec::new();
-    while let Ok(line) = lines.recv_timeout(Duration::from_secs(30)) {
-        output.push(line);
-    }
+        .arg(&dir);
+    let (status, output) = beside_a_demo(record, |first| {
+        first
+            .strip_prefix("LISTENING ")
+            .expect("LISTENING line")
+            .trim()
+            .to_string()
+    });
     let text = output.join("\n");
-    assert!(record.wait().expect("record exits").success(), "{text}");
+    assert!(status.success(), "{text}");
     let failed: Vec<&String> = output
         .iter()
         .filter(|line| line.contains("failed: highrise failed on this session"))
