@@ -148,5 +148,21 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
     assert!((replayed.method(0).elevation - live_snapshot.method(0).elevation).abs() < 1e-6);
     assert!((replayed.method(1).elevation - live_snapshot.method(1).elevation).abs() < 1e-6);
     assert!((live_snapshot.method(1).elevation - 0.4 / 3.0).abs() < 0.01);
+    // The session list names it as a replay (file, position), not as an attached program.
+    let progress = recorder.replays[&replay_id].progress();
+    let line = highrise_viewer::viewer::ui::replay_line(
+        &replay.title(),
+        &path,
+        Some(progress.clone()),
+        false,
+    );
+    let file = path.file_name().expect("file").to_string_lossy();
+    assert!(line.contains(&format!("replay of {file} · ")), "{line}");
+    assert!(
+        !line.contains("pid") && !line.contains("connected"),
+        "{line}"
+    );
+    let end_s = progress.end_program_time_ns as f64 / 1e9;
+    assert!(line.contains(&format!("/ {end_s:.1} s")), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }

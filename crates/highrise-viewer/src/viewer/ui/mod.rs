@@ -32,7 +32,7 @@ use bevy_egui::EguiPrimaryContextPass;
 pub use names::{
     building_names, layout_building_names, qualified_name_of_class, raw_building_name,
 };
-pub use panel::{crash_line, dropped_line, CRASH_LINE_CHARS};
+pub use panel::{crash_line, dropped_line, replay_line, CRASH_LINE_CHARS};
 pub use predict::{predict_window, prediction_of, PredictView, Role};
 pub use search::{building_matches, method_focus_point, search};
 pub use sites::{

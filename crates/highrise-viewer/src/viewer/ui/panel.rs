@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 use highrise_aggregate::Snapshot;
-use highrise_ingest::{AggregateCommand, SessionEnd, SessionStatus};
+use highrise_ingest::{AggregateCommand, ReplayProgress, SessionEnd, SessionSource, SessionStatus};
 
 use super::names::building_names;
 use super::search::{method_focus_point, search};
@@ -44,7 +44,7 @@ pub(super) fn panel(
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.heading("highrise");
-                sessions_section(ui, &mut sessions);
+                sessions_section(ui, &mut sessions, &recorder);
                 open_section(ui, ingest.as_deref(), &mut recorder);
                 ui.separator();
                 view_section(
@@ -96,7 +96,7 @@ pub(super) fn panel(
     Ok(())
 }
 
-fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
+fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recorder) {
     ui.label(egui::RichText::new("Sessions").strong());
     if sessions.shown().next().is_none() {
         ui.label("No program connected yet.");
@@ -117,9 +117,21 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
             SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped",
         };
         let selected = sessions.selected == Some(session_id);
-        let line = match otlp_host(&info.agent) {
-            Some(host) => format!("{} · {host} · {status}", view.title()),
-            None => format!("{} · pid {} · {status}", view.title(), info.pid),
+        let line = match (&stats.source, otlp_host(&info.agent)) {
+            // A replay is no attached program: it says so, with its file and position.
+            (SessionSource::Replay { path }, _) => replay_line(
+                &view.title(),
+                path,
+                recorder
+                    .replays
+                    .get(&session_id)
+                    .map(|handle| handle.progress()),
+                view.crash.is_some(),
+            ),
+            (SessionSource::Live, Some(host)) => format!("{} · {host} · {status}", view.title()),
+            (SessionSource::Live, None) => {
+                format!("{} · pid {} · {status}", view.title(), info.pid)
+            }
         };
         // A session highrise failed on is a bug to report: its line in red.
         let line = if view.crash.is_some() {
@@ -156,6 +168,37 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions) {
     if clicked.is_some() {
         sessions.selected = clicked;
     }
+}
+
+/// The session list's line for a replayed recording: its file and where the replay is
+/// (program time reached / the recording's end), playing, paused or finished.
+pub fn replay_line(
+    title: &str,
+    path: &std::path::Path,
+    progress: Option<ReplayProgress>,
+    crashed: bool,
+) -> String {
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let Some(progress) = progress else {
+        return format!("{title} · replay of {file}");
+    };
+    let state = if crashed {
+        "failed"
+    } else if progress.finished {
+        "replayed"
+    } else if progress.paused {
+        "paused"
+    } else {
+        "replaying"
+    };
+    format!(
+        "{title} · replay of {file} · {:.1} / {:.1} s · {state}",
+        progress.program_time_ns as f64 / 1e9,
+        progress.end_program_time_ns as f64 / 1e9
+    )
 }
 
 /// Longest crash message the session list shows in full (the rest is on hover), characters.
