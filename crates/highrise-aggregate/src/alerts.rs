@@ -3,8 +3,10 @@
 //! - **Stuck**: a method at or above `stuck_elevation` for `stuck_for_s` while its thread count
 //!   rose over that time — the paper's thread leak (threads parked in one method pile up).
 //! - **Jump**: a method whose elevation stayed `jump` (a share of the window, 0.5 = 50 points)
-//!   above its own recent past (a moving average over `baseline_s`) for `jump_for_s`; at most
-//!   one per method per `baseline_s`, so a method that swings does not raise one per swing.
+//!   above its own recent past (the mean of its first `baseline_s`, then a moving average over
+//!   `baseline_s`) for `jump_for_s`; at most one per method per `baseline_s`, so a method that
+//!   swings does not raise one per swing. None until the method has a real past: `baseline_s`
+//!   since it was first seen and since the program started, so warming up is not a jump.
 //! - **Dropping**: the agent dropped at least `drop_share` of the window's events.
 //!
 //! Each is raised once per episode: again only after the condition has ended. A raised stuck
@@ -75,7 +77,10 @@ struct Watch {
     /// (since, threads then, index of its raised alert) while at or above the threshold.
     stuck: Option<(u64, u32, Option<usize>)>,
     baseline: f32,
-    /// When the method was first seen (the average means something a window later).
+    /// Seconds of samples in `baseline` while it is still a plain mean (its first
+    /// `baseline_s`); after that it is a moving average.
+    baseline_s: f64,
+    /// When the method was first seen (it has a past `baseline_s` later).
     first_ns: Option<u64>,
     /// Since when it has been `jump` above its average, and the average then.
     rising: Option<(u64, f32)>,
@@ -89,6 +94,8 @@ pub struct AlertDetector {
     config: AlertConfig,
     watches: Vec<Watch>,
     last_ns: Option<u64>,
+    /// The first snapshot's time: the program's start-up as this detector saw it.
+    start_ns: Option<u64>,
     dropping: bool,
     alerts: Vec<Alert>,
 }
@@ -115,6 +122,7 @@ impl AlertDetector {
             .last_ns
             .map_or(0.0, |last| now_ns.saturating_sub(last) as f64 / 1e9);
         self.last_ns = Some(now_ns);
+        let start_ns = *self.start_ns.get_or_insert(now_ns);
         let config = self.config;
         let stuck_for_ns = (config.stuck_for_s * 1e9) as u64;
         let jump_for_ns = (config.jump_for_s * 1e9) as u64;
@@ -167,9 +175,12 @@ impl AlertDetector {
             } else {
                 watch.stuck = None;
             }
-            // Jump, against the average before this snapshot; once the method has a window
-            // of past, lasting `jump_for_s`, and not within `baseline_s` of its last one.
-            let warm = now_ns.saturating_sub(first_ns) >= snapshot.window_ns;
+            // Jump, against the average before this snapshot, lasting `jump_for_s`, and not
+            // within `baseline_s` of its last one; only once the method has a real past: a
+            // whole `baseline_s` since it was first seen and since the program started (a
+            // method warming up at start-up, or a game loop starting, is no jump).
+            let warm = now_ns.saturating_sub(first_ns) >= baseline_ns
+                && now_ns.saturating_sub(start_ns) >= baseline_ns;
             if warm && elevation - watch.baseline >= config.jump {
                 let (since, from) = *watch.rising.get_or_insert((now_ns, watch.baseline));
                 let cooled = watch
@@ -189,7 +200,18 @@ impl AlertDetector {
             } else {
                 watch.rising = None;
             }
-            watch.baseline = watch.baseline * keep + elevation * (1.0 - keep);
+            if now_ns.saturating_sub(first_ns) < baseline_ns {
+                // Its first `baseline_s`: the plain mean of its samples, weighted by time (not
+                // its first sample, which may be a start-up's).
+                let weight_s = dt_s.max(1e-3);
+                let total_s = watch.baseline_s + weight_s;
+                watch.baseline = ((f64::from(watch.baseline) * watch.baseline_s
+                    + f64::from(elevation) * weight_s)
+                    / total_s) as f32;
+                watch.baseline_s = total_s;
+            } else {
+                watch.baseline = watch.baseline * keep + elevation * (1.0 - keep);
+            }
         }
         // Dropping.
         let share = snapshot.dropped_share;
@@ -274,15 +296,73 @@ mod tests {
                 threads_now: 10,
             }
         );
-        // The jump from 0 to 100 %: rising from 3 s (once the method has a window of past),
-        // raised a second later; none for method 1, at 96 % since it was first seen.
+        // No jump: method 0 went from 0 to 100 % at the program's start-up (2 s), before it
+        // had a past of 30 s; method 1 sat at 96 % all along.
+        assert!(
+            detector
+                .alerts()
+                .iter()
+                .all(|a| !matches!(a.kind, AlertKind::Jump { .. })),
+            "{:?}",
+            detector.alerts()
+        );
+    }
+
+    /// What every program raised at its start (a game loop "jumped 2 % to 56 %", a finalizer
+    /// "3 % to 100 %"): a method warming up is no jump; the same rise after a past of 30 s is.
+    #[test]
+    fn warming_up_is_no_jump_and_a_rise_after_a_real_past_is() {
+        let mut detector = AlertDetector::new(AlertConfig::default());
+        let elevation_at = |t: f64| {
+            if t < 1.0 {
+                0.02
+            } else if t < 60.0 {
+                // Warmed up: 56 % from 1 s on.
+                0.56
+            } else {
+                0.0
+            }
+        };
+        for tenth in 0..700u32 {
+            let t = f64::from(tenth) / 10.0;
+            // A method first seen at 40 s, idle, then at 100 % from 50 s: a real jump once it
+            // has a past (70 s), not before.
+            let late = if t < 40.0 {
+                None
+            } else if t < 50.0 {
+                Some(0.0)
+            } else {
+                Some(1.0)
+            };
+            let mut methods = vec![(elevation_at(t), 1)];
+            if let Some(elevation) = late {
+                methods.push((elevation, 1));
+            }
+            detector.observe(&snapshot(t, &methods, 0.0));
+        }
         let jumps: Vec<&Alert> = detector
             .alerts()
             .iter()
             .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
             .collect();
-        assert_eq!(jumps.len(), 1);
-        assert_eq!((jumps[0].method_id, jumps[0].raised_ns), (Some(0), 4 * S));
+        assert!(jumps.is_empty(), "{jumps:?}");
+        // Later: method 1 back to 0 for a while, then 100 % again: now it has a past.
+        let mut detector = AlertDetector::new(AlertConfig::default());
+        for tenth in 0..500u32 {
+            let t = f64::from(tenth) / 10.0;
+            let elevation = if t < 40.0 { 0.05 } else { 0.9 };
+            detector.observe(&snapshot(t, &[(elevation, 1)], 0.0));
+        }
+        let jumps: Vec<&Alert> = detector
+            .alerts()
+            .iter()
+            .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
+            .collect();
+        assert_eq!(jumps.len(), 1, "{jumps:?}");
+        assert_eq!(jumps[0].raised_ns, 41 * S);
+        assert!(
+            matches!(jumps[0].kind, AlertKind::Jump { from, .. } if (from - 0.05).abs() < 0.01)
+        );
     }
 
     #[test]
