@@ -92,8 +92,9 @@ pub enum SessionError {
     #[error("recording stopped: {0}")]
     Recording(String),
     /// highrise itself failed on this session's data (a panic in its processing, caught at
-    /// the session's boundary): a bug in highrise, not in the program. The session ended
-    /// there; what it had counted and recorded stays readable, other sessions go on.
+    /// the session's boundary): a bug in highrise, not in the program. The sink is fed nothing
+    /// more; the stream is still read, counted and recorded to its end, when the session ends
+    /// failed with this; what it showed so far stays readable, other sessions go on.
     #[error("highrise failed on this session (a bug; report this): {0}")]
     Crashed(String),
 }

@@ -88,13 +88,7 @@ fn write(path: &Path, calls: u64) {
         AgentMessage::Records(one.finish()),
         AgentMessage::Goodbye { timestamp: 20 },
     ];
-    let file = std::fs::File::create(path).expect("creates");
-    let mut writer = RecordingWriter::new(file, &RecordingHeader::new(0)).expect("header");
-    for (n, message) in messages.iter().enumerate() {
-        let frame = encode_frame(message).expect("encodes");
-        writer.write_frame(n as u64, &frame, 20).expect("writes");
-    }
-    writer.finish().expect("finishes");
+    write_messages(path, &messages);
 }
 
 #[test]
@@ -185,6 +179,17 @@ fn predict_scales_the_phase_runs_of_two_recordings() {
     assert!((call.average_bytes - 100.0 * 11.0 / 18.0 * 64.0).abs() < 1e-9);
 }
 
+/// Writes `messages` as a recording, one frame each.
+fn write_messages(path: &Path, messages: &[AgentMessage]) {
+    let file = std::fs::File::create(path).expect("creates");
+    let mut writer = RecordingWriter::new(file, &RecordingHeader::new(0)).expect("header");
+    for (n, message) in messages.iter().enumerate() {
+        let frame = encode_frame(message).expect("encodes");
+        writer.write_frame(n as u64, &frame, 20).expect("writes");
+    }
+    writer.finish().expect("finishes");
+}
+
 /// Writes a recording of one thread's `records` with `methods` defined (classes Token and
 /// Call).
 fn write_records(path: &Path, methods: Vec<MethodDef>, records: PackedRecordWriter) {
@@ -195,13 +200,7 @@ fn write_records(path: &Path, methods: Vec<MethodDef>, records: PackedRecordWrit
         AgentMessage::Records(records.finish()),
         AgentMessage::Goodbye { timestamp: 20 },
     ];
-    let file = std::fs::File::create(path).expect("creates");
-    let mut writer = RecordingWriter::new(file, &RecordingHeader::new(0)).expect("header");
-    for (n, message) in messages.iter().enumerate() {
-        let frame = encode_frame(message).expect("encodes");
-        writer.write_frame(n as u64, &frame, 20).expect("writes");
-    }
-    writer.finish().expect("finishes");
+    write_messages(path, &messages);
 }
 
 const MAIN: u32 = 0;

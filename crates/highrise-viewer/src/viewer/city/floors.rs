@@ -129,6 +129,20 @@ pub fn floor_spans(
 /// the counts are cumulative).
 const SPANS_REFRESH_S: f64 = 0.25;
 
+/// Takes a city's floors down (off, hidden, or its city failed), once.
+fn clear_floors(floors: &mut CityFloors, draws: &mut Query<&mut BuildingInstances>) {
+    if floors.spans.is_empty() && floors.instances.is_empty() {
+        return;
+    }
+    floors.spans.clear();
+    floors.spans_from = None;
+    floors.instances_from = None;
+    floors.instances = Arc::default();
+    if let Some(mut draw) = floors.entity.and_then(|e| draws.get_mut(e).ok()) {
+        draw.show(&floors.instances);
+    }
+}
+
 /// Keeps each session city's floors in step with its snapshot, plan and animated heights
 /// (guarded per city, like the other city systems).
 pub fn sync_floors(
@@ -149,12 +163,7 @@ pub fn sync_floors(
         };
         if city.failed.is_some() {
             // A city the viewer failed on no longer follows its snapshot: its floors go.
-            if !city.floors.instances.is_empty() {
-                city.floors.instances = Arc::default();
-                if let Some(mut draw) = city.floors.entity.and_then(|e| draws.get_mut(e).ok()) {
-                    draw.show(&city.floors.instances);
-                }
-            }
+            clear_floors(&mut city.floors, &mut draws);
             continue;
         }
         super::systems::guarded(key, city, |city| {
@@ -169,15 +178,7 @@ pub fn sync_floors(
             let floors = &mut taken;
             'sync: {
                 if wanted_spans.is_none() {
-                    if !floors.spans.is_empty() || !floors.instances.is_empty() {
-                        floors.spans.clear();
-                        floors.spans_from = None;
-                        floors.instances_from = None;
-                        floors.instances = Arc::default();
-                        if let Some(mut draw) = floors.entity.and_then(|e| draws.get_mut(e).ok()) {
-                            draw.show(&floors.instances);
-                        }
-                    }
+                    clear_floors(floors, &mut draws);
                     break 'sync;
                 }
                 let now_s = time.elapsed_secs_f64();
