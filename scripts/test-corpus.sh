@@ -27,7 +27,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
-cache="$HOME/.cache/highrise"
 maven_modules="${HIGHRISE_CORPUS_MAVEN_MODULES:-300}"
 # Pinned: the hot methods below were measured with these versions.
 python_libs=(pygments==2.19.2 docutils==0.21.2)
@@ -56,14 +55,7 @@ if wanted pygments || wanted docutils; then
     for entry in "${pythons[@]}"; do
         python="${entry%=*}"
         version="${entry#*=}"
-        venv="$cache/python-venv-$version"
-        if [ ! -x "$venv/bin/python" ]; then
-            if ! "$python" -m venv "$venv"; then
-                apt-get update -qq && apt-get install -y -qq python3-venv python3-dev
-                rm -rf "$venv"
-                "$python" -m venv "$venv"
-            fi
-        fi
+        agent_venv "$python" "$version"
         if ! "$venv/bin/python" - "${python_libs[@]}" <<'PY' 2>/dev/null; then
 import sys
 from importlib.metadata import version
@@ -71,12 +63,6 @@ sys.exit(0 if all(version(name) == want for name, want in (pin.split("==") for p
 PY
             "$venv/bin/python" -m pip install -q --disable-pip-version-check "${python_libs[@]}"
         fi
-        if ! "$venv/bin/python" -c 'import setuptools; assert tuple(map(int, setuptools.__version__.split(".")[:2])) >= (70, 1)' 2>/dev/null; then
-            "$venv/bin/python" -m pip install -q --disable-pip-version-check "setuptools>=70.1"
-        fi
-        # The agent from this tree (its C recorder included), as scripts/test-python.sh does.
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
-            --force-reinstall --no-deps "$root/agents/python"
         venvs+=("$venv=$version")
     done
 fi

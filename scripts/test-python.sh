@@ -11,7 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
-cache="$HOME/.cache/highrise"
 
 # A caller may point HIGHRISE_PROBE at an already built probe; otherwise build it.
 if [ -z "${HIGHRISE_PROBE:-}" ]; then
@@ -36,27 +35,11 @@ fi
 for entry in "${pythons[@]}"; do
     python="${entry%=*}"
     version="${entry#*=}"
-    venv="$cache/python-venv-$version"
     echo "== Python agent tests on $python ($version)"
-    # The C recorder needs the interpreter's headers; Debian's system Python ships them apart.
-    if ! "$python" -c 'import os, sys, sysconfig; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")) else 1)'; then
-        echo "test-python: no Python.h for $python; installing python3-dev" >&2
-        apt-get update -qq && apt-get install -y -qq python3-dev || true
+    agent_venv "$python" "$version"
+    if ! "$venv/bin/python" -c 'import pytest' 2>/dev/null; then
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check pytest
     fi
-    if [ ! -x "$venv/bin/python" ]; then
-        if ! "$python" -m venv "$venv"; then
-            # Debian's system Python ships venv separately.
-            apt-get update -qq && apt-get install -y -qq python3-venv python3-dev
-            rm -rf "$venv"
-            "$python" -m venv "$venv"
-        fi
-    fi
-    # pytest, and a setuptools that builds wheels by itself (>= 70.1), so installs need no index.
-    if ! "$venv/bin/python" -c 'import pytest, setuptools; assert tuple(map(int, setuptools.__version__.split(".")[:2])) >= (70, 1)' 2>/dev/null; then
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check pytest "setuptools>=70.1"
-    fi
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
-        --force-reinstall --no-deps "$root/agents/python"
     require_native=0
     if "$venv/bin/python" -c 'import sys; sys.exit(0 if sys.implementation.name == "cpython" and sys.version_info >= (3, 11) else 1)'; then
         require_native=1
