@@ -21,6 +21,7 @@ fn snapshots(methods: usize, changed_percent: usize, count: usize) -> Vec<Snapsh
             inclusive_elevation: (id % 100) as f32 / 100.0,
             summed_elevation: (id % 100) as f32 / 100.0,
             thread_count: 1,
+            parked_threads: 0,
             calls: id as u32,
             approximate: false,
         })

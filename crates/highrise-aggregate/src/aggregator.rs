@@ -316,6 +316,18 @@ impl Aggregator {
         self.snapshots.focus_method = method_id;
     }
 
+    /// The share of the window (0–1) a method must be on top of a thread for the thread to
+    /// count in its [`crate::MethodStats::parked_threads`]; default
+    /// [`crate::DEFAULT_PARKED_SHARE`]. Set it to the stuck alert's threshold
+    /// ([`crate::AlertConfig::stuck_elevation`]) when that is not the default.
+    pub fn set_parked_share(&mut self, share: f32) {
+        self.snapshots.parked_share = Some(if share.is_finite() {
+            share.clamp(0.0, 1.0)
+        } else {
+            crate::DEFAULT_PARKED_SHARE
+        });
+    }
+
     /// The calling-context tree so far (cumulative since the session started), when
     /// [`AggregatorConfig::contexts`] is on: every call path with its calls, time and
     /// allocations per class. Cost: linear in its nodes.

@@ -1,7 +1,13 @@
 //! Alerts: what should make a developer look, raised from successive snapshots (issue 17).
 //!
-//! - **Stuck**: a method at or above `stuck_elevation` for `stuck_for_s` while its thread count
-//!   rose over that time — the paper's thread leak (threads parked in one method pile up).
+//! - **Stuck**: a method at or above `stuck_elevation` for `stuck_for_s` while the threads
+//!   parked in it ([`MethodStats::parked_threads`](crate::MethodStats::parked_threads)) rose
+//!   over that time — the paper's thread leak (threads parked in one method pile up). Parked
+//!   threads, not all the threads that ran it: in the real game (exal99/Tetris) a new game's
+//!   thread starts as the old one parks, so the thread count had already risen when the
+//!   method became stuck, and the next leak did not raise it (2 threads, 2 parked, no alert). The
+//!   episode survives dips under the threshold shorter than `stuck_gap_s` (a parked thread
+//!   woken for a moment, a resync after lost events): only a dip that long ends it.
 //! - **Jump**: a method whose elevation stayed `jump` (a share of the window, 0.5 = 50 points)
 //!   above its own recent past (the mean of its first `baseline_s`, then a moving average over
 //!   `baseline_s`) for `jump_for_s`; at most one per method per `baseline_s`, so a method that
@@ -10,19 +16,32 @@
 //! - **Dropping**: the agent dropped at least `drop_share` of the window's events.
 //!
 //! Each is raised once per episode: again only after the condition has ended. A raised stuck
-//! alert keeps following its method's thread count while the method stays stuck. Pure logic,
+//! alert keeps following its method's parked threads while the method stays stuck.
+//!
+//! Estimates (`MethodStats::approximate`: a thread of the method lost events in the window, so
+//! the time until its resync went to the method then on top; or any number while the agent is
+//! dropping) may raise a stuck alert, marked [`Alert::estimated`]: a parked thread sends
+//! nothing, so it loses nothing, and its method's time is right; the loss's error sits on the
+//! busy threads. They may not raise a jump: that error is a method credited with a whole
+//! loss-to-resync gap, which is exactly what a jump looks like. Nor may any number within
+//! `baseline_s` of the session's last drop: a thread that lost events and then went quiet
+//! (the real game's event thread at game over) keeps the frame of its last recorded event on
+//! top until its next profiled call, unmarked, as the agent cannot tell which thread lost
+//! until then; `baseline_s` later such a frame is part of its method's baseline. Pure logic,
 //! fed by [`AlertDetector::observe`]; the report, `highrise serve` and the viewer call it.
 
 use crate::Snapshot;
 
-/// Thresholds ([`Default`]: stuck at ≥ 95 % for ≥ 10 s, a jump of 50 points over a 30 s
-/// average lasting 1 s, 1 % of events dropped).
+/// Thresholds ([`Default`]: stuck at ≥ 95 % for ≥ 10 s through dips under 3 s, a jump of 50
+/// points over a 30 s average lasting 1 s, 1 % of events dropped).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AlertConfig {
     /// Elevation (0–1) at or above which a method counts as stuck.
     pub stuck_elevation: f32,
     /// How long it must stay there, seconds.
     pub stuck_for_s: f64,
+    /// A dip under `stuck_elevation` shorter than this, seconds, does not end a stuck episode.
+    pub stuck_gap_s: f64,
     /// Rise of elevation (0–1) above the method's recent average that is a jump.
     pub jump: f32,
     /// The recent average's time constant, seconds (also the least time between two jump
@@ -39,6 +58,7 @@ impl Default for AlertConfig {
         Self {
             stuck_elevation: 0.95,
             stuck_for_s: 10.0,
+            stuck_gap_s: 3.0,
             jump: 0.5,
             baseline_s: 30.0,
             jump_for_s: 1.0,
@@ -50,12 +70,12 @@ impl Default for AlertConfig {
 /// What an alert is about.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AlertKind {
-    /// Stuck since `since_ns` (program time) with `threads_then` threads; `threads_now` now
-    /// (the highest while it stays stuck).
+    /// Stuck since `since_ns` (program time) with `parked_then` threads parked in it;
+    /// `parked_now` now (the most while it stays stuck).
     Stuck {
         since_ns: u64,
-        threads_then: u32,
-        threads_now: u32,
+        parked_then: u32,
+        parked_now: u32,
     },
     /// Elevation went from its recent average `from` to `to`.
     Jump { from: f32, to: f32 },
@@ -69,13 +89,59 @@ pub struct Alert {
     pub kind: AlertKind,
     pub method_id: Option<u32>,
     pub raised_ns: u64,
+    /// Raised on estimated numbers (a stuck episode with a sample marked approximate before
+    /// it was raised): the agent was dropping events.
+    pub estimated: bool,
+}
+
+impl Alert {
+    /// The alert in words, for people: `name` is its method's (ignored for dropping). The
+    /// report, `highrise serve` and the viewer's list all say it so.
+    pub fn describe(&self, name: &str) -> String {
+        let text = match self.kind {
+            AlertKind::Stuck {
+                parked_then,
+                parked_now,
+                ..
+            } => format!(
+                "{name} stuck at full elevation while the threads parked in it rose from {parked_then} to {parked_now} (a thread leak?)"
+            ),
+            AlertKind::Jump { from, to } => format!(
+                "{name} jumped from {:.1} % (its recent average) to {:.1} %",
+                from * 100.0,
+                to * 100.0
+            ),
+            AlertKind::Dropping { share } => format!(
+                "the agent dropped {:.1} % of the window's events",
+                share * 100.0
+            ),
+        };
+        if self.estimated {
+            format!("{text}; ≈ estimated: the agent was dropping events")
+        } else {
+            text
+        }
+    }
+}
+
+/// A stuck episode of one method.
+#[derive(Debug, Clone, Copy)]
+struct Episode {
+    since_ns: u64,
+    parked_then: u32,
+    /// Index of its raised alert.
+    raised: Option<usize>,
+    /// Since when it has been under the threshold (a dip), if it is now.
+    dip_since_ns: Option<u64>,
+    /// A sample of the episode was an estimate.
+    estimated: bool,
 }
 
 /// Per method: the stuck episode, the moving average, whether a jump is raised.
 #[derive(Debug, Clone, Copy, Default)]
 struct Watch {
-    /// (since, threads then, index of its raised alert) while at or above the threshold.
-    stuck: Option<(u64, u32, Option<usize>)>,
+    /// The stuck episode, while at or above the threshold (or in a short dip).
+    stuck: Option<Episode>,
     baseline: f32,
     /// Seconds of samples in `baseline` while it is still a plain mean (its first
     /// `baseline_s`); after that it is a moving average.
@@ -86,6 +152,12 @@ struct Watch {
     rising: Option<(u64, f32)>,
     /// When its last jump alert was raised.
     jumped_ns: Option<u64>,
+    /// The most threads parked in it over the last `stuck_for_s` or so: the most in the
+    /// current and the previous period of `stuck_for_s` (`[previous, current]`), and the
+    /// current period's number. A stuck episode starts from this, so threads that come and
+    /// go in a pool are no pile-up.
+    parked_peaks: [u32; 2],
+    parked_period: u64,
 }
 
 /// Raises alerts from successive snapshots of one session.
@@ -96,6 +168,8 @@ pub struct AlertDetector {
     last_ns: Option<u64>,
     /// The first snapshot's time: the program's start-up as this detector saw it.
     start_ns: Option<u64>,
+    /// The last snapshot whose window held dropped events.
+    dropped_ns: Option<u64>,
     dropping: bool,
     alerts: Vec<Alert>,
 }
@@ -127,6 +201,13 @@ impl AlertDetector {
         let stuck_for_ns = (config.stuck_for_s * 1e9) as u64;
         let jump_for_ns = (config.jump_for_s * 1e9) as u64;
         let baseline_ns = (config.baseline_s * 1e9) as u64;
+        let dropping_now = snapshot.dropped_share > 0.0;
+        if dropping_now {
+            self.dropped_ns = Some(now_ns);
+        }
+        let exact_for_jumps = self
+            .dropped_ns
+            .is_none_or(|dropped_ns| now_ns.saturating_sub(dropped_ns) >= baseline_ns);
         // The moving average's weight for this step (exponential, time constant baseline_s).
         let keep = (-dt_s / config.baseline_s.max(1e-3)).exp() as f32;
         if self.watches.len() < snapshot.methods.len() {
@@ -143,37 +224,64 @@ impl AlertDetector {
                 now_ns
             });
             // Stuck.
+            let period = now_ns / stuck_for_ns.max(1);
+            if period != watch.parked_period {
+                watch.parked_peaks = if period == watch.parked_period + 1 {
+                    [watch.parked_peaks[1], 0]
+                } else {
+                    [0, 0]
+                };
+                watch.parked_period = period;
+            }
+            let parked = stats.parked_threads;
+            watch.parked_peaks[1] = watch.parked_peaks[1].max(parked);
+            let recent_parked = watch.parked_peaks[0].max(watch.parked_peaks[1]);
             if elevation >= config.stuck_elevation {
-                match &mut watch.stuck {
-                    None => watch.stuck = Some((now_ns, stats.thread_count, None)),
-                    Some((since, then, raised)) => match raised {
-                        Some(index) => {
-                            if let AlertKind::Stuck { threads_now, .. } =
-                                &mut self.alerts[*index].kind
-                            {
-                                *threads_now = (*threads_now).max(stats.thread_count);
-                            }
+                let episode = watch.stuck.get_or_insert(Episode {
+                    since_ns: now_ns,
+                    parked_then: recent_parked,
+                    raised: None,
+                    dip_since_ns: None,
+                    estimated: false,
+                });
+                episode.dip_since_ns = None;
+                match episode.raised {
+                    Some(index) => {
+                        if let AlertKind::Stuck { parked_now, .. } = &mut self.alerts[index].kind {
+                            *parked_now = (*parked_now).max(parked);
                         }
-                        None => {
-                            if now_ns.saturating_sub(*since) >= stuck_for_ns
-                                && stats.thread_count > *then
-                            {
-                                *raised = Some(self.alerts.len());
-                                self.alerts.push(Alert {
-                                    kind: AlertKind::Stuck {
-                                        since_ns: *since,
-                                        threads_then: *then,
-                                        threads_now: stats.thread_count,
-                                    },
-                                    method_id: Some(method_id as u32),
-                                    raised_ns: now_ns,
-                                });
-                            }
+                    }
+                    None => {
+                        if now_ns.saturating_sub(first_ns) < stuck_for_ns {
+                            // The method's first `stuck_for_s` are its start-up: whatever
+                            // parks in it then (a pool filling) is where it starts from.
+                            episode.parked_then = episode.parked_then.max(parked);
                         }
-                    },
+                        episode.estimated |= stats.approximate || dropping_now;
+                        if now_ns.saturating_sub(episode.since_ns) >= stuck_for_ns
+                            && parked > episode.parked_then
+                        {
+                            episode.raised = Some(self.alerts.len());
+                            self.alerts.push(Alert {
+                                kind: AlertKind::Stuck {
+                                    since_ns: episode.since_ns,
+                                    parked_then: episode.parked_then,
+                                    parked_now: parked,
+                                },
+                                method_id: Some(method_id as u32),
+                                raised_ns: now_ns,
+                                estimated: episode.estimated,
+                            });
+                        }
+                    }
                 }
-            } else {
-                watch.stuck = None;
+            } else if let Some(episode) = &mut watch.stuck {
+                // A dip: the episode ends only when it lasts `stuck_gap_s`.
+                let stuck_gap_ns = (config.stuck_gap_s * 1e9) as u64;
+                let dip_since_ns = *episode.dip_since_ns.get_or_insert(now_ns);
+                if now_ns.saturating_sub(dip_since_ns) >= stuck_gap_ns {
+                    watch.stuck = None;
+                }
             }
             // Jump, against the average before this snapshot, lasting `jump_for_s`, and not
             // within `baseline_s` of its last one; only once the method has a real past: a
@@ -181,7 +289,8 @@ impl AlertDetector {
             // method warming up at start-up, or a game loop starting, is no jump).
             let warm = now_ns.saturating_sub(first_ns) >= baseline_ns
                 && now_ns.saturating_sub(start_ns) >= baseline_ns;
-            if warm && elevation - watch.baseline >= config.jump {
+            let exact = exact_for_jumps && !stats.approximate;
+            if warm && exact && elevation - watch.baseline >= config.jump {
                 let (since, from) = *watch.rising.get_or_insert((now_ns, watch.baseline));
                 let cooled = watch
                     .jumped_ns
@@ -195,6 +304,7 @@ impl AlertDetector {
                         },
                         method_id: Some(method_id as u32),
                         raised_ns: now_ns,
+                        estimated: false,
                     });
                 }
             } else {
@@ -221,6 +331,7 @@ impl AlertDetector {
                 kind: AlertKind::Dropping { share },
                 method_id: None,
                 raised_ns: now_ns,
+                estimated: false,
             });
         } else if self.dropping && share < config.drop_share / 2.0 {
             self.dropping = false;
@@ -236,21 +347,46 @@ mod tests {
 
     const S: u64 = 1_000_000_000;
 
-    fn snapshot(now_s: f64, methods: &[(f32, u32)], dropped_share: f32) -> Snapshot {
+    /// One method's numbers: elevation, threads that ran it, threads parked in it, estimated.
+    fn stats(elevation: f32, threads: u32, parked: u32, approximate: bool) -> MethodStats {
+        MethodStats {
+            elevation,
+            thread_count: threads,
+            parked_threads: parked,
+            approximate,
+            ..MethodStats::default()
+        }
+    }
+
+    fn snapshot_of(now_s: f64, methods: Vec<MethodStats>, dropped_share: f32) -> Snapshot {
         Snapshot {
             now_ns: (now_s * 1e9) as u64,
             window_ns: 3 * S,
-            methods: methods
-                .iter()
-                .map(|&(elevation, thread_count)| MethodStats {
-                    elevation,
-                    thread_count,
-                    ..MethodStats::default()
-                })
-                .collect(),
+            methods,
             dropped_share,
             ..Snapshot::default()
         }
+    }
+
+    /// Methods as (elevation, threads): every thread of a method at 95 % or more is parked
+    /// in it.
+    fn snapshot(now_s: f64, methods: &[(f32, u32)], dropped_share: f32) -> Snapshot {
+        let methods = methods
+            .iter()
+            .map(|&(elevation, threads)| {
+                let parked = if elevation >= 0.95 { threads } else { 0 };
+                stats(elevation, threads, parked, false)
+            })
+            .collect();
+        snapshot_of(now_s, methods, dropped_share)
+    }
+
+    fn stuck_alerts(detector: &AlertDetector) -> Vec<&Alert> {
+        detector
+            .alerts()
+            .iter()
+            .filter(|a| matches!(a.kind, AlertKind::Stuck { .. }))
+            .collect()
     }
 
     /// The paper's leak: method 0 sits at 100 % from 2 s and gains a thread every 3 s; method
@@ -279,7 +415,8 @@ mod tests {
             assert!(stuck.len() <= 1, "{:?}", detector.alerts());
             let _ = raised;
         }
-        // Stuck from 2 s, raised 10 s later (12 s), at 4 threads; 30 s: 10 threads.
+        // Stuck from 2 s, raised 10 s later (12 s), at 4 threads; 30 s: 10 threads. It
+        // starts from 3: what parked in the method's first 10 s is its start-up.
         assert_eq!(raised_at, Some(12.0));
         let stuck: Vec<&Alert> = detector
             .alerts()
@@ -292,8 +429,8 @@ mod tests {
             stuck[0].kind,
             AlertKind::Stuck {
                 since_ns: 2 * S,
-                threads_then: 1,
-                threads_now: 10,
+                parked_then: 3,
+                parked_now: 10,
             }
         );
         // No jump: method 0 went from 0 to 100 % at the program's start-up (2 s), before it
@@ -390,9 +527,156 @@ mod tests {
             ..AlertConfig::default()
         };
         let mut detector = AlertDetector::new(config);
-        detector.observe(&snapshot(0.0, &[(0.6, 1)], 0.0));
-        detector.observe(&snapshot(0.5, &[(0.6, 2)], 0.0));
+        let at = |t: f64, parked: u32| snapshot_of(t, vec![stats(0.6, 2, parked, false)], 0.0);
+        // Seen from 0 s (its start-up is over at 1 s), stuck from 20 s.
+        detector.observe(&snapshot_of(0.0, vec![stats(0.1, 1, 0, false)], 0.0));
+        detector.observe(&at(20.0, 1));
+        detector.observe(&at(20.5, 2));
         assert!(detector.alerts().is_empty());
-        assert_eq!(detector.observe(&snapshot(1.0, &[(0.6, 2)], 0.0)), 1);
+        assert_eq!(detector.observe(&at(21.0, 2)), 1);
+    }
+
+    /// The real game (exal99/Tetris, recorded: tests/alerts): each finished game's thread
+    /// parks in `run()` as the next game's thread starts, so two threads ran `run()` from the
+    /// moment it was stuck, and the second leak changed nothing in that count. Parked threads
+    /// rose from 1 to 2: raised as the second parks (the episode is older than 10 s).
+    #[test]
+    fn a_leak_whose_thread_count_never_rises_is_raised_on_its_parked_threads() {
+        let mut detector = AlertDetector::new(AlertConfig::default());
+        for tenth in 0..700u32 {
+            let t = f64::from(tenth) / 10.0;
+            // Game 1 runs (0-24 s), parks; game 2 runs (24-44 s), parks; at the menu after.
+            let (elevation, threads, parked) = match t {
+                t if t < 24.0 => (0.55, 1, 0),
+                t if t < 27.0 => (0.7, 2, 0),
+                t if t < 47.0 => (1.0, 2, 1),
+                _ => (1.0, 2, 2),
+            };
+            detector.observe(&snapshot_of(
+                t,
+                vec![stats(elevation, threads, parked, true)],
+                0.0,
+            ));
+        }
+        let stuck = stuck_alerts(&detector);
+        assert_eq!(stuck.len(), 1, "{:?}", detector.alerts());
+        assert_eq!(stuck[0].raised_ns, 47 * S);
+        assert!(stuck[0].estimated);
+        assert_eq!(
+            stuck[0].kind,
+            AlertKind::Stuck {
+                since_ns: 27 * S,
+                parked_then: 1,
+                parked_now: 2
+            }
+        );
+        assert!(stuck[0]
+            .describe("main.game.MainSinglePlayerThread.run")
+            .ends_with(
+                "rose from 1 to 2 (a thread leak?); ≈ estimated: the agent was dropping events"
+            ));
+    }
+
+    /// Dips under the threshold shorter than `stuck_gap_s` (a parked thread woken for a
+    /// moment, a resync) keep the episode; one as long ends it.
+    #[test]
+    fn a_short_dip_keeps_the_episode_and_a_long_one_ends_it() {
+        let run = |dip_s: f64| {
+            let mut detector = AlertDetector::new(AlertConfig::default());
+            for tenth in 0..450u32 {
+                // Idle for its first 20 s (its start-up), then as from 0 here.
+                let t = f64::from(tenth) / 10.0 - 20.0;
+                // Stuck from 0 with 1 parked, 2 parked from 8 s; a dip at 5 s and at 11 s.
+                let dipped = (5.0..5.0 + dip_s).contains(&t) || (11.0..11.0 + dip_s).contains(&t);
+                let parked = if t < 0.0 {
+                    0
+                } else if t < 8.0 {
+                    1
+                } else {
+                    2
+                };
+                let elevation = if t < 0.0 || dipped { 0.5 } else { 1.0 };
+                detector.observe(&snapshot_of(
+                    t + 20.0,
+                    vec![stats(elevation, 3, if dipped { 0 } else { parked }, false)],
+                    0.0,
+                ));
+            }
+            stuck_alerts(&detector)
+                .iter()
+                .map(|alert| alert.raised_ns as f64 / 1e9 - 20.0)
+                .collect::<Vec<f64>>()
+        };
+        // 2 s dips: stuck since 0, raised at 10 s.
+        assert_eq!(run(2.0), vec![10.0]);
+        // 4 s dips: the first ends the episode (new one from 9 s with 2 parked then), the
+        // second the next one; no rise within an episode, no alert.
+        assert_eq!(run(4.0), Vec::<f64>::new());
+    }
+
+    /// A pool whose idle threads wait in one method come and go between 1 and 3 parked: no
+    /// pile-up, since an episode starts from the most parked over the last `stuck_for_s`.
+    #[test]
+    fn a_pools_idle_threads_coming_and_going_are_no_pile_up() {
+        let mut detector = AlertDetector::new(AlertConfig::default());
+        for tenth in 0..1200u32 {
+            let t = f64::from(tenth) / 10.0;
+            let parked = 1 + (tenth / 7) % 3;
+            detector.observe(&snapshot_of(t, vec![stats(1.0, 3, parked, false)], 0.0));
+        }
+        assert!(detector.alerts().is_empty(), "{:?}", detector.alerts());
+    }
+
+    /// Estimates may raise no jump (their error is a loss-to-resync gap credited to one
+    /// method, a jump's very shape); the same rise measured exactly is one.
+    #[test]
+    fn an_estimated_rise_is_no_jump() {
+        for approximate in [true, false] {
+            let mut detector = AlertDetector::new(AlertConfig::default());
+            for tenth in 0..500u32 {
+                let t = f64::from(tenth) / 10.0;
+                let elevation = if t < 40.0 { 0.05 } else { 0.9 };
+                detector.observe(&snapshot_of(
+                    t,
+                    vec![stats(elevation, 1, 0, approximate && t >= 40.0)],
+                    0.0,
+                ));
+            }
+            let jumps = detector
+                .alerts()
+                .iter()
+                .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
+                .count();
+            assert_eq!(
+                jumps,
+                usize::from(!approximate),
+                "approximate: {approximate}"
+            );
+        }
+        // Nor within 30 s of the session's last drop, marked or not (a quiet thread's frame
+        // kept on top after a loss it never settled); 30 s after, the same rise is a jump.
+        for dropped_until_s in [45.0, 5.0] {
+            let mut detector = AlertDetector::new(AlertConfig::default());
+            for tenth in 0..800u32 {
+                let t = f64::from(tenth) / 10.0;
+                let elevation = if t < 40.0 { 0.05 } else { 0.9 };
+                let dropped = if t < dropped_until_s { 0.2 } else { 0.0 };
+                detector.observe(&snapshot_of(
+                    t,
+                    vec![stats(elevation, 1, 0, false)],
+                    dropped,
+                ));
+            }
+            let jumps = detector
+                .alerts()
+                .iter()
+                .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
+                .count();
+            assert_eq!(
+                jumps,
+                usize::from(dropped_until_s < 10.0),
+                "{dropped_until_s}"
+            );
+        }
     }
 }

@@ -24,7 +24,8 @@
 //! - [`MethodStats::inclusive_elevation`] = max over threads of the time m is anywhere on the
 //!   stack / L (recursion counted once).
 //! - [`MethodStats::thread_count`]: threads on which m was on the stack during the window,
-//!   including threads inside m now. [`MethodStats::calls`]: enters during the window.
+//!   including threads inside m now; [`MethodStats::parked_threads`]: those on which m was on
+//!   top for at least 95 % of the window. [`MethodStats::calls`]: enters during the window.
 //!
 //! # Accuracy
 //!
@@ -114,7 +115,7 @@ pub use memory::{
     Amount, MemoryDrops, MemorySnapshot, MethodClassAmount, MethodMemory, OUTSIDE_METHODS,
 };
 pub use multiplicity::{Multiplicities, PartsPerOwner};
-pub use snapshot::{FocusThreads, MethodStats, Snapshot, ThreadShare};
+pub use snapshot::{FocusThreads, MethodStats, Snapshot, ThreadShare, DEFAULT_PARKED_SHARE};
 pub use stats::AggregatorStats;
 
 #[cfg(test)]

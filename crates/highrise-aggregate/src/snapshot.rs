@@ -25,6 +25,10 @@ pub struct MethodStats {
     /// Threads on which the method was on the stack at some point in the window (including
     /// threads inside it now).
     pub thread_count: u32,
+    /// Threads parked in the method: on which it was on top for at least the parked share
+    /// of the window ([`DEFAULT_PARKED_SHARE`], 95 %; [`crate::Aggregator::set_parked_share`])
+    /// — waiting, sleeping or spinning in it. A thread leak is these piling up.
+    pub parked_threads: u32,
     /// Calls (enters) in the window, all threads together; saturates at `u32::MAX`.
     pub calls: u32,
     /// The numbers are estimates: a thread the method ran on lost events within the window
@@ -129,6 +133,10 @@ impl Snapshot {
     }
 }
 
+/// The share of the window a method must be on top of a thread for that thread to count as
+/// parked in it ([`MethodStats::parked_threads`]).
+pub const DEFAULT_PARKED_SHARE: f32 = 0.95;
+
 /// Per-method running values while a snapshot is computed (times in ns).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct MethodAccum {
@@ -136,6 +144,7 @@ pub(crate) struct MethodAccum {
     pub sum_excl_ns: f32,
     pub max_incl_ns: f32,
     pub threads: u32,
+    pub parked: u32,
     pub calls: u32,
 }
 
@@ -156,14 +165,16 @@ struct PairRecord {
 }
 
 impl PairRecord {
+    /// `parked_ns`: the exclusive time from which its thread is parked in the method (> 0).
     #[inline(always)]
-    fn add_to(self, scratch: &mut [MethodAccum]) {
+    fn add_to(self, scratch: &mut [MethodAccum], parked_ns: f32) {
         let method_id = self.method_and_presence & !PRESENT;
         if let Some(accum) = scratch.get_mut(method_id as usize) {
             accum.max_excl_ns = accum.max_excl_ns.max(self.excl_ns);
             accum.sum_excl_ns += self.excl_ns;
             accum.max_incl_ns = accum.max_incl_ns.max(self.incl_ns);
             accum.threads += u32::from(self.method_and_presence & PRESENT != 0);
+            accum.parked += u32::from(self.excl_ns >= parked_ns);
             accum.calls = accum.calls.saturating_add(self.calls);
         }
     }
@@ -187,6 +198,8 @@ pub(crate) struct SnapshotState {
     /// exclusive ns, inclusive ns, calls) for each of its pairs present in the window.
     pub focus_method: Option<u32>,
     pub focus_pairs: Vec<(u32, f32, f32, u32)>,
+    /// The parked share ([`MethodStats::parked_threads`]); `None`: [`DEFAULT_PARKED_SHARE`].
+    pub parked_share: Option<f32>,
 }
 
 impl SnapshotState {
@@ -261,6 +274,9 @@ impl SnapshotState {
         let pair_info = &engine.pair_info;
         let focus_method = self.focus_method.unwrap_or(u32::MAX);
         self.focus_pairs.clear();
+        let parked_share = self.parked_share.unwrap_or(DEFAULT_PARKED_SHARE);
+        // Above zero, so a thread without time in the method is never parked in it.
+        let parked_ns = (parked_share * clock.window_ns as f32).max(1.0);
         for (pair_index, ((pair, info), adjust)) in engine
             .pairs
             .iter()
@@ -312,7 +328,7 @@ impl SnapshotState {
                 incl_ns,
                 calls: u32::try_from(calls).unwrap_or(u32::MAX),
             };
-            record.add_to(&mut self.scratch);
+            record.add_to(&mut self.scratch, parked_ns);
             if info.method_id == focus_method && present {
                 self.focus_pairs
                     .push((pair_index as u32, excl_ns, incl_ns, record.calls));
@@ -350,6 +366,7 @@ impl SnapshotState {
                 inclusive_elevation: (accum.max_incl_ns * per_ns).min(1.0),
                 summed_elevation: accum.sum_excl_ns * per_ns,
                 thread_count: accum.threads,
+                parked_threads: accum.parked,
                 calls: accum.calls,
                 approximate,
             };

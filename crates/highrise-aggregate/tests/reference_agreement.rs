@@ -185,6 +185,32 @@ fn check(snapshot: &Snapshot, reference: &Reference, window_ns: u64) -> Result<(
             fast.summed_elevation,
             summed
         );
+        // Parked threads: those whose exclusive time is at least 95 % of L; a thread within
+        // the accuracy bound of that line may count either way.
+        let parked_line = f64::from(highrise_aggregate::DEFAULT_PARKED_SHARE);
+        let shares: Vec<f64> = reference
+            .pair_values(method, window_start_ns)
+            .iter()
+            .map(|values| values.exclusive_ns as f64 / l)
+            .collect();
+        let surely = shares
+            .iter()
+            .filter(|&&share| share >= parked_line + tolerance)
+            .count() as u32;
+        let maybe = shares
+            .iter()
+            .filter(|&&share| share >= parked_line - tolerance)
+            .count() as u32;
+        prop_assert!(
+            (surely..=maybe).contains(&fast.parked_threads),
+            "parked threads of {}: fast {} exact {}..={} ({:?})",
+            method,
+            fast.parked_threads,
+            surely,
+            maybe,
+            shares
+        );
+        prop_assert!(fast.parked_threads <= fast.thread_count);
         prop_assert!(fast.elevation <= 1.0 && fast.inclusive_elevation <= 1.0);
         prop_assert!(
             f64::from(fast.elevation) <= f64::from(fast.inclusive_elevation) + 2.0 * tolerance

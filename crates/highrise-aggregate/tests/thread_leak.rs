@@ -38,6 +38,7 @@ fn threads_stuck_in_run_read_100_percent_with_their_count_stable_over_an_hour() 
             "minute {minute}: {run:?}"
         );
         assert_eq!(run.thread_count, threads as u32, "minute {minute}");
+        assert_eq!(run.parked_threads, threads as u32, "minute {minute}");
         assert!((run.inclusive_elevation - 1.0).abs() < 1e-6);
         assert!((run.summed_elevation - threads as f32).abs() < 1e-3);
         // The enters are long out of the window.
@@ -74,4 +75,40 @@ fn run_reads_exactly_its_share_while_the_first_window_fills() {
     assert!((snapshot.method(RUN).elevation - 1.0 / 3.0).abs() < 1e-6);
     aggregator.advance_to(3 * S);
     assert!((aggregator.snapshot().method(RUN).elevation - 1.0).abs() < 1e-6);
+}
+
+/// The real game's shape (exal99/Tetris, the paper's program): the running game's thread
+/// spins in `run()` calling out half the time, each finished game's thread parks in `run()`
+/// for good. The thread count reads the running thread too; `parked_threads` only the parked
+/// ones, so the pile-up shows even when a new game's thread starts as the old one parks.
+#[test]
+fn parked_threads_count_only_the_threads_that_stay_on_top() {
+    const TICK: u32 = 8;
+    let mut aggregator = Aggregator::new(AggregatorConfig::default());
+    // Thread 1 parked in run() from 0; thread 2 runs the game: run() with tick() half of
+    // every 10 ms.
+    aggregator.apply_events(1, &[enter(0, RUN)]);
+    let mut events = vec![enter(0, RUN)];
+    for step in 0..600u64 {
+        let at_ns = step * 10_000_000;
+        events.push(enter(at_ns + 5_000_000, TICK));
+        events.push(support::exit(at_ns + 10_000_000, TICK));
+    }
+    aggregator.apply_events(2, &events);
+    aggregator.advance_to(6 * S);
+    let run = aggregator.snapshot().method(RUN);
+    assert_eq!((run.thread_count, run.parked_threads), (2, 1), "{run:?}");
+    assert!((run.elevation - 1.0).abs() < 1e-6);
+    assert!((run.summed_elevation - 1.5).abs() < 0.01, "{run:?}");
+    // The game ends at 6 s: its thread parks in run() too. At 7.5 s it has been on top for
+    // 75 % of the window: parked at a share of 50 %, not yet at the default 95 %.
+    aggregator.advance_to(7 * S + S / 2);
+    let run = aggregator.snapshot().method(RUN);
+    assert_eq!((run.thread_count, run.parked_threads), (2, 1), "{run:?}");
+    aggregator.set_parked_share(0.5);
+    assert_eq!(aggregator.snapshot().method(RUN).parked_threads, 2);
+    aggregator.set_parked_share(highrise_aggregate::DEFAULT_PARKED_SHARE);
+    aggregator.advance_to(9 * S);
+    let run = aggregator.snapshot().method(RUN);
+    assert_eq!((run.thread_count, run.parked_threads), (2, 2), "{run:?}");
 }

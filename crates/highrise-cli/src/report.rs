@@ -4,7 +4,7 @@
 //! Exit codes: 0 success; 1 an error (unreadable or damaged recording, bad arguments); 2
 //! `--fail-if-slower PCT` and some method present in both runs grew its mean elevation by more
 //! than PCT percentage points; 3 `--fail-on-alert` and a run raised an alert (a method stuck
-//! while its threads rose, a jump, drops).
+//! while the threads parked in it rose, a jump, drops).
 
 use std::path::PathBuf;
 

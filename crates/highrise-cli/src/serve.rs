@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use highrise_aggregate::{AlertConfig, AlertDetector, AlertKind, Snapshot};
+use highrise_aggregate::{AlertConfig, AlertDetector, Snapshot};
 use highrise_ingest::{
     settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
     SessionReport, SessionStatus,
@@ -61,7 +61,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             token: token.token.clone(),
             ..IngestConfig::default()
         },
-        AggregateSink::factory,
+        {
+            // Parked threads as the stuck alert counts them: at its threshold.
+            let parked_share = args.alerts.config().stuck_elevation;
+            move |hello: &highrise_protocol::Hello| {
+                let mut sink = AggregateSink::factory(hello);
+                sink.aggregator_mut().set_parked_share(parked_share);
+                sink
+            }
+        },
     )
     .context("cannot start the ingest server")?;
     let local_addr = server.local_addr();
@@ -226,24 +234,7 @@ impl Printer {
         };
         for alert in alerts {
             let name = name_of(alert.method_id);
-            let text = match alert.kind {
-                AlertKind::Stuck {
-                    threads_then,
-                    threads_now,
-                    ..
-                } => format!(
-                    "{name} stuck at full elevation while its threads rose from {threads_then} to {threads_now} (a thread leak?)"
-                ),
-                AlertKind::Jump { from, to } => format!(
-                    "{name} jumped from {:.1} % (its recent average) to {:.1} %",
-                    from * 100.0,
-                    to * 100.0
-                ),
-                AlertKind::Dropping { share } => format!(
-                    "the agent dropped {:.1} % of the window's events",
-                    share * 100.0
-                ),
-            };
+            let text = alert.describe(&name);
             writeln!(out, "[session {id}] ALERT: {text}")?;
         }
         Ok(())

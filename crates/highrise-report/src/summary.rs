@@ -65,6 +65,9 @@ pub struct MethodSummary {
     pub max_elevation_pct: f64,
     /// Most threads the method was on at once (within one window).
     pub max_thread_count: u32,
+    /// Most threads parked in it at once (on top of each for 95 % of a window, or the stuck
+    /// alert's threshold: see [`highrise_aggregate::MethodStats::parked_threads`]).
+    pub max_parked_threads: u32,
     /// Enters over the whole run, all threads.
     pub calls: u64,
     /// Some sample's numbers were estimates: the agent lost events of a thread the method ran
@@ -219,11 +222,11 @@ pub struct AlertSummary {
     pub method: Option<String>,
     /// Program time it was raised at, seconds since the run's first event.
     pub raised_s: f64,
-    /// Stuck: threads when it became stuck and the most since.
+    /// Stuck: threads parked in it when it became stuck and the most since.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub threads_then: Option<u32>,
+    pub parked_then: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub threads_now: Option<u32>,
+    pub parked_now: Option<u32>,
     /// Stuck: seconds it had been stuck when raised.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stuck_s: Option<f64>,
@@ -235,6 +238,8 @@ pub struct AlertSummary {
     /// Dropping: share of the window's events dropped, percent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped_pct: Option<f64>,
+    /// Raised on estimates: the agent was dropping events (see `AlertDetector`).
+    pub estimated: bool,
     /// The alert in words.
     pub text: String,
 }
@@ -246,48 +251,41 @@ impl AlertSummary {
             kind: "",
             method: name.clone(),
             raised_s,
-            threads_then: None,
-            threads_now: None,
+            parked_then: None,
+            parked_now: None,
             stuck_s: None,
             from_pct: None,
             to_pct: None,
             dropped_pct: None,
-            text: String::new(),
+            estimated: alert.estimated,
+            text: alert.describe(name.as_deref().unwrap_or_default()),
         };
-        let name = name.unwrap_or_default();
+        let at = format!(" (at {raised_s:.1} s)");
         match alert.kind {
             AlertKind::Stuck {
                 since_ns,
-                threads_then,
-                threads_now,
+                parked_then,
+                parked_now,
             } => {
-                let stuck_s = round(alert.raised_ns.saturating_sub(since_ns) as f64 / 1e9);
                 summary.kind = "stuck";
-                summary.threads_then = Some(threads_then);
-                summary.threads_now = Some(threads_now);
-                summary.stuck_s = Some(stuck_s);
-                summary.text = format!(
-                    "{name} stuck at full elevation since {:.1} s while its threads rose from {threads_then} to {threads_now} (a thread leak?)",
-                    round(since_ns.saturating_sub(first_ns) as f64 / 1e9)
-                );
+                summary.parked_then = Some(parked_then);
+                summary.parked_now = Some(parked_now);
+                summary.stuck_s =
+                    Some(round(alert.raised_ns.saturating_sub(since_ns) as f64 / 1e9));
+                let since_s = round(since_ns.saturating_sub(first_ns) as f64 / 1e9);
+                summary.text +=
+                    &format!(" (stuck since {since_s:.1} s, raised at {raised_s:.1} s)");
             }
             AlertKind::Jump { from, to } => {
                 summary.kind = "jump";
                 summary.from_pct = Some(round(f64::from(from) * 100.0));
                 summary.to_pct = Some(round(f64::from(to) * 100.0));
-                summary.text = format!(
-                    "{name} jumped from {:.1} % (its recent average) to {:.1} % at {raised_s:.1} s",
-                    f64::from(from) * 100.0,
-                    f64::from(to) * 100.0
-                );
+                summary.text += &at;
             }
             AlertKind::Dropping { share } => {
                 summary.kind = "dropping";
                 summary.dropped_pct = Some(round(f64::from(share) * 100.0));
-                summary.text = format!(
-                    "the agent dropped {:.1} % of the window's events at {raised_s:.1} s",
-                    f64::from(share) * 100.0
-                );
+                summary.text += &at;
             }
         }
         summary
@@ -307,6 +305,7 @@ struct Accumulated {
     elevation_sum: f64,
     elevation_max: f32,
     threads_max: u32,
+    parked_max: u32,
     calls: u64,
     approximate: bool,
 }
@@ -324,11 +323,16 @@ struct SamplingSink {
 
 impl SamplingSink {
     fn new(alerts: AlertConfig) -> Self {
+        let mut inner = AggregateSink::new(AggregatorConfig {
+            contexts: true,
+            ..AggregatorConfig::default()
+        });
+        // Parked threads as the stuck alert counts them: at its threshold.
+        inner
+            .aggregator_mut()
+            .set_parked_share(alerts.stuck_elevation);
         Self {
-            inner: AggregateSink::new(AggregatorConfig {
-                contexts: true,
-                ..AggregatorConfig::default()
-            }),
+            inner,
             methods: Vec::new(),
             samples: 0,
             first_ns: None,
@@ -365,6 +369,7 @@ impl SamplingSink {
             accumulated.elevation_sum += f64::from(stats.elevation) * weight as f64;
             accumulated.elevation_max = accumulated.elevation_max.max(stats.elevation);
             accumulated.threads_max = accumulated.threads_max.max(stats.thread_count);
+            accumulated.parked_max = accumulated.parked_max.max(stats.parked_threads);
             accumulated.approximate |= stats.approximate;
         }
         let live_threads = snapshot
@@ -544,6 +549,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
                 mean_elevation_pct: round(100.0 * accumulated.elevation_sum / samples as f64),
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
+                max_parked_threads: accumulated.parked_max,
                 calls: accumulated.calls,
                 approximate: accumulated.approximate,
                 allocations: by_count(

@@ -59,6 +59,7 @@ pub fn snapshot(methods: usize, frame: u64) -> Arc<Snapshot> {
                     inclusive_elevation: 0.5,
                     summed_elevation: 0.5,
                     thread_count: 1 + (id % 4) as u32,
+                    parked_threads: 0,
                     calls: 10,
                     approximate: false,
                 }

@@ -84,6 +84,7 @@ fn modes_change_targets() {
             inclusive_elevation: 0.9,
             summed_elevation: 0.3,
             thread_count: 5,
+            parked_threads: 0,
             calls: 2,
             approximate: false,
         },

@@ -60,6 +60,7 @@ pub fn stats(elevation: f32, thread_count: u32, calls: u32) -> MethodStats {
         inclusive_elevation: elevation,
         summed_elevation: elevation * thread_count as f32,
         thread_count,
+        parked_threads: if elevation >= 0.95 { thread_count } else { 0 },
         calls,
         approximate: false,
     }

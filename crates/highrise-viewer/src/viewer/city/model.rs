@@ -814,6 +814,7 @@ mod tests {
                             inclusive_elevation: value * 0.5,
                             summed_elevation: value * 1.5,
                             thread_count: (random.next_u64() % 9) as u32,
+                            parked_threads: 0,
                             calls: (random.next_u64() % 3) as u32,
                             approximate: false,
                         };

@@ -128,47 +128,33 @@ pub(super) fn alerts(
         .default_width(380.0)
         .collapsible(true)
         .show(ctx, |ui| {
-            egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
-                for (&session_id, view) in sessions.shown() {
-                    let city = cities.session(session_id);
-                    for alert in state.of(session_id) {
-                        let name = alert
-                            .method_id
-                            .and_then(|method_id| {
-                                let building = city?.layout.as_ref()?.building_of(method_id)?;
-                                Some(building_names(city?, building)?.0)
-                            })
-                            .unwrap_or_default();
-                        let text = match alert.kind {
-                            AlertKind::Stuck {
-                                threads_then,
-                                threads_now,
-                                ..
-                            } => format!(
-                                "{name}: stuck, threads {threads_then} to {threads_now} (a thread leak?)"
-                            ),
-                            AlertKind::Jump { from, to } => format!(
-                                "{name}: jumped {:.0} % to {:.0} %",
-                                from * 100.0,
-                                to * 100.0
-                            ),
-                            AlertKind::Dropping { share } => {
-                                format!("dropping {:.1} % of events", share * 100.0)
-                            }
-                        };
-                        let line = format!("{} · {text}", view.title());
-                        let response = ui.selectable_label(false, line).on_hover_text(format!(
-                            "{} alert; click to fly to its building",
-                            kind_word(&alert.kind)
-                        ));
-                        if response.clicked() {
-                            fly_to = alert
+            egui::ScrollArea::vertical()
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for (&session_id, view) in sessions.shown() {
+                        let city = cities.session(session_id);
+                        for alert in state.of(session_id) {
+                            let name = alert
                                 .method_id
-                                .and_then(|method_id| method_focus_point(city?, method_id));
+                                .and_then(|method_id| {
+                                    let building = city?.layout.as_ref()?.building_of(method_id)?;
+                                    Some(building_names(city?, building)?.0)
+                                })
+                                .unwrap_or_default();
+                            let text = alert.describe(&name);
+                            let line = format!("{} · {text}", view.title());
+                            let response = ui.selectable_label(false, line).on_hover_text(format!(
+                                "{} alert; click to fly to its building",
+                                kind_word(&alert.kind)
+                            ));
+                            if response.clicked() {
+                                fly_to = alert
+                                    .method_id
+                                    .and_then(|method_id| method_focus_point(city?, method_id));
+                            }
                         }
                     }
-                }
-            });
+                });
         });
     state.open = open;
     if let Some(point) = fly_to {
