@@ -46,8 +46,9 @@ pub use frame::{
     FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
 pub use message::{
-    qualified_name, AgentMessage, ClassDef, ClassKind, ClassRelation, EventBatch, Hello, LiveClass,
-    LiveObjects, MethodDef, RelationKind, ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE,
+    qualified_name, replay_agent, replayed_file, AgentMessage, ClassDef, ClassKind, ClassRelation,
+    EventBatch, Hello, LiveClass, LiveObjects, MethodDef, RelationKind, ViewerMessage,
+    PHASE_MARK_CLASS, PHASE_MARK_PACKAGE, REPLAY_AGENT_PREFIX,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.

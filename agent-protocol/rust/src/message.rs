@@ -75,6 +75,22 @@ pub fn qualified_name(package: &str, class: &str, method: &str) -> String {
     }
 }
 
+/// How a replayed recording's `Hello::agent` begins when `highrise replay --addr` sends it to a
+/// running viewer: receivers list the session as a replay of that file, not as an attached
+/// program. See [`replay_agent`] and [`replayed_file`].
+pub const REPLAY_AGENT_PREFIX: &str = "highrise replay of ";
+
+/// The `agent` text of a replay of `file` whose recorded agent was `agent`.
+pub fn replay_agent(file: &str, agent: &str) -> String {
+    format!("{REPLAY_AGENT_PREFIX}{file} · {agent}")
+}
+
+/// The file a session's agent text names when the session is a replay ([`replay_agent`]).
+pub fn replayed_file(agent: &str) -> Option<&str> {
+    let rest = agent.strip_prefix(REPLAY_AGENT_PREFIX)?;
+    Some(rest.rsplit_once(" · ").map_or(rest, |(file, _)| file))
+}
+
 /// What kind of type a [`ClassDef`] names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Encode, Decode)]
 pub enum ClassKind {
@@ -249,4 +265,20 @@ pub enum ViewerMessage {
         protocol_version: u32,
         reason: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replays_agent_text_names_its_file() {
+        let agent = replay_agent("run · 2.hrec", "highrise-agent-java 0.1.0");
+        assert_eq!(
+            agent,
+            "highrise replay of run · 2.hrec · highrise-agent-java 0.1.0"
+        );
+        assert_eq!(replayed_file(&agent), Some("run · 2.hrec"));
+        assert_eq!(replayed_file("highrise-agent-java 0.1.0"), None);
+    }
 }

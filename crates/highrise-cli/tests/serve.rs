@@ -649,6 +649,12 @@ fn the_real_games_thread_leak_with_drops_raises_its_stuck_alert() {
     );
 
     let text = serve_a_replay(&recording, "4");
+    // Sent by `highrise replay`, the session names itself a replay of its file.
+    assert!(
+        text.lines().any(|line| line.contains("connected: tetris")
+            && line.contains("(highrise replay of exal99-tetris-leak.hrec · highrise-agent-java")),
+        "{text}"
+    );
     let stuck_lines: Vec<&str> = text
         .lines()
         .filter(|line| line.contains(&format!("ALERT: {RUN}()")) && line.contains(" stuck "))
@@ -656,4 +662,61 @@ fn the_real_games_thread_leak_with_drops_raises_its_stuck_alert() {
     assert_eq!(stuck_lines.len(), 1, "{text}");
     assert!(stuck_lines[0].contains("rose from 1 to 2"), "{text}");
     assert!(!text.contains("jumped"), "{text}");
+}
+
+/// No false alarm (issue 42: every program raised a jump as it started): the built-in demos
+/// at rest — tetris playing without restarts (no leak), the bookstore serving — run 70 s
+/// (past the 30 s every method needs before it may jump) as real processes into
+/// `highrise record`, and `highrise report --fail-on-alert` finds no alert in either.
+#[test]
+fn the_demos_at_rest_raise_no_alert_in_their_first_minute() {
+    let dir = fresh_dir("highrise-no-alerts");
+    let (mut record, mut rest, addr) = start_recorder(&dir, &["--sessions", "2"]);
+    let demo = |program: &str, extra: &[&str]| {
+        Command::new(HIGHRISE)
+            .args([
+                "demo",
+                "--program",
+                program,
+                "--addr",
+                &addr,
+                "--duration-s",
+                "70",
+            ])
+            .args(extra)
+            .spawn()
+            .expect("demo starts")
+    };
+    let mut demos = [
+        demo("tetris", &["--restart-every-s", "100000"]),
+        demo("bookstore", &[]),
+    ];
+    for demo in &mut demos {
+        assert!(demo.wait().expect("demo exits").success());
+    }
+    let mut tail = String::new();
+    let _ = std::io::Read::read_to_string(&mut rest, &mut tail);
+    assert!(record.wait().expect("record exits").success(), "{tail}");
+    let mut recordings: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "hrec"))
+        .collect();
+    recordings.sort();
+    assert_eq!(recordings.len(), 2, "{recordings:?}");
+    for recording in &recordings {
+        let report = Command::new(HIGHRISE)
+            .args(["report", "--json", "--fail-on-alert"])
+            .arg(recording)
+            .output()
+            .expect("report runs");
+        let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+        assert!(
+            json["duration_ns"].as_f64().expect("duration") > 65e9,
+            "{}",
+            json["duration_ns"]
+        );
+        assert!(json.get("alerts").is_none(), "{:#}", json["alerts"]);
+        assert_eq!(report.status.code(), Some(0), "{report:?}");
+    }
 }

@@ -5,7 +5,10 @@ use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use highrise_protocol::{decode_viewer_message, read_frame, ViewerMessage};
+use highrise_protocol::{
+    decode_hello, decode_viewer_message, encode_hello, frame_payload, read_frame, replay_agent,
+    ViewerMessage,
+};
 use highrise_record::{RecordError, RecordedFrame, RecordingReader};
 
 /// Sending a recording failed.
@@ -36,9 +39,27 @@ pub struct SendSummary {
     pub session_id: Option<u64>,
 }
 
+/// Rewrites a recorded Hello frame's agent text as a replay of `path`'s file (left as it was
+/// if it is no Hello: the viewer then refuses it, as it would the recording's bytes).
+fn renamed_hello(frame: &mut Vec<u8>, path: &Path) {
+    let Some(Ok((mut hello, _token))) = frame.get(4..).map(decode_hello) else {
+        return;
+    };
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    hello.agent = replay_agent(&file, &hello.agent);
+    if let Ok(renamed) = frame_payload(&encode_hello(&hello, "")) {
+        *frame = renamed;
+    }
+}
+
 /// Sends the recording at `path` to the viewer at `addr` as one new session, frame by frame
 /// at the recorded arrival pacing divided by `speed` (`f64::INFINITY`: as fast as the socket
-/// takes them), then closes as the protocol asks (shut down, read to the end).
+/// takes them), then closes as the protocol asks (shut down, read to the end). Its Hello names
+/// it a replay of the file ([`highrise_protocol::replay_agent`]), so the viewer and `serve`
+/// list it as one, not as an attached program.
 pub fn replay_to(path: &Path, addr: SocketAddr, speed: f64) -> Result<SendSummary, SendError> {
     let recording_error = |source| SendError::Recording {
         path: path.to_path_buf(),
@@ -75,6 +96,9 @@ pub fn replay_to(path: &Path, addr: SocketAddr, speed: f64) -> Result<SendSummar
             if let Some(wait) = due.checked_sub(started.elapsed()) {
                 std::thread::sleep(wait);
             }
+        }
+        if summary.frames == 0 {
+            renamed_hello(&mut frame.frame, path);
         }
         stream.write_all(&frame.frame)?;
         summary.frames += 1;

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 use highrise_aggregate::Snapshot;
 use highrise_ingest::{AggregateCommand, ReplayProgress, SessionEnd, SessionSource, SessionStatus};
+use highrise_protocol::replayed_file;
 
 use super::names::building_names;
 use super::search::{method_focus_point, search};
@@ -117,9 +118,13 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
             SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped",
         };
         let selected = sessions.selected == Some(session_id);
-        let line = match (&stats.source, otlp_host(&info.agent)) {
+        let line = match (
+            &stats.source,
+            otlp_host(&info.agent),
+            replayed_file(&info.agent),
+        ) {
             // A replay is no attached program: it says so, with its file and position.
-            (SessionSource::Replay { path }, _) => replay_line(
+            (SessionSource::Replay { path }, _, _) => replay_line(
                 &view.title(),
                 path,
                 recorder
@@ -128,8 +133,14 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
                     .map(|handle| handle.progress()),
                 view.crash.is_some(),
             ),
-            (SessionSource::Live, Some(host)) => format!("{} · {host} · {status}", view.title()),
-            (SessionSource::Live, None) => {
+            // `highrise replay --addr`: a recording sent over the wire, not a program.
+            (SessionSource::Live, _, Some(file)) => {
+                format!("{} · replay of {file} (sent) · {status}", view.title())
+            }
+            (SessionSource::Live, Some(host), None) => {
+                format!("{} · {host} · {status}", view.title())
+            }
+            (SessionSource::Live, None, None) => {
                 format!("{} · pid {} · {status}", view.title(), info.pid)
             }
         };
