@@ -73,6 +73,26 @@ fn hovering_a_building_names_it_in_the_tooltip() {
     assert_eq!(city.colours[index as usize], ColourKey::Highlight);
 }
 
+/// A method threads sit in for a whole window (the paper's leak) says how many.
+#[test]
+fn a_building_threads_are_parked_in_says_how_many() {
+    let mut app = app();
+    let leak = MethodStats {
+        parked_threads: 2,
+        ..stats(1.0, 3, 0)
+    };
+    accept(&mut app, report(tetris(), vec![leak], 1));
+    for _ in 0..40 {
+        app.update();
+    }
+    let (_, hovered) = hover_method(&app, 0);
+    let lines = tooltip(&app, &hovered);
+    assert!(
+        lines.contains(&"threads 3 · 2 parked in it".to_string()),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_building_whose_numbers_are_estimates_says_so_and_the_panel_gives_the_dropped_share() {
     let mut app = app();

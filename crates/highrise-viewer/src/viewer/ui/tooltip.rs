@@ -349,7 +349,15 @@ pub fn tooltip_lines(
                     if stats.approximate { "≈ " } else { "" },
                     percent(stats.elevation)
                 ),
-                format!("threads {}", stats.thread_count),
+                if stats.parked_threads > 0 {
+                    // Threads that sat in it the whole window: a thread leak piles these up.
+                    format!(
+                        "threads {} · {} parked in it",
+                        stats.thread_count, stats.parked_threads
+                    )
+                } else {
+                    format!("threads {}", stats.thread_count)
+                },
                 format!("calls in window {}", stats.calls),
                 format!("inclusive {}", percent(stats.inclusive_elevation)),
                 format!("summed over threads {}", percent(stats.summed_elevation)),
