@@ -143,8 +143,13 @@ public final class Ring {
     boolean started;
     long droppedReported;
     long gapsReported;
-    /** Gaps closed by a marker (a Resync went out for them). */
+    /** Gaps closed by a marker or by the sender (a Resync went out for them). */
     long gapsResynced;
+    /** Sender bookkeeping for a loss the thread has not settled yet: the ring's tail and gap
+     *  count when it was last seen quiet, and since when (see Sender#settleQuietLoss). */
+    long quietTail = -1;
+    long quietGaps = -1;
+    long quietSince;
 
     Ring(Sender sender, Thread thread) {
         this(sender, thread, null);

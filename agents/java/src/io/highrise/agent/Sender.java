@@ -60,6 +60,10 @@ final class Sender implements Runnable {
     /** Counters for the verbose log and tests: base frames sent at attach, and rebases. */
     volatile long preFramesAtStart;
     volatile long rebasesBySender;
+    /** How long a thread with an unsettled loss must make no event before the sender reads its
+     *  stack; and how many such losses it settled. */
+    static final long QUIET_LOSS_NANOS = 50_000_000L;
+    volatile long quietLossesSettled;
     volatile long rebasesByThreads;
     private final AtomicLong threadIds = new AtomicLong(1);
     private final ArrayList<Ring> rings = new ArrayList<>();
@@ -312,6 +316,9 @@ final class Sender implements Runnable {
             Ring ring = it.next();
             boolean alive = ring.thread.isAlive();
             work |= drain(ring);
+            if (alive && ring.gapsPublished > ring.gapsResynced && ring.wireAlive == 0 && !ring.tracking) {
+                settleQuietLoss(ring);
+            }
             if (!alive) {
                 long now = ticks(System.nanoTime());
                 if (ring.gapsPublished > ring.gapsResynced) {
@@ -334,6 +341,46 @@ final class Sender implements Runnable {
             }
         }
         return work;
+    }
+
+    /**
+     * A thread that lost events and then made none (asleep, waiting, running library code: the
+     * real game's event thread at game over) would keep, in the viewer, the frame of its last
+     * recorded event on top until its next profiled call, however long that takes. Once its ring
+     * is drained and has stayed still for {@link #QUIET_LOSS_NANOS}, its stack is read
+     * ({@code Thread.getStackTrace}, resolved as at an attach) and sent as the loss's Resync. A
+     * stack read while the thread moved (its tail or gaps changed) is thrown away; the thread's
+     * own marker still follows at its next event, with its shadow stack.
+     */
+    private void settleQuietLoss(Ring ring) throws IOException {
+        long tail = ring.publishedTail();
+        long gaps = ring.gapsPublished;
+        long now = System.nanoTime();
+        if (tail != ring.consumedHead() || tail != ring.quietTail || gaps != ring.quietGaps) {
+            ring.quietTail = tail;
+            ring.quietGaps = gaps;
+            ring.quietSince = now;
+            return;
+        }
+        if (now - ring.quietSince < QUIET_LOSS_NANOS) {
+            return;
+        }
+        StackTraceElement[] trace = ring.thread.getStackTrace();
+        if (ring.publishedTail() != tail || ring.gapsPublished != gaps) {
+            ring.quietSince = System.nanoTime();
+            return;
+        }
+        int[] stack = PreSession.resolve(trace);
+        for (int id : stack) {
+            ensureDefined(id);
+        }
+        noteDrops(ring);
+        ring.gapsResynced = gaps;
+        wire.dropped(droppedEventsTotal, gapsTotal);
+        droppedEventsSent = droppedEventsTotal;
+        gapsSent = gapsTotal;
+        wire.resync(ring.threadId, ticks(now), stack, stack.length);
+        quietLossesSettled++;
     }
 
     private void noteDrops(Ring ring) {
@@ -751,6 +798,9 @@ final class Sender implements Runnable {
         if (options.verbose && preFramesAtStart > 0) {
             log("pre-session frames: " + preFramesAtStart + " at the start; returns settled by the threads: "
                     + rebasesByThreads + ", by the sender: " + rebasesBySender);
+        }
+        if (options.verbose && quietLossesSettled > 0) {
+            log("losses settled by the sender while their threads were quiet: " + quietLossesSettled);
         }
         readAnswer();
         reportDrops();

@@ -57,6 +57,7 @@ public final class AgentTests {
         tests.put("workload_lossless_exact_counts_and_definitions", AgentTests::workloadExact);
         tests.put("workload_default_mode_balanced_and_filtered", AgentTests::workloadDefault);
         tests.put("small_buffers_drop_and_resync_keep_stacks_right", AgentTests::dropsAndResync);
+        tests.put("a_quiet_thread_s_loss_is_settled_by_the_sender", AgentTests::quietLoss);
         tests.put("no_viewer_program_runs_normally", AgentTests::noViewer);
         tests.put("token_for_a_viewer_listening_beyond_loopback", AgentTests::token);
         tests.put("named_module_classes_are_profiled", AgentTests::namedModule);
@@ -479,6 +480,29 @@ public final class AgentTests {
             check(num(stats.get("resyncs")) > 0, "resyncs sent: " + stats);
             check(num(stats.get("skipped_records")) == 0, "no event named an undefined method: " + stats);
             allThreadsBalanced(s, false);
+        }
+    }
+
+    /** A thread that lost events and went quiet for good (asleep in code that is not profiled):
+     *  the sender reads its stack and sends the loss's Resync, so its stack ends empty instead of
+     *  keeping the frames of its last recorded events (burst, tiny) on top to the end. */
+    static void quietLoss() throws Exception {
+        try (Probe p = new Probe(1)) {
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+                    + ",exclude=" + APP + ".QuietSleeper,buffer=64,verbose"), APP + ".QuietLoss", "3000000", "1500");
+            check(run.exit == 0 && run.output.contains("QUIET DONE"), "program:\n" + run.output);
+            Map<String, Object> s = p.session(30);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end/errors " + s.get("end") + s.get("errors"));
+            check(num(map(s.get("stats")).get("agent_events_dropped")) > 0, "64-event buffers must drop: " + s.get("stats"));
+            Map<String, Object> quiet = null;
+            for (Object t : list(s.get("threads"))) {
+                if ("quiet".equals(map(t).get("name"))) {
+                    quiet = map(t);
+                }
+            }
+            check(quiet != null, "a thread named quiet: " + s.get("threads"));
+            check(num(quiet.get("resyncs")) >= 1, "the loss was resynced: " + quiet);
+            check(list(quiet.get("open_frames")).isEmpty(), "the quiet thread's stack ends empty: " + quiet);
         }
     }
 
