@@ -201,6 +201,9 @@ impl AlertDetector {
         let stuck_for_ns = (config.stuck_for_s * 1e9) as u64;
         let jump_for_ns = (config.jump_for_s * 1e9) as u64;
         let baseline_ns = (config.baseline_s * 1e9) as u64;
+        let stuck_gap_ns = (config.stuck_gap_s * 1e9) as u64;
+        // The stuck period this observation falls in (parked peaks are kept per period).
+        let period = now_ns / stuck_for_ns.max(1);
         let dropping_now = snapshot.dropped_share > 0.0;
         if dropping_now {
             self.dropped_ns = Some(now_ns);
@@ -224,7 +227,6 @@ impl AlertDetector {
                 now_ns
             });
             // Stuck.
-            let period = now_ns / stuck_for_ns.max(1);
             if period != watch.parked_period {
                 watch.parked_peaks = if period == watch.parked_period + 1 {
                     [watch.parked_peaks[1], 0]
@@ -277,7 +279,6 @@ impl AlertDetector {
                 }
             } else if let Some(episode) = &mut watch.stuck {
                 // A dip: the episode ends only when it lasts `stuck_gap_s`.
-                let stuck_gap_ns = (config.stuck_gap_s * 1e9) as u64;
                 let dip_since_ns = *episode.dip_since_ns.get_or_insert(now_ns);
                 if now_ns.saturating_sub(dip_since_ns) >= stuck_gap_ns {
                     watch.stuck = None;
@@ -389,6 +390,14 @@ mod tests {
             .collect()
     }
 
+    fn jump_alerts(detector: &AlertDetector) -> Vec<&Alert> {
+        detector
+            .alerts()
+            .iter()
+            .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
+            .collect()
+    }
+
     /// The paper's leak: method 0 sits at 100 % from 2 s and gains a thread every 3 s; method
     /// 1 is at 96 % on one thread all along (stuck, but no threads pile up: no alert).
     #[test]
@@ -403,26 +412,17 @@ mod tests {
                 0
             };
             let elevation = if leaked > 0 { 1.0 } else { 0.0 };
-            let raised = detector.observe(&snapshot(t, &[(elevation, leaked), (0.96, 1)], 0.0));
-            let stuck: Vec<_> = detector
-                .alerts()
-                .iter()
-                .filter(|a| matches!(a.kind, AlertKind::Stuck { .. }))
-                .collect();
+            detector.observe(&snapshot(t, &[(elevation, leaked), (0.96, 1)], 0.0));
+            let stuck = stuck_alerts(&detector);
             if raised_at.is_none() && !stuck.is_empty() {
                 raised_at = Some(t);
             }
             assert!(stuck.len() <= 1, "{:?}", detector.alerts());
-            let _ = raised;
         }
         // Stuck from 2 s, raised 10 s later (12 s), at 4 threads; 30 s: 10 threads. It
         // starts from 3: what parked in the method's first 10 s is its start-up.
         assert_eq!(raised_at, Some(12.0));
-        let stuck: Vec<&Alert> = detector
-            .alerts()
-            .iter()
-            .filter(|a| matches!(a.kind, AlertKind::Stuck { .. }))
-            .collect();
+        let stuck = stuck_alerts(&detector);
         assert_eq!(stuck.len(), 1);
         assert_eq!(stuck[0].method_id, Some(0));
         assert_eq!(
@@ -435,14 +435,7 @@ mod tests {
         );
         // No jump: method 0 went from 0 to 100 % at the program's start-up (2 s), before it
         // had a past of 30 s; method 1 sat at 96 % all along.
-        assert!(
-            detector
-                .alerts()
-                .iter()
-                .all(|a| !matches!(a.kind, AlertKind::Jump { .. })),
-            "{:?}",
-            detector.alerts()
-        );
+        assert!(jump_alerts(&detector).is_empty(), "{:?}", detector.alerts());
     }
 
     /// What every program raised at its start (a game loop "jumped 2 % to 56 %", a finalizer
@@ -477,11 +470,7 @@ mod tests {
             }
             detector.observe(&snapshot(t, &methods, 0.0));
         }
-        let jumps: Vec<&Alert> = detector
-            .alerts()
-            .iter()
-            .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
-            .collect();
+        let jumps = jump_alerts(&detector);
         assert!(jumps.is_empty(), "{jumps:?}");
         // Later: method 1 back to 0 for a while, then 100 % again: now it has a past.
         let mut detector = AlertDetector::new(AlertConfig::default());
@@ -490,11 +479,7 @@ mod tests {
             let elevation = if t < 40.0 { 0.05 } else { 0.9 };
             detector.observe(&snapshot(t, &[(elevation, 1)], 0.0));
         }
-        let jumps: Vec<&Alert> = detector
-            .alerts()
-            .iter()
-            .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
-            .collect();
+        let jumps = jump_alerts(&detector);
         assert_eq!(jumps.len(), 1, "{jumps:?}");
         assert_eq!(jumps[0].raised_ns, 41 * S);
         assert!(
@@ -642,11 +627,7 @@ mod tests {
                     0.0,
                 ));
             }
-            let jumps = detector
-                .alerts()
-                .iter()
-                .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
-                .count();
+            let jumps = jump_alerts(&detector).len();
             assert_eq!(
                 jumps,
                 usize::from(!approximate),
@@ -667,11 +648,7 @@ mod tests {
                     dropped,
                 ));
             }
-            let jumps = detector
-                .alerts()
-                .iter()
-                .filter(|a| matches!(a.kind, AlertKind::Jump { .. }))
-                .count();
+            let jumps = jump_alerts(&detector).len();
             assert_eq!(
                 jumps,
                 usize::from(dropped_until_s < 10.0),

@@ -470,13 +470,7 @@ fn the_demos_thread_leak_raises_one_stuck_alert_in_report_and_serve() {
         .find(|path| path.extension().is_some_and(|ext| ext == "hrec"))
         .expect("a recording");
 
-    let report = Command::new(HIGHRISE)
-        .args(["report", "--json", "--fail-on-alert"])
-        .arg(&recording)
-        .output()
-        .expect("report runs");
-    assert_eq!(report.status.code(), Some(3), "{report:?}");
-    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    let (report, json) = report_with_alerts_gated(&recording, 3);
     let stuck: Vec<&serde_json::Value> = json["alerts"]
         .as_array()
         .expect("alerts")
@@ -503,6 +497,22 @@ fn the_demos_thread_leak_raises_one_stuck_alert_in_report_and_serve() {
         .filter(|line| line.contains("ALERT: tetris.game.Game.run stuck"))
         .collect();
     assert_eq!(stuck_lines.len(), 1, "{text}");
+}
+
+/// `highrise report --json --fail-on-alert` on `recording`: its exit code must be
+/// `exit_code` (3: an alert was raised); the process's output and the JSON.
+fn report_with_alerts_gated(
+    recording: &std::path::Path,
+    exit_code: i32,
+) -> (std::process::Output, serde_json::Value) {
+    let report = Command::new(HIGHRISE)
+        .args(["report", "--json", "--fail-on-alert"])
+        .arg(recording)
+        .output()
+        .expect("report runs");
+    assert_eq!(report.status.code(), Some(exit_code), "{report:?}");
+    let json = serde_json::from_slice(&report.stdout).expect("JSON");
+    (report, json)
 }
 
 /// `highrise serve`'s output for one session: `recording` sent to it by `highrise replay` at
@@ -552,7 +562,8 @@ fn last_events_of_threads_in(recording: &std::path::Path, method: &str) -> Vec<f
         let Ok(message) = decode_agent_message(&frame.frame[4..]) else {
             continue;
         };
-        let (thread_id, at_ns) = match message {
+        events.clear();
+        let (thread_id, resync_ns) = match message {
             AgentMessage::Hello(hello) => {
                 unit_ns = u64::from(hello.clock_unit_ns);
                 continue;
@@ -564,34 +575,26 @@ fn last_events_of_threads_in(recording: &std::path::Path, method: &str) -> Vec<f
                 }
                 continue;
             }
-            message @ (AgentMessage::Events(_) | AgentMessage::Records(_)) => {
-                events.clear();
-                let batch = match message {
-                    AgentMessage::Events(batch) => {
-                        decode_events(&batch, unit_ns as u32, &mut events).expect("decodes");
-                        batch
-                    }
-                    AgentMessage::Records(batch) => {
-                        decode_records(&batch, unit_ns as u32, &mut events, &mut amounts)
-                            .expect("decodes");
-                        batch
-                    }
-                    _ => unreachable!(),
-                };
-                if events.iter().any(|e| Some(e.method_id) == method_id)
-                    && !ran.contains(&batch.thread_id)
-                {
-                    ran.push(batch.thread_id);
-                }
-                let Some(last) = events.last() else { continue };
-                (batch.thread_id, last.timestamp_ns)
+            AgentMessage::Events(batch) => {
+                decode_events(&batch, unit_ns as u32, &mut events).expect("decodes");
+                (batch.thread_id, None)
+            }
+            AgentMessage::Records(batch) => {
+                decode_records(&batch, unit_ns as u32, &mut events, &mut amounts).expect("decodes");
+                (batch.thread_id, None)
             }
             AgentMessage::Resync {
                 thread_id,
                 timestamp,
                 ..
-            } => (thread_id, timestamp * unit_ns),
+            } => (thread_id, Some(timestamp * unit_ns)),
             _ => continue,
+        };
+        if events.iter().any(|e| Some(e.method_id) == method_id) && !ran.contains(&thread_id) {
+            ran.push(thread_id);
+        }
+        let Some(at_ns) = resync_ns.or(events.last().map(|e| e.timestamp_ns)) else {
+            continue;
         };
         first_ns.get_or_insert(at_ns);
         last_ns.insert(thread_id, at_ns);
@@ -619,13 +622,7 @@ fn the_real_games_thread_leak_with_drops_raises_its_stuck_alert() {
     let recording = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../assets/recordings/exal99-tetris-leak.hrec");
     const RUN: &str = "main.game.MainSinglePlayerThread.run";
-    let report = Command::new(HIGHRISE)
-        .args(["report", "--json", "--fail-on-alert"])
-        .arg(&recording)
-        .output()
-        .expect("report runs");
-    assert_eq!(report.status.code(), Some(3), "{report:?}");
-    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    let (_, json) = report_with_alerts_gated(&recording, 3);
     assert!(json["events_dropped"].as_u64().expect("dropped") > 0);
     let alerts = json["alerts"].as_array().expect("alerts");
     let kinds: Vec<&str> = alerts.iter().filter_map(|a| a["kind"].as_str()).collect();
@@ -705,18 +702,12 @@ fn the_demos_at_rest_raise_no_alert_in_their_first_minute() {
     recordings.sort();
     assert_eq!(recordings.len(), 2, "{recordings:?}");
     for recording in &recordings {
-        let report = Command::new(HIGHRISE)
-            .args(["report", "--json", "--fail-on-alert"])
-            .arg(recording)
-            .output()
-            .expect("report runs");
-        let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+        let (_, json) = report_with_alerts_gated(recording, 0);
         assert!(
             json["duration_ns"].as_f64().expect("duration") > 65e9,
             "{}",
             json["duration_ns"]
         );
         assert!(json.get("alerts").is_none(), "{:#}", json["alerts"]);
-        assert_eq!(report.status.code(), Some(0), "{report:?}");
     }
 }

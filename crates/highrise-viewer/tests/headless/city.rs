@@ -17,9 +17,7 @@ fn snapshots_become_eased_heights_and_heat_colours() {
     let mut app = app();
     let methods = vec![stats(1.0, 3, 1), stats(0.25, 1, 40), MethodStats::default()];
     accept(&mut app, report(tetris(), methods, 1));
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let cities = app.world().resource::<Cities>();
     let city = &cities[CityKey::Session(1)];
     let layout = city.layout.as_ref().expect("laid out");
@@ -95,9 +93,7 @@ fn modes_change_targets() {
     app.update();
     *app.world_mut().resource_mut::<HeightMode>() = HeightMode::Inclusive;
     *app.world_mut().resource_mut::<ColourMode>() = ColourMode::Threads;
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let cities = app.world().resource::<Cities>();
     let city = &cities[CityKey::Session(1)];
     let run = city
@@ -163,9 +159,7 @@ fn tidy_and_hover_changes_keep_colours_and_heights_right() {
             1,
         ),
     );
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let expected = |app: &App| {
         let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
         let layout = city.layout.as_ref().expect("laid out");

@@ -52,9 +52,7 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         );
     }
     app.world_mut().resource_mut::<Compare>().mode = CompareMode::Diff;
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
 
     let compare = app.world().resource::<Compare>();
     assert_eq!(
@@ -156,9 +154,7 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
 
     // Aligned: the same method stands on the same plot in both cities, absent ones are dark.
     app.world_mut().resource_mut::<Compare>().mode = CompareMode::Aligned;
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let compare = app.world().resource::<Compare>();
     assert_eq!(
         compare.scene_order(app.world().resource::<Sessions>()),

@@ -35,12 +35,6 @@ fn feed(app: &mut App, steps: std::ops::Range<u64>) {
     }
 }
 
-fn settle(app: &mut App) {
-    for _ in 0..40 {
-        app.update();
-    }
-}
-
 /// (run's height, rotate's height, the city's full height) as the city shows them.
 fn heights(app: &App) -> (f32, f32, f32) {
     let city = &app.world().resource::<Cities>()[CityKey::Session(1)];

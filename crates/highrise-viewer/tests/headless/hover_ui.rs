@@ -37,9 +37,7 @@ fn tooltip(app: &App, hovered: &Hovered) -> Vec<String> {
 fn hovering_a_building_names_it_in_the_tooltip() {
     let mut app = app();
     accept(&mut app, report(tetris(), vec![stats(0.873, 3, 120)], 1));
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let (index, hovered) = hover_method(&app, 0);
     assert_eq!(hovered.building(), Some((CityKey::Session(1), index)));
     assert_eq!(
@@ -82,9 +80,7 @@ fn a_building_threads_are_parked_in_says_how_many() {
         ..stats(1.0, 3, 0)
     };
     accept(&mut app, report(tetris(), vec![leak], 1));
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let (_, hovered) = hover_method(&app, 0);
     let lines = tooltip(&app, &hovered);
     assert!(
@@ -109,9 +105,7 @@ fn a_building_whose_numbers_are_estimates_says_so_and_the_panel_gives_the_droppe
         snapshot.dropped_share = 0.25;
     }
     accept(&mut app, lossy);
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let (_, hovered) = hover_method(&app, 0);
     let lines = tooltip(&app, &hovered);
     assert!(
@@ -218,9 +212,7 @@ fn a_building_that_allocates_lists_its_classes_in_the_tooltip() {
         });
     }
     accept(&mut app, allocating);
-    for _ in 0..40 {
-        app.update();
-    }
+    settle(&mut app);
     let (_, hovered) = hover_method(&app, 0);
     let lines = tooltip(&app, &hovered);
     // 300 objects over the 3 s window: 100/s.

@@ -71,6 +71,13 @@ pub fn accept(app: &mut App, report: Report) {
     accept_report(&mut app.world_mut().resource_mut::<Sessions>(), report);
 }
 
+/// Enough frames for reports to be folded in, laid out and animated to their targets.
+pub fn settle(app: &mut App) {
+    for _ in 0..40 {
+        app.update();
+    }
+}
+
 pub fn app() -> App {
     headless_city_app(Some(Duration::from_millis(100)))
 }
