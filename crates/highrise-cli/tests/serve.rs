@@ -256,6 +256,11 @@ fn record_then_report_gates_the_slower_version_and_draws_the_diff_city() {
     );
 
     if draw {
+        // A is the first file and B the second, whichever replay reaches the viewer first.
+        assert!(
+            stderr.contains("B − A · bookstore (after) vs bookstore (before)"),
+            "{stderr}"
+        );
         // The diff city: the slower method's red tower is in the picture.
         let image = image::open(&png).expect("png").to_rgb8();
         let red = image.pixels().filter(|p| support::is_slower_red(p)).count();

@@ -328,12 +328,20 @@ fn open_replays_at_start(
     replays: Res<ReplaysAtStart>,
     ingest: Option<Res<sessions::Ingest>>,
     mut recorder: ResMut<recording::Recorder>,
+    mut compare: ResMut<compare::Compare>,
 ) {
     let Some(ingest) = ingest else {
         return;
     };
-    for path in &replays.paths {
-        recorder.open(&ingest, path, replays.speed);
+    let opened: Vec<_> = replays
+        .paths
+        .iter()
+        .filter_map(|path| recorder.open(&ingest, path, replays.speed))
+        .collect();
+    // A is the first file and B the second, whichever replay's first event arrives first.
+    if let [a, b, ..] = opened[..] {
+        compare.a = Some(a);
+        compare.b = Some(b);
     }
 }
 

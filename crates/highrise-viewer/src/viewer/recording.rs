@@ -46,19 +46,21 @@ impl Recorder {
     }
 
     /// Opens `path` as a replayed session at `speed`; a bad file leaves a message, nothing else.
-    pub fn open(&mut self, ingest: &Ingest, path: &Path, speed: f64) {
+    pub fn open(&mut self, ingest: &Ingest, path: &Path, speed: f64) -> Option<SessionId> {
         match ingest.0.open_replay(path, speed) {
             Ok(handle) => {
+                let session_id = handle.session_id();
                 self.message = Some(format!(
-                    "replaying {} as session {}",
+                    "replaying {} as session {session_id}",
                     path.display(),
-                    handle.session_id()
                 ));
-                self.replays.insert(handle.session_id(), handle);
+                self.replays.insert(session_id, handle);
+                Some(session_id)
             }
             Err(error) => {
                 warn!("{error}");
                 self.message = Some(error.to_string());
+                None
             }
         }
     }
