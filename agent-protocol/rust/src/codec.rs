@@ -124,6 +124,7 @@ fn agent_message_tag(message: &AgentMessage) -> u32 {
         AgentMessage::MemoryDropped { .. } => 11,
         AgentMessage::LiveObjects(_) => 12,
         AgentMessage::ClassRelations(_) => 13,
+        AgentMessage::Measure(_) => 14,
     }
 }
 

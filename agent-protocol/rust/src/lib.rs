@@ -47,13 +47,14 @@ pub use frame::{
 };
 pub use message::{
     qualified_name, replay_agent, replayed_file, AgentMessage, ClassDef, ClassKind, ClassRelation,
-    EventBatch, Hello, LiveClass, LiveObjects, MethodDef, RelationKind, ViewerMessage,
-    PHASE_MARK_CLASS, PHASE_MARK_PACKAGE, REPLAY_AGENT_PREFIX,
+    EventBatch, Hello, LiveClass, LiveObjects, Measure, MeasureMode, MethodDef, RelationKind,
+    ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE, REPLAY_AGENT_PREFIX,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 /// Version 2 added class definitions, packed records with memory records, and memory drop
-/// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request) and class relations (tag 13); nothing of
+/// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request), class relations (tag 13) and the
+/// session's measure (tag 14, sampled agents); nothing of
 /// version 1 changed.
 pub const PROTOCOL_VERSION: u32 = 2;
 

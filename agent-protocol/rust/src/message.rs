@@ -199,6 +199,86 @@ pub enum AgentMessage {
     /// instance attributes): the class diagram (SPEC.md "Class relations"). Incremental; a
     /// relation sent again is the same relation.
     ClassRelations(Vec<ClassRelation>),
+    /// Tag 14 (a version-2 addition): how the agent measures this session, sent once after the
+    /// Hello by agents that do not measure exactly (SPEC.md "Measure"); a session without one
+    /// is exact. Sent again when it changes (adaptive modes).
+    Measure(Measure),
+}
+
+/// How a session's elevations were measured (tag 14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
+pub enum MeasureMode {
+    /// Tag 0: every call of every profiled method, from its enter and exit (the default).
+    Exact,
+    /// Tag 1: the threads' stacks sampled every `sample_period_us` (each sample a `Resync`):
+    /// elevations are estimates, calls are not counted.
+    Sampled,
+    /// Tag 2: exact events, except `sampled_methods` methods that lost their probes (their time
+    /// comes from samples every `sample_period_us`).
+    Adaptive,
+}
+
+/// The session's measure (tag 14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
+pub struct Measure {
+    pub mode: MeasureMode,
+    /// The period of the samples, microseconds (0 when exact).
+    pub sample_period_us: u32,
+    /// Methods measured by samples (adaptive), or every sampled method seen (sampled).
+    pub sampled_methods: u32,
+}
+
+impl Measure {
+    /// Exact measurement: what a session without a `Measure` message is.
+    pub const EXACT: Measure = Measure {
+        mode: MeasureMode::Exact,
+        sample_period_us: 0,
+        sampled_methods: 0,
+    };
+
+    /// True when elevations are estimates from samples (sampled or adaptive).
+    pub fn is_estimated(&self) -> bool {
+        self.mode != MeasureMode::Exact && self.sample_period_us > 0
+    }
+
+    /// The 95 % error, in elevation points (0..=100), of an `elevation` (a window fraction)
+    /// estimated from samples over `window_s`: 1.96·√(p(1−p)/n), n the window's samples of one
+    /// thread (`window_s` / period), taken as independent draws. `None` when exact.
+    pub fn error_points(&self, elevation: f32, window_s: f32) -> Option<f32> {
+        if !self.is_estimated() {
+            return None;
+        }
+        let samples = (window_s * 1e6 / self.sample_period_us as f32).max(1.0);
+        let p = elevation.clamp(0.0, 1.0);
+        // At p = 0 or 1 the binomial error vanishes; a half sample keeps it honest there.
+        let variance = (p * (1.0 - p)).max(0.5 / samples) / samples;
+        Some(196.0 * variance.sqrt())
+    }
+
+    /// One line for people: "exact", "sampled every 10 ms (±5.7 points at most, 95 %)", …
+    pub fn describe(&self, window_s: f32) -> String {
+        let period_ms = self.sample_period_us as f32 / 1000.0;
+        let worst = self.error_points(0.5, window_s).unwrap_or(0.0);
+        match self.mode {
+            MeasureMode::Exact => "exact (every call)".to_string(),
+            MeasureMode::Sampled => format!(
+                "sampled every {period_ms} ms: elevations are estimates (±{worst:.1} points at most over {window_s} s, 95 %), calls not counted"
+            ),
+            MeasureMode::Adaptive => format!(
+                "adaptive: exact, except {} method(s) sampled every {period_ms} ms (their elevations ±{worst:.1} points at most, 95 %)",
+                self.sampled_methods
+            ),
+        }
+    }
+
+    /// The mode's short name ("exact", "sampled", "adaptive").
+    pub fn mode_name(&self) -> &'static str {
+        match self.mode {
+            MeasureMode::Exact => "exact",
+            MeasureMode::Sampled => "sampled",
+            MeasureMode::Adaptive => "adaptive",
+        }
+    }
 }
 
 /// What a [`ClassRelation`] says about its classes.

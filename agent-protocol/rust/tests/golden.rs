@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use highrise_protocol::{
     decode_agent_message, decode_events, decode_hello, decode_records, decode_viewer_message,
     encode_frame, encode_hello, frame_payload, peek_hello_header, AgentMessage, ClassDef,
-    ClassKind, ClassRelation, EventKind, Hello, LiveClass, LiveObjects, MemoryAmount, MethodDef,
-    PackedEventWriter, PackedRecordWriter, ProtocolError, RelationKind, ViewerMessage, MAGIC,
-    PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
+    ClassKind, ClassRelation, EventKind, Hello, LiveClass, LiveObjects, Measure, MeasureMode,
+    MemoryAmount, MethodDef, PackedEventWriter, PackedRecordWriter, ProtocolError, RelationKind,
+    ViewerMessage, MAGIC, PROTOCOL_VERSION, REJECT_UNAUTHORIZED,
 };
 
 fn golden_dir() -> PathBuf {
@@ -227,6 +227,14 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
                     many: true,
                 },
             ]),
+        ),
+        agent(
+            "measure",
+            AgentMessage::Measure(Measure {
+                mode: MeasureMode::Sampled,
+                sample_period_us: 10_000,
+                sampled_methods: 0,
+            }),
         ),
         agent(
             "thread_end",

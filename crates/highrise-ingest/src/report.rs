@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use highrise_protocol::{ClassDef, ClassRelation, MethodDef, ProtocolError};
+use highrise_protocol::{ClassDef, ClassRelation, Measure, MethodDef, ProtocolError};
 
 /// The server's name for one connection, unique for the server's lifetime.
 pub type SessionId = u64;
@@ -21,6 +21,8 @@ pub struct SessionInfo {
     pub pid: u32,
     pub clock_unit_ns: u32,
     pub clock_zero_unix_ns: u64,
+    /// How the agent measures (its `Measure` message; exact when it sent none).
+    pub measure: Measure,
 }
 
 /// Where a session is in its life.

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use highrise_protocol::{
     decode_events, decode_records, encode_message, AgentMessage, ClassDef, ClassRelation, Event,
-    EventBatch, EventKind, Hello, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID, MAX_METHOD_ID,
-    MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
+    EventBatch, EventKind, Hello, Measure, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID,
+    MAX_METHOD_ID, MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
 };
 
 use crate::report::{
@@ -100,6 +100,7 @@ impl<S: SessionSink> Session<S> {
             pid: hello.pid,
             clock_unit_ns: hello.clock_unit_ns,
             clock_zero_unix_ns: hello.clock_zero_unix_ns,
+            measure: Measure::EXACT,
         });
         // A zero unit would flatten every timestamp; treat it as nanoseconds and say so.
         self.clock_unit_ns = if hello.clock_unit_ns == 0 {
@@ -327,6 +328,11 @@ impl<S: SessionSink> Session<S> {
                 self.note_timestamp(timestamp_ns);
             }
             AgentMessage::ClassRelations(relations) => self.relate_classes(relations),
+            AgentMessage::Measure(measure) => {
+                if let Some(info) = self.info.as_mut() {
+                    info.measure = measure;
+                }
+            }
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);
                 self.with_sink(|sink| sink.heartbeat(timestamp_ns));
@@ -696,6 +702,13 @@ impl<S: SessionSink> Session<S> {
             frames.push(encode_message(&AgentMessage::ClassRelations(
                 chunk.to_vec(),
             )));
+        }
+        if let Some(info) = self
+            .info
+            .as_ref()
+            .filter(|info| info.measure.is_estimated())
+        {
+            frames.push(encode_message(&AgentMessage::Measure(info.measure)));
         }
         for thread in self
             .threads

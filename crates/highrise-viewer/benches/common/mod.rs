@@ -21,6 +21,7 @@ pub fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report
             pid: 1,
             clock_unit_ns: 1,
             clock_zero_unix_ns: 0,
+            measure: highrise_protocol::Measure::EXACT,
         }),
         status: SessionStatus::Connected,
         stats: SessionStats::default(),

@@ -36,6 +36,7 @@ pub fn report(definitions: Vec<MethodDef>, methods: Vec<MethodStats>, now_ns: u6
             pid: 7,
             clock_unit_ns: 1,
             clock_zero_unix_ns: 0,
+            measure: highrise_protocol::Measure::EXACT,
         }),
         status: SessionStatus::Connected,
         stats: SessionStats::default(),
