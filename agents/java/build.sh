@@ -15,6 +15,10 @@ CP="$(IFS=:; echo "${ASM_JARS[*]}")"
 rm -rf build/classes build/test-classes build/highrise-agent.jar.tmp
 mkdir -p build/classes build/test-classes
 javac --release 11 -nowarn -Xlint:-options -d build/classes -cp "$CP" $(find src -name '*.java')
+# The sampled mode's JFR source (RecordingStream is JDK 14+): loaded by name only in that mode, so
+# the agent still runs on JDK 11; a JDK older than 17 builds the agent without it.
+javac --release 17 -nowarn -d build/classes -cp build/classes $(find src17 -name '*.java') 2>/dev/null ||
+    echo "build.sh: JfrSource not built (needs a JDK 17): mode=sampled falls back to the agent's own reader"
 # Unpack ASM into the jar (without its module-info and signatures).
 (cd build/classes && for j in "${ASM_JARS[@]}"; do jar xf "$j" org; done)
 cat > build/MANIFEST.MF <<MF

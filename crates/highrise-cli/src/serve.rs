@@ -13,7 +13,7 @@ use highrise_ingest::{
     settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
     SessionReport, SessionStatus,
 };
-use highrise_protocol::PROTOCOL_VERSION;
+use highrise_protocol::{Measure, PROTOCOL_VERSION};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -137,6 +137,8 @@ struct Printer {
     top: usize,
     live: HashMap<SessionId, Report>,
     errors_printed: HashMap<SessionId, usize>,
+    /// Sessions whose measure (sampled, adaptive) was said.
+    measure_said: std::collections::HashSet<SessionId>,
     /// Per session, "package.Class.method" by method id, grown as definitions arrive.
     names: HashMap<SessionId, MethodNames>,
     /// Per session, the alerts raised from its snapshots (printed as they come).
@@ -158,6 +160,16 @@ impl Printer {
                     out,
                     "[session {id}] connected: {} \"{}\" pid {} from {} ({})",
                     info.program, info.version_label, info.pid, report.peer, info.agent
+                )?;
+            }
+        }
+        if let Some(info) = report.info.as_ref() {
+            if info.measure.is_estimated() && self.measure_said.insert(id) {
+                let window_s = report.sink.as_ref().map_or(3.0, |s| s.window_ns as f32 / 1e9);
+                writeln!(
+                    out,
+                    "[session {id}] measured: {}",
+                    info.measure.describe(window_s)
                 )?;
             }
         }
@@ -188,6 +200,7 @@ impl Printer {
             self.live.remove(&id);
             self.print_top(out, &report)?;
             self.errors_printed.remove(&id);
+            self.measure_said.remove(&id);
             self.names.remove(&id);
             self.alerts.remove(&id);
             self.ended += 1;
@@ -266,20 +279,25 @@ impl Printer {
                 snapshot.dropped_share * 100.0
             )?;
         }
+        let measure = report.info.as_ref().map_or(Measure::EXACT, |info| info.measure);
         for (rank, (method_id, stats)) in snapshot.top_by_elevation(self.top).iter().enumerate() {
             let name = names
                 .and_then(|names| names.get(*method_id as usize))
                 .filter(|name| !name.is_empty())
                 .map_or_else(|| format!("method #{method_id}"), Clone::clone);
+            // Sampled: the estimate's error, and no calls (samples do not count them).
+            let (error, calls) = match measure.error_points(stats.elevation, window_s as f32) {
+                Some(points) => (format!(" ±{points:.1}"), "calls not counted".to_string()),
+                None => (String::new(), format!("{} calls/{window_s:.1}s", stats.calls)),
+            };
             writeln!(
                 out,
-                "    {:>2}. {name:<48} {}{:>6.1} %  {} thread{}  {} calls/{window_s:.1}s  (inclusive {:.1} %)",
+                "    {:>2}. {name:<48} {}{:>6.1} %{error}  {} thread{}  {calls}  (inclusive {:.1} %)",
                 rank + 1,
                 if stats.approximate { "≈" } else { " " },
                 stats.elevation * 100.0,
                 stats.thread_count,
                 if stats.thread_count == 1 { "" } else { "s" },
-                stats.calls,
                 stats.inclusive_elevation * 100.0,
             )?;
         }

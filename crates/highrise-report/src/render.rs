@@ -37,6 +37,9 @@ pub fn render_summary(run: &RunSummary) -> String {
     for alert in &run.alerts {
         let _ = writeln!(out, "ALERT ({}): {}", alert.kind, alert.text);
     }
+    if run.measure.mode != "exact" {
+        let _ = writeln!(out, "measured: {}", run.measure.text);
+    }
     if run.events_dropped > 0 {
         let _ = writeln!(
             out,
@@ -46,19 +49,33 @@ pub fn render_summary(run: &RunSummary) -> String {
         );
     }
     let _ = writeln!(out);
+    // Sampled: the max's error at the window, and no calls (samples do not count them).
+    let sampled = run.methods.iter().any(|m| m.max_elevation_error_pct.is_some());
     let _ = writeln!(
         out,
-        "{:>8} {:>8} {:>7} {:>10}  method",
-        "mean %", "max %", "threads", "calls"
+        "{:>8} {:>8}{} {:>7} {:>10}  method",
+        "mean %",
+        "max %",
+        if sampled { "    ±95%" } else { "" },
+        "threads",
+        "calls"
     );
     for method in run.methods.iter().take(MAX_ROWS) {
+        let error = method
+            .max_elevation_error_pct
+            .map_or_else(String::new, |points| format!(" {:>7}", format!("±{points:.1}")));
+        let calls = if run.measure.calls_counted {
+            method.calls.to_string()
+        } else {
+            "—".to_string()
+        };
         let _ = writeln!(
             out,
-            "{:>8.2} {:>8.2} {:>7} {:>10}  {}{}",
+            "{:>8.2} {:>8.2}{error} {:>7} {:>10}  {}{}",
             method.mean_elevation_pct,
             method.max_elevation_pct,
             method.max_thread_count,
-            method.calls,
+            calls,
             if method.approximate { "≈ " } else { "" },
             method.display_name
         );

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use highrise_aggregate::{
     AggregatorConfig, Alert, AlertConfig, AlertDetector, AlertKind, Amount, ContextTree,
-    OTHER_CONTEXTS, OUTSIDE_METHODS,
+    DEFAULT_WINDOW_NS, OTHER_CONTEXTS, OUTSIDE_METHODS,
 };
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
@@ -68,8 +68,12 @@ pub struct MethodSummary {
     /// Most threads parked in it at once (on top of each for 95 % of a window, or the stuck
     /// alert's threshold: see [`highrise_aggregate::MethodStats::parked_threads`]).
     pub max_parked_threads: u32,
-    /// Enters over the whole run, all threads.
+    /// Enters over the whole run, all threads (0 when the run was sampled: see
+    /// [`MeasureSummary::calls_counted`]).
     pub calls: u64,
+    /// Sampled runs: the 95 % error of `max_elevation_pct` at the window, in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_elevation_error_pct: Option<f64>,
     /// Some sample's numbers were estimates: the agent lost events of a thread the method ran
     /// on (see [`highrise_aggregate::MethodStats::approximate`]). Marked `≈` in the tables.
     pub approximate: bool,
@@ -185,6 +189,8 @@ pub struct RunSummary {
     pub dropped_pct: f64,
     /// Most live threads at any sample.
     pub max_threads: u64,
+    /// How the agent measured (exact, sampled, adaptive).
+    pub measure: MeasureSummary,
     /// How the session ended in the recording ("goodbye", "disconnected", …).
     pub end: String,
     /// Errors the session logic reported while replaying (bad frames in the recording).
@@ -201,6 +207,33 @@ pub struct RunSummary {
     pub alerts: Vec<AlertSummary>,
     /// Who called whom over the run, most calls first (ties: by caller, then callee).
     pub call_edges: Vec<CallEdgeSummary>,
+}
+
+/// How a run was measured: the agent's `Measure` (SPEC.md "Measure"; exact without one).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeasureSummary {
+    /// "exact", "sampled" or "adaptive".
+    pub mode: &'static str,
+    /// The samples' period, milliseconds (0 when exact).
+    pub sample_period_ms: f64,
+    /// Adaptive: methods measured by samples.
+    pub sampled_methods: u32,
+    /// False when calls were not counted (sampled): `calls` are then 0.
+    pub calls_counted: bool,
+    /// The measure in words, with its largest error at the window.
+    pub text: String,
+}
+
+impl MeasureSummary {
+    pub fn new(measure: &highrise_protocol::Measure, window_s: f32) -> Self {
+        Self {
+            mode: measure.mode_name(),
+            sample_period_ms: f64::from(measure.sample_period_us) / 1000.0,
+            sampled_methods: measure.sampled_methods,
+            calls_counted: measure.mode != highrise_protocol::MeasureMode::Sampled,
+            text: measure.describe(window_s),
+        }
+    }
 }
 
 /// One caller → callee pair of the run.
@@ -530,6 +563,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
             freed_bytes: amount.freed_bytes,
         }
     };
+    let window_s = DEFAULT_WINDOW_NS as f32 / 1e9;
     let mut methods: Vec<MethodSummary> = report
         .definitions()
         .map(|definition| {
@@ -551,6 +585,10 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
                 max_thread_count: accumulated.threads_max,
                 max_parked_threads: accumulated.parked_max,
                 calls: accumulated.calls,
+                max_elevation_error_pct: info
+                    .measure
+                    .error_points(accumulated.elevation_max, window_s)
+                    .map(|points| round(f64::from(points))),
                 approximate: accumulated.approximate,
                 allocations: by_count(
                     memory
@@ -651,6 +689,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         events_dropped: report.stats.agent_events_dropped,
         dropped_pct: dropped_pct(report.stats.agent_events_dropped, report.stats.events),
         max_threads: sink.max_threads,
+        measure: MeasureSummary::new(&info.measure, window_s),
         end,
         errors: report.errors.iter().map(ToString::to_string).collect(),
         interrupted,

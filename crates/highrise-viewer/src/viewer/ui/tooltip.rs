@@ -342,12 +342,26 @@ pub fn tooltip_lines(
                 return Vec::new();
             };
             let stats = stats_of(method_id);
+            let measure = view
+                .report
+                .info
+                .as_ref()
+                .map_or(highrise_protocol::Measure::EXACT, |info| info.measure);
+            let window_s = view
+                .snapshot()
+                .map_or(3.0, |snapshot| snapshot.window_ns as f32 / 1e9);
+            // Sampled: the estimate's error, and no calls (samples do not count them).
+            let error = measure.error_points(stats.elevation, window_s);
             let mut lines = vec![
                 name,
                 format!(
-                    "elevation {}{}",
+                    "elevation {}{}{}",
                     if stats.approximate { "≈ " } else { "" },
-                    percent(stats.elevation)
+                    percent(stats.elevation),
+                    error.map_or_else(String::new, |points| format!(
+                        " ±{points:.1} points (95 %, sampled every {} ms)",
+                        measure.sample_period_us as f32 / 1000.0
+                    ))
                 ),
                 if stats.parked_threads > 0 {
                     // Threads that sat in it the whole window: a thread leak piles these up.
@@ -358,7 +372,11 @@ pub fn tooltip_lines(
                 } else {
                     format!("threads {}", stats.thread_count)
                 },
-                format!("calls in window {}", stats.calls),
+                if error.is_some() && measure.mode == highrise_protocol::MeasureMode::Sampled {
+                    "calls not counted (sampled)".to_string()
+                } else {
+                    format!("calls in window {}", stats.calls)
+                },
                 format!("inclusive {}", percent(stats.inclusive_elevation)),
                 format!("summed over threads {}", percent(stats.summed_elevation)),
                 format!(
@@ -371,7 +389,7 @@ pub fn tooltip_lines(
                 ),
                 format!("program {}", view.title()),
             ];
-            if stats.approximate {
+            if stats.approximate && error.is_none() {
                 lines.push(APPROXIMATE_LINE.to_string());
             }
             if let Some(snapshot) = view.snapshot() {

@@ -46,15 +46,24 @@ public final class Agent {
             }
             if (firstLoad) {
                 transformer = new Transformer(filter, options.alloc, options.verbose, inst);
+                transformer.defineOnly = options.sampled;
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
             } else {
                 transformer.filter = filter;
                 transformer.alloc = options.alloc;
+                transformer.defineOnly = options.sampled;
             }
             int id = ++sessions;
             Sender s = new Sender(id, options);
             sender = s;
-            if (attached || !firstLoad) {
+            if (options.sampled) {
+                // No probes: classes already loaded are read for their definitions, and samples
+                // (not events) describe every thread, those already running included.
+                if (attached || !firstLoad) {
+                    retransformLoaded(inst, filter, options.verbose);
+                }
+                s.sampling = Sampling.start(options);
+            } else if (attached || !firstLoad) {
                 // Loaded classes are rewritten while no session records (their hooks do nothing
                 // yet), then every thread's profiled frames are captured: exactly the frames that
                 // began before the session. Each becomes its thread's first Resync, and the

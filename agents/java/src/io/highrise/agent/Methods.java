@@ -21,7 +21,20 @@ final class Methods {
     /** "binary.ClassName.method" -> ids (overloads, or the same class in several loaders). */
     private static final HashMap<String, int[]> BY_NAME = new HashMap<>();
 
+    /** "internal/Name.method(descriptor)" -> the first id reserved for it (any loader): JFR's frames. */
+    private static final HashMap<String, Integer> BY_SIGNATURE = new HashMap<>();
+
     private Methods() {}
+
+    /**
+     * The id of a defined method named as JFR names a frame's method: the class's internal name,
+     * the method's name and descriptor; -1 when no profiled method is so named (or not yet
+     * defined). One class defined by several loaders resolves to the first.
+     */
+    static synchronized int lookup(String signatureKey) {
+        Integer id = BY_SIGNATURE.get(signatureKey);
+        return id != null && id < defined.length && defined[id] ? id : -1;
+    }
 
     /** The id for this key, assigned on first use; -1 when the id space is exhausted. */
     static synchronized int reserve(String key) {
@@ -34,6 +47,7 @@ final class Methods {
             return -1;
         }
         IDS.put(key, next);
+        BY_SIGNATURE.putIfAbsent(key.substring(key.indexOf(':') + 1), next);
         return next;
     }
 

@@ -13,13 +13,18 @@ import java.util.List;
  * (on|off: count the objects and arrays instrumented code creates, default {@link #DEFAULT_ALLOC}),
  * live (on|off, default off: at every phase mark's end, a snapshot of the objects live per class,
  * from the JVM's class histogram after a full collection; needs alloc=on), verbose, stats (at the
- * session's end, one line on stderr: the enter and exit events sent and the events dropped).
+ * session's end, one line on stderr: the enter and exit events sent and the events dropped), mode
+ * (exact: every call, from probes in every profiled method, the default; sampled: no probes, the
+ * threads' stacks sampled every {@code sample} milliseconds, default {@link #DEFAULT_SAMPLE_MS}, by
+ * the JVM's own sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}).
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
     static final int DEFAULT_BUFFER_EVENTS = 1 << 14;
     /** Allocation counting unless alloc=off (see the README's measured cost). */
     static final boolean DEFAULT_ALLOC = true;
+    /** The sampled mode's period, milliseconds (JFR's own default for its profile settings). */
+    static final int DEFAULT_SAMPLE_MS = 10;
 
     String host = "127.0.0.1";
     int port = 7878;
@@ -37,6 +42,9 @@ final class Options {
     boolean verbose;
     /** At the session's end, one stderr line: events sent and dropped (for test harnesses). */
     boolean stats;
+    /** mode=sampled: no probes; stacks sampled every {@link #sampleMs} (see {@link Sampling}). */
+    boolean sampled;
+    int sampleMs = DEFAULT_SAMPLE_MS;
     final List<String> warnings = new ArrayList<>();
 
     static Options parse(String args) {
@@ -110,6 +118,22 @@ final class Options {
                     case "verbose":
                         o.verbose = value.isEmpty() || Boolean.parseBoolean(value);
                         break;
+                    case "mode":
+                        if (value.equals("sampled")) {
+                            o.sampled = true;
+                        } else if (value.equals("exact")) {
+                            o.sampled = false;
+                        } else {
+                            o.warnings.add("mode=" + value + " is not exact or sampled; using exact");
+                        }
+                        break;
+                    case "sample":
+                        try {
+                            o.sampleMs = Math.max(1, Math.min(1000, Integer.parseInt(value.replace("ms", ""))));
+                        } catch (NumberFormatException e) {
+                            o.warnings.add("sample=" + value + " is not milliseconds; using " + o.sampleMs);
+                        }
+                        break;
                     case "stats":
                         o.stats = value.isEmpty() || Boolean.parseBoolean(value);
                         break;
@@ -117,6 +141,11 @@ final class Options {
                         o.warnings.add("unknown option '" + key + "' ignored");
                 }
             }
+        }
+        if (o.sampled && (o.alloc || o.live)) {
+            // Samples carry no allocation counts: the probes that count them are what sampling drops.
+            o.alloc = false;
+            o.live = false;
         }
         if (o.program == null || o.program.isEmpty()) {
             o.program = defaultProgram();

@@ -87,6 +87,9 @@ final class Sender implements Runnable {
     /** Enter and exit events written to the viewer (the `stats` option prints it at the end). */
     private long eventsSent;
 
+    /** mode=sampled: the samples this session sends instead of events (null when exact). */
+    volatile Sampling sampling;
+
     private Socket socket;
     private OutputStream out;
     private InputStream in;
@@ -188,6 +191,10 @@ final class Sender implements Runnable {
             in = socket.getInputStream();
             wire.hello(AGENT, options.program, options.label, ProcessHandle.current().pid(), 1,
                     CLOCK_ZERO_UNIX_NS, options.token);
+            Sampling sampled = sampling;
+            if (sampled != null) {
+                wire.measure(Wire.MEASURE_SAMPLED, sampled.periodUs(), 0);
+            }
             flush();
             connected = true;
             if (options.verbose) {
@@ -248,7 +255,8 @@ final class Sender implements Runnable {
             if (work) {
                 lastEventsNs = now;
             } else if (now - lastEventsNs >= HEARTBEAT_NS) {
-                wire.heartbeat(ticks(now));
+                // Sampled: "now" is the samples' frontier (later samples are still on their way).
+                wire.heartbeat(sampling != null ? sampling.frontierTicks() : ticks(now));
                 lastEventsNs = now;
             }
             if (reconciling > 0 && (last || now - lastReconcileNs >= RECONCILE_NS)) {
@@ -285,6 +293,10 @@ final class Sender implements Runnable {
     private boolean pump() throws IOException {
         boolean work = false;
         sendDefinitions();
+        Sampling sampled = sampling;
+        if (sampled != null) {
+            work |= sampled.pump(wire, this, this::sendDefinitions, finishing);
+        }
         if (records) {
             sendClassDefinitions();
             sendRelations();
@@ -804,10 +816,17 @@ final class Sender implements Runnable {
         }
         readAnswer();
         reportDrops();
+        Sampling sampled = sampling;
+        if (sampled != null) {
+            sampled.stop();
+            sampled.pump(wire, this, this::sendDefinitions, true);
+        }
         wire.goodbye(ticks(System.nanoTime()));
         flush();
         if (options.stats) {
-            log("sent " + eventsSent + " events, dropped " + droppedEventsTotal);
+            log("sent " + eventsSent + " events, dropped " + droppedEventsTotal
+                    + (sampled == null ? "" : "; " + sampled.samplesSent + " samples, "
+                    + sampled.samplesLate + " late"));
         }
         socket.shutdownOutput();
         socket.setSoTimeout(CLOSE_READ_TIMEOUT_MS);

@@ -53,6 +53,8 @@ final class Transformer implements ClassFileTransformer {
     volatile Options.Filter filter;
     /** Count allocations in the code rewritten from now on. */
     volatile boolean alloc;
+    /** Sampled mode: classes are read for their methods' definitions and left unchanged. */
+    volatile boolean defineOnly;
     final boolean verbose;
     final AtomicLong classesInstrumented = new AtomicLong();
     final AtomicLong classesFailed = new AtomicLong();
@@ -103,6 +105,9 @@ final class Transformer implements ClassFileTransformer {
                 return null;
             }
             byte[] out = instrument(loader, className, classfileBuffer, alloc, filter);
+            if (defineOnly) {
+                return null; // defined for the samples; the class runs as compiled
+            }
             if (out != null) {
                 classesInstrumented.incrementAndGet();
             }

@@ -29,6 +29,10 @@ public final class Wire {
     public static final int TAG_MEMORY_DROPPED = 11;
     public static final int TAG_LIVE_OBJECTS = 12;
     public static final int TAG_CLASS_RELATIONS = 13;
+    public static final int TAG_MEASURE = 14;
+    public static final int MEASURE_EXACT = 0;
+    public static final int MEASURE_SAMPLED = 1;
+    public static final int MEASURE_ADAPTIVE = 2;
 
     /** Class relation kinds (SPEC "Class relations"). */
     public static final int RELATION_EXTENDS = 0;
@@ -250,6 +254,16 @@ public final class Wire {
         for (int i = 0; i < depth; i++) {
             varint(stack[i] & 0xFFFFFFFFL);
         }
+        endFrame(f);
+    }
+
+    /** How this session measures (tag 14): a MEASURE_ mode, the sample period and sampled methods. */
+    public void measure(int mode, long samplePeriodUs, long sampledMethods) {
+        int f = beginFrame();
+        varint(TAG_MEASURE);
+        varint(mode);
+        varint(samplePeriodUs);
+        varint(sampledMethods);
         endFrame(f);
     }
 

@@ -1,0 +1,225 @@
+package io.highrise.agent;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The sampled mode ({@code mode=sampled}): no probes; every thread's profiled stack is sampled
+ * and each sample goes out as that thread's {@code Resync}, so the time to its next sample goes to
+ * the method then on top (SPEC.md "Measure"). Two sources:
+ * <ul>
+ * <li>the JVM's own sampler, JFR's {@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample}
+ * streamed in-process every {@code sample} ms ({@code JfrSource}, JDK 14+): unbiased, cheap,
+ * and the reference people already trust; it never samples a blocked thread;</li>
+ * <li>this class's own reader of blocked, waiting and sleeping threads' stacks
+ * ({@code Thread.getAllStackTraces}) every {@link #BLOCKED_PERIOD_NANOS}, so a thread parked for
+ * good in a method (the paper's leak) still counts at 100 % for it. Without JFR it reads every
+ * thread (safepoint-biased, said at start).</li>
+ * </ul>
+ * JFR delivers its samples in flushes about a second apart, so samples wait here
+ * {@link #HORIZON_NANOS} and go out in time order per thread; heartbeats stay behind that
+ * frontier. The sender thread drains them ({@link #pump}).
+ */
+final class Sampling {
+    /** What a source is: the JVM's sampler, started on the sampling it feeds. */
+    interface Source {
+        void start(Sampling sampling) throws Exception;
+
+        void close();
+    }
+
+    /** How long samples wait for JFR's later-delivered ones before going out in order. */
+    static final long HORIZON_NANOS = 1_500_000_000L;
+    /** How often blocked threads' stacks are read (a safepoint each time). */
+    static final long BLOCKED_PERIOD_NANOS = 50_000_000L;
+
+    /** One thread's profiled stack (outermost first) at {@code ticks}, or a census of live threads. */
+    static final class Sample {
+        final long javaThreadId;
+        final String threadName;
+        final long ticks;
+        final long order;
+        final int[] stack;
+        /** Non-null: a census, the ids of every live thread at {@code ticks}. */
+        final Set<Long> alive;
+
+        Sample(long javaThreadId, String threadName, long ticks, long order, int[] stack, Set<Long> alive) {
+            this.javaThreadId = javaThreadId;
+            this.threadName = threadName;
+            this.ticks = ticks;
+            this.order = order;
+            this.stack = stack;
+            this.alive = alive;
+        }
+    }
+
+    /** A thread as the wire knows it. */
+    private static final class Track {
+        final long wireId;
+        long lastTicks;
+
+        Track(long wireId) {
+            this.wireId = wireId;
+        }
+    }
+
+    final int periodMs;
+    private final boolean verbose;
+    private final ConcurrentLinkedQueue<Sample> incoming = new ConcurrentLinkedQueue<>();
+    private final AtomicLong order = new AtomicLong();
+    /** Sender thread only. */
+    private final PriorityQueue<Sample> pending = new PriorityQueue<>((a, b) -> a.ticks != b.ticks
+            ? Long.compare(a.ticks, b.ticks) : Long.compare(a.order, b.order));
+    private final HashMap<Long, Track> tracks = new HashMap<>();
+    private long frontierTicks;
+    private volatile boolean stopped;
+    private Source jfr;
+    /** Samples sent, and samples that came after a later one of their thread had gone out. */
+    volatile long samplesSent;
+    volatile long samplesLate;
+
+    private Sampling(int periodMs, boolean verbose) {
+        this.periodMs = periodMs;
+        this.verbose = verbose;
+    }
+
+    /** Starts JFR's sampler (where the JVM has it) and the blocked threads' reader. */
+    static Sampling start(Options options) {
+        Sampling sampling = new Sampling(options.sampleMs, options.verbose);
+        try {
+            Source source = (Source) Class.forName("io.highrise.agent.JfrSource")
+                    .getDeclaredConstructor().newInstance();
+            source.start(sampling);
+            sampling.jfr = source;
+            if (options.verbose) {
+                Sender.log("sampled mode: the JVM's sampler (JFR) every " + options.sampleMs + " ms");
+            }
+        } catch (Throwable t) {
+            Sender.log("sampled mode: the JVM's sampler (JFR) is not available (" + t + "); every thread's"
+                    + " stack is read by the agent instead, at safepoints (biased toward them)");
+        }
+        Thread reader = new Thread(sampling::readStacks, "highrise-agent-stacks");
+        reader.setDaemon(true);
+        reader.start();
+        return sampling;
+    }
+
+    /** The period at which running threads are sampled, microseconds. */
+    long periodUs() {
+        return jfr != null ? periodMs * 1000L : Math.max(periodMs * 1000L, BLOCKED_PERIOD_NANOS / 1000);
+    }
+
+    void stop() {
+        stopped = true;
+        Source source = jfr;
+        if (source != null) {
+            try {
+                source.close();
+            } catch (Throwable ignored) {
+                // the JVM may be closing it already
+            }
+        }
+    }
+
+    /** From a source: {@code stack} (profiled method ids, outermost first) of a thread at {@code ticks}. */
+    void offer(long javaThreadId, String threadName, long ticks, int[] stack) {
+        incoming.add(new Sample(javaThreadId, threadName, ticks, order.getAndIncrement(), stack, null));
+    }
+
+    /** The blocked threads' reader (every thread's, without JFR), and the census of live threads. */
+    private void readStacks() {
+        while (!stopped) {
+            long now = System.nanoTime();
+            try {
+                Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
+                Set<Long> alive = new HashSet<>();
+                for (Map.Entry<Thread, StackTraceElement[]> e : all.entrySet()) {
+                    Thread t = e.getKey();
+                    if (t.getName().startsWith("highrise-agent")) {
+                        continue;
+                    }
+                    alive.add(t.getId());
+                    if (jfr != null && t.getState() == Thread.State.RUNNABLE) {
+                        continue; // JFR samples running threads
+                    }
+                    offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
+                }
+                incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
+            } catch (Throwable t) {
+                if (verbose) {
+                    Sender.log("could not read the threads' stacks: " + t);
+                }
+            }
+            LockSupport.parkNanos(BLOCKED_PERIOD_NANOS);
+        }
+    }
+
+    /** Ticks up to which samples went out: heartbeats must not pass it. */
+    long frontierTicks() {
+        return frontierTicks;
+    }
+
+    /**
+     * Sender thread: sends the samples older than the horizon (all of them when {@code all}), in
+     * time order, as ThreadStart (a thread's first profiled frame), Resync and ThreadEnd (a thread
+     * gone from the census). The definitions of every id they name were published before they were
+     * queued, so {@code defineNew} (sending new definitions) runs first. True if anything went out.
+     */
+    boolean pump(Wire wire, Sender sender, Runnable defineNew, boolean all) {
+        Sample s;
+        while ((s = incoming.poll()) != null) {
+            pending.add(s);
+        }
+        long horizon = all ? Long.MAX_VALUE : Sender.ticks(System.nanoTime()) - HORIZON_NANOS;
+        if (pending.isEmpty() || pending.peek().ticks > horizon) {
+            frontierTicks = Math.max(frontierTicks, Math.min(horizon, pending.isEmpty() ? horizon
+                    : pending.peek().ticks));
+            return false;
+        }
+        defineNew.run();
+        while (!pending.isEmpty() && pending.peek().ticks <= horizon) {
+            s = pending.poll();
+            frontierTicks = Math.max(frontierTicks, s.ticks);
+            if (s.alive != null) {
+                census(wire, s);
+                continue;
+            }
+            Track track = tracks.get(s.javaThreadId);
+            if (track == null) {
+                if (s.stack.length == 0) {
+                    continue; // no profiled frame yet: not one of the city's threads
+                }
+                track = new Track(sender.nextThreadId());
+                tracks.put(s.javaThreadId, track);
+                wire.threadStart(track.wireId, s.threadName == null ? "" : s.threadName, s.ticks);
+            } else if (s.ticks < track.lastTicks) {
+                samplesLate++;
+                continue;
+            }
+            wire.resync(track.wireId, s.ticks, s.stack, s.stack.length);
+            track.lastTicks = s.ticks;
+            samplesSent++;
+        }
+        return true;
+    }
+
+    /** Threads not in the census ended: their stacks empty, their ends sent. */
+    private void census(Wire wire, Sample census) {
+        for (Iterator<Map.Entry<Long, Track>> it = tracks.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, Track> e = it.next();
+            if (!census.alive.contains(e.getKey()) && e.getValue().lastTicks <= census.ticks) {
+                Track track = e.getValue();
+                wire.resync(track.wireId, census.ticks, new int[0], 0);
+                wire.threadEnd(track.wireId, census.ticks);
+                it.remove();
+            }
+        }
+    }
+}
