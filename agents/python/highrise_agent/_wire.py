@@ -24,6 +24,10 @@ TAG_RECORDS = 10
 TAG_MEMORY_DROPPED = 11
 TAG_LIVE_OBJECTS = 12
 TAG_CLASS_RELATIONS = 13
+TAG_MEASURE = 14
+MEASURE_EXACT = 0
+MEASURE_SAMPLED = 1
+MEASURE_ADAPTIVE = 2
 
 # Class relation kinds (SPEC "Class relations").
 RELATION_EXTENDS = 0
@@ -163,6 +167,11 @@ def events(thread_id, base_timestamp, event_count, packed):
         + varint(len(packed))
         + packed
     )
+
+
+def measure(mode, sample_period_us, sampled_methods):
+    """Tag 14: how the session measures (MEASURE_EXACT, MEASURE_SAMPLED, MEASURE_ADAPTIVE)."""
+    return frame(varint(TAG_MEASURE) + varint(mode) + varint(sample_period_us) + varint(sampled_methods))
 
 
 def heartbeat(timestamp):

@@ -79,9 +79,11 @@ AGENT_FRAMES = [
     ("goodbye", lambda: w.goodbye(100_000)),
 ]
 
-# Not part of session.bin: the same Hello with a token (the session starts with the plain one).
+# Not part of session.bin: the same Hello with a token (the session starts with the plain one),
+# and a sampled session's measure (the golden session is exact).
 TOKEN = "00112233445566778899aabbccddeeff"
 ASIDE_FRAMES = [
+    ("measure", lambda: w.measure(w.MEASURE_SAMPLED, 10_000, 0)),
     (
         "hello_token",
         lambda: w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000, TOKEN),

@@ -73,6 +73,7 @@ public final class AgentTests {
         tests.put("java_shapes_paper_example_through_highrise_report", AgentTests::javaShapes);
         tests.put("java_parser_memory_prediction_through_highrise_predict", AgentTests::javaPredict);
         tests.put("phase_marks_through_highrise_classes", AgentTests::phaseMarks);
+        tests.put("sampled_mode_through_highrise_report", AgentTests::sampledMode);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -169,6 +170,11 @@ public final class AgentTests {
                 "hello_token.bin differs: got " + hex(withToken));
         w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000L, "");
         check(Arrays.equals(frames.get("hello"), take(w)), "an empty token is no token");
+        // Aside from the session too: a sampled session's measure.
+        w.measure(Wire.MEASURE_SAMPLED, 10_000, 0);
+        byte[] measure = take(w);
+        check(Arrays.equals(Files.readAllBytes(golden.resolve("measure.bin")), measure),
+                "measure.bin differs: got " + hex(measure));
         // The viewer's answers: the agent's Reject reader must read golden/reject.bin's reason.
         byte[] reject = Files.readAllBytes(golden.resolve("reject.bin"));
         check(Sender.describeReject(reject, 5, reject.length).equals("bad magic"), "reject reason");
@@ -189,7 +195,7 @@ public final class AgentTests {
         check(Wire.PROTOCOL_VERSION == 2, "protocol version");
         // Every top-level golden file is one of the above (golden/v1/ holds the old session).
         List<String> covered = new ArrayList<>(frames.keySet());
-        covered.addAll(Arrays.asList("session", "hello_token", "welcome", "reject", "reject_token"));
+        covered.addAll(Arrays.asList("session", "hello_token", "measure", "welcome", "reject", "reject_token"));
         List<String> present = new ArrayList<>();
         try (java.util.stream.Stream<Path> files = Files.list(golden)) {
             files.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".bin"))
@@ -1095,6 +1101,46 @@ public final class AgentTests {
      * report --json`: objects per method and class, bytes, and the three branches of the
      * allocation-site tree (Fernandez Blanco et al. 2018, Figure 1). Needs --highrise.
      */
+    /**
+     * mode=sampled (JFR where the JVM has it): the session says it is sampled every 10 ms; no
+     * event is sent; the spinning main thread's `hot` gets about three times `cool`'s share
+     * (each within the report's own error), and the thread parked in `stuck`, which JFR never
+     * samples, is there at full elevation, parked.
+     */
+    static void sampledMode() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path dir = Files.createTempDirectory("highrise-java-sampled");
+        Recorded run = recordProgram(dir, addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr
+                + ",include=" + APP + ".Sampled,mode=sampled,stats", "-cp", classes, APP + ".Sampled", "4"));
+        check(run.output.contains("SAMPLED DONE"), run.output);
+        check(run.output.contains("sent 0 events"), "no events in the sampled mode:\n" + run.output);
+        Map<String, Object> report = map(new Json(runTool(highrise, "report", "--json", run.hrec.toString())).value());
+        Map<String, Object> measure = map(report.get("measure"));
+        check("sampled".equals(measure.get("mode")) && num(measure.get("sample_period_ms")) == 10
+                && Boolean.FALSE.equals(measure.get("calls_counted")), "measure " + measure);
+        check(num(report.get("events")) == 0 && list(report.get("errors")).isEmpty(), "events/errors " + report);
+        Map<String, Map<String, Object>> methods = new LinkedHashMap<>();
+        for (Object m : list(report.get("methods"))) {
+            methods.put(String.valueOf(map(m).get("name")), map(m));
+        }
+        Map<String, Object> hot = methods.get(APP + ".Sampled.hot");
+        Map<String, Object> cool = methods.get(APP + ".Sampled.cool");
+        Map<String, Object> stuck = methods.get(APP + ".Sampled.stuck");
+        check(hot != null && cool != null && stuck != null, "methods " + methods.keySet());
+        double hotPct = ((Number) hot.get("mean_elevation_pct")).doubleValue();
+        double coolPct = ((Number) cool.get("mean_elevation_pct")).doubleValue();
+        check(hotPct > 30 && coolPct > 8 && hotPct / coolPct > 2 && hotPct / coolPct < 4.5,
+                "hot " + hotPct + " % vs cool " + coolPct + " % (3:1 spun)");
+        check(num(hot.get("calls")) == 0 && hot.get("max_elevation_error_pct") != null, "hot " + hot);
+        check(((Number) stuck.get("max_elevation_pct")).doubleValue() > 99 && num(stuck.get("max_parked_threads")) == 1,
+                "the parked thread counts in stuck: " + stuck);
+        String text = runTool(highrise, "report", run.hrec.toString());
+        check(text.contains("measured: sampled every 10 ms"), text);
+    }
+
     static void javaShapes() throws Exception {
         if (highrise == null) {
             System.out.println("     (skipped: no highrise binary given)");
