@@ -165,7 +165,10 @@ impl Printer {
         }
         if let Some(info) = report.info.as_ref() {
             if info.measure.is_estimated() && self.measure_said.insert(id) {
-                let window_s = report.sink.as_ref().map_or(3.0, |s| s.window_ns as f32 / 1e9);
+                let window_s = report
+                    .sink
+                    .as_ref()
+                    .map_or(3.0, |s| s.window_ns as f32 / 1e9);
                 writeln!(
                     out,
                     "[session {id}] measured: {}",
@@ -279,7 +282,10 @@ impl Printer {
                 snapshot.dropped_share * 100.0
             )?;
         }
-        let measure = report.info.as_ref().map_or(Measure::EXACT, |info| info.measure);
+        let measure = report
+            .info
+            .as_ref()
+            .map_or(Measure::EXACT, |info| info.measure);
         for (rank, (method_id, stats)) in snapshot.top_by_elevation(self.top).iter().enumerate() {
             let name = names
                 .and_then(|names| names.get(*method_id as usize))
@@ -288,7 +294,10 @@ impl Printer {
             // Sampled: the estimate's error, and no calls (samples do not count them).
             let (error, calls) = match measure.error_points(stats.elevation, window_s as f32) {
                 Some(points) => (format!(" ±{points:.1}"), "calls not counted".to_string()),
-                None => (String::new(), format!("{} calls/{window_s:.1}s", stats.calls)),
+                None => (
+                    String::new(),
+                    format!("{} calls/{window_s:.1}s", stats.calls),
+                ),
             };
             writeln!(
                 out,

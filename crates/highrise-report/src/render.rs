@@ -50,7 +50,10 @@ pub fn render_summary(run: &RunSummary) -> String {
     }
     let _ = writeln!(out);
     // Sampled: the max's error at the window, and no calls (samples do not count them).
-    let sampled = run.methods.iter().any(|m| m.max_elevation_error_pct.is_some());
+    let sampled = run
+        .methods
+        .iter()
+        .any(|m| m.max_elevation_error_pct.is_some());
     let _ = writeln!(
         out,
         "{:>8} {:>8}{} {:>7} {:>10}  method",
@@ -63,7 +66,9 @@ pub fn render_summary(run: &RunSummary) -> String {
     for method in run.methods.iter().take(MAX_ROWS) {
         let error = method
             .max_elevation_error_pct
-            .map_or_else(String::new, |points| format!(" {:>7}", format!("±{points:.1}")));
+            .map_or_else(String::new, |points| {
+                format!(" {:>7}", format!("±{points:.1}"))
+            });
         let calls = if run.measure.calls_counted {
             method.calls.to_string()
         } else {

@@ -163,7 +163,12 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
             stats.definitions,
             view.report.threads.len()
         ));
-        if let Some(info) = view.report.info.as_ref().filter(|i| i.measure.is_estimated()) {
+        if let Some(info) = view
+            .report
+            .info
+            .as_ref()
+            .filter(|i| i.measure.is_estimated())
+        {
             let window_s = view.snapshot().map_or(3.0, |s| s.window_ns as f32 / 1e9);
             ui.label(format!("  measured: {}", info.measure.describe(window_s)));
         }
