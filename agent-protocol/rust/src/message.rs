@@ -214,7 +214,9 @@ pub enum MeasureMode {
     /// elevations are estimates, calls are not counted.
     Sampled,
     /// Tag 2: exact events, except `sampled_methods` methods that lost their probes (their time
-    /// comes from samples every `sample_period_us`).
+    /// comes from samples every `sample_period_us` from then on). The Java agent's default
+    /// (`mode=auto`) sends it when it drops every probe at once: the program made events faster
+    /// than it could send them.
     Adaptive,
 }
 
@@ -265,7 +267,7 @@ impl Measure {
                 "sampled every {period_ms} ms: elevations are estimates (±{worst:.1} points at most over {window_s} s, 95 %), calls not counted"
             ),
             MeasureMode::Adaptive => format!(
-                "adaptive: exact, except {} method(s) sampled every {period_ms} ms (their elevations ±{worst:.1} points at most, 95 %)",
+                "adaptive: exact until the probes cost too much, then {} method(s) sampled every {period_ms} ms (their elevations ±{worst:.1} points at most, 95 %; their calls counted only before)",
                 self.sampled_methods
             ),
         }

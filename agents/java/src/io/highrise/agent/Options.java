@@ -14,9 +14,10 @@ import java.util.List;
  * live (on|off, default off: at every phase mark's end, a snapshot of the objects live per class,
  * from the JVM's class histogram after a full collection; needs alloc=on), verbose, stats (at the
  * session's end, one line on stderr: the enter and exit events sent and the events dropped), mode
- * (exact: every call, from probes in every profiled method, the default; sampled: no probes, the
- * threads' stacks sampled every {@code sample} milliseconds, default {@link #DEFAULT_SAMPLE_MS}, by
- * the JVM's own sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}).
+ * (auto, the default: exact until the probes distort the program, then sampled; exact: every call,
+ * from probes in every profiled method, whatever it costs; sampled: no probes, the threads' stacks
+ * sampled every {@code sample} milliseconds, default {@link #DEFAULT_SAMPLE_MS}, by the JVM's own
+ * sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}).
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
@@ -44,6 +45,10 @@ final class Options {
     boolean stats;
     /** mode=sampled: no probes; stacks sampled every {@link #sampleMs} (see {@link Sampling}). */
     boolean sampled;
+    /** mode=auto (the default): exact until the probes cannot keep up, then sampled (see Sender). */
+    boolean auto = true;
+    /** Whether mode= was given (an attach without it is exact: see Agent). */
+    boolean modeGiven;
     int sampleMs = DEFAULT_SAMPLE_MS;
     final List<String> warnings = new ArrayList<>();
 
@@ -119,12 +124,12 @@ final class Options {
                         o.verbose = value.isEmpty() || Boolean.parseBoolean(value);
                         break;
                     case "mode":
-                        if (value.equals("sampled")) {
-                            o.sampled = true;
-                        } else if (value.equals("exact")) {
-                            o.sampled = false;
-                        } else {
-                            o.warnings.add("mode=" + value + " is not exact or sampled; using exact");
+                        o.modeGiven = true;
+                        o.sampled = value.equals("sampled");
+                        o.auto = value.equals("auto");
+                        if (!o.sampled && !o.auto && !value.equals("exact")) {
+                            o.auto = true;
+                            o.warnings.add("mode=" + value + " is not auto, exact or sampled; using auto");
                         }
                         break;
                     case "sample":
@@ -141,6 +146,9 @@ final class Options {
                         o.warnings.add("unknown option '" + key + "' ignored");
                 }
             }
+        }
+        if (o.lossless) {
+            o.auto = false; // lossless asks for every event, whatever it costs: exact
         }
         if (o.sampled && (o.alloc || o.live)) {
             // Samples carry no allocation counts: the probes that count them are what sampling drops.

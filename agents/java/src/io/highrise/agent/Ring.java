@@ -575,6 +575,9 @@ public final class Ring {
                 }
             }
         }
+        if (sender.options.auto) {
+            sender.probesCannotKeepUp(); // the hooks stop now; the session goes on sampled
+        }
         droppedEvents++;
         droppedEventsPublished = droppedEvents;
         if (!inGap) {

@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * and the reference people already trust; it never samples a blocked thread;</li>
  * <li>this class's own reader of blocked, waiting and sleeping threads' stacks
  * ({@code Thread.getAllStackTraces}) every {@link #BLOCKED_PERIOD_NANOS}, so a thread parked for
- * good in a method (the paper's leak) still counts at 100 % for it. Without JFR it reads every
- * thread (safepoint-biased, said at start).</li>
+ * good in a method (the paper's leak) still counts at 100 % for it. Without JFR, and until its
+ * first sample, it reads every thread every {@code sample} ms (safepoint-biased; said at start
+ * when JFR is missing).</li>
  * </ul>
  * JFR delivers its samples in flushes about a second apart, so samples wait here
  * {@link #HORIZON_NANOS} and go out in time order per thread; heartbeats stay behind that
@@ -80,7 +81,10 @@ final class Sampling {
     private final HashMap<Long, Track> tracks = new HashMap<>();
     private long frontierTicks;
     private volatile boolean stopped;
-    private Source jfr;
+    private volatile Source jfr;
+    /** Set at JFR's first sample: until then (JFR starting, its first flush) the reader reads
+     *  running threads too, so a short program or the moment of mode=auto's switch has samples. */
+    private volatile boolean jfrDelivered;
     /** Samples sent, and samples that came after a later one of their thread had gone out. */
     volatile long samplesSent;
     volatile long samplesLate;
@@ -93,27 +97,40 @@ final class Sampling {
     /** Starts JFR's sampler (where the JVM has it) and the blocked threads' reader. */
     static Sampling start(Options options) {
         Sampling sampling = new Sampling(options.sampleMs, options.verbose);
+        // The reader first: JFR takes a second or more to start (and to deliver), and until then
+        // the reader reads running threads too.
+        Thread reader = new Thread(sampling::readStacks, "highrise-agent-stacks");
+        reader.setDaemon(true);
+        reader.start();
+        Thread starter = new Thread(() -> sampling.startJfr(options), "highrise-agent-jfr-start");
+        starter.setDaemon(true);
+        starter.start();
+        return sampling;
+    }
+
+    private void startJfr(Options options) {
         try {
             Source source = (Source) Class.forName("io.highrise.agent.JfrSource")
                     .getDeclaredConstructor().newInstance();
-            source.start(sampling);
-            sampling.jfr = source;
+            source.start(this);
+            jfr = source;
+            if (stopped) {
+                source.close();
+            }
             if (options.verbose) {
                 Sender.log("sampled mode: the JVM's sampler (JFR) every " + options.sampleMs + " ms");
             }
         } catch (Throwable t) {
-            Sender.log("sampled mode: the JVM's sampler (JFR) is not available (" + t + "); every thread's"
-                    + " stack is read by the agent instead, at safepoints (biased toward them)");
+            if (!stopped) {
+                Sender.log("sampled mode: the JVM's sampler (JFR) is not available (" + t + "); every"
+                        + " thread's stack is read by the agent instead, at safepoints (biased toward them)");
+            }
         }
-        Thread reader = new Thread(sampling::readStacks, "highrise-agent-stacks");
-        reader.setDaemon(true);
-        reader.start();
-        return sampling;
     }
 
     /** The period at which running threads are sampled, microseconds. */
     long periodUs() {
-        return jfr != null ? periodMs * 1000L : Math.max(periodMs * 1000L, BLOCKED_PERIOD_NANOS / 1000);
+        return periodMs * 1000L;
     }
 
     void stop() {
@@ -133,32 +150,56 @@ final class Sampling {
         incoming.add(new Sample(javaThreadId, threadName, ticks, order.getAndIncrement(), stack, null));
     }
 
+    /** From JFR: as {@link #offer}, and the reader may leave running threads to JFR from now on. */
+    void offerFromJfr(long javaThreadId, String threadName, long ticks, int[] stack) {
+        jfrDelivered = true;
+        offer(javaThreadId, threadName, ticks, stack);
+    }
+
     /** The blocked threads' reader (every thread's, without JFR), and the census of live threads. */
     private void readStacks() {
         while (!stopped) {
-            long now = System.nanoTime();
-            try {
-                Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
-                Set<Long> alive = new HashSet<>();
-                for (Map.Entry<Thread, StackTraceElement[]> e : all.entrySet()) {
-                    Thread t = e.getKey();
-                    if (t.getName().startsWith("highrise-agent")) {
-                        continue;
-                    }
-                    alive.add(t.getId());
-                    if (jfr != null && t.getState() == Thread.State.RUNNABLE) {
-                        continue; // JFR samples running threads
-                    }
-                    offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
-                }
-                incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
-            } catch (Throwable t) {
-                if (verbose) {
-                    Sender.log("could not read the threads' stacks: " + t);
-                }
-            }
-            LockSupport.parkNanos(BLOCKED_PERIOD_NANOS);
+            readOnce(false);
+            LockSupport.parkNanos(jfrDelivered ? BLOCKED_PERIOD_NANOS : periodMs * 1_000_000L);
         }
+    }
+
+    /**
+     * One reading of the threads' stacks: blocked ones (running ones too without JFR, before its
+     * first sample, or when {@code everyThread}: the session's last reading, since JFR's last
+     * second never arrives), and the census.
+     */
+    void readOnce(boolean everyThread) {
+        long now = System.nanoTime();
+        try {
+            Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
+            Set<Long> alive = new HashSet<>();
+            boolean leaveRunning = jfr != null && jfrDelivered && !everyThread;
+            for (Map.Entry<Thread, StackTraceElement[]> e : all.entrySet()) {
+                Thread t = e.getKey();
+                if (t.getName().startsWith("highrise-agent")) {
+                    continue;
+                }
+                alive.add(t.getId());
+                if (leaveRunning && t.getState() == Thread.State.RUNNABLE) {
+                    continue; // JFR samples running threads
+                }
+                offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
+            }
+            incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
+        } catch (Throwable t) {
+            if (verbose) {
+                Sender.log("could not read the threads' stacks: " + t);
+            }
+        }
+    }
+
+    /** mode=auto's switch: a thread the exact events already described keeps its wire id. */
+    void adopt(long javaThreadId, long wireId, long ticks) {
+        Track track = new Track(wireId);
+        track.lastTicks = ticks;
+        tracks.put(javaThreadId, track);
+        frontierTicks = Math.max(frontierTicks, ticks);
     }
 
     /** Ticks up to which samples went out: heartbeats must not pass it. */

@@ -89,6 +89,20 @@ final class Sender implements Runnable {
 
     /** mode=sampled: the samples this session sends instead of events (null when exact). */
     volatile Sampling sampling;
+    /**
+     * mode=auto: above this many events per second (over {@link #AUTO_CHECK_NS}) the probes cost
+     * the program more than the picture is worth (at 50–100 ns an event, 10–20 %), and the
+     * session goes on sampled, as it does at the first event a full ring drops.
+     */
+    static final long AUTO_EVENTS_PER_S = 2_000_000L;
+    static final long AUTO_CHECK_NS = 250_000_000L;
+    /** mode=auto: set when the session must go on sampled (the hooks stopped at that moment). */
+    private final java.util.concurrent.atomic.AtomicBoolean switchClaimed =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean switchRequested;
+    private volatile String switchReason;
+    private long autoCheckNs;
+    private long autoCheckEvents;
 
     private Socket socket;
     private OutputStream out;
@@ -109,6 +123,53 @@ final class Sender implements Runnable {
         this.sessionId = sessionId;
         this.options = options;
         this.records = options.alloc;
+    }
+
+    /** mode=auto, from a program thread whose ring is full: the probes cannot keep up. */
+    void probesCannotKeepUp() {
+        requestSwitch("the program made events faster than the agent could send them");
+    }
+
+    /** mode=auto: the hooks stop now (one volatile write); the sender goes on sampled. */
+    private void requestSwitch(String reason) {
+        if (!switchClaimed.compareAndSet(false, true)) {
+            return;
+        }
+        switchReason = reason;
+        if (Recorder.session == sessionId) {
+            Recorder.session = 0;
+        }
+        try {
+            Agent.dropProbes();
+        } catch (Throwable t) {
+            log("could not remove the probes (" + t + "); they stay, idle");
+        }
+        switchRequested = true;
+        wake();
+    }
+
+    /**
+     * mode=auto: every ring drained (its losses counted), the threads handed to the samples under
+     * the same ids, and the session's measure sent (adaptive: every method now sampled). The probes
+     * were removed by {@link #requestSwitch} ({@link Agent#dropProbes}).
+     */
+    private void switchToSampled() throws IOException {
+        for (Ring ring : rings) {
+            drain(ring);
+            noteDrops(ring);
+        }
+        reportDrops();
+        Sampling sampled = Sampling.start(options);
+        long now = ticks(System.nanoTime());
+        for (Ring ring : rings) {
+            sampled.adopt(ring.thread.getId(), ring.threadId, now);
+        }
+        rings.clear();
+        premade.clear();
+        reconciling = 0;
+        wire.measure(Wire.MEASURE_ADAPTIVE, sampled.periodUs(), Methods.count());
+        sampling = sampled;
+        log("mode=auto: " + switchReason + "; measuring by samples from here on (every call: mode=exact)");
     }
 
     long nextThreadId() {
@@ -258,6 +319,19 @@ final class Sender implements Runnable {
                 // Sampled: "now" is the samples' frontier (later samples are still on their way).
                 wire.heartbeat(sampling != null ? sampling.frontierTicks() : ticks(now));
                 lastEventsNs = now;
+            }
+            if (options.auto && sampling == null) {
+                if (switchRequested) {
+                    switchToSampled();
+                } else if (now - autoCheckNs >= AUTO_CHECK_NS) {
+                    long rate = (eventsSent - autoCheckEvents) * 1_000_000_000L / Math.max(1, now - autoCheckNs);
+                    if (autoCheckNs != 0 && rate > AUTO_EVENTS_PER_S) {
+                        requestSwitch("the program made " + rate / 1000 + "k events/s (over "
+                                + AUTO_EVENTS_PER_S / 1000 + "k/s the probes distort it)");
+                    }
+                    autoCheckNs = now;
+                    autoCheckEvents = eventsSent;
+                }
             }
             if (reconciling > 0 && (last || now - lastReconcileNs >= RECONCILE_NS)) {
                 reconcile();
@@ -819,14 +893,16 @@ final class Sender implements Runnable {
         Sampling sampled = sampling;
         if (sampled != null) {
             sampled.stop();
+            sampled.readOnce(true); // JFR's last second would never arrive
             sampled.pump(wire, this, this::sendDefinitions, true);
         }
         wire.goodbye(ticks(System.nanoTime()));
         flush();
         if (options.stats) {
-            log("sent " + eventsSent + " events, dropped " + droppedEventsTotal
-                    + (sampled == null ? "" : "; " + sampled.samplesSent + " samples, "
-                    + sampled.samplesLate + " late"));
+            log("sent " + eventsSent + " events, dropped " + droppedEventsTotal);
+            if (sampled != null) {
+                log("sent " + sampled.samplesSent + " samples (" + sampled.samplesLate + " came too late)");
+            }
         }
         socket.shutdownOutput();
         socket.setSoTimeout(CLOSE_READ_TIMEOUT_MS);

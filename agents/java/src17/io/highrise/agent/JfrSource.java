@@ -71,7 +71,7 @@ final class JfrSource implements Sampling.Source {
         }
         Instant at = event.getStartTime();
         long ticks = at.getEpochSecond() * 1_000_000_000L + at.getNano() - Sender.CLOCK_ZERO_UNIX_NS;
-        sampling.offer(thread.getJavaThreadId(), thread.getJavaName(), Math.max(0, ticks),
+        sampling.offerFromJfr(thread.getJavaThreadId(), thread.getJavaName(), Math.max(0, ticks),
                 java.util.Arrays.copyOf(ids, n));
     }
 }

@@ -74,6 +74,7 @@ public final class AgentTests {
         tests.put("java_parser_memory_prediction_through_highrise_predict", AgentTests::javaPredict);
         tests.put("phase_marks_through_highrise_classes", AgentTests::phaseMarks);
         tests.put("sampled_mode_through_highrise_report", AgentTests::sampledMode);
+        tests.put("auto_mode_drops_its_probes_when_they_cannot_keep_up", AgentTests::autoMode);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -338,7 +339,7 @@ public final class AgentTests {
             String port = p.addr.substring(p.addr.lastIndexOf(':') + 1);
             String remote = ip + ":" + port;
             String[] workload = {"2", "20"};
-            String agent = "-javaagent:" + jar + "=include=" + APP + ",addr=";
+            String agent = "-javaagent:" + jar + "=mode=exact,include=" + APP + ",addr=";
             Run right = runJava(Arrays.asList(agent + remote + ",token=" + token), APP + ".Workload", workload);
             Run missing = runJava(Arrays.asList(agent + remote), APP + ".Workload", workload);
             Run wrong = runJava(Arrays.asList(agent + remote + ",token=not-it"), APP + ".Workload", workload);
@@ -381,7 +382,7 @@ public final class AgentTests {
         int threads = 4;
         int rounds = 200;
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",program=workload,label=test-label,lossless,stats"), APP + ".Workload",
                     String.valueOf(threads), String.valueOf(rounds));
             check(run.exit == 0, "workload exit " + run.exit + "\n" + run.output);
@@ -456,7 +457,7 @@ public final class AgentTests {
 
     static void workloadDefault() throws Exception {
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",exclude=" + APP + ".Outer"), APP + ".Workload", "2", "20");
             check(run.exit == 0 && run.output.contains("WORKLOAD DONE"), "workload:\n" + run.output);
             check(!run.output.contains("highrise-agent: sent"), "no stats line without the option:\n" + run.output);
@@ -474,7 +475,7 @@ public final class AgentTests {
 
     static void dropsAndResync() throws Exception {
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",buffer=64,stats"), APP + ".Workload", "4", "300");
             check(run.exit == 0 && run.output.contains("WORKLOAD DONE"), "workload:\n" + run.output);
             Map<String, Object> s = p.session(30);
@@ -494,7 +495,7 @@ public final class AgentTests {
      *  keeping the frames of its last recorded events (burst, tiny) on top to the end. */
     static void quietLoss() throws Exception {
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",exclude=" + APP + ".QuietSleeper,buffer=64,verbose"), APP + ".QuietLoss", "3000000", "1500");
             check(run.exit == 0 && run.output.contains("QUIET DONE"), "program:\n" + run.output);
             Map<String, Object> s = p.session(30);
@@ -546,7 +547,7 @@ public final class AgentTests {
         try (ServerSocket ss = new ServerSocket(0)) {
             port = ss.getLocalPort();
         }
-        Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=127.0.0.1:" + port + ",include=" + APP),
+        Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=127.0.0.1:" + port + ",include=" + APP),
                 APP + ".Workload", "2", "50");
         check(run.exit == 0 && run.output.contains("WORKLOAD DONE 3"), "workload without a viewer:\n" + run.output);
         check(run.output.contains("cannot connect"), "says it runs unprofiled:\n" + run.output);
@@ -569,7 +570,7 @@ public final class AgentTests {
                 dir.resolve("src/demo.mod/module-info.java").toString(), src.resolve("ModMain.java").toString());
         check(rc == 0, "compiling the module");
         try (Probe p = new Probe(1)) {
-            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + p.addr + ",include=org.demo",
+            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=org.demo",
                     "-p", dir.resolve("out").toString(), "-m", "demo.mod/org.demo.ModMain");
             ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
         builder.environment().remove("HIGHRISE_TOKEN");
@@ -787,7 +788,7 @@ public final class AgentTests {
             how = "highrise attach";
         } else {
             cmd.addAll(Arrays.asList("jcmd", String.valueOf(pid), "JVMTI.agent_load", new File(jar).getAbsolutePath(),
-                    "\"addr=" + addr + ",include=" + APP + ",program=" + program
+                    "\"mode=exact,addr=" + addr + ",include=" + APP + ",program=" + program
                     + (extra == null ? "" : "," + extra) + "\""));
             how = "jcmd JVMTI.agent_load";
         }
@@ -979,7 +980,7 @@ public final class AgentTests {
         int rounds = 30;
         Map<String, Long> size = allocSizes(threads);
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",lossless,alloc=on"), APP + ".Allocs", String.valueOf(threads), String.valueOf(rounds));
             check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
             Map<String, Object> s = p.session(30);
@@ -1031,7 +1032,7 @@ public final class AgentTests {
     /** alloc=off: the same program sends Events, no class and no memory record; calls unchanged. */
     static void allocationsOff() throws Exception {
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",lossless,alloc=off"), APP + ".Allocs", "2", "10");
             check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
             Map<String, Object> s = p.session(30);
@@ -1060,7 +1061,7 @@ public final class AgentTests {
         int rounds = 150;
         Map<String, Long> size = allocSizes(threads);
         try (Probe p = new Probe(1)) {
-            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=addr=" + p.addr + ",include=" + APP
+            Run run = runJava(Arrays.asList("-javaagent:" + jar + "=mode=exact,addr=" + p.addr + ",include=" + APP
                     + ",buffer=128,alloc=on"), APP + ".Allocs", String.valueOf(threads), String.valueOf(rounds));
             check(run.exit == 0 && run.output.contains("ALLOCS DONE"), "allocs:\n" + run.output);
             Map<String, Object> s = p.session(30);
@@ -1113,7 +1114,7 @@ public final class AgentTests {
             return;
         }
         Path dir = Files.createTempDirectory("highrise-java-sampled");
-        Recorded run = recordProgram(dir, addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr
+        Recorded run = recordProgram(dir, addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + addr
                 + ",include=" + APP + ".Sampled,mode=sampled,stats", "-cp", classes, APP + ".Sampled", "4"));
         check(run.output.contains("SAMPLED DONE"), run.output);
         check(run.output.contains("sent 0 events"), "no events in the sampled mode:\n" + run.output);
@@ -1141,6 +1142,37 @@ public final class AgentTests {
         check(text.contains("measured: sampled every 10 ms"), text);
     }
 
+    /**
+     * The default mode (auto) on a program that makes far more events than can be sent: at the
+     * first full ring every probe stops and the session goes on sampled. The agent says so; the
+     * session is adaptive with every method sampled; under 1 % of the events were dropped; the
+     * samples carry on (the busy loop is on top), and the session ends with its goodbye.
+     */
+    static void autoMode() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path dir = Files.createTempDirectory("highrise-java-auto");
+        Recorded run = recordProgram(dir, addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr
+                + ",include=" + APP + ".Busy,stats", "-cp", classes, APP + ".Busy", "4"));
+        check(run.output.contains("BUSY DONE") && run.output.contains("mode=auto: the program made events faster"),
+                run.output);
+        Map<String, Object> report = map(new Json(runTool(highrise, "report", "--json", run.hrec.toString())).value());
+        Map<String, Object> measure = map(report.get("measure"));
+        check("adaptive".equals(measure.get("mode")) && num(measure.get("sampled_methods")) >= 2, "measure " + measure);
+        check(((Number) report.get("dropped_pct")).doubleValue() <= 1.0, "dropped " + report.get("dropped_pct") + " %");
+        check("goodbye".equals(report.get("end")) && list(report.get("errors")).isEmpty(), "end/errors " + report);
+        double busy = 0;
+        for (Object m : list(report.get("methods"))) {
+            Map<String, Object> method = map(m);
+            if (String.valueOf(method.get("name")).startsWith(APP + ".Busy.")) {
+                busy += ((Number) method.get("mean_elevation_pct")).doubleValue();
+            }
+        }
+        check(busy > 50, "the busy loop's methods on top after the switch: " + busy + " %");
+    }
+
     static void javaShapes() throws Exception {
         if (highrise == null) {
             System.out.println("     (skipped: no highrise binary given)");
@@ -1155,7 +1187,7 @@ public final class AgentTests {
         Map<String, Long> size = sizesOf(out + File.pathSeparator + classes,
                 "shapes.Circle", "shapes.Box", "shapes.Canvas", "shapes.ShapeFactory", "java.util.ArrayList");
         Recorded run = recordProgram(Files.createDirectories(dir.resolve("recordings")),
-                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=shapes",
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + addr + ",include=shapes",
                         "-cp", out.toString(), "shapes.Canvas", "--repeat", String.valueOf(runs)));
         check(run.output.contains("shapes: " + 46 * runs + " shapes made in " + runs + " run(s)"), run.output);
         String json = runTool(highrise, "report", "--json", run.hrec.toString());
@@ -1268,7 +1300,7 @@ public final class AgentTests {
         Map<Integer, Map<String, Long>> made = new LinkedHashMap<>();
         for (int procs : sizes) {
             Recorded run = recordProgram(Files.createDirectories(dir.resolve("runs-" + procs)),
-                    addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=minilang,lossless",
+                    addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + addr + ",include=minilang,lossless",
                             "-cp", out.toString(), "minilang.Main", "--procs", String.valueOf(procs)));
             // "minilang: 50 procs, 150 calls, 50 scopes, 1277 references"
             String line = run.output.lines().filter(l -> l.startsWith("minilang: ")).findFirst().orElse("");
@@ -1405,7 +1437,7 @@ public final class AgentTests {
         check(plain.waitFor(60, TimeUnit.SECONDS) && plain.exitValue() == 0 && plainOut.equals("phases: 150 items\n"),
                 "without the agent:\n" + plainOut);
         Recorded recorded = recordProgram(Files.createDirectories(dir.resolve("runs")),
-                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo",
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + addr + ",include=phasedemo",
                         "-cp", classPath, "phasedemo.Main"));
         check(recorded.output.contains("phases: 150 items"), recorded.output);
         Path hrec = recorded.hrec;
@@ -1435,7 +1467,7 @@ public final class AgentTests {
         // live=on: each mark's end carries the JVM's live objects (after a full GC), whichever
         // phase made them: the 100 kept, then 150; the worker's 7 are garbage by its end.
         Recorded live = recordProgram(Files.createDirectories(dir.resolve("runs-live")),
-                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr + ",include=phasedemo,live=on",
+                addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + addr + ",include=phasedemo,live=on",
                         "-cp", classPath, "phasedemo.Main"));
         check(live.output.contains("phases: 150 items"), live.output);
         Map<String, Object> liveTable = map(new Json(runTool(highrise, "classes", "--json", "--phase", "phase.run",

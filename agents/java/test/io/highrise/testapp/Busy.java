@@ -1,0 +1,28 @@
+package io.highrise.testapp;
+
+/**
+ * mode=auto's test program: the main thread calls the tiny {@link #step} tens of millions of times
+ * a second for SECONDS (more events than any agent can send), so the agent's default must drop its
+ * probes and go on sampled. Args: SECONDS.
+ */
+public final class Busy {
+    private static volatile long sink;
+
+    private Busy() {}
+
+    public static void main(String[] args) {
+        long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
+        long sum = 0;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 1_000_000; i++) {
+                sum += step(i);
+            }
+        }
+        sink = sum;
+        System.out.println("BUSY DONE");
+    }
+
+    static long step(int i) {
+        return (i * 31L) ^ (i >>> 3);
+    }
+}
