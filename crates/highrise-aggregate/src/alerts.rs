@@ -90,7 +90,8 @@ pub struct Alert {
     pub method_id: Option<u32>,
     pub raised_ns: u64,
     /// Raised on estimated numbers (a stuck episode with a sample marked approximate before
-    /// it was raised): the agent was dropping events.
+    /// it was raised): some thread's stack came from a resync (the agent dropped events, or
+    /// the session is sampled).
     pub estimated: bool,
 }
 
@@ -117,7 +118,7 @@ impl Alert {
             ),
         };
         if self.estimated {
-            format!("{text}; ≈ estimated: the agent was dropping events")
+            format!("{text}; ≈ estimated: from resynced stacks (dropped events, or samples)")
         } else {
             text
         }
@@ -558,7 +559,7 @@ mod tests {
         assert!(stuck[0]
             .describe("main.game.MainSinglePlayerThread.run")
             .ends_with(
-                "rose from 1 to 2 (a thread leak?); ≈ estimated: the agent was dropping events"
+                "rose from 1 to 2 (a thread leak?); ≈ estimated: from resynced stacks (dropped events, or samples)"
             ));
     }
 

@@ -271,7 +271,7 @@ pub struct AlertSummary {
     /// Dropping: share of the window's events dropped, percent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped_pct: Option<f64>,
-    /// Raised on estimates: the agent was dropping events (see `AlertDetector`).
+    /// Raised on estimates: stacks resynced after dropped events, or samples (see `AlertDetector`).
     pub estimated: bool,
     /// The alert in words.
     pub text: String,

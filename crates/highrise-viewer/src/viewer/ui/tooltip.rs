@@ -333,6 +333,13 @@ pub fn tooltip_lines(
         view.snapshot()
             .map_or_else(MethodStats::default, |s| s.method(method_id))
     };
+    let measure = view
+        .report
+        .info
+        .as_ref()
+        .map_or(highrise_protocol::Measure::EXACT, |info| info.measure);
+    // Sampled sessions do not count calls.
+    let calls_counted = measure.mode != highrise_protocol::MeasureMode::Sampled;
     match target {
         HitTarget::Building {
             building,
@@ -342,11 +349,6 @@ pub fn tooltip_lines(
                 return Vec::new();
             };
             let stats = stats_of(method_id);
-            let measure = view
-                .report
-                .info
-                .as_ref()
-                .map_or(highrise_protocol::Measure::EXACT, |info| info.measure);
             let window_s = view
                 .snapshot()
                 .map_or(3.0, |snapshot| snapshot.window_ns as f32 / 1e9);
@@ -372,7 +374,7 @@ pub fn tooltip_lines(
                 } else {
                     format!("threads {}", stats.thread_count)
                 },
-                if error.is_some() && measure.mode == highrise_protocol::MeasureMode::Sampled {
+                if !calls_counted {
                     "calls not counted (sampled)".to_string()
                 } else {
                     format!("calls in window {}", stats.calls)
@@ -414,6 +416,7 @@ pub fn tooltip_lines(
                 format!("class {}", qualified_name_of_class(package, &class.name)),
                 &methods,
                 &stats_of,
+                calls_counted,
             )
         }
         HitTarget::District { district } => {
@@ -438,7 +441,12 @@ pub fn tooltip_lines(
             } else {
                 package.path.clone()
             };
-            totals_lines(format!("package {label}"), &methods, &stats_of)
+            totals_lines(
+                format!("package {label}"),
+                &methods,
+                &stats_of,
+                calls_counted,
+            )
         }
     }
 }
@@ -562,6 +570,7 @@ fn totals_lines(
     title: String,
     methods: &[u32],
     stats_of: &dyn Fn(u32) -> MethodStats,
+    calls_counted: bool,
 ) -> Vec<String> {
     let mut summed = 0.0f32;
     let mut calls = 0u64;
@@ -578,7 +587,11 @@ fn totals_lines(
         title,
         format!("{} methods", methods.len()),
         format!("summed elevation {}", percent(summed)),
-        format!("calls in window {calls}"),
+        if calls_counted {
+            format!("calls in window {calls}")
+        } else {
+            "calls not counted (sampled)".to_string()
+        },
     ];
     if let Some((_, elevation)) = busiest.filter(|(_, e)| *e > 0.0) {
         lines.push(format!("busiest method at {}", percent(elevation)));

@@ -576,7 +576,11 @@ public final class Ring {
             }
         }
         if (sender.options.auto) {
-            sender.probesCannotKeepUp(); // the hooks stop now; the session goes on sampled
+            // The hooks stop now and the session goes on sampled: from this event on nothing is
+            // recorded, by design, so it is no loss (counted, it read as 100 % of a window whose
+            // events then stop: a false "dropping" alert). The samples resync every stack.
+            sender.probesCannotKeepUp();
+            return false;
         }
         droppedEvents++;
         droppedEventsPublished = droppedEvents;
