@@ -4,7 +4,9 @@
 # the reference), the agent's sampled mode and its default (mode=auto) into `highrise record`.
 # Prints each run's wall time, the default's events and drops, and, per round, the top 3 methods
 # by JFR's share of execution samples (each sample's innermost org.mozilla frame) next to
-# highrise's mean elevation for them in each mode.
+# highrise's mean elevation for them in each mode. With SAME_RUN=1, one more run per round: the
+# default mode with JFR recording in the same JVM, so both see the same run (JIT choices and the
+# share of each helper method vary from run to run), compared method by method.
 # Usage: scripts/bench-java-sampled.sh [ROUNDS] [STEPS]   (BENCHMARKS.md, "Sampled mode")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,6 +34,30 @@ for round in $(seq 1 "$rounds"); do
     }
     sampled=$(recorded "sampled$round" ",mode=sampled")
     auto=$(recorded "auto$round" "")
+    if [ -n "${SAME_RUN:-}" ]; then
+        run=(-XX:StartFlightRecording=settings=profile,filename="$work/same$round.jfr" "${run[@]}")
+        recorded "same$round" "" >/dev/null
+        run=("${run[@]:1}")
+        jfr print --json --events jdk.ExecutionSample "$work/same$round.jfr" >"$work/same$round.json"
+        "$highrise" report --json "$work/same$round"/*.hrec >"$work/same$round.report.json" || true
+        python3 - "$work/same$round.json" "$work/same$round.report.json" <<'PY'
+import collections, json, sys
+tops = collections.Counter()
+for event in json.load(open(sys.argv[1]))["recording"]["events"]:
+    for frame in (event["values"]["stackTrace"] or {"frames": []})["frames"]:
+        name = frame["method"]["type"]["name"].replace("/", ".")
+        if name.startswith("org.mozilla"):
+            tops[name + "." + frame["method"]["name"]] += 1
+            break
+total = sum(tops.values())
+report = {m["name"]: m for m in json.load(open(sys.argv[2]))["methods"]}
+print(f"  same run, default mode + JFR ({total} JFR samples): JFR share / highrise mean elevation")
+for name, count in tops.most_common(5):
+    print(f"    {100 * count / total:5.1f} %  {report.get(name, {}).get('mean_elevation_pct', 0):5.1f} %  {name}")
+top = sorted(report.values(), key=lambda m: -m["mean_elevation_pct"])[:5]
+print("  highrise's top 5: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['mean_elevation_pct']:.1f} %" for m in top))
+PY
+    fi
     printf 'round %s: plain %.2f s, JFR %.2f s (%.2fx), sampled %.2f s (%.2fx), default (auto) %.2f s (%.2fx)\n' \
         "$round" "$plain" "$jfr" "$(echo "$jfr / $plain" | bc -l)" "$sampled" "$(echo "$sampled / $plain" | bc -l)" \
         "$auto" "$(echo "$auto / $plain" | bc -l)"
@@ -43,7 +69,7 @@ import collections, json, sys
 samples = json.load(open(sys.argv[1]))["recording"]["events"]
 tops = collections.Counter()
 for event in samples:
-    for frame in event["values"]["stackTrace"]["frames"]:
+    for frame in (event["values"]["stackTrace"] or {"frames": []})["frames"]:
         method = frame["method"]
         name = method["type"]["name"].replace("/", ".")
         if name.startswith("org.mozilla"):

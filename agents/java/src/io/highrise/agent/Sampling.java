@@ -172,19 +172,30 @@ final class Sampling {
     void readOnce(boolean everyThread) {
         long now = System.nanoTime();
         try {
-            Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
-            Set<Long> alive = new HashSet<>();
             boolean leaveRunning = jfr != null && jfrDelivered && !everyThread;
-            for (Map.Entry<Thread, StackTraceElement[]> e : all.entrySet()) {
-                Thread t = e.getKey();
-                if (t.getName().startsWith("highrise-agent")) {
-                    continue;
+            Set<Long> alive = new HashSet<>();
+            if (leaveRunning) {
+                // JFR samples the running threads: read only the others' stacks, one thread at a
+                // time (a handshake with a thread that is blocked anyway), never stopping the
+                // running ones at a global safepoint as Thread.getAllStackTraces does.
+                for (Thread t : liveThreads()) {
+                    if (t.getName().startsWith("highrise-agent")) {
+                        continue;
+                    }
+                    alive.add(t.getId());
+                    if (t.getState() != Thread.State.RUNNABLE) {
+                        offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(t.getStackTrace()));
+                    }
                 }
-                alive.add(t.getId());
-                if (leaveRunning && t.getState() == Thread.State.RUNNABLE) {
-                    continue; // JFR samples running threads
+            } else {
+                for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                    Thread t = e.getKey();
+                    if (t.getName().startsWith("highrise-agent")) {
+                        continue;
+                    }
+                    alive.add(t.getId());
+                    offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
                 }
-                offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
             }
             incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
         } catch (Throwable t) {
@@ -200,6 +211,20 @@ final class Sampling {
         track.lastTicks = ticks;
         tracks.put(javaThreadId, track);
         frontierTicks = Math.max(frontierTicks, ticks);
+    }
+
+    /** Every live thread, from the root thread group (no safepoint). */
+    private static Thread[] liveThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[Math.max(16, root.activeCount() * 2)];
+        int n;
+        while ((n = root.enumerate(threads, true)) == threads.length) {
+            threads = new Thread[threads.length * 2];
+        }
+        return java.util.Arrays.copyOf(threads, n);
     }
 
     /** Ticks up to which samples went out: heartbeats must not pass it. */
