@@ -226,7 +226,8 @@ pub struct Measure {
     pub mode: MeasureMode,
     /// The period of the samples, microseconds (0 when exact).
     pub sample_period_us: u32,
-    /// Methods measured by samples (adaptive), or every sampled method seen (sampled).
+    /// Adaptive: the methods measured by samples (the Java agent: every method defined when it
+    /// switched); 0 otherwise.
     pub sampled_methods: u32,
 }
 
@@ -271,6 +272,11 @@ impl Measure {
                 self.sampled_methods
             ),
         }
+    }
+
+    /// False when calls are not counted (sampled: samples see stacks, not calls).
+    pub fn counts_calls(&self) -> bool {
+        self.mode != MeasureMode::Sampled
     }
 
     /// The mode's short name ("exact", "sampled", "adaptive").

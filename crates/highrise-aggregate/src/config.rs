@@ -6,6 +6,8 @@ pub const MIN_WINDOW_NS: u64 = 500_000_000;
 pub const MAX_WINDOW_NS: u64 = 60_000_000_000;
 /// The paper's window: 3 s.
 pub const DEFAULT_WINDOW_NS: u64 = 3_000_000_000;
+/// The same in seconds (what a consumer assumes before the first snapshot).
+pub const DEFAULT_WINDOW_S: f32 = DEFAULT_WINDOW_NS as f32 / 1e9;
 /// A window always holds at least this many buckets (and fewer than twice as many), so the
 /// bucket size is at most `window_ns / 64`. See [`bucket_ns_for_window`].
 pub const MIN_BUCKETS_PER_WINDOW: u64 = 64;

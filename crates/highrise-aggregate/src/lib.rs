@@ -105,8 +105,8 @@ pub use aggregator::Aggregator;
 pub use alerts::{Alert, AlertConfig, AlertDetector, AlertKind};
 pub use config::{
     bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig, MemoryFold,
-    DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW,
-    MIN_WINDOW_NS,
+    DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, DEFAULT_WINDOW_S, MAX_WINDOW_NS,
+    MIN_BUCKETS_PER_WINDOW, MIN_WINDOW_NS,
 };
 pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CONTEXTS};
 pub use edges::{CallEdge, CallEdges, MAX_OVERFLOW_EDGES};

@@ -100,6 +100,11 @@ pub struct ThreadShare {
 }
 
 impl Snapshot {
+    /// The window, seconds.
+    pub fn window_s(&self) -> f32 {
+        self.window_ns as f32 / 1e9
+    }
+
     /// Statistics of one method; zero for ids never seen.
     pub fn method(&self, method_id: u32) -> MethodStats {
         self.methods

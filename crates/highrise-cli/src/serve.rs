@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use highrise_aggregate::{AlertConfig, AlertDetector, Snapshot};
+use highrise_aggregate::{AlertConfig, AlertDetector, Snapshot, DEFAULT_WINDOW_S};
 use highrise_ingest::{
     settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
     SessionReport, SessionStatus,
@@ -167,8 +167,8 @@ impl Printer {
             if info.measure.is_estimated() && self.measure_said.insert(id) {
                 let window_s = report
                     .sink
-                    .as_ref()
-                    .map_or(3.0, |s| s.window_ns as f32 / 1e9);
+                    .as_deref()
+                    .map_or(DEFAULT_WINDOW_S, Snapshot::window_s);
                 writeln!(
                     out,
                     "[session {id}] measured: {}",

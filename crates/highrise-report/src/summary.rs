@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use highrise_aggregate::{
     AggregatorConfig, Alert, AlertConfig, AlertDetector, AlertKind, Amount, ContextTree,
-    DEFAULT_WINDOW_NS, OTHER_CONTEXTS, OUTSIDE_METHODS,
+    DEFAULT_WINDOW_S, OTHER_CONTEXTS, OUTSIDE_METHODS,
 };
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
@@ -230,7 +230,7 @@ impl MeasureSummary {
             mode: measure.mode_name(),
             sample_period_ms: f64::from(measure.sample_period_us) / 1000.0,
             sampled_methods: measure.sampled_methods,
-            calls_counted: measure.mode != highrise_protocol::MeasureMode::Sampled,
+            calls_counted: measure.counts_calls(),
             text: measure.describe(window_s),
         }
     }
@@ -563,7 +563,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
             freed_bytes: amount.freed_bytes,
         }
     };
-    let window_s = DEFAULT_WINDOW_NS as f32 / 1e9;
+    let window_s = DEFAULT_WINDOW_S;
     let mut methods: Vec<MethodSummary> = report
         .definitions()
         .map(|definition| {

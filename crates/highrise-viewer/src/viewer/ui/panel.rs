@@ -169,7 +169,9 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
             .as_ref()
             .filter(|i| i.measure.is_estimated())
         {
-            let window_s = view.snapshot().map_or(3.0, |s| s.window_ns as f32 / 1e9);
+            let window_s = view
+                .snapshot()
+                .map_or(highrise_aggregate::DEFAULT_WINDOW_S, Snapshot::window_s);
             ui.label(format!("  measured: {}", info.measure.describe(window_s)));
         }
         if let Some(line) = dropped_line(stats.agent_events_dropped, view.snapshot()) {

@@ -338,8 +338,7 @@ pub fn tooltip_lines(
         .info
         .as_ref()
         .map_or(highrise_protocol::Measure::EXACT, |info| info.measure);
-    // Sampled sessions do not count calls.
-    let calls_counted = measure.mode != highrise_protocol::MeasureMode::Sampled;
+    let calls_counted = measure.counts_calls();
     match target {
         HitTarget::Building {
             building,
@@ -349,9 +348,10 @@ pub fn tooltip_lines(
                 return Vec::new();
             };
             let stats = stats_of(method_id);
-            let window_s = view
-                .snapshot()
-                .map_or(3.0, |snapshot| snapshot.window_ns as f32 / 1e9);
+            let window_s = view.snapshot().map_or(
+                highrise_aggregate::DEFAULT_WINDOW_S,
+                highrise_aggregate::Snapshot::window_s,
+            );
             // Sampled: the estimate's error, and no calls (samples do not count them).
             let error = measure.error_points(stats.elevation, window_s);
             let mut lines = vec![

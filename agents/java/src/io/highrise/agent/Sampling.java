@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * <li>the JVM's own sampler, JFR's {@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample}
  * streamed in-process every {@code sample} ms ({@code JfrSource}, JDK 14+): unbiased, cheap,
  * and the reference people already trust; it never samples a blocked thread;</li>
- * <li>this class's own reader of blocked, waiting and sleeping threads' stacks
- * ({@code Thread.getAllStackTraces}) every {@link #BLOCKED_PERIOD_NANOS}, so a thread parked for
+ * <li>this class's own reader of blocked, waiting and sleeping threads' stacks (one thread at a
+ * time) every {@link #BLOCKED_PERIOD_NANOS}, so a thread parked for
  * good in a method (the paper's leak) still counts at 100 % for it. Without JFR, and until its
  * first sample, it reads every thread every {@code sample} ms (safepoint-biased; said at start
  * when JFR is missing).</li>
@@ -173,29 +173,21 @@ final class Sampling {
         long now = System.nanoTime();
         try {
             boolean leaveRunning = jfr != null && jfrDelivered && !everyThread;
+            // JFR samples the running threads: then only the others' stacks are read, one thread
+            // at a time (a handshake with a thread that is blocked anyway), never stopping the
+            // running ones at a global safepoint as Thread.getAllStackTraces does.
+            Map<Thread, StackTraceElement[]> all = leaveRunning ? null : Thread.getAllStackTraces();
             Set<Long> alive = new HashSet<>();
-            if (leaveRunning) {
-                // JFR samples the running threads: read only the others' stacks, one thread at a
-                // time (a handshake with a thread that is blocked anyway), never stopping the
-                // running ones at a global safepoint as Thread.getAllStackTraces does.
-                for (Thread t : liveThreads()) {
-                    if (t.getName().startsWith("highrise-agent")) {
-                        continue;
-                    }
-                    alive.add(t.getId());
-                    if (t.getState() != Thread.State.RUNNABLE) {
-                        offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(t.getStackTrace()));
-                    }
+            for (Thread t : leaveRunning ? java.util.Arrays.asList(liveThreads()) : all.keySet()) {
+                if (t.getName().startsWith("highrise-agent")) {
+                    continue;
                 }
-            } else {
-                for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-                    Thread t = e.getKey();
-                    if (t.getName().startsWith("highrise-agent")) {
-                        continue;
-                    }
-                    alive.add(t.getId());
-                    offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(e.getValue()));
+                alive.add(t.getId());
+                if (leaveRunning && t.getState() == Thread.State.RUNNABLE) {
+                    continue;
                 }
+                StackTraceElement[] trace = leaveRunning ? t.getStackTrace() : all.get(t);
+                offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(trace));
             }
             incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
         } catch (Throwable t) {
@@ -243,10 +235,12 @@ final class Sampling {
         while ((s = incoming.poll()) != null) {
             pending.add(s);
         }
-        long horizon = all ? Long.MAX_VALUE : Sender.ticks(System.nanoTime()) - HORIZON_NANOS;
+        long nowTicks = Sender.ticks(System.nanoTime());
+        long horizon = all ? Long.MAX_VALUE : nowTicks - HORIZON_NANOS;
         if (pending.isEmpty() || pending.peek().ticks > horizon) {
-            frontierTicks = Math.max(frontierTicks, Math.min(horizon, pending.isEmpty() ? horizon
-                    : pending.peek().ticks));
+            // Nothing older than the horizon waits: "now" may go up to it (never past the clock:
+            // at the end, with no horizon, a heartbeat must not jump to the end of time).
+            frontierTicks = Math.max(frontierTicks, Math.min(horizon, nowTicks));
             return false;
         }
         defineNew.run();

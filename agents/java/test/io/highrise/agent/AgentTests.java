@@ -1123,10 +1123,7 @@ public final class AgentTests {
         check("sampled".equals(measure.get("mode")) && num(measure.get("sample_period_ms")) == 10
                 && Boolean.FALSE.equals(measure.get("calls_counted")), "measure " + measure);
         check(num(report.get("events")) == 0 && list(report.get("errors")).isEmpty(), "events/errors " + report);
-        Map<String, Map<String, Object>> methods = new LinkedHashMap<>();
-        for (Object m : list(report.get("methods"))) {
-            methods.put(String.valueOf(map(m).get("name")), map(m));
-        }
+        Map<String, Map<String, Object>> methods = methodsByName(report);
         Map<String, Object> hot = methods.get(APP + ".Sampled.hot");
         Map<String, Object> cool = methods.get(APP + ".Sampled.cool");
         Map<String, Object> stuck = methods.get(APP + ".Sampled.stuck");
@@ -1166,10 +1163,9 @@ public final class AgentTests {
                 "dropped " + report.get("events_dropped") + ", alerts " + report.get("alerts"));
         check("goodbye".equals(report.get("end")) && list(report.get("errors")).isEmpty(), "end/errors " + report);
         double busy = 0;
-        for (Object m : list(report.get("methods"))) {
-            Map<String, Object> method = map(m);
-            if (String.valueOf(method.get("name")).startsWith(APP + ".Busy.")) {
-                busy += ((Number) method.get("mean_elevation_pct")).doubleValue();
+        for (Map.Entry<String, Map<String, Object>> method : methodsByName(report).entrySet()) {
+            if (method.getKey().startsWith(APP + ".Busy.")) {
+                busy += ((Number) method.getValue().get("mean_elevation_pct")).doubleValue();
             }
         }
         check(busy > 50, "the busy loop's methods on top after the switch: " + busy + " %");
@@ -1195,10 +1191,7 @@ public final class AgentTests {
         String json = runTool(highrise, "report", "--json", run.hrec.toString());
         String text = runTool(highrise, "report", run.hrec.toString());
         Map<String, Object> report = map(new Json(json).value());
-        Map<String, Map<String, Object>> methods = new LinkedHashMap<>();
-        for (Object m : list(report.get("methods"))) {
-            methods.put(String.valueOf(map(m).get("name")), map(m));
-        }
+        Map<String, Map<String, Object>> methods = methodsByName(report);
         // Per method: the classes it created itself, with counts and bytes.
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("shapes.ShapeFactory.create", "shapes.Circle " + 30 * runs + " " + 30 * runs * size.get("shapes.Circle")
@@ -1713,6 +1706,7 @@ public final class AgentTests {
         return ((Number) o).longValue();
     }
 
+    /** A session's (or a `highrise report --json`'s) methods by name, in their order. */
     static Map<String, Map<String, Object>> methodsByName(Map<String, Object> s) {
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
         for (Object m : list(s.get("methods"))) {
