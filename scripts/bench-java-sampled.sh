@@ -4,7 +4,7 @@
 # the reference), the agent's sampled mode and its default (mode=auto) into `highrise record`.
 # Prints each run's wall time, the default's events and drops, and, per round, the top 3 methods
 # by JFR's share of execution samples (each sample's innermost org.mozilla frame) next to
-# highrise's mean elevation for them in each mode. With SAME_RUN=1, one more run per round: the
+# highrise's share of the run (report run %) for them in each mode. With SAME_RUN=1, one more run per round: the
 # default mode with JFR recording in the same JVM, so both see the same run (JIT choices and the
 # share of each helper method vary from run to run), compared method by method.
 # Usage: scripts/bench-java-sampled.sh [ROUNDS] [STEPS]   (BENCHMARKS.md, "Sampled mode")
@@ -44,18 +44,19 @@ for round in $(seq 1 "$rounds"); do
 import collections, json, sys
 tops = collections.Counter()
 for event in json.load(open(sys.argv[1]))["recording"]["events"]:
-    for frame in (event["values"]["stackTrace"] or {"frames": []})["frames"]:
-        name = frame["method"]["type"]["name"].replace("/", ".")
+    for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
+        method = (frame or {}).get("method") or {}
+        name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
         if name.startswith("org.mozilla"):
-            tops[name + "." + frame["method"]["name"]] += 1
+            tops[name + "." + method["name"]] += 1
             break
 total = sum(tops.values())
 report = {m["name"]: m for m in json.load(open(sys.argv[2]))["methods"]}
-print(f"  same run, default mode + JFR ({total} JFR samples): JFR share / highrise mean elevation")
+print(f"  same run, default mode + JFR ({total} JFR samples): JFR share / highrise share of the run")
 for name, count in tops.most_common(5):
-    print(f"    {100 * count / total:5.1f} %  {report.get(name, {}).get('mean_elevation_pct', 0):5.1f} %  {name}")
-top = sorted(report.values(), key=lambda m: -m["mean_elevation_pct"])[:5]
-print("  highrise's top 5: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['mean_elevation_pct']:.1f} %" for m in top))
+    print(f"    {100 * count / total:5.1f} %  {report.get(name, {}).get('run_share_pct', 0):5.1f} %  {name}")
+top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:5]
+print("  highrise's top 5: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
 PY
     fi
     printf 'round %s: plain %.2f s, JFR %.2f s (%.2fx), sampled %.2f s (%.2fx), default (auto) %.2f s (%.2fx)\n' \
@@ -69,9 +70,9 @@ import collections, json, sys
 samples = json.load(open(sys.argv[1]))["recording"]["events"]
 tops = collections.Counter()
 for event in samples:
-    for frame in (event["values"]["stackTrace"] or {"frames": []})["frames"]:
-        method = frame["method"]
-        name = method["type"]["name"].replace("/", ".")
+    for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
+        method = (frame or {}).get("method") or {}
+        name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
         if name.startswith("org.mozilla"):
             tops[name + "." + method["name"]] += 1
             break
@@ -80,12 +81,12 @@ runs = [json.load(open(path)) for path in sys.argv[2:]]
 reports = [{m["name"]: m for m in run["methods"]} for run in runs]
 auto = runs[1]
 print(f"  default: {auto['measure']['mode']}, {auto['events']} events, {auto['events_dropped']} dropped ({auto['dropped_pct']:.3f} %)")
-print(f"  JFR top 3 ({total} samples in org.mozilla) vs highrise sampled, default (mean elevation):")
+print(f"  JFR top 3 ({total} samples in org.mozilla) vs highrise sampled, default (share of the run):")
 for name, count in tops.most_common(3):
-    ours = "  ".join(f"{r.get(name, {}).get('mean_elevation_pct', 0):5.1f} %" for r in reports)
+    ours = "  ".join(f"{r.get(name, {}).get('run_share_pct', 0):5.1f} %" for r in reports)
     print(f"    {100 * count / total:5.1f} %  {ours}  {name}")
 for label, report in zip(["sampled", "default"], reports):
-    top = sorted(report.values(), key=lambda m: -m["mean_elevation_pct"])[:3]
-    print(f"  highrise {label} top 3: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['mean_elevation_pct']:.1f} %" for m in top))
+    top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:3]
+    print(f"  highrise {label} top 3: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
 PY
 done

@@ -165,14 +165,14 @@ else:
 for alert in report.get("alerts", []):
     if alert["kind"] != "dropping" or report["events_dropped"] == 0:
         problems.append("a false alert: %s" % alert["text"])
-methods = sorted(report["methods"], key=lambda m: -m["mean_elevation_pct"])
+methods = sorted(report["methods"], key=lambda m: -m["run_share_pct"])
 top = methods[0] if methods else None
 names = [m["name"] for m in methods[:top_n]]
 if expected not in names:
-    problems.append("%s is not %s by mean elevation: %s" % (
+    problems.append("%s is not %s by share of the run: %s" % (
         expected, "first" if top_n == 1 else "in the top %d" % top_n,
-        ", ".join("%s %.1f%%" % (m["name"], m["mean_elevation_pct"]) for m in methods[:max(top_n, 3)])))
-print("%d\t%s" % (report["events"], "%s (%.1f%%)" % (top["name"], top["mean_elevation_pct"]) if top else "-"))
+        ", ".join("%s %.1f%%" % (m["name"], m["run_share_pct"]) for m in methods[:max(top_n, 3)])))
+print("%d\t%s" % (report["events"], "%s (%.1f%%)" % (top["name"], top["run_share_pct"]) if top else "-"))
 for problem in problems:
     print(problem)
 PY

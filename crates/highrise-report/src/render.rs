@@ -56,7 +56,8 @@ pub fn render_summary(run: &RunSummary) -> String {
         .any(|m| m.max_elevation_error_pct.is_some());
     let _ = writeln!(
         out,
-        "{:>8} {:>8}{} {:>7} {:>10}  method",
+        "{:>7} {:>8} {:>8}{} {:>7} {:>10}  method",
+        "run %",
         "mean %",
         "max %",
         if sampled { "    ±95%" } else { "" },
@@ -76,7 +77,8 @@ pub fn render_summary(run: &RunSummary) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>8.2} {:>8.2}{error} {:>7} {:>10}  {}{}",
+            "{:>7.2} {:>8.2} {:>8.2}{error} {:>7} {:>10}  {}{}",
+            method.run_share_pct,
             method.mean_elevation_pct,
             method.max_elevation_pct,
             method.max_thread_count,

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use highrise_aggregate::{
     AggregatorConfig, Alert, AlertConfig, AlertDetector, AlertKind, Amount, ContextTree,
-    DEFAULT_WINDOW_S, OTHER_CONTEXTS, OUTSIDE_METHODS,
+    DEFAULT_WINDOW_NS, DEFAULT_WINDOW_S, OTHER_CONTEXTS, OUTSIDE_METHODS,
 };
 use highrise_ingest::{
     AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
@@ -15,6 +15,8 @@ use serde::Serialize;
 
 /// The aggregator is sampled every this much program time (100 ms).
 pub const SAMPLE_INTERVAL_NS: u64 = 100_000_000;
+/// Samples per window of the aggregator (its default, [`DEFAULT_WINDOW_NS`]).
+const SAMPLES_PER_WINDOW: u64 = DEFAULT_WINDOW_NS / SAMPLE_INTERVAL_NS;
 
 /// A report could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +63,12 @@ pub struct MethodSummary {
     pub display_name: String,
     /// Mean elevation over the run's samples, in percent of the window (0–100).
     pub mean_elevation_pct: f64,
+    /// The method's share of the whole run: its time on top of a thread's stack over the
+    /// run's duration, in percent, from the elevations of back-to-back windows ending at the
+    /// run's end (the busiest thread's in each). For one thread it is what a flat profile
+    /// (JFR, py-spy, cProfile's own time) gives; the mean above weighs the first and last
+    /// windows less.
+    pub run_share_pct: f64,
     /// Highest elevation of any sample, in percent.
     pub max_elevation_pct: f64,
     /// Most threads the method was on at once (within one window).
@@ -336,6 +344,10 @@ impl RunSummary {
 #[derive(Debug, Clone, Copy, Default)]
 struct Accumulated {
     elevation_sum: f64,
+    /// Elevations summed per sample index modulo the samples in a window: the sums of
+    /// back-to-back windows, one series per phase; the series ending at the last sample
+    /// covers the whole run (in windows: ×L is time on top).
+    windows_sum: [f64; SAMPLES_PER_WINDOW as usize],
     elevation_max: f32,
     threads_max: u32,
     parked_max: u32,
@@ -386,13 +398,24 @@ impl SamplingSink {
         }
         // One sample per interval crossed (a silent stretch repeats the latest state).
         let crossed = (now_ns - self.next_sample_ns) / SAMPLE_INTERVAL_NS + 1;
-        self.sample(crossed);
+        self.sample(crossed, 1.0);
         self.next_sample_ns = self
             .next_sample_ns
             .saturating_add(crossed.saturating_mul(SAMPLE_INTERVAL_NS));
     }
 
-    fn sample(&mut self, weight: u64) {
+    /// One snapshot standing for the next `weight` sampling intervals; `window_share`: the
+    /// part of its window not counted by the previous window of its phase (1 but for the
+    /// run's last, partial interval).
+    fn sample(&mut self, weight: u64, window_share: f64) {
+        // How many of the sample indices it stands for fall in each phase of a window.
+        let mut phases = [0.0f64; SAMPLES_PER_WINDOW as usize];
+        let first_index = self.samples + 1;
+        for offset in 0..weight.min(SAMPLES_PER_WINDOW) {
+            let phase = (first_index + offset) % SAMPLES_PER_WINDOW;
+            phases[phase as usize] =
+                (weight - offset).div_ceil(SAMPLES_PER_WINDOW) as f64 * window_share;
+        }
         let snapshot = self.inner.aggregator_mut().snapshot();
         if self.methods.len() < snapshot.methods.len() {
             self.methods
@@ -400,6 +423,11 @@ impl SamplingSink {
         }
         for (accumulated, stats) in self.methods.iter_mut().zip(&snapshot.methods) {
             accumulated.elevation_sum += f64::from(stats.elevation) * weight as f64;
+            if stats.elevation > 0.0 {
+                for (sum, &count) in accumulated.windows_sum.iter_mut().zip(&phases) {
+                    *sum += f64::from(stats.elevation) * count;
+                }
+            }
             accumulated.elevation_max = accumulated.elevation_max.max(stats.elevation);
             accumulated.threads_max = accumulated.threads_max.max(stats.thread_count);
             accumulated.parked_max = accumulated.parked_max.max(stats.parked_threads);
@@ -539,12 +567,20 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
     let sink = processor.sink_mut().ok_or_else(|| ReportError::NoSession {
         path: path.to_path_buf(),
     })?;
-    // The last partial interval counts as one more sample.
+    // The last partial interval counts as one more sample. Its window overlaps the previous
+    // one of its phase by the part of an interval it lacks: only the rest counts for the run.
     if sink.first_ns.is_some()
         && sink.inner.aggregator().now_ns() + SAMPLE_INTERVAL_NS > sink.next_sample_ns
     {
-        sink.sample(1);
+        let lacking_ns = sink.next_sample_ns - sink.inner.aggregator().now_ns();
+        let window_ns = SAMPLE_INTERVAL_NS * SAMPLES_PER_WINDOW;
+        sink.sample(1, 1.0 - lacking_ns as f64 / window_ns as f64);
     }
+    let last_phase = (sink.samples % SAMPLES_PER_WINDOW) as usize;
+    let run_windows = sink.first_ns.map_or(0.0, |first_ns| {
+        let duration_ns = sink.inner.aggregator().now_ns().saturating_sub(first_ns);
+        duration_ns as f64 / (SAMPLE_INTERVAL_NS * SAMPLES_PER_WINDOW) as f64
+    });
     let samples = sink.samples.max(1);
     let memory = sink.inner.aggregator_mut().snapshot().memory;
     let classes: Vec<&ClassDef> = report.classes().collect();
@@ -581,6 +617,11 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
                 name: definition.qualified_name(),
                 display_name: definition.display_name(),
                 mean_elevation_pct: round(100.0 * accumulated.elevation_sum / samples as f64),
+                run_share_pct: if run_windows > 0.0 {
+                    round(100.0 * accumulated.windows_sum[last_phase] / run_windows)
+                } else {
+                    0.0
+                },
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
                 max_parked_threads: accumulated.parked_max,
@@ -633,9 +674,11 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         bytes_dropped: memory.dropped.bytes,
         frees_dropped: memory.dropped.frees,
     });
+    // The run's hot spots first: its share of the run, as a flat profile ranks them.
     methods.sort_by(|a, b| {
-        b.mean_elevation_pct
-            .total_cmp(&a.mean_elevation_pct)
+        b.run_share_pct
+            .total_cmp(&a.run_share_pct)
+            .then_with(|| b.mean_elevation_pct.total_cmp(&a.mean_elevation_pct))
             .then_with(|| a.name.cmp(&b.name))
             .then_with(|| a.display_name.cmp(&b.display_name))
     });

@@ -195,9 +195,12 @@ fn the_golden_recording_replays_to_known_numbers() {
     assert_eq!(quote.calls, 200);
     assert_eq!(quote.max_elevation_pct, 33.3333);
     assert_eq!(quote.mean_elevation_pct, 17.5);
+    // The share of the run is the share itself, whatever the window: 5 ms of every 10 ms.
+    assert_eq!(quote.run_share_pct, 50.0);
     let query = summary.method("shop.db.Pool.query").expect("query");
     assert_eq!(query.max_elevation_pct, 20.0);
     assert_eq!(query.mean_elevation_pct, 10.5);
+    assert_eq!(query.run_share_pct, 30.0);
     assert_eq!(summary.samples, 20);
     assert_eq!(summary.max_threads, 2);
     assert_eq!(summary.end, "goodbye");
