@@ -76,6 +76,21 @@ def _parser():
         help="at the end, print the events sent to the viewer and those dropped on stderr "
         "(default: $HIGHRISE_STATS, else off)",
     )
+    parser.add_argument(
+        "--mode",
+        default=None,
+        choices=("auto", "exact", "sampled"),
+        help="how to measure: every call (exact), every thread's stack every --sample ms "
+        "(sampled: no hook, no call counts), or exact until the program makes more than 1 M "
+        "events/s, then sampled (auto; default: $HIGHRISE_MODE, else auto)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="the sampling period in ms (default: $HIGHRISE_SAMPLE_MS, else 10)",
+    )
     parser.add_argument("-m", dest="module", default=None, help="run a library module as a script")
     parser.add_argument("target", nargs="?", help="the script to run (unless -m)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -97,7 +112,7 @@ def main(argv=None):
             ours += ["-m", arg[2:]]
             theirs = argv[index + 1 :]
             break
-        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events", "--alloc"):
+        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events", "--alloc", "--mode", "--sample"):
             ours += argv[index : index + 2]
             index += 2
             continue
@@ -133,6 +148,8 @@ def main(argv=None):
         alloc=options.alloc,
         live=options.live,
         stats=options.stats,
+        mode=options.mode,
+        sample_ms=options.sample,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

@@ -17,6 +17,12 @@ import time
 
 from . import _wire
 from ._methods import Methods
+from ._sampler import Sampler
+
+try:  # the sampler's wait, dated before the GIL is back (README "Measuring by samples")
+    from ._native import sleep_then_clock as _sleep_then_clock
+except ImportError:
+    _sleep_then_clock = None
 
 __version__ = "0.1.0"
 
@@ -36,6 +42,18 @@ DEFAULT_BUFFER_EVENTS = {"native": 1 << 19, "python": 1 << 16}
 DEFAULT_ALLOC = "on"
 ALLOC_VALUES = ("on", "off", "types", "blocks")
 ANSWER_POLL_EVERY = 50  # flushes between non-blocking looks at the viewer's answer
+# How the session measures (`--mode`, $HIGHRISE_MODE): every call through the hooks (exact),
+# stacks read every `sample_ms` (sampled), or exact until the hooks cost too much (auto).
+MODES = ("auto", "exact", "sampled")
+DEFAULT_MODE = "auto"
+DEFAULT_SAMPLE_MS = 10
+# mode=auto leaves the hooks when the program makes more than this many enter and exit events a
+# second (over AUTO_RATE_SPAN_S), or one thread's buffer held a quarter of its capacity at a
+# drain (the sender is not keeping up: the next ones would drop). On docutils (every function profiled) an event
+# costs about 120 ns with allocation counting, CPython's dispatch included (BENCHMARKS.md
+# "Python agent: measuring by samples"): 1 M events/s is about an eighth of the program's time.
+AUTO_EVENTS_PER_S = 1_000_000
+AUTO_RATE_SPAN_S = 0.1
 
 
 def _warn(message):
@@ -103,6 +121,30 @@ def parse_live(live):
     return bool(live)
 
 
+def parse_mode(mode, sample_ms):
+    """(mode, sample period in seconds, asked) from the `mode`/`sample_ms` options (None:
+    $HIGHRISE_MODE / $HIGHRISE_SAMPLE_MS, else auto and 10 ms); `asked` when the user chose the
+    mode. A bad environment never stops the program: it warns and keeps the default."""
+    asked = mode is not None
+    if mode is None:
+        mode = os.environ.get("HIGHRISE_MODE", "").strip().lower() or None
+        asked = mode is not None
+    mode = (mode or DEFAULT_MODE).lower()
+    if mode not in MODES:
+        _warn("mode=%s is not one of %s; using %s" % (mode, "/".join(MODES), DEFAULT_MODE))
+        mode, asked = DEFAULT_MODE, False
+    if sample_ms is None:
+        sample_ms = os.environ.get("HIGHRISE_SAMPLE_MS", "").strip() or DEFAULT_SAMPLE_MS
+    try:
+        sample_ms = float(sample_ms)
+        if not 1 <= sample_ms <= 1000:
+            raise ValueError
+    except ValueError:
+        _warn("sample=%s is not a period of 1 to 1000 ms; sampling every %d ms" % (sample_ms, DEFAULT_SAMPLE_MS))
+        sample_ms = DEFAULT_SAMPLE_MS
+    return mode, sample_ms / 1000.0, asked
+
+
 def _make_recorder(backend, methods, clock_zero_ns, buffer_events, alloc="off", alloc_asked=False):
     backend = backend or os.environ.get("HIGHRISE_BACKEND", "auto")
     if buffer_events is not None:
@@ -142,6 +184,8 @@ class Agent:
         alloc=None,
         live=None,
         stats=None,
+        mode=None,
+        sample_ms=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
         # Only a viewer listening beyond loopback asks for it, and only of agents on other
@@ -160,6 +204,20 @@ class Agent:
         self.clock_zero_ns = time.monotonic_ns()
         self.clock_zero_unix_ns = time.time_ns()
         alloc, alloc_asked = parse_alloc(alloc)
+        self.mode, self.sample_period_s, _ = parse_mode(mode, sample_ms)
+        if self.mode == "sampled" and alloc != "off":
+            if alloc_asked:
+                _warn("mode=sampled counts no allocations (they need every call); alloc is off")
+            alloc = "off"
+        # The hooks record every call: until mode=auto switches, never in mode=sampled.
+        self.hooks = self.mode != "sampled"
+        self._sampler = None
+        self._rate_calls = 0
+        self._switch_reason = None
+        self._sample_ticks = None  # when the coming sample fell due (see _wait)
+        self._rate_since = time.monotonic()
+        # A phase mark was used (`_phase`): mode=auto keeps the hooks, which time phases exactly.
+        self.phase_used = False
         self.recorder = _make_recorder(
             backend, self.methods, self.clock_zero_ns, buffer_events, alloc, alloc_asked
         )
@@ -169,7 +227,7 @@ class Agent:
         self._memory_dropped_sent = (0, 0, 0)
         # Live-object snapshots at phase marks' ends (README "Live objects").
         self.live = parse_live(live)
-        if self.live and not self.alloc:
+        if self.live and not self.alloc and self.mode != "sampled":
             _warn("live objects need allocation counting (alloc=on and the C recorder); live is off")
             self.live = False
         self._live_snapshots = collections.deque()
@@ -202,7 +260,7 @@ class Agent:
             ".".join(map(str, sys.version_info[:3])),
             self.recorder.kind,
             ", alloc=%s" % self.alloc if self.alloc else "",
-        )
+        ) + (", sampled" if self.mode == "sampled" else "")
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -229,7 +287,11 @@ class Agent:
             _warn("no viewer at %s (%s); the program runs without profiling" % (self.addr, error))
             return False
         try:
-            self.recorder.install()
+            if self.hooks:
+                self.recorder.install()
+            else:
+                self._sampler = Sampler(self.methods, self.sample_period_s)
+                sock.sendall(_wire.measure(_wire.MEASURE_SAMPLED, int(self.sample_period_s * 1e6), 0))
         except Exception as error:  # never let the agent break the program
             _warn("could not install the hooks (%r); the program runs without profiling" % (error,))
             try:
@@ -263,6 +325,7 @@ class Agent:
         if not self.running:
             return
         self.running = False
+        self.hooks = False
         try:
             self.recorder.uninstall()
         except Exception:
@@ -277,9 +340,9 @@ class Agent:
         sock = self._sock
         sys.setprofile(None)  # this thread is the agent's own: no profile hook (3.11) at all
         try:
-            wait_s = FLUSH_INTERVAL_S
+            wait_s = FLUSH_INTERVAL_S if self._sampler is None else self._sampler.wait_s()
             rounds = 0
-            while not self._stop.wait(wait_s):
+            while not self._wait(wait_s):
                 rounds += 1
                 if rounds % ANSWER_POLL_EVERY == 1:  # each look costs a GIL round trip
                     self._poll_answer(sock)
@@ -288,12 +351,21 @@ class Agent:
                     self._shutdown_after_failure()
                     return
                 busiest = self._flush(sock)
-                # Buffers filling up: drain again soon instead of letting them drop.
-                wait_s = FLUSH_INTERVAL_S if busiest < self.buffer_events // 4 else FLUSH_INTERVAL_S / 10
+                if self._sampler is not None:
+                    self._restate_period(sock)
+                    wait_s = self._sampler.wait_s()
+                elif self._hooks_cost_too_much(busiest):
+                    self._switch_to_samples(sock)
+                    wait_s = self._sampler.wait_s()
+                else:
+                    # Buffers filling up: drain again soon instead of letting them drop.
+                    wait_s = FLUSH_INTERVAL_S if busiest < self.buffer_events // 4 else FLUSH_INTERVAL_S / 10
             self._flush(sock, final=True)
             sock.sendall(_wire.goodbye(self.now_ticks()))
             if self.stats:
                 _warn("sent %d events, dropped %d" % (self.events_sent, self._dropped_sent))
+                if self._sampler is not None:
+                    _warn("sent %d samples" % self._sampler.samples)
             self._close_gracefully(sock)
         except Exception as error:  # the socket failed (OSError), or a bug: stop, never crash
             try:  # a viewer that rejected us has said why before closing
@@ -306,6 +378,62 @@ class Agent:
             else:
                 _warn("lost the viewer at %s (%s); profiling stopped" % (self.addr, error))
             self._shutdown_after_failure()
+
+    def _wait(self, wait_s):
+        """Waits `wait_s` (less when stopping); True when the agent stops. Sampling, with the C
+        extension, the wait ends in C and its clock dates the sample (`_sample_ticks`) before
+        the GIL is back: a busy program hands it over only at its next switch interval or
+        after a long C call, while its stack stays the one that ran when the sample fell due."""
+        if self._sampler is None or _sleep_then_clock is None:
+            return self._stop.wait(wait_s)
+        self._sample_ticks = _sleep_then_clock(wait_s) - self.clock_zero_ns
+        return self._stop.is_set()
+
+    def _restate_period(self, sock):
+        """A sample waits for the GIL: where the program keeps it longer than the period allows
+        (long C calls), the session is told the period really kept, so its error bars hold."""
+        kept_s = self._sampler.drifted_period_s()
+        if kept_s is not None:
+            mode = _wire.MEASURE_SAMPLED if self.mode == "sampled" else _wire.MEASURE_ADAPTIVE
+            methods = 0 if self.mode == "sampled" else self._sampled_methods
+            sock.sendall(_wire.measure(mode, int(kept_s * 1e6), methods))
+
+    def _hooks_cost_too_much(self, busiest):
+        """mode=auto, on the sender after a flush that drained at most `busiest` events of one
+        thread: whether the program makes events faster than AUTO_EVENTS_PER_S (over the last
+        AUTO_RATE_SPAN_S), or a buffer is filling faster than the sender drains it."""
+        if self.mode != "auto" or self.phase_used or self.live:
+            return False
+        if self.recorder.dropped_total or busiest >= self.buffer_events // 4:
+            self._switch_reason = "a buffer filled faster than it was drained"
+            return True
+        elapsed_s = time.monotonic() - self._rate_since
+        if elapsed_s < AUTO_RATE_SPAN_S:
+            return False
+        calls, self._rate_calls = self.events_sent - self._rate_calls, self.events_sent
+        self._rate_since += elapsed_s
+        self._switch_reason = "%.1f M events/s" % (calls / elapsed_s / 1e6)
+        return calls / elapsed_s > AUTO_EVENTS_PER_S
+
+    def _switch_to_samples(self, sock):
+        """mode=auto: the hooks go (every thread at its next event), what they recorded is sent,
+        and the threads go on under their ids, described by samples from now on."""
+        self.hooks = False
+        try:
+            self.recorder.uninstall()
+        except Exception:
+            pass
+        self._flush(sock, final=True)
+        adopted = self.recorder.thread_ids()
+        self._sampler = Sampler(self.methods, self.sample_period_s, adopted)
+        self._started_threads.clear()
+        self._sampled_methods = len(self.methods.definitions)
+        sock.sendall(_wire.measure(_wire.MEASURE_ADAPTIVE, int(self.sample_period_s * 1e6), self._sampled_methods))
+        _warn(
+            "mode=auto: %s after %.1f s, more than the hooks can record cheaply; measuring by "
+            "samples every %g ms from here on (every call: --mode exact)"
+            % (self._switch_reason, self.now_ticks() / 1e9, self.sample_period_s * 1000)
+        )
 
     def _shutdown_after_failure(self):
         self.running = False
@@ -336,9 +464,16 @@ class Agent:
         while self._live_snapshots:
             snapshots.append(self._live_snapshots.popleft())
         now = self.now_ticks()
-        calls_before = self.recorder.calls_drained
-        drained = self.recorder.drain(now, final)
-        calls = self.recorder.calls_drained - calls_before
+        sampled = []
+        if self._sampler is None:
+            calls_before = self.recorder.calls_drained
+            drained = self.recorder.drain(now, final)
+            calls = self.recorder.calls_drained - calls_before
+        else:  # the hooks are gone (mode=sampled, or auto after the switch): read the stacks
+            drained, calls = [], 0
+            at = now if final or self._sample_ticks is None else min(self._sample_ticks, now)
+            self._sample_ticks = None
+            sampled = self._sampler.sample(at, threading.get_ident())
         definitions = self.methods.take_pending()
         classes = self.recorder.take_classes()  # after drain: every class its records name
         relations = self._new_relations(classes, snapshots)  # may register more classes
@@ -362,6 +497,7 @@ class Agent:
                 )
         if relations:
             frames.append(_wire.class_relations(relations))
+        frames.extend(sampled)
         packed_frame = _wire.records if self.recorder.records else _wire.events
         framed = self.recorder.framed  # the native drain's segments are frames already
         dropped_total = self.recorder.dropped_total
@@ -503,6 +639,8 @@ def start(
     alloc=None,
     live=None,
     stats=None,
+    mode=None,
+    sample_ms=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
     else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
@@ -511,13 +649,18 @@ def start(
     else on; see README.md "Allocations"). `live`: at each phase mark's end, count the objects
     live per class after a collection (True/False; default `HIGHRISE_LIVE`, else off; README.md
     "Live objects"). `stats`: after the Goodbye, print the events sent and dropped on stderr
-    (True/False; default `HIGHRISE_STATS`, else off). Returns the Agent, or None when no viewer answered
+    (True/False; default `HIGHRISE_STATS`, else off). `mode`: "auto" (default `HIGHRISE_MODE`, else
+auto: every call, until the program makes more than 1 M events/s; then samples), "exact" or
+"sampled" (no hook: every thread's stack read each `sample_ms`, default `HIGHRISE_SAMPLE_MS`,
+else 10; README.md "Measuring by samples"). Returns the Agent, or None when no viewer answered
     (the program runs on unprofiled). Calling it again while running returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
-        agent = Agent(addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live, stats)
+        agent = Agent(
+            addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live, stats, mode, sample_ms
+        )
         if not agent.start():
             return None
         _agent = agent

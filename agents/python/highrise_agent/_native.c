@@ -29,6 +29,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
 #include <frameobject.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -91,6 +92,7 @@ typedef struct {
 
 typedef struct Rec {
     uint64_t thread_id;
+    unsigned long ident; /* the OS thread's ident (threading.get_ident()) */
     uint32_t gen;
     int ended;         /* the thread state is gone (set by the sentinel) */
     int drops_pending; /* events were dropped since the last drain: resync at the next */
@@ -230,6 +232,7 @@ static Rec *new_rec(void)
     }
     rec->gen = generation;
     rec->thread_id = next_thread_id++;
+    rec->ident = PyThread_get_thread_ident();
     tls.guard++;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
@@ -1668,6 +1671,31 @@ static PyObject *buffered_bytes(PyObject *module, PyObject *unused)
     return PyLong_FromUnsignedLongLong(total);
 }
 
+/* sleep_then_clock(seconds) -> CLOCK_MONOTONIC ns read as the sleep ends, before the GIL is
+ * taken back. The sampler's clock: a busy program hands the GIL over only at its next switch or
+ * at the end of a long C call, and the stack read then is still the one that ran when the sample
+ * fell due, so the sample is dated then rather than when the GIL came back. */
+static PyObject *sleep_then_clock(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    double seconds = PyFloat_AsDouble(arg);
+    if (seconds == -1.0 && PyErr_Occurred()) {
+        return NULL;
+    }
+    struct timespec wait, now;
+    if (seconds < 0) {
+        seconds = 0;
+    }
+    wait.tv_sec = (time_t)seconds;
+    wait.tv_nsec = (long)((seconds - (double)wait.tv_sec) * 1e9);
+    Py_BEGIN_ALLOW_THREADS
+    while (nanosleep(&wait, &wait) != 0 && errno == EINTR) {
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong((unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+}
+
 /* calls_drained() -> the enter and exit records every drain so far has packed into frames. */
 static PyObject *calls_drained(PyObject *module, PyObject *unused)
 {
@@ -1685,6 +1713,33 @@ static PyObject *dropped_total(PyObject *module, PyObject *unused)
         total += rec->dropped;
     }
     return PyLong_FromUnsignedLongLong(total);
+}
+
+/* thread_ids() -> {ident: thread_id} of the threads recorded whose thread state still exists:
+ * a sampler taking over from the hooks (mode=auto) goes on under the same ids. */
+static PyObject *thread_ids(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *ids = PyDict_New();
+    if (ids == NULL) {
+        return NULL;
+    }
+    for (Rec *rec = registry; rec != NULL; rec = rec->next) {
+        if (rec->ended) {
+            continue;
+        }
+        PyObject *key = PyLong_FromUnsignedLong(rec->ident);
+        PyObject *value = PyLong_FromUnsignedLongLong(rec->thread_id);
+        int failed = key == NULL || value == NULL || PyDict_SetItem(ids, key, value) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(ids);
+            return NULL;
+        }
+    }
+    return ids;
 }
 
 /* pack() into a new bytes object; NULL with the error set. */
@@ -2045,6 +2100,10 @@ static PyMethodDef methods[] = {
     {"drain", drain, METH_VARARGS,
      "drain(now_ticks, frame_tag) -> [(thread_id, name, ended, segments)]."},
     {"dropped_total", dropped_total, METH_NOARGS, "Events dropped so far (all threads)."},
+    {"sleep_then_clock", sleep_then_clock, METH_O,
+     "sleep_then_clock(seconds) -> CLOCK_MONOTONIC ns as the sleep ends, before the GIL is back."},
+    {"thread_ids", thread_ids, METH_NOARGS,
+     "thread_ids() -> {ident: thread_id} of the recorded threads that still exist."},
     {"calls_drained", calls_drained, METH_NOARGS,
      "Enter and exit records drained into frames so far (all threads, all sessions)."},
     {"gc_phase", (PyCFunction)(void (*)(void))gc_phase, METH_FASTCALL,

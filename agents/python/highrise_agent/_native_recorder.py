@@ -184,6 +184,11 @@ class NativeRecorder:
             return None
         return _native.live_snapshot(gc.collect, gc.get_objects, sys.getsizeof)
 
+    def thread_ids(self):
+        """{ident: thread_id} of the recorded threads that still exist (a sampler taking over
+        goes on under the same ids)."""
+        return _native.thread_ids()
+
     @property
     def dropped_total(self):
         return _native.dropped_total()

@@ -47,9 +47,6 @@ def _running_agent():
     return agent if agent is not None and agent.running else None
 
 
-def _recorder():
-    agent = _running_agent()
-    return agent.recorder if agent is not None else None
 
 
 class phase:
@@ -65,14 +62,16 @@ class phase:
         self._code = phase_code(name)
 
     def __enter__(self):
-        recorder = _recorder()
-        if recorder is not None:
-            recorder.phase_enter(self._code)
+        agent = _running_agent()
+        if agent is not None:
+            agent.phase_used = True  # mode=auto keeps the hooks: they time phases exactly
+            if agent.hooks:  # samples have no phases (README "Measuring by samples")
+                agent.recorder.phase_enter(self._code)
         return self
 
     def __exit__(self, *exc_info):
         agent = _running_agent()
-        if agent is not None:
+        if agent is not None and agent.hooks:
             if agent.live:  # the live objects as the phase ends, just before its exit
                 agent.snapshot_live()
             agent.recorder.phase_exit(self._code)

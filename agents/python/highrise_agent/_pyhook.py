@@ -19,10 +19,11 @@ from . import _wire
 
 
 class ThreadBuffer:
-    __slots__ = ("thread_id", "name", "events", "stack", "dropped", "dropping", "ended")
+    __slots__ = ("thread_id", "ident", "name", "events", "stack", "dropped", "dropping", "ended")
 
-    def __init__(self, thread_id, name):
+    def __init__(self, thread_id, ident, name):
         self.thread_id = thread_id
+        self.ident = ident
         self.name = name
         self.events = []
         self.stack = []
@@ -87,7 +88,7 @@ class PythonRecorder:
     def _new_buffer(self):
         ident = threading.get_ident()
         with self._lock:
-            buffer = ThreadBuffer(self._next_thread_id, _thread_name(ident))
+            buffer = ThreadBuffer(self._next_thread_id, ident, _thread_name(ident))
             self._next_thread_id += 1
             self._buffers.append(buffer)
         self._local.buffer = buffer
@@ -342,6 +343,12 @@ class PythonRecorder:
     @property
     def mechanism(self):
         return self._installed or "none"
+
+    def thread_ids(self):
+        """{ident: thread_id} of the recorded threads that still exist (a sampler taking over
+        goes on under the same ids)."""
+        with self._lock:
+            return {buffer.ident: buffer.thread_id for buffer in self._buffers if not buffer.ended}
 
     # -- draining (sender thread) ---------------------------------------------------------------
 

@@ -188,6 +188,11 @@ def resync(thread_id, timestamp, stack):
     )
 
 
+def resync_encoded(thread_id, timestamp, stack):
+    """`resync` of a stack whose method ids are varints already (the sampler caches them)."""
+    return frame(varint(TAG_RESYNC) + varint(thread_id) + varint(timestamp) + varint(len(stack)) + b"".join(stack))
+
+
 def dropped(events_dropped, batches_dropped):
     return frame(varint(TAG_DROPPED) + varint(events_dropped) + varint(batches_dropped))
 

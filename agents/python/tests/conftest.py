@@ -115,6 +115,8 @@ def run_python(args, env_extra=None, cwd=WORKLOADS, timeout_s=60):
     env = dict(os.environ)
     env.pop("HIGHRISE_ADDR", None)
     env.pop("HIGHRISE_TOKEN", None)
+    # Every call, as these tests count them; test_modes.py asks for the other modes itself.
+    env["HIGHRISE_MODE"] = "exact"
     env.update(env_extra or {})
     return subprocess.run(
         [sys.executable] + list(args),
