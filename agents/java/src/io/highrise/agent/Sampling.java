@@ -38,8 +38,16 @@ final class Sampling {
 
     /** How long samples wait for JFR's later-delivered ones before going out in order. */
     static final long HORIZON_NANOS = 1_500_000_000L;
-    /** How often blocked threads' stacks are read (a safepoint each time). */
+    /** How often blocked threads' stacks are read (a handshake with each). */
     static final long BLOCKED_PERIOD_NANOS = 50_000_000L;
+    /**
+     * A blocked thread found with no profiled frame (the JVM's own threads, a pool's idle
+     * workers) is read again only this much later: it is no thread of the city until it runs
+     * the program's code, which JFR sees, or blocks in it, which the next reading sees.
+     */
+    static final long FOREIGN_PERIOD_NANOS = 1_000_000_000L;
+    /** Java thread id -> System.nanoTime() before which a foreign blocked thread is not read. */
+    private final Map<Long, Long> foreignUntil = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** One thread's profiled stack (outermost first) at {@code ticks}, or a census of live threads. */
     static final class Sample {
@@ -186,9 +194,20 @@ final class Sampling {
                 if (leaveRunning && t.getState() == Thread.State.RUNNABLE) {
                     continue;
                 }
+                Long until = leaveRunning ? foreignUntil.get(t.getId()) : null;
+                if (until != null && now < until) {
+                    continue;
+                }
                 StackTraceElement[] trace = leaveRunning ? t.getStackTrace() : all.get(t);
-                offer(t.getId(), t.getName(), Sender.ticks(now), PreSession.resolve(trace));
+                int[] stack = PreSession.resolve(trace);
+                if (stack.length == 0) {
+                    foreignUntil.put(t.getId(), now + FOREIGN_PERIOD_NANOS);
+                } else {
+                    foreignUntil.remove(t.getId());
+                }
+                offer(t.getId(), t.getName(), Sender.ticks(now), stack);
             }
+            foreignUntil.keySet().retainAll(alive);
             incoming.add(new Sample(0, null, Sender.ticks(now), order.getAndIncrement(), null, alive));
         } catch (Throwable t) {
             if (verbose) {

@@ -101,13 +101,14 @@ final class Transformer implements ClassFileTransformer {
             if (className == null || loader == null || !filter.accepts(className)) {
                 return null;
             }
+            if (defineOnly) {
+                define(loader, classfileBuffer);
+                return null; // defined for the samples; the class runs as compiled
+            }
             if (!seesRecorder(loader)) {
                 return null;
             }
             byte[] out = instrument(loader, className, classfileBuffer, alloc, filter);
-            if (defineOnly) {
-                return null; // defined for the samples; the class runs as compiled
-            }
             if (out != null) {
                 classesInstrumented.incrementAndGet();
             }
@@ -141,6 +142,107 @@ final class Transformer implements ClassFileTransformer {
         return sees;
     }
 
+    /**
+     * Sampled mode: the class's methods defined under the ids the probes would have used, for
+     * the samples' frames, with one read of the class file and no rewrite (no ClassWriter, no
+     * frames computed, no class hierarchy read).
+     */
+    static void define(ClassLoader loader, byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
+            return;
+        }
+        Definer definer = new Definer(loaderKey(loader));
+        reader.accept(definer, ClassReader.SKIP_FRAMES);
+        for (Definer.Method m : definer.methods) {
+            if (m.hasCode) {
+                Methods.define(new MethodDef(m.id, definer.packageName, definer.simpleName, m.name,
+                        m.descriptor, definer.sourceFile, m.firstLine), m.firstLine, m.lastLine);
+            }
+        }
+    }
+
+    static String loaderKey(ClassLoader loader) {
+        return Integer.toHexString(System.identityHashCode(loader)) + ":";
+    }
+
+    /** Whether a method gets a probe (and, sampled, a definition): code the program wrote. */
+    static boolean profiled(int access, String name) {
+        if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE)) != 0) {
+            return false;
+        }
+        return (access & Opcodes.ACC_SYNTHETIC) == 0 || name.startsWith("lambda$");
+    }
+
+    /** Reads a class's name, source file and methods (their line ranges) for {@link #define}. */
+    static final class Definer extends ClassVisitor {
+        static final class Method {
+            int id;
+            String name;
+            String descriptor;
+            boolean hasCode;
+            int firstLine = -1;
+            int lastLine = -1;
+        }
+
+        final String loaderKey;
+        final List<Method> methods = new ArrayList<>();
+        String internalName;
+        String packageName;
+        String simpleName;
+        String sourceFile;
+
+        Definer(String loaderKey) {
+            super(Opcodes.ASM9);
+            this.loaderKey = loaderKey;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                String[] interfaces) {
+            internalName = name;
+            int slash = name.lastIndexOf('/');
+            packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
+            simpleName = name.substring(slash + 1);
+        }
+
+        @Override
+        public void visitSource(String source, String debug) {
+            sourceFile = source;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                String[] exceptions) {
+            if (!profiled(access, name)) {
+                return null;
+            }
+            int id = Methods.reserve(loaderKey + internalName + "." + name + descriptor);
+            if (id < 0) {
+                return null;
+            }
+            Method m = new Method();
+            m.id = id;
+            m.name = name;
+            m.descriptor = descriptor;
+            methods.add(m);
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public void visitCode() {
+                    m.hasCode = true;
+                }
+
+                @Override
+                public void visitLineNumber(int line, Label start) {
+                    if (m.firstLine < 0 || line < m.firstLine) {
+                        m.firstLine = line;
+                    }
+                    m.lastLine = Math.max(m.lastLine, line);
+                }
+            };
+        }
+    }
+
     static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc,
             Options.Filter filter) {
         ClassReader reader = new ClassReader(bytes);
@@ -148,7 +250,7 @@ final class Transformer implements ClassFileTransformer {
             return null;
         }
         ClassWriter writer = new HierarchyClassWriter(reader, loader);
-        String loaderKey = Integer.toHexString(System.identityHashCode(loader)) + ":";
+        String loaderKey = loaderKey(loader);
         ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc, filter);
         reader.accept(adapter, ClassReader.SKIP_FRAMES);
         if (adapter.defs.isEmpty()) {
@@ -239,10 +341,7 @@ final class Transformer implements ClassFileTransformer {
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                 String[] exceptions) {
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-            if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE | Opcodes.ACC_BRIDGE)) != 0) {
-                return mv;
-            }
-            if ((access & Opcodes.ACC_SYNTHETIC) != 0 && !name.startsWith("lambda$")) {
+            if (!profiled(access, name)) {
                 return mv;
             }
             int id = Methods.reserve(loaderKey + internalName + "." + name + descriptor);
