@@ -7,6 +7,10 @@
 # highrise's share of the run (report run %) for them in each mode. With SAME_RUN=1, one more run per round: the
 # default mode with JFR recording in the same JVM, so both see the same run (JIT choices and the
 # share of each helper method vary from run to run), compared method by method.
+# WORKLOAD=maven runs Debian's Maven instead (`mvn -o validate` of a generated project of STEPS
+# modules, default filter, the JVM's options through MAVEN_OPTS; frames outside the JDK and the
+# agent count). EXACT=1 adds the exact mode.
+# TOP=N compares the top N (default 3).
 # Usage: scripts/bench-java-sampled.sh [ROUNDS] [STEPS]   (BENCHMARKS.md, "Sampled mode")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,36 +22,56 @@ highrise="$target/release/highrise"
 jar="$root/agents/java/build/highrise-agent.jar"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-run=(-cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main -opt -1 "$root/scripts/corpus/rhino-nbody.js" "$steps")
+workload="${WORKLOAD:-rhino}"
+export HIGHRISE_BENCH_TOP="${TOP:-3}"
+if [ "$workload" = maven ]; then
+    "$root/scripts/corpus/maven-project.sh" "$steps" "$work/project" >/dev/null
+    mkdir -p "$work/m2"
+    include=""
+    export HIGHRISE_BENCH_PREFIX="" # every frame outside the JDK
+    # launch JVM_OPTIONS...: the program with these options for its JVM.
+    launch() { (cd "$work/project" && MAVEN_OPTS="$*" mvn -o -q -B validate -Dmaven.repo.local="$work/m2"); }
+else
+    include=",include=org.mozilla"
+    export HIGHRISE_BENCH_PREFIX="org.mozilla"
+    launch() { java "$@" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main -opt -1 "$root/scripts/corpus/rhino-nbody.js" "$steps"; }
+fi
 wall() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }; echo "$(date +%s.%N) - $s" | bc; }
 for round in $(seq 1 "$rounds"); do
-    plain=$(wall java "${run[@]}")
-    jfr=$(wall java -XX:StartFlightRecording=settings=profile,filename="$work/r$round.jfr" "${run[@]}")
-    recorded() { # recorded NAME AGENT_OPTIONS: the run's wall time; its recording in $work/NAME
+    plain=$(wall launch)
+    jfr=$(wall launch -XX:StartFlightRecording=settings=profile,filename="$work/r$round.jfr")
+    recorded() { # recorded NAME AGENT_OPTIONS [JVM_OPTIONS...]: the run's wall time; its recording in $work/NAME
         rm -rf "$work/$1"; mkdir -p "$work/$1"
         "$highrise" record --listen 127.0.0.1:0 --out "$work/$1" --sessions 1 >"$work/record.out" 2>&1 &
         local recorder=$!
         for _ in $(seq 50); do grep -q LISTENING "$work/record.out" && break; sleep 0.1; done
         local addr; addr="$(sed -n 's/^LISTENING //p' "$work/record.out" | head -1)"
-        wall java "-javaagent:$jar=addr=$addr,include=org.mozilla$2" "${run[@]}"
+        local name="$1" options="$2"
+        shift 2
+        wall launch "-javaagent:$jar=addr=$addr$include$options" "$@"
         wait "$recorder"
     }
     sampled=$(recorded "sampled$round" ",mode=sampled")
     auto=$(recorded "auto$round" "")
+    exact=""
+    if [ -n "${EXACT:-}" ]; then
+        exact=$(recorded "exact$round" ",mode=exact")
+    fi
     if [ -n "${SAME_RUN:-}" ]; then
-        run=(-XX:StartFlightRecording=settings=profile,filename="$work/same$round.jfr" "${run[@]}")
-        recorded "same$round" "" >/dev/null
-        run=("${run[@]:1}")
+        recorded "same$round" "" -XX:StartFlightRecording=settings=profile,filename="$work/same$round.jfr" >/dev/null
         jfr print --json --events jdk.ExecutionSample "$work/same$round.jfr" >"$work/same$round.json"
         "$highrise" report --json "$work/same$round"/*.hrec >"$work/same$round.report.json" || true
         python3 - "$work/same$round.json" "$work/same$round.report.json" <<'PY'
-import collections, json, sys
+import collections, json, os, sys
+sys.setrecursionlimit(1_000_000)  # an exact report's call tree nests deep
+prefix = os.environ["HIGHRISE_BENCH_PREFIX"]
+JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.highrise.", "org.objectweb.asm.")  # and the agent's own
 tops = collections.Counter()
 for event in json.load(open(sys.argv[1]))["recording"]["events"]:
     for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
         method = (frame or {}).get("method") or {}
         name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
-        if name.startswith("org.mozilla"):
+        if name and (name.startswith(prefix) if prefix else not name.startswith(JDK)):
             tops[name + "." + method["name"]] += 1
             break
 total = sum(tops.values())
@@ -62,31 +86,44 @@ PY
     printf 'round %s: plain %.2f s, JFR %.2f s (%.2fx), sampled %.2f s (%.2fx), default (auto) %.2f s (%.2fx)\n' \
         "$round" "$plain" "$jfr" "$(echo "$jfr / $plain" | bc -l)" "$sampled" "$(echo "$sampled / $plain" | bc -l)" \
         "$auto" "$(echo "$auto / $plain" | bc -l)"
+    [ -z "$exact" ] || printf '  exact %.2f s (%.2fx)\n' "$exact" "$(echo "$exact / $plain" | bc -l)"
     jfr print --json --events jdk.ExecutionSample "$work/r$round.jfr" >"$work/r$round.json"
     "$highrise" report --json "$work/sampled$round"/*.hrec >"$work/sampled$round.json" || true
     "$highrise" report --json "$work/auto$round"/*.hrec >"$work/auto$round.json" || true
-    python3 - "$work/r$round.json" "$work/sampled$round.json" "$work/auto$round.json" <<'PY'
-import collections, json, sys
+    reports=("$work/sampled$round.json" "$work/auto$round.json")
+    if [ -n "$exact" ]; then
+        "$highrise" report --json "$work/exact$round"/*.hrec >"$work/exact$round.json" || true
+        reports+=("$work/exact$round.json")
+    fi
+    python3 - "$work/r$round.json" "${reports[@]}" <<'PY'
+import collections, json, os, sys
+sys.setrecursionlimit(1_000_000)  # an exact report's call tree nests deep
+prefix = os.environ["HIGHRISE_BENCH_PREFIX"]
+JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.highrise.", "org.objectweb.asm.")  # and the agent's own
+top_n = int(os.environ["HIGHRISE_BENCH_TOP"])
 samples = json.load(open(sys.argv[1]))["recording"]["events"]
 tops = collections.Counter()
 for event in samples:
     for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
         method = (frame or {}).get("method") or {}
         name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
-        if name.startswith("org.mozilla"):
+        if name and (name.startswith(prefix) if prefix else not name.startswith(JDK)):
             tops[name + "." + method["name"]] += 1
             break
 total = sum(tops.values())
 runs = [json.load(open(path)) for path in sys.argv[2:]]
 reports = [{m["name"]: m for m in run["methods"]} for run in runs]
-auto = runs[1]
-print(f"  default: {auto['measure']['mode']}, {auto['events']} events, {auto['events_dropped']} dropped ({auto['dropped_pct']:.3f} %)")
-print(f"  JFR top 3 ({total} samples in org.mozilla) vs highrise sampled, default (share of the run):")
-for name, count in tops.most_common(3):
+labels = ["sampled", "default", "exact"][: len(runs)]
+for label, run in zip(labels[1:], runs[1:]):
+    print(f"  {label}: {run['measure']['mode']}, {run['events']} events, {run['events_dropped']} dropped ({run['dropped_pct']:.3f} %)")
+print(f"  JFR top {top_n} ({total} samples) vs highrise {', '.join(labels)} (share of the run):")
+for name, count in tops.most_common(top_n):
     ours = "  ".join(f"{r.get(name, {}).get('run_share_pct', 0):5.1f} %" for r in reports)
     print(f"    {100 * count / total:5.1f} %  {ours}  {name}")
-for label, report in zip(["sampled", "default"], reports):
-    top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:3]
-    print(f"  highrise {label} top 3: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
+jfr_top = {name for name, _ in tops.most_common(top_n)}
+for label, report in zip(labels, reports):
+    top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:top_n]
+    shared = len(jfr_top & {m["name"] for m in top})
+    print(f"  highrise {label} top {top_n} ({shared} of JFR's): " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
 PY
 done
