@@ -104,6 +104,11 @@ pub struct ViewArgs {
     /// What building height shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::HeightMode::Exclusive)]
     pub height: city::HeightMode,
+    /// What full height stands for in the time modes: about the hottest method's share
+    /// (`relative`, so hot spots stand out among thousands of methods) or 100 % of the window
+    /// (`absolute`, the paper's scale). The panel switches it.
+    #[arg(long, value_enum, default_value_t = city::HeightScale::Relative)]
+    pub height_scale: city::HeightScale,
     /// What building colour shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]
     pub colour: city::ColourMode,
@@ -217,6 +222,7 @@ pub fn run<Programs>(
         .insert_resource(compare::Compare::with_mode(compare_mode))
         .insert_resource(recording::Recorder::new(args.record_dir.clone()))
         .insert_resource(args.height)
+        .insert_resource(args.height_scale)
         .insert_resource(args.colour)
         .insert_resource(city::ClassFloors(args.class_floors))
         .insert_resource(args.call_arcs)

@@ -5,7 +5,8 @@ use bevy::prelude::*;
 use highrise_aggregate::MethodStats;
 use highrise_layout::HitTarget;
 use highrise_viewer::viewer::city::{
-    Cities, CityKey, ColourKey, ColourMode, HeightMode, Palette, HEAT_STEPS, STUB_HEIGHT_WU,
+    Cities, CityKey, ColourKey, ColourMode, HeightMode, HeightScale, Palette, HEAT_STEPS,
+    STUB_HEIGHT_WU,
 };
 use highrise_viewer::viewer::hover::Hovered;
 use highrise_viewer::viewer::instancing::instance_rgba;
@@ -71,6 +72,44 @@ fn heights_ease_instead_of_jumping() {
         .expect("placed") as usize;
     assert!(first[run] > STUB_HEIGHT_WU && first[run] < max, "{first:?}");
     assert!(second[run] > first[run] && second[run] < max, "{second:?}");
+}
+
+/// Thousands of methods share the time in a big program: on the default, relative scale the
+/// hottest stands (nearly) full height and the next in proportion, while the paper's absolute
+/// scale leaves them a tenth of it; the colour keeps meaning heat on both.
+#[test]
+fn hot_spots_stand_as_towers_on_the_relative_scale() {
+    let mut app = app();
+    let methods = vec![stats(0.10, 1, 1), stats(0.05, 1, 1), stats(0.001, 1, 1)];
+    accept(&mut app, report(tetris(), methods, 1));
+    settle(&mut app);
+    let heights = |app: &App| {
+        let city = &app.world().resource::<Cities>()[CityKey::Session(1)];
+        let layout = city.layout.as_ref().expect("laid out");
+        let at = |id| city.heights_wu[layout.building_of(id).expect("placed") as usize];
+        let max = city.max_height_wu();
+        (
+            at(0) / max,
+            at(1) / max,
+            at(2) / max,
+            city.full_scale,
+            city.colours.clone(),
+        )
+    };
+    let (hot, warm, crumb, full, relative_colours) = heights(&app);
+    // Full height = 2^-3.25 = 10.5 % of the window, the step at or above the hottest.
+    assert!((full - 2f32.powf(-3.25)).abs() < 1e-4, "{full}");
+    assert!((hot - 0.10 / full).abs() < 0.01, "{hot}");
+    assert!((warm - 0.05 / full).abs() < 0.01, "{warm}");
+    assert!(crumb < 0.05, "{crumb}");
+
+    app.insert_resource(HeightScale::Absolute);
+    settle(&mut app);
+    let (hot, warm, _, full, absolute_colours) = heights(&app);
+    assert_eq!(full, 1.0);
+    assert!((hot - 0.10).abs() < 0.01, "{hot}");
+    assert!((warm - 0.05).abs() < 0.01, "{warm}");
+    assert_eq!(relative_colours, absolute_colours);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use highrise_layout::HitTarget;
-use highrise_viewer::viewer::city::{Cities, CityKey};
+use highrise_viewer::viewer::city::{Cities, CityKey, HeightScale};
 use highrise_viewer::viewer::hover::Hovered;
 use highrise_viewer::viewer::sessions::Sessions;
 use highrise_viewer::viewer::ui::building_detail;
@@ -50,6 +50,9 @@ fn heights(app: &App) -> (f32, f32, f32) {
 #[test]
 fn scrubbing_back_shows_that_moment_and_live_comes_back() {
     let mut app = app();
+    // The paper's scale: each moment's heights are its shares of the window, whatever the
+    // hottest method is then (the relative scale would stretch the scrubbed moment).
+    app.insert_resource(HeightScale::Absolute);
     feed(&mut app, 0..40);
     settle(&mut app);
     let (run, _, max) = heights(&app);

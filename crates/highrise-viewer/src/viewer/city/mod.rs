@@ -34,9 +34,9 @@ pub use model::{
     STUB_HEIGHT_WU,
 };
 pub use palette::{
-    class_hue, grey, heat_colour, log_share, stats_target, AllocSample, AllocScale, ColourKey,
-    ColourMode, HeightMode, Palette, CLASS_COLOURS, DIFF_STEPS, GREY_LEVEL, HEAT_STEPS,
-    THREAD_STEPS,
+    class_hue, grey, heat_colour, log_share, relative_full_scale, stats_target, AllocSample,
+    AllocScale, ColourKey, ColourMode, HeightMode, HeightScale, Palette, CLASS_COLOURS, DIFF_STEPS,
+    GREY_LEVEL, HEAT_STEPS, THREAD_STEPS,
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,
@@ -71,6 +71,7 @@ impl Plugin for CityPlugin {
         app.init_resource::<Cities>()
             .init_resource::<super::landscape::Landscape>()
             .init_resource::<HeightMode>()
+            .init_resource::<HeightScale>()
             .init_resource::<ColourMode>()
             .init_resource::<ClassFloors>()
             .init_resource::<Palette>()

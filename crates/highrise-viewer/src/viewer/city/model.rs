@@ -6,7 +6,8 @@ use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
 use super::palette::{
-    stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode, Palette,
+    relative_full_scale, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode,
+    HeightScale, Palette,
 };
 use crate::viewer::instancing::{building_instance, BuildingInstance};
 
@@ -101,6 +102,11 @@ pub struct City {
     pub floors: super::floors::CityFloors,
     /// The tallest target height of any building, world units (framing keeps it in view).
     pub tallest_target_wu: f32,
+    /// What full height stands for in the time modes ([`HeightScale`]; set before each target
+    /// pass) and the value that stands at full height now (a fraction of the window: 1 on
+    /// the absolute scale).
+    pub height_scale: HeightScale,
+    pub full_scale: f32,
     /// Counts changes of the plan (new methods, moves): labels gather their places again.
     plan_generation: u64,
     /// Items gliding from where they were drawn to the places the plan moved them to.
@@ -183,6 +189,24 @@ pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
 }
 
 impl City {
+    /// The height a value of 1 maps to in this pass: [`City::max_height_wu`] over the full
+    /// scale, which [`HeightScale::Relative`] takes from the snapshot's hottest method in the
+    /// time modes (one pass over the snapshot); the memory modes have their own scale.
+    fn scaled_max_height_wu(&mut self, snapshot: &Snapshot, height_mode: HeightMode) -> f32 {
+        self.full_scale =
+            if self.height_scale == HeightScale::Absolute || height_mode.reads_memory() {
+                1.0
+            } else {
+                let hottest = snapshot
+                    .methods
+                    .iter()
+                    .map(|stats| height_mode.value(stats, AllocSample::default()))
+                    .fold(0.0f32, f32::max);
+                relative_full_scale(self.full_scale, hottest)
+            };
+        self.max_height_wu() / self.full_scale
+    }
+
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
     pub fn max_height_wu(&self) -> f32 {
         self.layout.as_ref().map_or(8.0, |layout| {
@@ -503,7 +527,7 @@ impl City {
         height_mode: HeightMode,
         colour_mode: ColourMode,
     ) {
-        let max_height_wu = self.max_height_wu();
+        let max_height_wu = self.scaled_max_height_wu(snapshot, height_mode);
         let methods = snapshot.methods.as_slice();
         let count = self.method_ids.len().min(self.target_heights_wu.len());
         // First only the gather, in a tight loop the CPU can run many loads of at once (the
@@ -554,7 +578,7 @@ impl City {
         height_mode: HeightMode,
         colour_mode: ColourMode,
     ) {
-        let max_height_wu = self.max_height_wu();
+        let max_height_wu = self.scaled_max_height_wu(snapshot, height_mode);
         let count = self.method_ids.len().min(self.target_heights_wu.len());
         let base = self.targets_base.take();
         let memory = height_mode.reads_memory() || colour_mode.reads_memory();

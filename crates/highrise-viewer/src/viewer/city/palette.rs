@@ -15,6 +15,39 @@ pub const THREAD_STEPS: usize = 8;
 /// Steps of each side (faster, slower) of the diff city's blue/red ramp.
 pub const DIFF_STEPS: usize = 16;
 
+/// What full height stands for in the time modes.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum HeightScale {
+    /// Full height is about the hottest method's value (rounded up to a quarter of an octave,
+    /// so the scale moves in steps, not every snapshot): among thousands of methods that
+    /// share the time, the hot spots stand as towers.
+    #[default]
+    Relative,
+    /// The paper's scale: full height is 100 % of the window.
+    Absolute,
+}
+
+/// The smallest full scale [`HeightScale::Relative`] goes down to (2 % of the window), so an
+/// idle program's crumbs do not stand as towers.
+pub const MIN_RELATIVE_FULL_SCALE: f32 = 0.02;
+
+/// The full scale [`HeightScale::Relative`] keeps, from the one it had (`current`) and the
+/// hottest value now (`hottest`): up at once to the quarter-octave step at or above `hottest`;
+/// down only once that step is two below `current` (a hot spot that cools a little leaves the
+/// city as it is). Between [`MIN_RELATIVE_FULL_SCALE`] and 1.
+pub fn relative_full_scale(current: f32, hottest: f32) -> f32 {
+    let step = |value: f32| {
+        let value = value.clamp(MIN_RELATIVE_FULL_SCALE, 1.0);
+        2f32.powf((value.log2() * 4.0 - 1e-4).ceil() / 4.0).min(1.0)
+    };
+    let wanted = step(hottest);
+    if wanted > current || wanted <= current * 2f32.powf(-0.5) + 1e-6 || !current.is_finite() {
+        wanted
+    } else {
+        current
+    }
+}
+
 /// What building height shows.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum HeightMode {
@@ -394,6 +427,28 @@ pub fn stats_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_relative_scale_steps_up_at_once_and_down_only_two_steps_below() {
+        // A big program's hottest method at 10 %: full height is the quarter-octave step at or
+        // above it (2^-3.25 = 10.5 %), so the hot spot stands nearly full height.
+        let full = relative_full_scale(1.0, 0.10);
+        assert!((full - 2f32.powf(-3.25)).abs() < 1e-6, "{full}");
+        // It cools a little: the scale stays; it heats past the step: the scale goes up.
+        assert_eq!(relative_full_scale(full, 0.09), full);
+        assert_eq!(relative_full_scale(full, 0.08), full);
+        let up = relative_full_scale(full, 0.12);
+        assert!((up - 2f32.powf(-3.0)).abs() < 1e-6, "{up}");
+        // Two steps lower: the scale follows it down.
+        let down = relative_full_scale(up, 0.07);
+        assert!((down - 2f32.powf(-3.75)).abs() < 1e-6, "{down}");
+        // Busy programs read as on the paper's scale; idle ones keep their crumbs small.
+        assert_eq!(relative_full_scale(0.5, 0.9), 1.0);
+        assert_eq!(relative_full_scale(1.0, 1.0), 1.0);
+        let idle = relative_full_scale(1.0, 0.0);
+        assert!((MIN_RELATIVE_FULL_SCALE..0.025).contains(&idle), "{idle}");
+        assert_eq!(relative_full_scale(0.0, 0.3), 2f32.powf(-1.5));
+    }
     use highrise_aggregate::{Amount, MemorySnapshot, MethodMemory};
 
     fn window(count: u64, bytes: u64) -> MethodMemory {

@@ -7,7 +7,7 @@ use highrise_layout::Rect;
 
 use super::cities::Cities;
 use super::model::{lerp_rect, set_instance_colour, City, CityKey, GLIDE_S};
-use super::palette::{ColourKey, ColourMode, HeightMode, Palette};
+use super::palette::{ColourKey, ColourMode, HeightMode, HeightScale, Palette};
 use crate::viewer::compare::Compare;
 use crate::viewer::instancing::BuildingInstances;
 use crate::viewer::landscape::{arrange, host_groups, is_labelled, Arrangement, Landscape};
@@ -389,6 +389,7 @@ pub fn set_targets(
     sessions: Res<Sessions>,
     mut cities: ResMut<Cities>,
     height_mode: Res<HeightMode>,
+    height_scale: Res<HeightScale>,
     colour_mode: Res<ColourMode>,
 ) {
     for (&session_id, view) in &sessions.by_id {
@@ -400,6 +401,10 @@ pub fn set_targets(
             continue;
         };
         let wanted = Some((snapshot.now_ns, *height_mode, *colour_mode));
+        if city.height_scale != *height_scale {
+            city.height_scale = *height_scale;
+            city.targets_from = None;
+        }
         if city.targets_from != wanted {
             guarded(key, city, |city| {
                 city.set_targets_from(&snapshot, *height_mode, *colour_mode);

@@ -12,7 +12,9 @@ use super::search::{method_focus_point, search};
 use super::SearchBox;
 use crate::viewer::arcs::CallArcs;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
-use crate::viewer::city::{Cities, City, CityKey, ClassFloors, ColourMode, HeightMode};
+use crate::viewer::city::{
+    Cities, City, CityKey, ClassFloors, ColourMode, HeightMode, HeightScale,
+};
 use crate::viewer::compare::{Compare, CompareMode};
 use crate::viewer::landscape::otlp_host;
 use crate::viewer::recording::{open_section, recording_section, Recorder};
@@ -26,7 +28,7 @@ pub(super) fn panel(
     mut sessions: ResMut<Sessions>,
     mut compare: ResMut<Compare>,
     mut cities: ResMut<Cities>,
-    mut height_mode: ResMut<HeightMode>,
+    (mut height_mode, mut height_scale): (ResMut<HeightMode>, ResMut<HeightScale>),
     mut colour_mode: ResMut<ColourMode>,
     (mut class_floors, mut call_arcs): (ResMut<ClassFloors>, ResMut<CallArcs>),
     mut sites_view: ResMut<super::SitesView>,
@@ -48,9 +50,13 @@ pub(super) fn panel(
                 sessions_section(ui, &mut sessions, &recorder);
                 open_section(ui, ingest.as_deref(), &mut recorder);
                 ui.separator();
+                let full_scale = sessions
+                    .selected
+                    .and_then(|id| cities.get(CityKey::Session(id)))
+                    .map(|city| city.full_scale);
                 view_section(
                     ui,
-                    &mut height_mode,
+                    (&mut height_mode, &mut height_scale, full_scale),
                     &mut colour_mode,
                     &mut class_floors,
                     &mut call_arcs,
@@ -257,7 +263,7 @@ pub fn dropped_line(events_dropped: u64, snapshot: Option<&Snapshot>) -> Option<
 
 fn view_section(
     ui: &mut egui::Ui,
-    height_mode: &mut HeightMode,
+    (height_mode, height_scale, full_scale): (&mut HeightMode, &mut HeightScale, Option<f32>),
     colour_mode: &mut ColourMode,
     class_floors: &mut ClassFloors,
     call_arcs: &mut CallArcs,
@@ -275,6 +281,18 @@ fn view_section(
         ui.radio_value(height_mode, HeightMode::Allocations, "allocations/s")
             .on_hover_text("Objects each method's own frames create per second (the busiest stands at full height)");
     });
+    if !height_mode.reads_memory() {
+        ui.horizontal(|ui| {
+            ui.radio_value(height_scale, HeightScale::Relative, "relative")
+                .on_hover_text("Full height is about the hottest method's share, so hot spots stand out among thousands of methods");
+            ui.radio_value(height_scale, HeightScale::Absolute, "absolute")
+                .on_hover_text("The paper's scale: full height is 100 % of the window");
+        });
+        // The legend: what a full-height building means now, in the selected city.
+        if let Some(full) = full_scale.filter(|full| *full > 0.0) {
+            ui.label(format!("full height = {:.0} % of the window", full * 100.0));
+        }
+    }
     ui.label(egui::RichText::new("Colour").strong());
     ui.horizontal(|ui| {
         ui.radio_value(colour_mode, ColourMode::Heat, "heat");
