@@ -30,10 +30,14 @@ pub const MAX_LABELS: usize = 240;
 /// The level of detail is chosen again at most this often while the view moves, seconds.
 pub const LOD_INTERVAL_S: f64 = 0.1;
 /// Text height of a package name: this fraction of its district's larger side, at least the
-/// district's margin times [`PACKAGE_MIN_FRACTION`], at most [`PACKAGE_MAX_TEXT_WU`].
+/// district's margin times [`PACKAGE_MIN_FRACTION`], at most [`PACKAGE_MAX_TEXT_WU`] or, in a
+/// big city, [`PACKAGE_MAX_CITY_FRACTION`] of the city's larger side: framed whole, a city
+/// of thousands of methods is hundreds of world units wide, where 3 units of text are a few
+/// pixels and its top-level packages would go unnamed.
 const PACKAGE_TEXT_FRACTION: f32 = 0.16;
 const PACKAGE_MIN_FRACTION: f32 = 0.7;
 const PACKAGE_MAX_TEXT_WU: f32 = 3.0;
+const PACKAGE_MAX_CITY_FRACTION: f32 = 0.035;
 /// Package names lie this far above their district's slab when they fit its front margin.
 const PACKAGE_LIFT_WU: f32 = 0.02;
 /// A larger name floats this far over the highest slab of its district, above the stubs of
@@ -302,6 +306,9 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
     // Per district: the top of the highest slab inside it (its sub-districts' and blocks'), so
     // a name lying over its front row floats just above them.
     let block_slab_wu = config.block_slab_wu;
+    let bounds = layout.bounds();
+    let max_text_wu = PACKAGE_MAX_TEXT_WU
+        .max(bounds.width_wu().max(bounds.depth_wu()) * PACKAGE_MAX_CITY_FRACTION);
     let mut inner_top_wu: Vec<f32> = layout
         .districts()
         .iter()
@@ -330,7 +337,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
         };
         let side_wu = district.rect.width_wu().max(district.rect.depth_wu());
         let height_wu = (side_wu * PACKAGE_TEXT_FRACTION)
-            .clamp(margin_wu * PACKAGE_MIN_FRACTION, PACKAGE_MAX_TEXT_WU)
+            .clamp(margin_wu * PACKAGE_MIN_FRACTION, max_text_wu)
             .min(district.rect.depth_wu() * 0.3);
         // Within the front margin it lies on the slab; larger, it floats over the front row.
         let lift_wu = if height_wu <= margin_wu {
