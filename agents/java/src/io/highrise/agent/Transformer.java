@@ -157,7 +157,7 @@ final class Transformer implements ClassFileTransformer {
         for (Definer.Method m : definer.methods) {
             if (m.hasCode) {
                 Methods.define(new MethodDef(m.id, definer.packageName, definer.simpleName, m.name,
-                        m.descriptor, definer.sourceFile, m.firstLine), m.firstLine, m.lastLine);
+                        m.descriptor, definer.sourceFile, m.lines.first), m.lines.first, m.lines.last);
             }
         }
     }
@@ -174,26 +174,33 @@ final class Transformer implements ClassFileTransformer {
         return (access & Opcodes.ACC_SYNTHETIC) == 0 || name.startsWith("lambda$");
     }
 
-    /** Reads a class's name, source file and methods (their line ranges) for {@link #define}. */
-    static final class Definer extends ClassVisitor {
-        static final class Method {
-            int id;
-            String name;
-            String descriptor;
-            boolean hasCode;
-            int firstLine = -1;
-            int lastLine = -1;
-        }
+    /** The lines a method's code covers (-1 while none is known). */
+    static final class Lines {
+        int first = -1;
+        int last = -1;
 
+        void see(int line) {
+            if (first < 0 || line < first) {
+                first = line;
+            }
+            last = Math.max(last, line);
+        }
+    }
+
+    /**
+     * What both class readers ({@link ClassAdapter}, {@link Definer}) keep of a class: its names
+     * and source file, passed on to {@code next}; and the id of each of its methods, under the key
+     * the probes and the samples share.
+     */
+    abstract static class NamingVisitor extends ClassVisitor {
         final String loaderKey;
-        final List<Method> methods = new ArrayList<>();
         String internalName;
         String packageName;
         String simpleName;
         String sourceFile;
 
-        Definer(String loaderKey) {
-            super(Opcodes.ASM9);
+        NamingVisitor(ClassVisitor next, String loaderKey) {
+            super(Opcodes.ASM9, next);
             this.loaderKey = loaderKey;
         }
 
@@ -204,11 +211,35 @@ final class Transformer implements ClassFileTransformer {
             int slash = name.lastIndexOf('/');
             packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
             simpleName = name.substring(slash + 1);
+            super.visit(version, access, name, signature, superName, interfaces);
         }
 
         @Override
         public void visitSource(String source, String debug) {
             sourceFile = source;
+            super.visitSource(source, debug);
+        }
+
+        /** The id of this class's method; -1 when the id space is exhausted. */
+        int reserve(String name, String descriptor) {
+            return Methods.reserve(loaderKey + internalName + "." + name + descriptor);
+        }
+    }
+
+    /** Reads a class's name, source file and methods (their line ranges) for {@link #define}. */
+    static final class Definer extends NamingVisitor {
+        static final class Method {
+            int id;
+            String name;
+            String descriptor;
+            boolean hasCode;
+            final Lines lines = new Lines();
+        }
+
+        final List<Method> methods = new ArrayList<>();
+
+        Definer(String loaderKey) {
+            super(null, loaderKey);
         }
 
         @Override
@@ -217,7 +248,7 @@ final class Transformer implements ClassFileTransformer {
             if (!profiled(access, name)) {
                 return null;
             }
-            int id = Methods.reserve(loaderKey + internalName + "." + name + descriptor);
+            int id = reserve(name, descriptor);
             if (id < 0) {
                 return null;
             }
@@ -234,10 +265,7 @@ final class Transformer implements ClassFileTransformer {
 
                 @Override
                 public void visitLineNumber(int line, Label start) {
-                    if (m.firstLine < 0 || line < m.firstLine) {
-                        m.firstLine = line;
-                    }
-                    m.lastLine = Math.max(m.lastLine, line);
+                    m.lines.see(line);
                 }
             };
         }
@@ -263,17 +291,12 @@ final class Transformer implements ClassFileTransformer {
         return out;
     }
 
-    static final class ClassAdapter extends ClassVisitor {
-        final String loaderKey;
+    static final class ClassAdapter extends NamingVisitor {
         final ClassLoader loader;
         final boolean alloc;
         final List<MethodDef> defs = new ArrayList<>();
         final List<Integer> firstLines = new ArrayList<>();
         final List<Integer> lastLines = new ArrayList<>();
-        String internalName;
-        String packageName;
-        String simpleName;
-        String sourceFile;
 
         /** With alloc: the program's classes, for the class diagram ({@link Relations}). */
         final Options.Filter filter;
@@ -282,8 +305,7 @@ final class Transformer implements ClassFileTransformer {
 
         ClassAdapter(ClassVisitor next, String loaderKey, ClassLoader loader, boolean alloc,
                 Options.Filter filter) {
-            super(Opcodes.ASM9, next);
-            this.loaderKey = loaderKey;
+            super(next, loaderKey);
             this.loader = loader;
             this.alloc = alloc;
             this.filter = filter;
@@ -323,18 +345,8 @@ final class Transformer implements ClassFileTransformer {
         @Override
         public void visit(int version, int access, String name, String signature, String superName,
                 String[] interfaces) {
-            internalName = name;
-            int slash = name.lastIndexOf('/');
-            packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
-            simpleName = name.substring(slash + 1);
+            super.visit(version, access, name, signature, superName, interfaces); // names it
             relateSupertypes(superName, interfaces, access);
-            super.visit(version, access, name, signature, superName, interfaces);
-        }
-
-        @Override
-        public void visitSource(String source, String debug) {
-            sourceFile = source;
-            super.visitSource(source, debug);
         }
 
         @Override
@@ -344,7 +356,7 @@ final class Transformer implements ClassFileTransformer {
             if (!profiled(access, name)) {
                 return mv;
             }
-            int id = Methods.reserve(loaderKey + internalName + "." + name + descriptor);
+            int id = reserve(name, descriptor);
             if (id < 0) {
                 return mv;
             }
@@ -363,8 +375,7 @@ final class Transformer implements ClassFileTransformer {
         Label rangeStart;
         boolean rangeHasCode;
         boolean restartAfterReturn;
-        int firstLine = -1;
-        int lastLine = -1;
+        final Lines lines = new Lines();
         int ringLocal = -1;
 
         MethodAdapter(MethodVisitor mv, int access, String name, String descriptor, int id,
@@ -609,12 +620,7 @@ final class Transformer implements ClassFileTransformer {
 
         @Override
         public void visitLineNumber(int line, Label start) {
-            if (firstLine < 0 || line < firstLine) {
-                firstLine = line;
-            }
-            if (line > lastLine) {
-                lastLine = line;
-            }
+            lines.see(line);
             super.visitLineNumber(line, start);
         }
 
@@ -639,9 +645,9 @@ final class Transformer implements ClassFileTransformer {
         public void visitEnd() {
             if (entered) {
                 owner.defs.add(new MethodDef(id, owner.packageName, owner.simpleName, methodName,
-                        descriptor, owner.sourceFile, firstLine));
-                owner.firstLines.add(firstLine);
-                owner.lastLines.add(lastLine);
+                        descriptor, owner.sourceFile, lines.first));
+                owner.firstLines.add(lines.first);
+                owner.lastLines.add(lines.last);
             }
             super.visitEnd();
         }
