@@ -36,6 +36,37 @@ else
     export HIGHRISE_BENCH_PREFIX="org.mozilla"
     launch() { java "$@" -cp /usr/share/java/js.jar org.mozilla.javascript.tools.shell.Main -opt -1 "$root/scripts/corpus/rhino-nbody.js" "$steps"; }
 fi
+# What both comparisons below read: JFR's samples by innermost frame of the program, and reports.
+cat >"$work/bench_common.py" <<'PY'
+import collections, json, os, sys
+
+sys.setrecursionlimit(1_000_000)  # an exact report's call tree nests deep
+PREFIX = os.environ["HIGHRISE_BENCH_PREFIX"]
+JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.highrise.", "org.objectweb.asm.")  # and the agent's own
+
+
+def jfr_tops(path):
+    """(Counter of each execution sample's innermost program frame, samples counted)."""
+    tops = collections.Counter()
+    for event in json.load(open(path))["recording"]["events"]:
+        for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
+            method = (frame or {}).get("method") or {}
+            name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
+            if name and (name.startswith(PREFIX) if PREFIX else not name.startswith(JDK)):
+                tops[name + "." + method["name"]] += 1
+                break
+    return tops, sum(tops.values())
+
+
+def load_report(path):
+    return json.load(open(path))
+
+
+def short(method):
+    """Class.method and its share of the run."""
+    name = method["name"]
+    return f"{name.rsplit('.', 2)[-2]}.{name.rsplit('.', 1)[-1]} {method['run_share_pct']:.1f} %"
+PY
 wall() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }; echo "$(date +%s.%N) - $s" | bc; }
 for round in $(seq 1 "$rounds"); do
     plain=$(wall launch)
@@ -61,26 +92,16 @@ for round in $(seq 1 "$rounds"); do
         recorded "same$round" "" -XX:StartFlightRecording=settings=profile,filename="$work/same$round.jfr" >/dev/null
         jfr print --json --events jdk.ExecutionSample "$work/same$round.jfr" >"$work/same$round.json"
         "$highrise" report --json "$work/same$round"/*.hrec >"$work/same$round.report.json" || true
-        python3 - "$work/same$round.json" "$work/same$round.report.json" <<'PY'
-import collections, json, os, sys
-sys.setrecursionlimit(1_000_000)  # an exact report's call tree nests deep
-prefix = os.environ["HIGHRISE_BENCH_PREFIX"]
-JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.highrise.", "org.objectweb.asm.")  # and the agent's own
-tops = collections.Counter()
-for event in json.load(open(sys.argv[1]))["recording"]["events"]:
-    for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
-        method = (frame or {}).get("method") or {}
-        name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
-        if name and (name.startswith(prefix) if prefix else not name.startswith(JDK)):
-            tops[name + "." + method["name"]] += 1
-            break
-total = sum(tops.values())
-report = {m["name"]: m for m in json.load(open(sys.argv[2]))["methods"]}
+        PYTHONPATH="$work" python3 - "$work/same$round.json" "$work/same$round.report.json" <<'PY'
+import os, sys
+from bench_common import jfr_tops, load_report, short
+tops, total = jfr_tops(sys.argv[1])
+report = {m["name"]: m for m in load_report(sys.argv[2])["methods"]}
 print(f"  same run, default mode + JFR ({total} JFR samples): JFR share / highrise share of the run")
 for name, count in tops.most_common(5):
     print(f"    {100 * count / total:5.1f} %  {report.get(name, {}).get('run_share_pct', 0):5.1f} %  {name}")
 top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:5]
-print("  highrise's top 5: " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
+print("  highrise's top 5: " + ", ".join(short(m) for m in top))
 PY
     fi
     printf 'round %s: plain %.2f s, JFR %.2f s (%.2fx), sampled %.2f s (%.2fx), default (auto) %.2f s (%.2fx)\n' \
@@ -95,23 +116,12 @@ PY
         "$highrise" report --json "$work/exact$round"/*.hrec >"$work/exact$round.json" || true
         reports+=("$work/exact$round.json")
     fi
-    python3 - "$work/r$round.json" "${reports[@]}" <<'PY'
-import collections, json, os, sys
-sys.setrecursionlimit(1_000_000)  # an exact report's call tree nests deep
-prefix = os.environ["HIGHRISE_BENCH_PREFIX"]
-JDK = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.highrise.", "org.objectweb.asm.")  # and the agent's own
+    PYTHONPATH="$work" python3 - "$work/r$round.json" "${reports[@]}" <<'PY'
+import os, sys
+from bench_common import jfr_tops, load_report, short
 top_n = int(os.environ["HIGHRISE_BENCH_TOP"])
-samples = json.load(open(sys.argv[1]))["recording"]["events"]
-tops = collections.Counter()
-for event in samples:
-    for frame in ((event.get("values") or {}).get("stackTrace") or {}).get("frames") or []:
-        method = (frame or {}).get("method") or {}
-        name = ((method.get("type") or {}).get("name") or "").replace("/", ".")
-        if name and (name.startswith(prefix) if prefix else not name.startswith(JDK)):
-            tops[name + "." + method["name"]] += 1
-            break
-total = sum(tops.values())
-runs = [json.load(open(path)) for path in sys.argv[2:]]
+tops, total = jfr_tops(sys.argv[1])
+runs = [load_report(path) for path in sys.argv[2:]]
 reports = [{m["name"]: m for m in run["methods"]} for run in runs]
 labels = ["sampled", "default", "exact"][: len(runs)]
 for label, run in zip(labels[1:], runs[1:]):
@@ -124,6 +134,6 @@ jfr_top = {name for name, _ in tops.most_common(top_n)}
 for label, report in zip(labels, reports):
     top = sorted(report.values(), key=lambda m: -m["run_share_pct"])[:top_n]
     shared = len(jfr_top & {m["name"] for m in top})
-    print(f"  highrise {label} top {top_n} ({shared} of JFR's): " + ", ".join(f"{m['name'].rsplit('.', 2)[-2]}.{m['name'].rsplit('.', 1)[-1]} {m['run_share_pct']:.1f} %" for m in top))
+    print(f"  highrise {label} top {top_n} ({shared} of JFR's): " + ", ".join(short(m) for m in top))
 PY
 done
