@@ -291,7 +291,7 @@ class Agent:
                 self.recorder.install()
             else:
                 self._sampler = Sampler(self.methods, self.sample_period_s)
-                sock.sendall(_wire.measure(_wire.MEASURE_SAMPLED, int(self.sample_period_s * 1e6), 0))
+                self._send_measure(sock, self.sample_period_s)
         except Exception as error:  # never let the agent break the program
             _warn("could not install the hooks (%r); the program runs without profiling" % (error,))
             try:
@@ -394,9 +394,15 @@ class Agent:
         (long C calls), the session is told the period really kept, so its error bars hold."""
         kept_s = self._sampler.drifted_period_s()
         if kept_s is not None:
-            mode = _wire.MEASURE_SAMPLED if self.mode == "sampled" else _wire.MEASURE_ADAPTIVE
-            methods = 0 if self.mode == "sampled" else self._sampled_methods
-            sock.sendall(_wire.measure(mode, int(kept_s * 1e6), methods))
+            self._send_measure(sock, kept_s)
+
+    def _send_measure(self, sock, period_s):
+        """The session's Measure: sampled from the start, or adaptive with the methods defined
+        when the hooks went (mode=auto)."""
+        if self.mode == "sampled":
+            sock.sendall(_wire.measure(_wire.MEASURE_SAMPLED, int(period_s * 1e6), 0))
+        else:
+            sock.sendall(_wire.measure(_wire.MEASURE_ADAPTIVE, int(period_s * 1e6), self._sampled_methods))
 
     def _hooks_cost_too_much(self, busiest):
         """mode=auto, on the sender after a flush that drained at most `busiest` events of one
@@ -428,7 +434,7 @@ class Agent:
         self._sampler = Sampler(self.methods, self.sample_period_s, adopted)
         self._started_threads.clear()
         self._sampled_methods = len(self.methods.definitions)
-        sock.sendall(_wire.measure(_wire.MEASURE_ADAPTIVE, int(self.sample_period_s * 1e6), self._sampled_methods))
+        self._send_measure(sock, self.sample_period_s)
         _warn(
             "mode=auto: %s after %.1f s, more than the hooks can record cheaply; measuring by "
             "samples every %g ms from here on (every call: --mode exact)"

@@ -46,7 +46,7 @@ class Sampler:
         self._codes = {}
         self._kept = []
         self._tracks = {ident: _Track(thread_id, None) for ident, thread_id in (adopted or {}).items()}
-        self._next_thread_id = max(self._tracks_ids(), default=0) + 1
+        self._next_thread_id = max((track.thread_id for track in self._tracks.values()), default=0) + 1
         self.samples = 0  # thread stacks sent as Resyncs
 
     def wait_s(self):
@@ -69,9 +69,6 @@ class Sampler:
             return None
         self.announced_period_s = kept_s
         return kept_s
-
-    def _tracks_ids(self):
-        return (track.thread_id for track in self._tracks.values())
 
     def _stack(self, frame):
         """The profiled frames of `frame`'s stack, outermost first, as wire varints."""
