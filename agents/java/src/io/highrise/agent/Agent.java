@@ -102,6 +102,17 @@ public final class Agent {
         }
     }
 
+    /** Opens {@code packages} of {@code module} to the agent's own module (deep reflection). */
+    static void openToAgent(Module module, String... packages) {
+        Module agent = Agent.class.getModule();
+        java.util.Map<String, java.util.Set<Module>> opens = new java.util.HashMap<>();
+        for (String p : packages) {
+            opens.put(p, java.util.Set.of(agent));
+        }
+        instrumentation.redefineModule(module, java.util.Set.of(), java.util.Map.of(), opens,
+                java.util.Set.of(), java.util.Map.of());
+    }
+
     /**
      * mode=auto's switch to samples: classes loading from now on are only read for definitions,
      * and those already rewritten get their original code back (a retransformation without

@@ -2,6 +2,9 @@ package io.highrise.agent;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The method-id registry. Ids are dense from 0, stable for one (class loader, class, method,
@@ -24,7 +27,70 @@ final class Methods {
     /** "internal/Name.method(descriptor)" -> the first id reserved for it (any loader): JFR's frames. */
     private static final HashMap<String, Integer> BY_SIGNATURE = new HashMap<>();
 
+    /**
+     * The sampled mode's classes not read yet, by internal name: a class is read for its methods
+     * the first time a stack names it, or in the background at a bounded rate ({@link #readSome}),
+     * so the program's thread pays a queue's add per class. Measured on Maven (1500
+     * modules, about 3,700 classes loaded): reading every class as it loads cost 0.2x of the run,
+     * on the program's thread or (as much, on two cores) beside it.
+     */
+    private static final ConcurrentHashMap<String, Unread> UNREAD = new ConcurrentHashMap<>();
+    private static final ConcurrentLinkedQueue<String> UNREAD_ORDER = new ConcurrentLinkedQueue<>();
+    /** Class-file bytes waiting in {@link #UNREAD}, and the most that may wait. */
+    private static final AtomicLong UNREAD_BYTES = new AtomicLong();
+    static final long MAX_UNREAD_BYTES = 64L << 20;
+
+    /** A class waiting to be read; {@code next}: the same name from another loader. */
+    private static final class Unread {
+        final Runnable define;
+        final int bytes;
+        final Unread next;
+
+        Unread(Runnable define, int bytes, Unread next) {
+            this.define = define;
+            this.bytes = bytes;
+            this.next = next;
+        }
+    }
+
     private Methods() {}
+
+    /**
+     * Keeps a class (its internal name, its class file's size) to be read ({@code define}) when a
+     * stack first names it; false when too many bytes wait already (the caller reads it now).
+     */
+    static boolean later(String internalName, int bytes, Runnable define) {
+        if (UNREAD_BYTES.addAndGet(bytes) > MAX_UNREAD_BYTES) {
+            UNREAD_BYTES.addAndGet(-bytes);
+            return false;
+        }
+        UNREAD.compute(internalName, (name, waiting) -> new Unread(define, bytes, waiting));
+        UNREAD_ORDER.add(internalName);
+        return true;
+    }
+
+    /**
+     * Reads waiting classes, oldest first, for about {@code budgetNanos}, so a long run's city
+     * still gets every loaded class at a small, bounded cost beside the program.
+     */
+    static synchronized void readSome(long budgetNanos) {
+        long until = System.nanoTime() + budgetNanos;
+        String name;
+        while (System.nanoTime() < until && (name = UNREAD_ORDER.poll()) != null) {
+            settle(name);
+        }
+    }
+
+    /** Reads the class of that internal name if it waits unread (under the registry's lock). */
+    private static void settle(String internalName) {
+        if (UNREAD.isEmpty()) {
+            return;
+        }
+        for (Unread u = UNREAD.remove(internalName); u != null; u = u.next) {
+            UNREAD_BYTES.addAndGet(-u.bytes);
+            u.define.run();
+        }
+    }
 
     /**
      * The id of a defined method named as JFR names a frame's method: the class's internal name,
@@ -32,6 +98,7 @@ final class Methods {
      * defined). One class defined by several loaders resolves to the first.
      */
     static synchronized int lookup(String signatureKey) {
+        settle(signatureKey.substring(0, signatureKey.lastIndexOf('.', signatureKey.indexOf('('))));
         Integer id = BY_SIGNATURE.get(signatureKey);
         return id != null && id < defined.length && defined[id] ? id : -1;
     }
@@ -101,6 +168,7 @@ final class Methods {
      * (no line numbers, ranges that overlap) or when no profiled method has that name.
      */
     static synchronized int resolve(String binaryClassName, String method, int line) {
+        settle(binaryClassName.replace('.', '/'));
         int[] ids = BY_NAME.get(nameKey(binaryClassName, method));
         if (ids == null) {
             return -1;

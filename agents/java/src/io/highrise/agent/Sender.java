@@ -94,8 +94,8 @@ final class Sender implements Runnable {
      * the program more than the picture is worth (at 50–100 ns an event, 10–20 %), and the
      * session goes on sampled, as it does at the first event a full ring drops.
      */
-    static final long AUTO_EVENTS_PER_S = 2_000_000L;
-    static final long AUTO_CHECK_NS = 250_000_000L;
+    static final long AUTO_EVENTS_PER_S = 1_000_000L;
+    static final long AUTO_CHECK_NS = 100_000_000L;
     /** mode=auto: set when the session must go on sampled (the hooks stopped at that moment). */
     private final java.util.concurrent.atomic.AtomicBoolean switchClaimed =
             new java.util.concurrent.atomic.AtomicBoolean();

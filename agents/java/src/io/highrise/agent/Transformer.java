@@ -102,8 +102,14 @@ final class Transformer implements ClassFileTransformer {
                 return null;
             }
             if (defineOnly) {
-                define(loader, classfileBuffer);
-                return null; // defined for the samples; the class runs as compiled
+                // The class runs as compiled; it is read for its methods the first time a sample
+                // names it, off the program's thread (or now, when too many wait unread).
+                String key = loaderKey(loader);
+                byte[] bytes = classfileBuffer.clone(); // a later transformer may reuse the array
+                if (!Methods.later(className, bytes.length, () -> define(key, bytes, className))) {
+                    define(key, bytes, className);
+                }
+                return null;
             }
             if (!seesRecorder(loader)) {
                 return null;
@@ -142,17 +148,29 @@ final class Transformer implements ClassFileTransformer {
         return sees;
     }
 
+    /** {@link #define(String, byte[])}, a failure counted (and said, verbose). */
+    private void define(String loaderKey, byte[] bytes, String className) {
+        try {
+            define(loaderKey, bytes);
+        } catch (Throwable t) {
+            classesFailed.incrementAndGet();
+            if (verbose) {
+                Sender.log("could not read " + className + " for its methods: " + t);
+            }
+        }
+    }
+
     /**
      * Sampled mode: the class's methods defined under the ids the probes would have used, for
      * the samples' frames, with one read of the class file and no rewrite (no ClassWriter, no
      * frames computed, no class hierarchy read).
      */
-    static void define(ClassLoader loader, byte[] bytes) {
+    static void define(String loaderKey, byte[] bytes) {
         ClassReader reader = new ClassReader(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return;
         }
-        Definer definer = new Definer(loaderKey(loader));
+        Definer definer = new Definer(loaderKey);
         reader.accept(definer, ClassReader.SKIP_FRAMES);
         for (Definer.Method m : definer.methods) {
             if (m.hasCode) {

@@ -19,6 +19,9 @@ import jdk.jfr.consumer.RecordingStream;
  * so the rest of the agent still runs on JDK 11.
  */
 final class JfrSource implements Sampling.Source {
+    /** How often JFR hands its samples over, milliseconds (see {@link #flushOften}). */
+    static final long FLUSH_MS = 100;
+
     private RecordingStream stream;
 
     @Override
@@ -28,6 +31,7 @@ final class JfrSource implements Sampling.Source {
         recording.enable("jdk.ExecutionSample").withPeriod(period);
         recording.enable("jdk.NativeMethodSample").withPeriod(period);
         recording.setMaxAge(Duration.ofSeconds(5));
+        flushOften(recording);
         recording.onEvent("jdk.ExecutionSample", e -> take(sampling, e));
         recording.onEvent("jdk.NativeMethodSample", e -> take(sampling, e));
         // Not startAsync: its thread is not a daemon and would keep the JVM from exiting.
@@ -35,6 +39,27 @@ final class JfrSource implements Sampling.Source {
         streamer.setDaemon(true);
         streamer.start();
         stream = recording;
+    }
+
+    /**
+     * JFR hands a stream its events at each flush, once a second by default; at the program's end
+     * the last second's never arrive, and the stack delivered last would hold over it (measured
+     * on 1 s Maven builds: one method read 15-24 % of the run that JFR barely sampled). The
+     * interval is not public in JDK 17, so it is set through the package the agent opens to
+     * itself; where that fails the stream keeps JFR's second.
+     */
+    private static void flushOften(RecordingStream recording) {
+        try {
+            Agent.openToAgent(RecordingStream.class.getModule(), "jdk.jfr", "jdk.jfr.consumer");
+            java.lang.reflect.Field inner = RecordingStream.class.getDeclaredField("recording");
+            inner.setAccessible(true);
+            java.lang.reflect.Method set = jdk.jfr.Recording.class.getDeclaredMethod("setFlushInterval",
+                    Duration.class);
+            set.setAccessible(true);
+            set.invoke(inner.get(recording), Duration.ofMillis(FLUSH_MS));
+        } catch (Throwable t) {
+            Sender.log("JFR flushes every second (" + t + "): the run's last second goes to the last sample");
+        }
     }
 
     @Override
