@@ -34,7 +34,7 @@ pub use names::{
 };
 pub use panel::{crash_line, dropped_line, replay_line, CRASH_LINE_CHARS};
 pub use predict::{predict_window, prediction_of, PredictView, Role};
-pub use search::{building_matches, method_focus_point, search};
+pub use search::{building_matches, method_focus_point, search, SearchIndex};
 pub use sites::{
     class_colour_egui, class_list_ui, sites_window, tree_ui, SiteLabels, SitesAction, SitesCache,
     SitesView,
@@ -50,6 +50,7 @@ pub struct UiPlugin;
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<SearchBox>()
+            .init_resource::<SearchIndex>()
             .init_resource::<SitesView>()
             .init_resource::<PredictView>()
             .init_resource::<source::SourceMenu>()

@@ -8,7 +8,7 @@ use highrise_ingest::{AggregateCommand, ReplayProgress, SessionEnd, SessionSourc
 use highrise_protocol::replayed_file;
 
 use super::names::building_names;
-use super::search::{method_focus_point, search};
+use super::search::{method_focus_point, SearchIndex};
 use super::SearchBox;
 use crate::viewer::arcs::CallArcs;
 use crate::viewer::camera::{CameraMode, FocusOn, PanelCover};
@@ -34,7 +34,7 @@ pub(super) fn panel(
     mut sites_view: ResMut<super::SitesView>,
     mut predict_view: ResMut<super::PredictView>,
     camera_mode: Res<CameraMode>,
-    mut search_box: ResMut<SearchBox>,
+    (mut search_box, mut search_index): (ResMut<SearchBox>, ResMut<SearchIndex>),
     mut focus: EventWriter<FocusOn>,
     mut commands: EventWriter<SessionCommand>,
     ingest: Option<Res<Ingest>>,
@@ -79,7 +79,14 @@ pub(super) fn panel(
                 ui.separator();
                 compare_section(ui, &sessions, &mut compare);
                 ui.separator();
-                search_section(ui, &sessions, &cities, &mut search_box, &mut focus);
+                search_section(
+                    ui,
+                    &sessions,
+                    &cities,
+                    &mut search_box,
+                    &mut search_index,
+                    &mut focus,
+                );
                 let Some(selected) = sessions.selected else {
                     ui.label("Waiting for a program to connect…");
                     return;
@@ -327,12 +334,14 @@ fn search_section(
     sessions: &Sessions,
     cities: &Cities,
     search_box: &mut SearchBox,
+    search_index: &mut SearchIndex,
     focus: &mut EventWriter<FocusOn>,
 ) {
     ui.label(egui::RichText::new("Find a method").strong());
     ui.text_edit_singleline(&mut search_box.0);
-    for (session_id, method_id, name) in search(sessions, cities, &search_box.0, 12) {
-        if ui.small_button(&name).clicked() {
+    for (session_id, method_id, name) in search_index.find(sessions, cities, &search_box.0, 12) {
+        let (session_id, method_id) = (*session_id, *method_id);
+        if ui.small_button(name).clicked() {
             if let Some(point) = cities
                 .session(session_id)
                 .and_then(|city| method_focus_point(city, method_id))
