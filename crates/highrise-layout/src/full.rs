@@ -593,6 +593,8 @@ fn emit(
             .collect();
     }
     city.tracker = Some(Box::new(Tracker::new(sorted, ideal)));
+    city.fill_districts();
+    city.grew_existing = false;
     Ok(city)
 }
 

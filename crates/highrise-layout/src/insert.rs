@@ -28,6 +28,9 @@ use crate::spec::{LayoutError, MethodSpec};
 
 /// When a district must grow, it grows by at least this fraction of its extent.
 const DISTRICT_GROWTH_FRACTION: f64 = 0.25;
+/// A district grown into the space beside it ([`CityLayout::fill_districts`]) stays within
+/// this aspect ratio (long side / short side).
+const FILL_MAX_ASPECT: i32 = 2;
 
 /// How an inserted method was placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,6 +146,18 @@ impl CityLayout {
         self.refresh_block_bounds(block);
         let new_districts = (self.districts.len() - districts_before) as u32;
         self.track_insert(class, package, packages_before, classes_before);
+        let root_changed = self.district_state[0].rect != bounds_before;
+        if root_changed {
+            // The root grew (rarely: a quarter at a time): no bare ground ahead of its contents,
+            // and its districts fill what it has.
+            self.trim_root();
+        }
+        if root_changed || self.districts.len() > districts_before {
+            // Space changed hands (the root's, or a new district's): every district takes
+            // what is free beside it. Districts are few (1,001 at 200k methods): 0.2 ms for
+            // such an insert at 200k (examples/plate_report.rs), 1 % of inserts or fewer.
+            self.fill_districts();
+        }
         let relaid_out = if self.needs_relayout() {
             self.relayout();
             true
@@ -387,6 +402,133 @@ impl CityLayout {
         self.districts[part as usize].rect = state.rect.to_world();
         self.refresh_district_bounds(part);
         true
+    }
+
+    /// Grows every district into the free space of its parent beside it, to the right and then
+    /// toward +Z, as far as that space is free, parents before children: the districts fill
+    /// the gaps a shelf packing leaves (short columns, short shelves), so the city's plate is
+    /// covered by districts rather than bare ground, and each grown district holds the space
+    /// as free room for its later methods. Nothing moves; no parent grows.
+    ///
+    /// A district grows no further than where a sibling beside it starts, so every child still
+    /// lies to the right of or beyond every child before it (the reading order).
+    pub(crate) fn fill_districts(&mut self) {
+        // Where each district's children start (growth moves no start).
+        let mut starts: Vec<Vec<(i32, i32)>> = vec![Vec::new(); self.district_state.len()];
+        for d in &self.district_state[1..] {
+            starts[d.parent_part as usize].push((d.rect.min_x, d.rect.min_z));
+        }
+        for (block, state) in self.blocks.iter().zip(&self.block_state) {
+            starts[block.district as usize].push((state.rect.min_x, state.rect.min_z));
+        }
+        let street = self.config.street();
+        // Districts come after their parents (full layouts and re-layouts emit them so; a
+        // district added later is placed inside an existing one).
+        for part in 1..self.district_state.len() as u32 {
+            let state = &self.district_state[part as usize];
+            let (rect, siblings) = (state.rect, &starts[state.parent_part as usize]);
+            // Not past a sibling that starts further along X beside it.
+            let limit_x = siblings
+                .iter()
+                .filter(|&&(x, z)| z < rect.max_z && x >= rect.max_x + street)
+                .map(|&(x, _)| x)
+                .min()
+                .unwrap_or(i32::MAX);
+            // Nor so far that it stops being near square.
+            let square_x = rect.min_x + FILL_MAX_ASPECT * rect.height() + street;
+            let right = self.free_run(part, Dir::Right, limit_x.min(square_x));
+            if right > 0 {
+                self.grow_district(part, Dir::Right, right);
+            }
+            let state = &self.district_state[part as usize];
+            let (rect, siblings) = (state.rect, &starts[state.parent_part as usize]);
+            // Not past a sibling that starts further along Z under it.
+            let limit_z = siblings
+                .iter()
+                .filter(|&&(x, z)| x < rect.max_x && z >= rect.max_z + street)
+                .map(|&(_, z)| z)
+                .min()
+                .unwrap_or(i32::MAX);
+            let square_z = rect.min_z + FILL_MAX_ASPECT * rect.width() + street;
+            let up = self.free_run(part, Dir::Up, limit_z.min(square_z));
+            if up > 0 {
+                self.grow_district(part, Dir::Up, up);
+            }
+        }
+    }
+
+    /// Shrinks the root to what stands on it (its districts and blocks, with its padding): the
+    /// root grows ahead of its contents (by a quarter at a time), and that room is not left as
+    /// bare ground around the city. It grows again when a later method needs it.
+    fn trim_root(&mut self) {
+        let pad = self.config.pad();
+        let root = self.district_state[0].rect;
+        let side = 2 * pad - self.config.street();
+        let (mut max_x, mut max_z) = (root.min_x + side, root.min_z + side);
+        let children = self.district_state[1..]
+            .iter()
+            .filter(|d| d.parent_part == 0)
+            .map(|d| d.rect)
+            .chain(
+                self.blocks
+                    .iter()
+                    .zip(&self.block_state)
+                    .filter(|(b, _)| b.district == 0)
+                    .map(|(_, state)| state.rect),
+            );
+        for r in children {
+            max_x = max_x.max(r.max_x + pad);
+            max_z = max_z.max(r.max_z + pad);
+        }
+        if (max_x, max_z) == (root.max_x, root.max_z) {
+            return;
+        }
+        let state = &mut self.district_state[0];
+        state.rect.max_x = max_x.min(root.max_x);
+        state.rect.max_z = max_z.min(root.max_z);
+        let content = self.content_area(0);
+        let state = &mut self.district_state[0];
+        state.free = state
+            .free
+            .iter()
+            .map(|f| f.intersection(&content))
+            .filter(|f| !f.is_empty())
+            .collect();
+        self.districts[0].rect = self.district_state[0].rect.to_world();
+        self.refresh_district_bounds(0);
+    }
+
+    /// How far district rectangle `part` could grow along `dir` into its parent's free space
+    /// without growing the parent, its footprint ending at most at `limit` along `dir`.
+    fn free_run(&self, part: u32, dir: Dir, limit: i32) -> i32 {
+        let state = &self.district_state[part as usize];
+        if state.parent_part == NONE {
+            return 0;
+        }
+        let content = self.content_area(state.parent_part);
+        let free = &self.district_state[state.parent_part as usize].free;
+        let fp = state.rect.with_trailing(self.config.street());
+        let strip = |k: i32| match dir {
+            Dir::Up => GridRect::new(fp.min_x, fp.max_z, fp.max_x, fp.max_z + k),
+            Dir::Right => GridRect::new(fp.max_x, fp.min_z, fp.max_x + k, fp.max_z),
+        };
+        let (mut lo, mut hi) = (
+            0,
+            match dir {
+                Dir::Up => content.max_z.min(limit) - fp.max_z,
+                Dir::Right => content.max_x.min(limit) - fp.max_x,
+            },
+        );
+        // Freeness shrinks as the strip grows: the largest free strip by bisection.
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if is_free(free, &strip(mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
     }
 
     /// Finds room for a footprint of `fw` x `fh` plots in `package`: best fit in free space,

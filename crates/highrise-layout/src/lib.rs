@@ -19,6 +19,9 @@
 //!   appended) and every building, class and package index. [`InsertOutcome::relaid_out`] and
 //!   [`CityLayout::generation`] tell a consumer when existing rectangles changed;
 //!   [`CityLayout::tidy`] restores the paper's ordering on request (never needed for size).
+//!   Districts grow into the free space beside them (after a full layout, a re-layout, or an
+//!   insert that makes a district) and a grown root is trimmed to its contents, so districts
+//!   cover the city's plate rather than leaving bare ground between shelves.
 //! - [`CityLayout::districts`], [`CityLayout::blocks`], [`CityLayout::buildings`] are what the
 //!   viewer draws: plain [`Rect`]s on the ground plane (X, Z; Y up; 1 plot = 1 world unit) with
 //!   depths and base heights.

@@ -236,6 +236,7 @@ impl CityLayout {
             plan = self.plan(&tracker, false);
         }
         self.apply(&plan);
+        self.fill_districts();
         tracker.anchor = plan.order;
         self.tracker = Some(tracker);
     }

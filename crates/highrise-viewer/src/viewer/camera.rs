@@ -415,12 +415,20 @@ fn keep_point_of_interest(
         if !glide.just_started || city.hidden {
             continue;
         }
-        let local = Vec2::new(look.target.x - city.origin.x, look.target.z - city.origin.z);
-        let nearest = glide
-            .from_buildings
-            .iter()
-            .enumerate()
-            .map(|(index, from)| (index, from.distance_squared(local)))
+        let local = Vec2::new(
+            look.target.x - glide.from_origin.x,
+            look.target.z - glide.from_origin.z,
+        );
+        // Where the plan had each building (the camera went there), else where it was drawn.
+        let from_of = |index: usize| {
+            glide
+                .from_plan
+                .get(index)
+                .copied()
+                .unwrap_or(glide.from_buildings[index])
+        };
+        let nearest = (0..glide.from_buildings.len())
+            .map(|index| (index, from_of(index).distance_squared(local)))
             .min_by(|a, b| a.1.total_cmp(&b.1));
         let Some((index, _)) = nearest else {
             continue;
@@ -429,8 +437,14 @@ fn keep_point_of_interest(
             continue;
         };
         let to = building.footprint.center();
-        let from = glide.from_buildings[index];
-        let shift = Vec3::new(to.x - from.x, 0.0, to.z - from.y);
+        let from = from_of(index);
+        // World positions: a plan that changes the city's bounds may move its origin too.
+        let moved_origin = city.origin - glide.from_origin;
+        let shift = Vec3::new(
+            to.x - from.x + moved_origin.x,
+            0.0,
+            to.z - from.y + moved_origin.z,
+        );
         look.target += shift;
         look.eye += shift;
     }

@@ -46,6 +46,8 @@ pub struct City {
     pub instances: std::sync::Arc<Vec<BuildingInstance>>,
     /// The origin the instances were placed for.
     pub(super) instances_origin: Vec3,
+    /// Each building's footprint centre (city XZ) in the plan as of the last glide's start.
+    pub(super) plan_centres: Vec<Vec2>,
     /// Instances changed since they were last handed to the draw.
     pub(super) instances_dirty: bool,
     pub district_entities: Vec<Entity>,
@@ -147,6 +149,11 @@ pub struct Glide {
     pub just_started: bool,
     /// Per building index: its footprint centre as drawn when the glide began (city XZ).
     pub from_buildings: Vec<Vec2>,
+    /// The city's origin (world) those centres were drawn at.
+    pub from_origin: Vec3,
+    /// Per building index: its centre in the plan before this change (city XZ), where known.
+    /// A building drawn mid-glide is not where the plan had it; the camera follows plans.
+    pub from_plan: Vec<Vec2>,
     /// Per district / block index of the new plan: its rectangle as drawn before, if it had one.
     pub(super) from_districts: Vec<Option<Rect>>,
     pub(super) from_blocks: Vec<Option<Rect>>,
@@ -330,10 +337,22 @@ impl City {
                 (b.class, first == Some(&(index as u32)))
             }),
         );
+        // Where the plan had each building (buildings placed since keep their plots).
+        let centres: Vec<Vec2> = layout
+            .buildings()
+            .iter()
+            .map(|b| {
+                let c = b.footprint.center();
+                Vec2::new(c.x, c.z)
+            })
+            .collect();
+        let from_plan = std::mem::replace(&mut self.plan_centres, centres);
         self.glide = Some(Glide {
             started_s: None,
             just_started: true,
             from_buildings,
+            from_plan,
+            from_origin: origin,
             from_districts,
             from_blocks,
         });
