@@ -13,22 +13,13 @@ use std::time::Instant;
 use highrise_layout::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
 use highrise_layout::{CityLayout, MethodSpec};
 
-/// (Covered share of the root, its width / depth.)
+/// (Covered share of the plate, its width / depth.)
 fn plate(city: &CityLayout) -> (f32, f32) {
     let root = city.bounds();
-    let covered: f32 = city
-        .districts()
-        .iter()
-        .filter(|d| d.parent == Some(0))
-        .map(|d| d.rect.area_wu2())
-        .chain(
-            city.blocks()
-                .iter()
-                .filter(|b| b.district == 0)
-                .map(|b| b.rect.area_wu2()),
-        )
-        .sum();
-    (covered / root.area_wu2(), root.width_wu() / root.depth_wu())
+    (
+        city.plate_covered_share(),
+        root.width_wu() / root.depth_wu(),
+    )
 }
 
 fn lazily(methods: &[MethodSpec], order: &[usize]) -> (CityLayout, f64) {

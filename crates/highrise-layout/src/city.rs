@@ -556,6 +556,24 @@ impl CityLayout {
         self.districts.first().map(|d| d.rect).unwrap_or_default()
     }
 
+    /// Share of the plate (the root district) covered by what stands on it directly: its
+    /// districts and blocks (the rest is streets, margins and bare ground).
+    pub fn plate_covered_share(&self) -> f32 {
+        let covered: f32 = self
+            .districts
+            .iter()
+            .filter(|d| d.parent == Some(0))
+            .map(|d| d.rect.area_wu2())
+            .chain(
+                self.blocks
+                    .iter()
+                    .filter(|b| b.district == 0)
+                    .map(|b| b.rect.area_wu2()),
+            )
+            .sum();
+        covered / self.area_wu2()
+    }
+
     /// Area of the whole city, square world units.
     pub fn area_wu2(&self) -> f32 {
         self.bounds().area_wu2()

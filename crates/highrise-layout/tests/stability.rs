@@ -109,23 +109,6 @@ fn every_district_of_a_synthetic_program_is_near_square() {
     assert!(worst <= 2.5, "worst district aspect ratio {worst}");
 }
 
-/// Share of the root district covered by what stands on it directly.
-fn plate_covered(city: &CityLayout) -> f32 {
-    let covered: f32 = city
-        .districts()
-        .iter()
-        .filter(|d| d.parent == Some(0))
-        .map(|d| d.rect.area_wu2())
-        .chain(
-            city.blocks()
-                .iter()
-                .filter(|b| b.district == 0)
-                .map(|b| b.rect.area_wu2()),
-        )
-        .sum();
-    covered / city.area_wu2()
-}
-
 #[test]
 fn districts_cover_the_plate_full_or_loaded_lazily() {
     // 20k methods in 100 packages: at least 85 % of the plate under districts, whether laid out
@@ -133,9 +116,9 @@ fn districts_cover_the_plate_full_or_loaded_lazily() {
     let base = synthetic_methods(&shape(20_000));
     let full = CityLayout::full(&base).expect("layout");
     assert!(
-        plate_covered(&full) >= 0.85,
+        full.plate_covered_share() >= 0.85,
         "full {}",
-        plate_covered(&full)
+        full.plate_covered_share()
     );
     let mut shuffled = base.clone();
     let mut rng = highrise_layout::synthetic::SplitMix64::new(7);
@@ -148,7 +131,7 @@ fn districts_cover_the_plate_full_or_loaded_lazily() {
             lazy.insert(m).expect("insert");
         }
         check_geometry(&lazy);
-        let covered = plate_covered(&lazy);
+        let covered = lazy.plate_covered_share();
         assert!(covered >= 0.85, "{name}: {covered}");
     }
 }

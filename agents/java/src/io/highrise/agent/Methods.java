@@ -83,9 +83,6 @@ final class Methods {
 
     /** Reads the class of that internal name if it waits unread (under the registry's lock). */
     private static void settle(String internalName) {
-        if (UNREAD.isEmpty()) {
-            return;
-        }
         for (Unread u = UNREAD.remove(internalName); u != null; u = u.next) {
             UNREAD_BYTES.addAndGet(-u.bytes);
             u.define.run();
@@ -98,7 +95,9 @@ final class Methods {
      * defined). One class defined by several loaders resolves to the first.
      */
     static synchronized int lookup(String signatureKey) {
-        settle(signatureKey.substring(0, signatureKey.lastIndexOf('.', signatureKey.indexOf('('))));
+        if (!UNREAD.isEmpty()) { // no string built per frame once every class is read
+            settle(signatureKey.substring(0, signatureKey.lastIndexOf('.', signatureKey.indexOf('('))));
+        }
         Integer id = BY_SIGNATURE.get(signatureKey);
         return id != null && id < defined.length && defined[id] ? id : -1;
     }
@@ -168,7 +167,9 @@ final class Methods {
      * (no line numbers, ranges that overlap) or when no profiled method has that name.
      */
     static synchronized int resolve(String binaryClassName, String method, int line) {
-        settle(binaryClassName.replace('.', '/'));
+        if (!UNREAD.isEmpty()) {
+            settle(binaryClassName.replace('.', '/'));
+        }
         int[] ids = BY_NAME.get(nameKey(binaryClassName, method));
         if (ids == null) {
             return -1;
