@@ -10,6 +10,11 @@
 //! the camera or the scene moved, at most every [`LOD_INTERVAL_S`]. Each distinct text is
 //! rasterised once (ab_glyph, the panel's Ubuntu font) into a small texture on an unlit,
 //! alpha-blended quad; entities are pooled.
+//!
+//! Hot spots: each city's [`HOT_SPOT_NAMES`] tallest buildings (those that stand out) carry
+//! their names, placed on screen every frame just above their tops, clear of the package
+//! names, the alert badges ([`BadgeRects`]) and each other (a class name under one gives way);
+//! the panel's overlay draws them ([`SceneLabels::hot_spots`]).
 
 use std::collections::HashMap;
 
@@ -20,8 +25,9 @@ use bevy::render::mesh::{Indices, PrimitiveTopology};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::camera::MainCamera;
-use super::city::{Cities, City, CityKey, CitySet};
+use super::city::{Cities, City, CityKey, CitySet, ColourMode, HeightMode, STUB_HEIGHT_WU};
 use super::hover::Hovered;
+use super::sessions::Sessions;
 
 /// A label shorter than this on screen is not shown, pixels of text height.
 pub const MIN_TEXT_PX: f32 = 11.0;
@@ -55,6 +61,49 @@ const NEW_TEXTURES_PER_PASS: usize = 32;
 /// Distinct label textures kept before unused ones are dropped.
 const TEXTURE_CACHE: usize = 1_024;
 
+/// At most this many of each city's tallest buildings carry their names.
+pub const HOT_SPOT_NAMES: usize = 5;
+/// A building is named as a hot spot only when its target height is at least this share of its
+/// city's tallest (the others do not stand out as towers).
+const HOT_SPOT_MIN_SHARE: f32 = 0.25;
+/// Text height of a hot spot's name on screen, pixels.
+pub const HOT_SPOT_TEXT_PX: f32 = 14.0;
+/// Padding around a hot spot's name (its dark box), pixels.
+pub const HOT_SPOT_PAD_PX: f32 = 3.0;
+/// Where no city's targets say when they change (compare cities), the hot spots are chosen
+/// again at most this often, seconds.
+const HOT_SPOT_REFRESH_S: f64 = 0.5;
+
+/// A hot spot's name as placed this frame, screen pixels from the top-left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HotSpotLabel {
+    pub city: CityKey,
+    pub building: u32,
+    /// `Class.method · 12.5 %`.
+    pub text: String,
+    /// The building's top on screen (a leader line joins it when the name had to move up).
+    pub anchor_px: Vec2,
+    /// The name's box on screen.
+    pub min_px: Vec2,
+    pub max_px: Vec2,
+}
+
+/// Screen boxes of the alert badges drawn last frame, which hot spot names keep clear of.
+#[derive(Resource, Default, Debug)]
+pub struct BadgeRects(pub Vec<(Vec2, Vec2)>);
+
+/// What a city's hot spots were chosen from: its plan generation, what its targets were set
+/// from, its tallest target (bits).
+type HotSpotSource = (u64, Option<(u64, HeightMode, ColourMode)>, u32);
+
+/// One city's hot spots: (building, name), hottest first, and what they were chosen from.
+#[derive(Debug, Default)]
+struct HotSpotChoice {
+    chosen_from: Option<HotSpotSource>,
+    chosen_at_s: f64,
+    buildings: Vec<(u32, String)>,
+}
+
 /// What a label names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LabelKind {
@@ -87,6 +136,9 @@ pub struct ShownLabel {
     pub size_wu: Vec2,
     /// Text height on screen, pixels.
     pub text_px: f32,
+    /// Its box on screen, pixels from the top-left.
+    pub min_px: Vec2,
+    pub max_px: Vec2,
 }
 
 /// The labels in the scene and their bookkeeping.
@@ -96,6 +148,9 @@ pub struct SceneLabels {
     pub shown: Vec<ShownLabel>,
     /// The hovered building's label, if shown.
     pub hovered: Option<ShownLabel>,
+    /// The hot spots' names placed this frame, hottest first per city.
+    pub hot_spots: Vec<HotSpotLabel>,
+    hot_spot_choice: HashMap<CityKey, HotSpotChoice>,
     /// Candidates per city, and the plan generation they were gathered from.
     candidates: HashMap<CityKey, (u64, Vec<Candidate>)>,
     /// Pooled flat label entities (the first `shown.len()` are in use).
@@ -113,6 +168,7 @@ impl std::fmt::Debug for SceneLabels {
         f.debug_struct("SceneLabels")
             .field("shown", &self.shown.len())
             .field("hovered", &self.hovered)
+            .field("hot_spots", &self.hot_spots)
             .field("textures", &self.textures.len())
             .finish()
     }
@@ -280,9 +336,16 @@ impl Plugin for LabelsPlugin {
         }
         app.init_resource::<SceneLabels>()
             .init_resource::<LabelAssets>()
+            .init_resource::<BadgeRects>()
             .add_systems(
                 Update,
-                (gather_candidates, choose_labels, hovered_label)
+                (
+                    gather_candidates,
+                    choose_labels,
+                    hovered_label,
+                    choose_hot_spots,
+                    place_hot_spots,
+                )
                     .chain()
                     .after(CitySet::Animate),
             );
@@ -652,6 +715,8 @@ fn choose_labels(
                     centre,
                     size_wu: candidate.size_wu,
                     text_px,
+                    min_px: min,
+                    max_px: max,
                 });
             }
         }
@@ -799,15 +864,7 @@ fn hovered_label(
             let city = cities.get(key)?;
             let layout = city.layout.as_ref()?;
             let placed = layout.buildings().get(building as usize)?;
-            let class = layout
-                .classes()
-                .get(layout.blocks().get(placed.block as usize)?.class as usize)?;
-            let (method, signature) = layout.method_name(building)?;
-            let text = format!(
-                "{}.{}",
-                highrise_protocol::display_class(&class.name),
-                highrise_protocol::method_display(&class.name, method, signature)
-            );
+            let text = class_and_method(layout, building)?;
             let height_wu = city
                 .heights_wu
                 .get(building as usize)
@@ -874,5 +931,252 @@ fn hovered_label(
         centre,
         size_wu: Vec2::new(width_wu, height_wu),
         text_px: HOVER_TEXT_PX,
+        min_px: Vec2::ZERO,
+        max_px: Vec2::ZERO,
     });
+}
+
+/// `Class.method` of a building, as its floating name reads.
+fn class_and_method(layout: &highrise_layout::CityLayout, building: u32) -> Option<String> {
+    let placed = layout.buildings().get(building as usize)?;
+    let class = layout
+        .classes()
+        .get(layout.blocks().get(placed.block as usize)?.class as usize)?;
+    let (method, signature) = layout.method_name(building)?;
+    Some(format!(
+        "{}.{}",
+        highrise_protocol::display_class(&class.name),
+        highrise_protocol::method_display(&class.name, method, signature)
+    ))
+}
+
+/// A city's hot spots: up to [`HOT_SPOT_NAMES`] buildings by target height, tallest first
+/// (ties: lower index), each at least [`HOT_SPOT_MIN_SHARE`] of the tallest and above an idle
+/// stub. One pass keeping the best few: no sort of the whole city.
+pub fn hot_spot_buildings(target_heights_wu: &[f32]) -> Vec<u32> {
+    let mut best: Vec<(f32, u32)> = Vec::with_capacity(HOT_SPOT_NAMES + 1);
+    let floor_wu = STUB_HEIGHT_WU * 2.0;
+    for (index, &height_wu) in target_heights_wu.iter().enumerate() {
+        if height_wu <= floor_wu
+            || (best.len() == HOT_SPOT_NAMES && height_wu <= best[HOT_SPOT_NAMES - 1].0)
+        {
+            continue;
+        }
+        let at = best.partition_point(|&(h, _)| h >= height_wu);
+        best.insert(at, (height_wu, index as u32));
+        best.truncate(HOT_SPOT_NAMES);
+    }
+    let tallest_wu = best.first().map_or(0.0, |b| b.0);
+    best.into_iter()
+        .filter(|&(h, _)| h >= tallest_wu * HOT_SPOT_MIN_SHARE)
+        .map(|(_, index)| index)
+        .collect()
+}
+
+/// What a hot spot's name says after the method: its share in the time modes.
+fn hot_spot_value(
+    sessions: Option<&Sessions>,
+    key: CityKey,
+    method_id: u32,
+    mode: HeightMode,
+) -> Option<String> {
+    let CityKey::Session(session_id) = key else {
+        return None;
+    };
+    if mode.reads_memory() {
+        return None;
+    }
+    let snapshot = sessions?.by_id.get(&session_id)?.shown_snapshot()?;
+    let stats = snapshot.method(method_id);
+    let share = mode.value(&stats, super::city::AllocSample::default()) * 100.0;
+    Some(if share < 10.0 {
+        format!("{share:.1} %")
+    } else {
+        format!("{share:.0} %")
+    })
+}
+
+/// Chooses each shown city's hot spots again when its targets or plan changed.
+fn choose_hot_spots(
+    time: Res<Time>,
+    cities: Res<Cities>,
+    sessions: Option<Res<Sessions>>,
+    height_mode: Option<Res<HeightMode>>,
+    mut labels: ResMut<SceneLabels>,
+) {
+    let now_s = time.elapsed_secs_f64();
+    let mode = height_mode.as_deref().copied().unwrap_or_default();
+    let mut seen = Vec::new();
+    for (key, city) in cities.iter() {
+        let Some(layout) = city.layout.as_ref().filter(|_| !city.hidden) else {
+            continue;
+        };
+        seen.push(key);
+        let wanted = (
+            city.plan_generation(),
+            city.targets_from,
+            city.tallest_target_wu.to_bits(),
+        );
+        let choice = labels.hot_spot_choice.entry(key).or_default();
+        let fresh = choice.chosen_from == Some(wanted)
+            && (wanted.1.is_some() || now_s - choice.chosen_at_s < HOT_SPOT_REFRESH_S);
+        if fresh {
+            continue;
+        }
+        choice.chosen_from = Some(wanted);
+        choice.chosen_at_s = now_s;
+        choice.buildings = hot_spot_buildings(&city.target_heights_wu)
+            .into_iter()
+            .filter_map(|building| {
+                let name = class_and_method(layout, building)?;
+                let method_id = layout.buildings().get(building as usize)?.method_id;
+                let text = match hot_spot_value(sessions.as_deref(), key, method_id, mode) {
+                    Some(value) => format!("{name} · {value}"),
+                    None => name,
+                };
+                Some((building, text))
+            })
+            .collect();
+    }
+    labels.hot_spot_choice.retain(|key, _| seen.contains(key));
+}
+
+/// True when two screen boxes overlap.
+fn overlaps((a_min, a_max): (Vec2, Vec2), (b_min, b_max): (Vec2, Vec2)) -> bool {
+    a_min.x < b_max.x && b_min.x < a_max.x && a_min.y < b_max.y && b_min.y < a_max.y
+}
+
+/// Places the hot spots' names over their buildings' tops (as the heights animate), clear of
+/// package names, alert badges and each other: a name that would cover one moves beside the
+/// top or up, up to four rows, else waits. Class names under a hot spot's name give way.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+fn place_hot_spots(
+    cities: Res<Cities>,
+    hovered: Option<Res<Hovered>>,
+    assets: Res<LabelAssets>,
+    badges: Res<BadgeRects>,
+    mut labels: ResMut<SceneLabels>,
+    cameras: LabelCamera,
+    mut placed: PlacedLabels,
+) {
+    let Ok((camera, camera_transform, projection)) = cameras.single() else {
+        labels.hot_spots.clear();
+        return;
+    };
+    let view = View::of(camera, camera_transform, projection);
+    let hovered = hovered.as_deref().and_then(|h| h.building());
+    let mut taken: Vec<(Vec2, Vec2)> = labels
+        .shown
+        .iter()
+        .filter(|l| l.kind == LabelKind::Package)
+        .map(|l| (l.min_px, l.max_px))
+        .chain(badges.0.iter().copied())
+        .collect();
+    let mut hot_spots = Vec::new();
+    let height_px = HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
+    for (key, city) in cities.iter() {
+        let (Some(layout), Some(choice)) = (city.layout.as_ref(), labels.hot_spot_choice.get(&key))
+        else {
+            continue;
+        };
+        if city.hidden {
+            continue;
+        }
+        for (building, text) in &choice.buildings {
+            if hovered == Some((key, *building)) {
+                continue; // its name floats over it already
+            }
+            let Some(placed_building) = layout.buildings().get(*building as usize) else {
+                continue;
+            };
+            let height_wu = city
+                .heights_wu
+                .get(*building as usize)
+                .copied()
+                .unwrap_or(0.0);
+            let centre = placed_building.footprint.center();
+            let top = Vec3::new(
+                centre.x,
+                placed_building.base_height_wu + height_wu,
+                centre.z,
+            ) + city.origin;
+            let Some(anchor) = view.to_screen(top) else {
+                continue;
+            };
+            if anchor.x < 0.0
+                || anchor.y < 0.0
+                || anchor.x > view.viewport_px.x
+                || anchor.y > view.viewport_px.y
+            {
+                continue;
+            }
+            let width_px = assets.aspect(text) * HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
+            // Over the top first, then beside it, then higher, up to five rows.
+            let shift_px = width_px / 2.0 + 4.0;
+            let spots = (0..5).flat_map(|row| [(row, 0.0), (row, -shift_px), (row, shift_px)]);
+            let spot = spots.into_iter().find_map(|(row, dx)| {
+                let bottom = anchor.y - 3.0 - row as f32 * (height_px + 3.0);
+                let x = anchor.x + dx;
+                let min = Vec2::new(x - width_px / 2.0, bottom - height_px);
+                let max = Vec2::new(x + width_px / 2.0, bottom);
+                let inside = min.y >= 0.0 && max.x > 0.0 && min.x < view.viewport_px.x;
+                (inside && !taken.iter().any(|&other| overlaps((min, max), other)))
+                    .then_some((min, max))
+            });
+            let Some((min, max)) = spot else {
+                continue;
+            };
+            taken.push((min, max));
+            hot_spots.push(HotSpotLabel {
+                city: key,
+                building: *building,
+                text: text.clone(),
+                anchor_px: anchor,
+                min_px: min,
+                max_px: max,
+            });
+        }
+    }
+    // Class names under a hot spot's name give way to it.
+    for (label, &entity) in labels.shown.iter().zip(&labels.pool) {
+        let covered = label.kind == LabelKind::Class
+            && hot_spots
+                .iter()
+                .any(|h| overlaps((label.min_px, label.max_px), (h.min_px, h.max_px)));
+        if let Ok((_, mut visibility, _)) = placed.get_mut(entity) {
+            visibility.set_if_neq(if covered {
+                Visibility::Hidden
+            } else {
+                Visibility::Visible
+            });
+        }
+    }
+    labels.hot_spots = hot_spots;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hot_spots_are_the_few_tallest_that_stand_out() {
+        let mut heights = vec![STUB_HEIGHT_WU; 1_000];
+        for (index, height) in [
+            (7, 10.0),
+            (3, 4.0),
+            (900, 8.0),
+            (500, 2.6),
+            (42, 3.0),
+            (1, 2.4),
+        ] {
+            heights[index] = height;
+        }
+        // Five at most, tallest first; 2.4 wu is below a quarter of the tallest.
+        assert_eq!(hot_spot_buildings(&heights), vec![7, 900, 3, 42, 500]);
+        heights[500] = 2.0;
+        heights[42] = 2.0;
+        assert_eq!(hot_spot_buildings(&heights), vec![7, 900, 3]);
+        // An idle city has none.
+        assert!(hot_spot_buildings(&[STUB_HEIGHT_WU; 10]).is_empty());
+    }
 }

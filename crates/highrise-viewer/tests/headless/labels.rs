@@ -108,3 +108,75 @@ fn labels_name_packages_and_classes_with_level_of_detail() {
     assert_eq!(hovered.text, "Class0x1.method1");
     assert!(hovered.centre.y > 0.2, "above the building: {hovered:?}");
 }
+
+/// The five hottest buildings carry their names and shares from the default framing, above
+/// their tops, covering neither each other nor a package name; a building that cools down
+/// loses its name.
+#[test]
+fn the_hottest_buildings_carry_their_names() {
+    use highrise_viewer::viewer::labels::{LabelKind, SceneLabels};
+    let mut app = app_with_camera_and_labels();
+    let defs = six_packages();
+    let count = defs.len();
+    let mut methods = vec![stats(0.001, 1, 1); count];
+    let hot = [
+        (7u32, 0.6f32),
+        (30, 0.4),
+        (51, 0.3),
+        (66, 0.25),
+        (12, 0.2),
+        (40, 0.19),
+    ];
+    for (method_id, elevation) in hot {
+        methods[method_id as usize] = stats(elevation, 1, 10);
+    }
+    accept(&mut app, report(defs.clone(), methods.clone(), 1));
+    settle(&mut app);
+    let labels = app.world().resource::<SceneLabels>();
+    let named: Vec<u32> = {
+        let cities = app.world().resource::<Cities>();
+        let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
+        labels
+            .hot_spots
+            .iter()
+            .map(|h| layout.buildings()[h.building as usize].method_id)
+            .collect()
+    };
+    assert_eq!(named, vec![7, 30, 51, 66, 12], "{:#?}", labels.hot_spots);
+    let first = &labels.hot_spots[0];
+    assert_eq!(first.text, "Class0x1.method3 · 60 %");
+    for (index, spot) in labels.hot_spots.iter().enumerate() {
+        assert!(spot.max_px.y <= spot.anchor_px.y, "above its top: {spot:?}");
+        let others = labels.hot_spots[index + 1..]
+            .iter()
+            .map(|h| (h.min_px, h.max_px))
+            .chain(
+                labels
+                    .shown
+                    .iter()
+                    .filter(|l| l.kind == LabelKind::Package)
+                    .map(|l| (l.min_px, l.max_px)),
+            );
+        for (min, max) in others {
+            let apart = spot.max_px.x <= min.x
+                || max.x <= spot.min_px.x
+                || spot.max_px.y <= min.y
+                || max.y <= spot.min_px.y;
+            assert!(apart, "{spot:?} covers {min:?}..{max:?}");
+        }
+    }
+
+    // Method 7 cools to nothing: it loses its name, and the sixth takes the fifth place.
+    methods[7] = stats(0.0, 0, 0);
+    accept(&mut app, report(defs, methods, 2));
+    settle(&mut app);
+    let labels = app.world().resource::<SceneLabels>();
+    let cities = app.world().resource::<Cities>();
+    let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
+    let named: Vec<u32> = labels
+        .hot_spots
+        .iter()
+        .map(|h| layout.buildings()[h.building as usize].method_id)
+        .collect();
+    assert_eq!(named, vec![30, 51, 66, 12, 40]);
+}

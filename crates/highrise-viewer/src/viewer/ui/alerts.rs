@@ -14,6 +14,7 @@ use super::names::building_names;
 use super::search::method_focus_point;
 use crate::viewer::camera::{FocusOn, MainCamera};
 use crate::viewer::city::Cities;
+use crate::viewer::labels::BadgeRects;
 use crate::viewer::sessions::Sessions;
 
 /// Least program time between two observations of one session, ns.
@@ -55,7 +56,9 @@ pub(super) fn alerts(
     cities: Res<Cities>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
     mut focus: EventWriter<FocusOn>,
+    mut badges: ResMut<BadgeRects>,
 ) -> Result {
+    badges.0.clear();
     for (&session_id, view) in sessions.shown() {
         let Some(snapshot) = view.live_snapshot() else {
             continue;
@@ -104,13 +107,18 @@ pub(super) fn alerts(
                 else {
                     continue;
                 };
-                painter.text(
+                let drawn = painter.text(
                     egui::pos2(at.x, at.y),
                     egui::Align2::CENTER_BOTTOM,
                     format!("⚠ {word}"),
                     egui::FontId::proportional(15.0),
                     egui::Color32::from_rgb(255, 200, 60),
                 );
+                // Hot spot names keep clear of it.
+                badges.0.push((
+                    Vec2::new(drawn.min.x, drawn.min.y),
+                    Vec2::new(drawn.max.x, drawn.max.y),
+                ));
             }
         }
     }

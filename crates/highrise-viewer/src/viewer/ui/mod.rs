@@ -55,6 +55,7 @@ impl Plugin for UiPlugin {
             .init_resource::<PredictView>()
             .init_resource::<source::SourceMenu>()
             .init_resource::<alerts::ViewerAlerts>()
+            .init_resource::<crate::viewer::labels::BadgeRects>()
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -65,6 +66,7 @@ impl Plugin for UiPlugin {
                     source::source_menu,
                     alerts::alerts,
                     overlay::city_labels,
+                    overlay::hot_spot_names,
                     overlay::tooltip,
                 )
                     .chain(),

@@ -8,6 +8,7 @@ use crate::viewer::camera::MainCamera;
 use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::hover::Hovered;
+use crate::viewer::labels::{SceneLabels, HOT_SPOT_TEXT_PX};
 use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
@@ -58,6 +59,49 @@ pub(super) fn city_labels(
             compare.label(&sessions, key),
             egui::FontId::proportional(16.0),
             egui::Color32::from_rgb(235, 235, 240),
+        );
+    }
+    Ok(())
+}
+
+/// Draws the hot spots' names where the labels placed them: light text on a dark box, a leader
+/// line down to the building's top when the name had to move aside.
+pub(super) fn hot_spot_names(
+    mut contexts: EguiContexts,
+    labels: Option<Res<SceneLabels>>,
+) -> Result {
+    let Some(labels) = labels.filter(|l| !l.hot_spots.is_empty()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    for spot in &labels.hot_spots {
+        let rect = egui::Rect::from_min_max(
+            egui::pos2(spot.min_px.x, spot.min_px.y),
+            egui::pos2(spot.max_px.x, spot.max_px.y),
+        );
+        let foot = egui::pos2(
+            spot.anchor_px.x.clamp(rect.min.x + 4.0, rect.max.x - 4.0),
+            rect.max.y,
+        );
+        let anchor = egui::pos2(spot.anchor_px.x, spot.anchor_px.y);
+        if anchor.distance(foot) > 4.0 {
+            painter.line_segment(
+                [foot, anchor],
+                egui::Stroke::new(1.0, egui::Color32::from_gray(200)),
+            );
+        }
+        painter.rect_filled(
+            rect,
+            3.0,
+            egui::Color32::from_rgba_unmultiplied(18, 20, 28, 200),
+        );
+        painter.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            &spot.text,
+            egui::FontId::proportional(HOT_SPOT_TEXT_PX),
+            egui::Color32::from_rgb(255, 236, 200),
         );
     }
     Ok(())
