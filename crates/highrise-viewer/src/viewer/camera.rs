@@ -44,6 +44,14 @@ pub struct FocusOn {
     pub distance_wu: f32,
 }
 
+/// Ask the camera to frame a box of the world (a focused package's buildings), as it frames
+/// the whole scene.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct FrameBox {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
 /// Ask the camera to frame every city.
 #[derive(Event, Debug, Clone, Copy, Default)]
 pub struct FrameAll;
@@ -86,6 +94,7 @@ impl Plugin for CameraPlugin {
         .init_resource::<PanelCover>()
         .add_event::<FocusOn>()
         .add_event::<FrameAll>()
+        .add_event::<FrameBox>()
         .add_systems(Startup, spawn_camera);
         if self.interactive {
             app.add_systems(
@@ -493,23 +502,26 @@ fn apply_frame_and_focus(
     cities: Res<Cities>,
     landscape: Res<Landscape>,
     cover: Res<PanelCover>,
-    mut frames: EventReader<FrameAll>,
+    (mut frames, mut boxes): (EventReader<FrameAll>, EventReader<FrameBox>),
     mut focus: EventReader<FocusOn>,
     mut cameras: Query<(&mut LookTransform, Option<&Projection>), With<MainCamera>>,
 ) {
     let Ok((mut look, projection)) = cameras.single_mut() else {
         return;
     };
-    if frames.read().count() > 0 {
-        if let Some((min, max)) = scene_bounds(&cities, &landscape) {
-            let (fov_y, aspect) = match projection {
-                Some(Projection::Perspective(p)) => (p.fov, p.aspect_ratio),
-                _ => (std::f32::consts::FRAC_PI_4, 1.6),
-            };
-            let (target, eye) = frame_box(min, max, VIEW_FROM, fov_y, aspect, *cover);
-            look.target = target;
-            look.eye = eye;
-        }
+    let (fov_y, aspect) = match projection {
+        Some(Projection::Perspective(p)) => (p.fov, p.aspect_ratio),
+        _ => (std::f32::consts::FRAC_PI_4, 1.6),
+    };
+    let framed = if frames.read().count() > 0 {
+        scene_bounds(&cities, &landscape)
+    } else {
+        None
+    };
+    if let Some((min, max)) = boxes.read().last().map(|b| (b.min, b.max)).or(framed) {
+        let (target, eye) = frame_box(min, max, VIEW_FROM, fov_y, aspect, *cover);
+        look.target = target;
+        look.eye = eye;
     }
     if let Some(request) = focus.read().last() {
         let direction = look

@@ -93,8 +93,8 @@ pub struct HotSpotLabel {
 pub struct BadgeRects(pub Vec<(Vec2, Vec2)>);
 
 /// What a city's hot spots were chosen from: its plan generation, what its targets were set
-/// from, its tallest target (bits).
-type HotSpotSource = (u64, Option<(u64, HeightMode, ColourMode)>, u32);
+/// from, its tallest target (bits), its dimming (a focused package's).
+type HotSpotSource = (u64, Option<(u64, HeightMode, ColourMode)>, u32, u64);
 
 /// One city's hot spots: (building, name), hottest first, and what they were chosen from.
 #[derive(Debug, Default)]
@@ -952,13 +952,15 @@ fn class_and_method(layout: &highrise_layout::CityLayout, building: u32) -> Opti
 
 /// A city's hot spots: up to [`HOT_SPOT_NAMES`] buildings by target height, tallest first
 /// (ties: lower index), each at least [`HOT_SPOT_MIN_SHARE`] of the tallest and above an idle
-/// stub. One pass keeping the best few: no sort of the whole city.
-pub fn hot_spot_buildings(target_heights_wu: &[f32]) -> Vec<u32> {
+/// stub, none of the `dimmed` (outside a focused package). One pass keeping the best few: no
+/// sort of the whole city.
+pub fn hot_spot_buildings(target_heights_wu: &[f32], dimmed: &[bool]) -> Vec<u32> {
     let mut best: Vec<(f32, u32)> = Vec::with_capacity(HOT_SPOT_NAMES + 1);
     let floor_wu = STUB_HEIGHT_WU * 2.0;
     for (index, &height_wu) in target_heights_wu.iter().enumerate() {
         if height_wu <= floor_wu
             || (best.len() == HOT_SPOT_NAMES && height_wu <= best[HOT_SPOT_NAMES - 1].0)
+            || dimmed.get(index).copied().unwrap_or(false)
         {
             continue;
         }
@@ -1016,6 +1018,7 @@ fn choose_hot_spots(
             city.plan_generation(),
             city.targets_from,
             city.tallest_target_wu.to_bits(),
+            city.dim_generation,
         );
         let choice = labels.hot_spot_choice.entry(key).or_default();
         let fresh = choice.chosen_from == Some(wanted)
@@ -1025,7 +1028,7 @@ fn choose_hot_spots(
         }
         choice.chosen_from = Some(wanted);
         choice.chosen_at_s = now_s;
-        choice.buildings = hot_spot_buildings(&city.target_heights_wu)
+        choice.buildings = hot_spot_buildings(&city.target_heights_wu, city.dimmed())
             .into_iter()
             .filter_map(|building| {
                 let name = class_and_method(layout, building)?;
@@ -1172,11 +1175,18 @@ mod tests {
             heights[index] = height;
         }
         // Five at most, tallest first; 2.4 wu is below a quarter of the tallest.
-        assert_eq!(hot_spot_buildings(&heights), vec![7, 900, 3, 42, 500]);
+        assert_eq!(hot_spot_buildings(&heights, &[]), vec![7, 900, 3, 42, 500]);
+        // Inside a focused package (the rest dimmed), the hottest there.
+        let mut dimmed = vec![false; 1_000];
+        dimmed[7] = true;
+        assert_eq!(
+            hot_spot_buildings(&heights, &dimmed),
+            vec![900, 3, 42, 500, 1]
+        );
         heights[500] = 2.0;
         heights[42] = 2.0;
-        assert_eq!(hot_spot_buildings(&heights), vec![7, 900, 3]);
+        assert_eq!(hot_spot_buildings(&heights, &[]), vec![7, 900, 3]);
         // An idle city has none.
-        assert!(hot_spot_buildings(&[STUB_HEIGHT_WU; 10]).is_empty());
+        assert!(hot_spot_buildings(&[STUB_HEIGHT_WU; 10], &[]).is_empty());
     }
 }

@@ -17,7 +17,8 @@
 //! - [`camera::CameraPlugin`]: orbit and fly modes (smooth-bevy-cameras), framing, focusing a
 //!   building (framing only when not interactive).
 //! - [`labels::LabelsPlugin`]: package and class names in the scene (level of detail), the
-//!   hovered building's name above it.
+//!   hovered building's name above it, the hottest buildings' names.
+//! - [`focus::FocusPlugin`]: diving into a package (framed, the rest dimmed, breadcrumbs back).
 //! - [`capture::CapturePlugin`]: F12 and `--screenshot-after`/`--screenshot` PNGs.
 //! - [`hover::HoverPlugin`] (window only): cursor ray → layout hit test →
 //!   [`hover::Hovered`], which the city highlights.
@@ -34,6 +35,7 @@ pub mod camera;
 pub mod capture;
 pub mod city;
 pub mod compare;
+pub mod focus;
 pub mod hover;
 pub mod instancing;
 pub mod labels;
@@ -134,6 +136,10 @@ pub struct ViewArgs {
     /// The prediction window's basis class and count, `CLASS=COUNT`.
     #[arg(long, value_name = "CLASS=COUNT")]
     pub predict_basis: Option<String>,
+    /// Dive into this package (e.g. `org.apache.maven.model`) as soon as a program's city has
+    /// it: the view frames it and dims the rest; Escape or the breadcrumbs lead back.
+    #[arg(long, value_name = "PACKAGE")]
+    pub focus: Option<String>,
     /// Where a building's "Show source" and "Open in editor" look for relative source files
     /// (Java's `Board.java` under its package's directories, Rust's workspace-relative paths),
     /// besides the current directory; repeatable.
@@ -234,6 +240,7 @@ pub fn run<Programs>(
             args.predict_basis.as_deref(),
         ))
         .insert_resource(ui::source::SourceMenu::with_roots(args.source_root.clone()))
+        .insert_resource(focus::FocusAtStart(args.focus.clone()))
         .insert_resource(ReplaysAtStart {
             paths: args.replay.clone(),
             speed: args.replay_speed,
@@ -306,6 +313,9 @@ impl Plugin for ViewerPlugin {
                     interactive: self.interactive,
                 },
                 labels::LabelsPlugin,
+                focus::FocusPlugin {
+                    interactive: self.interactive,
+                },
                 arcs::CallArcsPlugin,
                 landscape::LandscapePlugin,
                 capture::CapturePlugin {

@@ -9,6 +9,7 @@ mod camera;
 mod city;
 mod compare;
 mod crash;
+mod focus;
 mod history;
 mod hover_ui;
 mod labels;

@@ -219,7 +219,10 @@ pub fn sync_floors(
                         floor.height = height * span.share;
                         floor.width = building.width * FLOOR_WIDEN;
                         floor.depth = building.depth * FLOOR_WIDEN;
-                        floor.rgba = palette.building_rgba(span.colour, city.greyed);
+                        floor.rgba = palette.building_rgba(
+                            span.colour,
+                            super::model::is_grey(city.greyed, &city.dimmed, index),
+                        );
                         instances.push(floor);
                     }
                     floors.instances_from = wanted_instances;

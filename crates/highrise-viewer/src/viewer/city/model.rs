@@ -31,6 +31,12 @@ pub enum CityKey {
     Diff,
 }
 
+/// Whether building `index` is drawn in grey: the whole city is (`greyed`), or the building
+/// lies outside a focused package.
+pub fn is_grey(greyed: bool, dimmed: &[bool], index: usize) -> bool {
+    greyed || dimmed.get(index).copied().unwrap_or(false)
+}
+
 /// One city (a session's own or one of the compare view's): the plan, its slab entities, the
 /// instances of its buildings and their animated state.
 #[derive(Default, Debug)]
@@ -95,6 +101,13 @@ pub struct City {
     pub greyed: bool,
     /// Whether the instances wear the grey (`greyed` as last drawn).
     greyed_drawn: bool,
+    /// Buildings drawn dimmed (in grey) because a package of the city is focused and they lie
+    /// outside it, by building index; empty when nothing is focused.
+    pub(super) dimmed: Vec<bool>,
+    /// The dimming changed since the instances were last coloured.
+    dimmed_dirty: bool,
+    /// Bumped whenever the dimming changes (hot spots are chosen among the rest).
+    pub dim_generation: u64,
     /// The viewer's own processing of this city panicked (the message): the city no longer
     /// changes, only follows the scene's arrangement, in grey.
     pub failed: Option<String>,
@@ -485,24 +498,44 @@ impl City {
                 building,
                 self.origin,
                 self.heights_wu[index],
-                palette.building_rgba(self.colours[index], self.greyed),
+                palette.building_rgba(
+                    self.colours[index],
+                    is_grey(self.greyed, &self.dimmed, index),
+                ),
             ));
         }
         self.instances_origin = self.origin;
         self.instances_dirty = true;
     }
 
-    /// Rewrites every instance's colour when the city turned grey (once).
+    /// Rewrites every instance's colour when the city turned grey (once) or its dimming
+    /// changed.
     pub(super) fn recolour_greyed(&mut self, palette: &Palette) {
-        if self.greyed == self.greyed_drawn {
+        if self.greyed == self.greyed_drawn && !self.dimmed_dirty {
             return;
         }
         self.greyed_drawn = self.greyed;
+        self.dimmed_dirty = false;
         let instances = std::sync::Arc::make_mut(&mut self.instances);
-        for (instance, &colour) in instances.iter_mut().zip(&self.colours) {
-            instance.rgba = palette.building_rgba(colour, self.greyed);
+        for (index, (instance, &colour)) in instances.iter_mut().zip(&self.colours).enumerate() {
+            instance.rgba =
+                palette.building_rgba(colour, is_grey(self.greyed, &self.dimmed, index));
         }
         self.instances_dirty = true;
+    }
+
+    /// Dims the buildings marked `true` (a focused package's outside); empty: none.
+    pub fn set_dimmed(&mut self, dimmed: Vec<bool>) {
+        if self.dimmed != dimmed {
+            self.dimmed = dimmed;
+            self.dimmed_dirty = true;
+            self.dim_generation += 1;
+        }
+    }
+
+    /// Which buildings are dimmed (empty when nothing is focused).
+    pub fn dimmed(&self) -> &[bool] {
+        &self.dimmed
     }
 
     /// A failed city's only upkeep: its instances follow it when the scene moves it, and turn

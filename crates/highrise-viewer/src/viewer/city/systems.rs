@@ -498,7 +498,10 @@ pub fn animate_buildings(
                         city.colours[index] = wanted;
                         instances[index] = set_instance_colour(
                             instances[index],
-                            palette.building_rgba(wanted, city.greyed),
+                            palette.building_rgba(
+                                wanted,
+                                super::model::is_grey(city.greyed, &city.dimmed, index),
+                            ),
                         );
                         city.instances_dirty = true;
                     }

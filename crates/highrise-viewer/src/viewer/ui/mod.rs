@@ -67,6 +67,7 @@ impl Plugin for UiPlugin {
                     alerts::alerts,
                     overlay::city_labels,
                     overlay::hot_spot_names,
+                    overlay::breadcrumbs,
                     overlay::tooltip,
                 )
                     .chain(),

@@ -4,9 +4,10 @@ use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 
 use super::tooltip::{building_detail, link_lines, tooltip_lines, BuildingDetail, SPARKLINE_NS};
-use crate::viewer::camera::MainCamera;
+use crate::viewer::camera::{MainCamera, PanelCover};
 use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
+use crate::viewer::focus::{package_trail, FocusPackage, PackageFocus};
 use crate::viewer::hover::Hovered;
 use crate::viewer::labels::{SceneLabels, HOT_SPOT_TEXT_PX};
 use crate::viewer::landscape::Landscape;
@@ -103,6 +104,63 @@ pub(super) fn hot_spot_names(
             egui::FontId::proportional(HOT_SPOT_TEXT_PX),
             egui::Color32::from_rgb(255, 236, 200),
         );
+    }
+    Ok(())
+}
+
+/// The breadcrumbs of a focused package, at the scene's top left: the city (back to the whole
+/// scene), then each enclosing package, then the focused one; a click goes there.
+pub(super) fn breadcrumbs(
+    mut contexts: EguiContexts,
+    focus: Option<Res<PackageFocus>>,
+    sessions: Res<Sessions>,
+    compare: Res<Compare>,
+    cities: Res<Cities>,
+    cover: Res<PanelCover>,
+    mut requests: EventWriter<FocusPackage>,
+) -> Result {
+    let Some((key, path)) = focus.as_deref().and_then(|f| f.focused.clone()) else {
+        return Ok(());
+    };
+    let Some(layout) = cities.get(key).and_then(|city| city.layout.as_ref()) else {
+        return Ok(());
+    };
+    let trail = package_trail(layout, &path);
+    let ctx = contexts.ctx_mut()?;
+    let left_px = ctx.screen_rect().width() * cover.left_fraction + 12.0;
+    let mut wanted = None;
+    egui::Area::new(egui::Id::new("highrise-breadcrumbs"))
+        .fixed_pos(egui::pos2(left_px, 10.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(compare.label(&sessions, key))
+                        .on_hover_text("The whole city (Escape goes one level out)")
+                        .clicked()
+                    {
+                        wanted = Some(None);
+                    }
+                    let mut previous = "";
+                    for (index, crumb) in trail.iter().enumerate() {
+                        ui.label("›");
+                        // Each crumb names what it adds to the one before.
+                        let name = crumb
+                            .strip_prefix(previous)
+                            .and_then(|rest| rest.strip_prefix('.'))
+                            .unwrap_or(crumb);
+                        if index + 1 == trail.len() {
+                            ui.label(egui::RichText::new(name).strong());
+                        } else if ui.button(name).clicked() {
+                            wanted = Some(Some(crumb.clone()));
+                        }
+                        previous = crumb;
+                    }
+                });
+            });
+        });
+    if let Some(package) = wanted {
+        requests.write(FocusPackage { city: key, package });
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use crate::viewer::city::{
     Cities, City, CityKey, ClassFloors, ColourMode, HeightMode, HeightScale,
 };
 use crate::viewer::compare::{Compare, CompareMode};
+use crate::viewer::focus::{FocusPackage, PackageFocus};
 use crate::viewer::landscape::otlp_host;
 use crate::viewer::recording::{open_section, recording_section, Recorder};
 use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
@@ -31,8 +32,7 @@ pub(super) fn panel(
     (mut height_mode, mut height_scale): (ResMut<HeightMode>, ResMut<HeightScale>),
     mut colour_mode: ResMut<ColourMode>,
     (mut class_floors, mut call_arcs): (ResMut<ClassFloors>, ResMut<CallArcs>),
-    mut sites_view: ResMut<super::SitesView>,
-    mut predict_view: ResMut<super::PredictView>,
+    (mut sites_view, mut predict_view): (ResMut<super::SitesView>, ResMut<super::PredictView>),
     camera_mode: Res<CameraMode>,
     (mut search_box, mut search_index): (ResMut<SearchBox>, ResMut<SearchIndex>),
     mut focus: EventWriter<FocusOn>,
@@ -40,6 +40,7 @@ pub(super) fn panel(
     ingest: Option<Res<Ingest>>,
     mut recorder: ResMut<Recorder>,
     mut cover: ResMut<PanelCover>,
+    (package_focus, mut focus_package): (Option<Res<PackageFocus>>, EventWriter<FocusPackage>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let panel_width = egui::SidePanel::left("highrise-panel")
@@ -95,7 +96,25 @@ pub(super) fn panel(
                     ui.separator();
                     recording_section(ui, selected, view, ingest.as_deref(), &mut recorder);
                     let city = cities.entry(CityKey::Session(selected));
-                    selected_section(ui, selected, view, city, &mut focus, &mut commands);
+                    let focused = package_focus
+                        .as_deref()
+                        .and_then(|f| f.focused.as_ref())
+                        .filter(|(key, _)| *key == CityKey::Session(selected))
+                        .map(|(_, path)| path.as_str());
+                    let wanted = selected_section(
+                        ui,
+                        selected,
+                        view,
+                        city,
+                        (&mut focus, &mut commands),
+                        focused,
+                    );
+                    if let Some(package) = wanted {
+                        focus_package.write(FocusPackage {
+                            city: CityKey::Session(selected),
+                            package,
+                        });
+                    }
                 }
             });
         })
@@ -355,14 +374,16 @@ fn search_section(
     }
 }
 
+/// The selected session's window, top methods and package tree; returns the package a click
+/// asked to focus (`Some(None)`: the whole city again).
 fn selected_section(
     ui: &mut egui::Ui,
     session_id: u64,
     view: &mut SessionView,
     city: &mut City,
-    focus: &mut EventWriter<FocusOn>,
-    commands: &mut EventWriter<SessionCommand>,
-) {
+    (focus, commands): (&mut EventWriter<FocusOn>, &mut EventWriter<SessionCommand>),
+    focused_package: Option<&str>,
+) -> Option<Option<String>> {
     ui.label(egui::RichText::new(view.title()).strong());
     let mut window_s = view.window_s;
     if ui
@@ -411,11 +432,10 @@ fn selected_section(
         }
     }
 
-    ui.label(egui::RichText::new("Packages (untick to exclude)").strong());
-    let Some(layout) = city.layout.as_ref() else {
-        return;
-    };
+    ui.label(egui::RichText::new("Packages (click to dive in, untick to exclude)").strong());
+    let layout = city.layout.as_ref()?;
     let mut changed = false;
+    let mut wanted_focus = None;
     let mut packages: Vec<(u16, String)> = layout
         .packages()
         .iter()
@@ -428,8 +448,22 @@ fn selected_section(
         ui.horizontal(|ui| {
             ui.add_space(f32::from(depth.saturating_sub(1)) * 14.0);
             let name = path.rsplit('.').next().unwrap_or(&path).to_string();
-            if ui.checkbox(&mut included, name).changed() {
+            if ui
+                .checkbox(&mut included, "")
+                .on_hover_text("Untick to leave this package out of the city")
+                .changed()
+            {
                 changed = true;
+            }
+            let is_focused = focused_package == Some(path.as_str());
+            if ui
+                .selectable_label(is_focused, name)
+                .on_hover_text(
+                    "Dive in: frame this package and dim the rest (again: the whole city)",
+                )
+                .clicked()
+            {
+                wanted_focus = Some((!is_focused).then(|| path.clone()));
             }
         });
         if included {
@@ -446,6 +480,7 @@ fn selected_section(
             ),
         });
     }
+    wanted_focus
 }
 
 /// The compare controls: which sessions are A and B, the mode, and the structural summary.
