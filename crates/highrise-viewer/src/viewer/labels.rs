@@ -3,6 +3,12 @@
 //! highest slab), each class's name in the street in front of its block once the camera is close
 //! enough to read it, and the hovered building's name floats above it, facing the camera.
 //!
+//! At the overview of a big city, where a package's name lying on its district would stand
+//! under [`OVERVIEW_BELOW_PX`], it stands upright on screen instead ([`SceneLabels::overview`],
+//! drawn by the overlay at [`OVERVIEW_TEXT_PX`]) at its district's front-left corner or middle,
+//! where it fits; a package that only leads to one sub-package leaves its name to that one's
+//! path.
+//!
 //! Level of detail: a label is shown only when its text would stand at least
 //! [`MIN_TEXT_PX`] tall on screen, it is in view, and it does not cover a label that matters
 //! more (packages before classes, larger before smaller); at most [`MAX_LABELS`] at once. The
@@ -24,7 +30,7 @@ use bevy::prelude::*;
 use bevy::render::mesh::{Indices, PrimitiveTopology};
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
-use super::camera::MainCamera;
+use super::camera::{MainCamera, PanelCover};
 use super::city::{Cities, City, CityKey, CitySet, ColourMode, HeightMode, STUB_HEIGHT_WU};
 use super::hover::Hovered;
 use super::sessions::Sessions;
@@ -49,6 +55,14 @@ const PACKAGE_LIFT_WU: f32 = 0.02;
 /// A larger name floats this far over the highest slab of its district, above the stubs of
 /// idle buildings and under any building that ran.
 const STUB_CLEARANCE_WU: f32 = 0.1;
+/// Text height of a package's name drawn on screen at the overview, pixels (two more for the
+/// first two levels).
+pub const OVERVIEW_TEXT_PX: f32 = 13.0;
+/// A package name lying on its district smaller than this on screen (pixels) stands upright on
+/// screen instead, where it fits.
+const OVERVIEW_BELOW_PX: f32 = 16.0;
+/// Padding around a package's name on screen, pixels.
+pub const OVERVIEW_PAD_PX: f32 = 2.0;
 /// Text height of a class name, world units (it lies in the one-plot street).
 const CLASS_TEXT_WU: f32 = 0.6;
 /// The hovered building's name, pixels of text height on screen.
@@ -68,6 +82,8 @@ pub const HOT_SPOT_NAMES: usize = 5;
 const HOT_SPOT_MIN_SHARE: f32 = 0.25;
 /// Text height of a hot spot's name on screen, pixels.
 pub const HOT_SPOT_TEXT_PX: f32 = 14.0;
+/// A hot spot's name longer than this (characters) leaves out its parameters.
+const HOT_SPOT_NAME_CHARS: usize = 40;
 /// Padding around a hot spot's name (its dark box), pixels.
 pub const HOT_SPOT_PAD_PX: f32 = 3.0;
 /// Where no city's targets say when they change (compare cities), the hot spots are chosen
@@ -113,6 +129,18 @@ pub enum LabelKind {
     Building,
 }
 
+/// Where a package's name may stand on screen when its district is too far away for the name
+/// lying on it to read (the overview): its district's top face, city coordinates.
+#[derive(Debug, Clone)]
+struct OverviewPlace {
+    rect: highrise_layout::Rect,
+    top_wu: f32,
+    /// The full path, and the package's own name when that is too long.
+    path: String,
+    /// Text height on screen, pixels.
+    text_px: f32,
+}
+
 /// One label candidate of a city, in the city's own coordinates.
 #[derive(Debug, Clone)]
 struct Candidate {
@@ -124,6 +152,9 @@ struct Candidate {
     size_wu: Vec2,
     /// Larger matters more (method count).
     weight: u32,
+    /// A package's name on screen at the overview (none for a package that only leads to one
+    /// sub-package: that one's path names it).
+    overview: Option<OverviewPlace>,
 }
 
 /// A label on screen now (what the level of detail chose), world coordinates.
@@ -146,6 +177,9 @@ pub struct ShownLabel {
 pub struct SceneLabels {
     /// The package and class labels shown now, most important first.
     pub shown: Vec<ShownLabel>,
+    /// Package names drawn upright on screen (by the overlay) where their districts are too
+    /// far away for the names lying on them to read: the overview of a big city.
+    pub overview: Vec<ShownLabel>,
     /// The hovered building's label, if shown.
     pub hovered: Option<ShownLabel>,
     /// The hot spots' names placed this frame, hottest first per city.
@@ -387,7 +421,19 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             }
         }
     }
+    // A package with one sub-package and no class of its own is only a way through: no name
+    // of its own at the overview.
+    let mut children = vec![0u32; layout.packages().len()];
+    let mut own_classes = vec![0u32; layout.packages().len()];
     for package in layout.packages() {
+        if let Some(parent) = package.parent {
+            children[parent as usize] += 1;
+        }
+    }
+    for class in layout.classes() {
+        own_classes[class.package as usize] += 1;
+    }
+    for (package_index, package) in layout.packages().iter().enumerate() {
         if package.path.is_empty() {
             continue;
         }
@@ -409,15 +455,32 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             inner_top_wu[index] + STUB_CLEARANCE_WU
         };
         let room_wu = district.rect.width_wu() - 0.4;
-        let Some((text, width_wu)) = package_texts(&package.path)
+        let overview =
+            (children[package_index] != 1 || own_classes[package_index] > 0).then(|| {
+                OverviewPlace {
+                    rect: district.rect,
+                    top_wu: inner_top_wu[index] + STUB_CLEARANCE_WU,
+                    path: package.path.clone(),
+                    text_px: if package.depth <= 2 {
+                        OVERVIEW_TEXT_PX + 2.0
+                    } else {
+                        OVERVIEW_TEXT_PX
+                    },
+                }
+            });
+        // A name too long to lie on its district may still stand on screen at the overview
+        // (a zero size never reads on the ground).
+        let (text, width_wu) = package_texts(&package.path)
             .into_iter()
             .map(|text| (text, assets.aspect(text) * height_wu))
             .find(|(_, width_wu)| *width_wu <= room_wu)
-        else {
+            .unwrap_or((&package.path, 0.0));
+        if width_wu == 0.0 && overview.is_none() {
             continue;
-        };
+        }
         out.push(Candidate {
             kind: LabelKind::Package,
+            overview,
             text: text.to_owned(),
             // Along the district's front edge (toward the default view), reading left to
             // right: on the margin, or floating over the front row when larger.
@@ -461,6 +524,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             ),
             size_wu: Vec2::new(width_wu, height_wu),
             weight: class.method_count,
+            overview: None,
         });
     }
     // Larger before smaller (the level of detail takes packages before classes).
@@ -654,6 +718,7 @@ fn choose_labels(
     let view = View::of(camera, camera_transform, projection);
     let mut occupancy = Occupancy::new(view.viewport_px, 8.0);
     let mut shown = Vec::new();
+    let mut overview = Vec::new();
     let (mut new_textures, mut more_to_come) = (0, false);
     let origins: HashMap<CityKey, Vec3> = cities
         .iter()
@@ -672,8 +737,26 @@ fn choose_labels(
                 }
                 let centre = candidate.centre + origin;
                 let text_px = view.text_px(centre, candidate.size_wu.y);
-                if text_px < MIN_TEXT_PX {
-                    continue;
+                if candidate.size_wu.x == 0.0 || text_px < OVERVIEW_BELOW_PX {
+                    // Small on the ground: at the overview, upright on screen, else on the
+                    // ground if it still reads there.
+                    let label = candidate.overview.as_ref().and_then(|place| {
+                        overview_label(&view, &assets, place, origin, &mut occupancy)
+                    });
+                    let placed = label.is_some();
+                    overview.extend(label.map(|(text, min, max, text_px)| ShownLabel {
+                        kind,
+                        city: key,
+                        text,
+                        centre,
+                        size_wu: Vec2::ZERO,
+                        text_px,
+                        min_px: min,
+                        max_px: max,
+                    }));
+                    if placed || candidate.size_wu.x == 0.0 || text_px < MIN_TEXT_PX {
+                        continue;
+                    }
                 }
                 let half = Vec3::new(candidate.size_wu.x / 2.0, 0.0, candidate.size_wu.y / 2.0);
                 let corners = [
@@ -774,10 +857,61 @@ fn choose_labels(
         }
     }
     labels.shown = shown;
+    labels.overview = overview;
     evict_textures(&mut labels, &mut materials, clock);
     if more_to_come {
         labels.chosen_for = None; // choose again next pass, with the textures made so far
     }
+}
+
+/// Where a package's name stands on screen at the overview: (text, box min and max, text
+/// height), inside its district's box on screen, at its front-left corner or else its middle,
+/// where no label is yet; `None` when the district is too small on screen or all is taken.
+fn overview_label(
+    view: &View,
+    assets: &LabelAssets,
+    place: &OverviewPlace,
+    origin: Vec3,
+    occupancy: &mut Occupancy,
+) -> Option<(String, Vec2, Vec2, f32)> {
+    let rect = place.rect;
+    let at = |x: f32, z: f32| view.to_screen(Vec3::new(x, place.top_wu, z) + origin);
+    let corners = [
+        at(rect.min_x, rect.min_z)?,
+        at(rect.max_x, rect.min_z)?,
+        at(rect.max_x, rect.max_z)?,
+        at(rect.min_x, rect.max_z)?,
+    ];
+    let min = corners.iter().copied().reduce(Vec2::min)?;
+    let max = corners.iter().copied().reduce(Vec2::max)?;
+    let text_px = place.text_px;
+    let height_px = text_px + 2.0 * OVERVIEW_PAD_PX;
+    if max.y - min.y < 2.0 * height_px {
+        return None;
+    }
+    let (text, width_px) = package_texts(&place.path)
+        .into_iter()
+        .map(|text| (text, assets.aspect(text) * text_px + 2.0 * OVERVIEW_PAD_PX))
+        .find(|(_, width_px)| *width_px <= (max.x - min.x) * 0.8)?;
+    let size = Vec2::new(width_px, height_px);
+    let front_left = corners[3];
+    let spots = [
+        front_left + Vec2::new(6.0, -6.0 - height_px),
+        (min + max - size) / 2.0,
+    ];
+    spots
+        .into_iter()
+        .find_map(|spot| {
+            let (spot_min, spot_max) = (spot, spot + size);
+            let on_screen = spot_min.x >= 0.0
+                && spot_min.y >= 0.0
+                && spot_max.x <= view.viewport_px.x
+                && spot_max.y <= view.viewport_px.y;
+            let inside = spot_min.cmpge(min).all() && spot_max.cmple(max).all();
+            (on_screen && inside && occupancy.try_take(spot_min, spot_max))
+                .then(|| (text.to_owned(), spot_min, spot_max))
+        })
+        .map(|(text, min, max)| (text, min, max, text_px))
 }
 
 fn texture_key(kind: LabelKind, text: &str) -> String {
@@ -950,6 +1084,28 @@ fn class_and_method(layout: &highrise_layout::CityLayout, building: u32) -> Opti
     ))
 }
 
+/// A hot spot's name, short enough to read over a tower: the innermost class and the method,
+/// its parameters elided when the whole is longer than [`HOT_SPOT_NAME_CHARS`]
+/// (`MavenProjectComparator.compare(…)`).
+fn hot_spot_name(layout: &highrise_layout::CityLayout, building: u32) -> Option<String> {
+    let placed = layout.buildings().get(building as usize)?;
+    let class = layout
+        .classes()
+        .get(layout.blocks().get(placed.block as usize)?.class as usize)?;
+    let (method, signature) = layout.method_name(building)?;
+    let class_name = highrise_protocol::display_class(&class.name);
+    let inner = class_name.rsplit('.').next().unwrap_or(&class_name);
+    let method = highrise_protocol::method_display(&class.name, method, signature);
+    let name = format!("{inner}.{method}");
+    if name.chars().count() <= HOT_SPOT_NAME_CHARS {
+        return Some(name);
+    }
+    Some(match method.split_once('(') {
+        Some((bare, rest)) if rest != ")" => format!("{inner}.{bare}(…)"),
+        _ => name,
+    })
+}
+
 /// A city's hot spots: up to [`HOT_SPOT_NAMES`] buildings by target height, tallest first
 /// (ties: lower index), each at least [`HOT_SPOT_MIN_SHARE`] of the tallest and above an idle
 /// stub, none of the `dimmed` (outside a focused package). One pass keeping the best few: no
@@ -1031,7 +1187,7 @@ fn choose_hot_spots(
         choice.buildings = hot_spot_buildings(&city.target_heights_wu, city.dimmed())
             .into_iter()
             .filter_map(|building| {
-                let name = class_and_method(layout, building)?;
+                let name = hot_spot_name(layout, building)?;
                 let method_id = layout.buildings().get(building as usize)?.method_id;
                 let text = match hot_spot_value(sessions.as_deref(), key, method_id, mode) {
                     Some(value) => format!("{name} · {value}"),
@@ -1051,13 +1207,14 @@ fn overlaps((a_min, a_max): (Vec2, Vec2), (b_min, b_max): (Vec2, Vec2)) -> bool 
 
 /// Places the hot spots' names over their buildings' tops (as the heights animate), clear of
 /// package names, alert badges and each other: a name that would cover one moves beside the
-/// top or up, up to four rows, else waits. Class names under a hot spot's name give way.
+/// top or up, up to seven rows, else waits. Class names under a hot spot's name give way.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn place_hot_spots(
     cities: Res<Cities>,
     hovered: Option<Res<Hovered>>,
     assets: Res<LabelAssets>,
     badges: Res<BadgeRects>,
+    cover: Option<Res<PanelCover>>,
     mut labels: ResMut<SceneLabels>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
@@ -1067,11 +1224,19 @@ fn place_hot_spots(
         return;
     };
     let view = View::of(camera, camera_transform, projection);
+    // The part of the window the panels leave to the scene.
+    let cover = cover.as_deref().copied().unwrap_or_default();
+    let scene_min = Vec2::new(cover.left_fraction * view.viewport_px.x, 0.0);
+    let scene_max = Vec2::new(
+        view.viewport_px.x,
+        (1.0 - cover.bottom_fraction) * view.viewport_px.y,
+    );
     let hovered = hovered.as_deref().and_then(|h| h.building());
     let mut taken: Vec<(Vec2, Vec2)> = labels
         .shown
         .iter()
         .filter(|l| l.kind == LabelKind::Package)
+        .chain(&labels.overview)
         .map(|l| (l.min_px, l.max_px))
         .chain(badges.0.iter().copied())
         .collect();
@@ -1106,23 +1271,20 @@ fn place_hot_spots(
             let Some(anchor) = view.to_screen(top) else {
                 continue;
             };
-            if anchor.x < 0.0
-                || anchor.y < 0.0
-                || anchor.x > view.viewport_px.x
-                || anchor.y > view.viewport_px.y
-            {
+            if !(anchor.cmpge(scene_min).all() && anchor.cmple(scene_max).all()) {
                 continue;
             }
             let width_px = assets.aspect(text) * HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
-            // Over the top first, then beside it, then higher, up to five rows.
+            // Over the top first, then beside it, then higher, up to eight rows.
             let shift_px = width_px / 2.0 + 4.0;
-            let spots = (0..5).flat_map(|row| [(row, 0.0), (row, -shift_px), (row, shift_px)]);
+            let spots = (0..8)
+                .flat_map(|row| [0.0, -1.0, 1.0, -2.0, 2.0].map(|side| (row, side * shift_px)));
             let spot = spots.into_iter().find_map(|(row, dx)| {
                 let bottom = anchor.y - 3.0 - row as f32 * (height_px + 3.0);
                 let x = anchor.x + dx;
                 let min = Vec2::new(x - width_px / 2.0, bottom - height_px);
                 let max = Vec2::new(x + width_px / 2.0, bottom);
-                let inside = min.y >= 0.0 && max.x > 0.0 && min.x < view.viewport_px.x;
+                let inside = min.cmpge(scene_min).all() && max.x <= scene_max.x;
                 (inside && !taken.iter().any(|&other| overlaps((min, max), other)))
                     .then_some((min, max))
             });

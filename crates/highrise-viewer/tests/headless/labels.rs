@@ -180,3 +180,72 @@ fn the_hottest_buildings_carry_their_names() {
         .collect();
     assert_eq!(named, vec![30, 51, 66, 12, 40]);
 }
+
+/// A 20,000-method city at the default framing, nothing touched: every top-level package is
+/// named readably (on its district, or upright on screen at the overview), names cover no
+/// other name, and the five hottest carry theirs.
+#[test]
+fn a_big_city_names_its_top_level_packages_at_the_overview() {
+    use highrise_viewer::viewer::labels::{LabelKind, SceneLabels};
+    let mut app = app_with_camera_and_labels();
+    let tops = ["alpha", "beta", "gamma", "delta", "epsilon"];
+    let mut defs = Vec::new();
+    for top in tops {
+        for sub in 0..8 {
+            for class in 0..25 {
+                for method in 0..20 {
+                    let id = defs.len() as u32;
+                    defs.push(def(
+                        id,
+                        &format!("{top}.part{sub}"),
+                        &format!("Class{sub}x{class}"),
+                        &format!("method{method}"),
+                    ));
+                }
+            }
+        }
+    }
+    let count = defs.len();
+    assert_eq!(count, 20_000);
+    let mut methods = vec![stats(0.0005, 1, 1); count];
+    for (rank, method_id) in [1_234usize, 5_678, 9_012, 13_456, 17_890]
+        .into_iter()
+        .enumerate()
+    {
+        methods[method_id] = stats(0.3 - rank as f32 * 0.04, 1, 10);
+    }
+    accept(&mut app, report(defs, methods, 1));
+    settle(&mut app);
+    for _ in 0..30 {
+        app.update();
+    }
+    let labels = app.world().resource::<SceneLabels>();
+    let named: Vec<&highrise_viewer::viewer::labels::ShownLabel> = labels
+        .shown
+        .iter()
+        .chain(&labels.overview)
+        .filter(|l| l.kind == LabelKind::Package)
+        .collect();
+    for top in tops {
+        let label = named.iter().find(|l| l.text == top);
+        assert!(
+            label.is_some_and(|l| l.text_px >= 12.0),
+            "{top} named at 12 px or more: {:#?}",
+            named
+        );
+    }
+    let boxes: Vec<(Vec2, Vec2)> = labels
+        .shown
+        .iter()
+        .chain(&labels.overview)
+        .map(|l| (l.min_px, l.max_px))
+        .chain(labels.hot_spots.iter().map(|h| (h.min_px, h.max_px)))
+        .collect();
+    for (index, a) in boxes.iter().enumerate() {
+        for b in &boxes[index + 1..] {
+            let apart = a.1.x <= b.0.x || b.1.x <= a.0.x || a.1.y <= b.0.y || b.1.y <= a.0.y;
+            assert!(apart, "{a:?} and {b:?} overlap");
+        }
+    }
+    assert_eq!(labels.hot_spots.len(), 5, "{:#?}", labels.hot_spots);
+}

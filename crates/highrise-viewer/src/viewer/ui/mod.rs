@@ -66,6 +66,7 @@ impl Plugin for UiPlugin {
                     source::source_menu,
                     alerts::alerts,
                     overlay::city_labels,
+                    overlay::overview_names,
                     overlay::hot_spot_names,
                     overlay::breadcrumbs,
                     overlay::tooltip,

@@ -9,7 +9,7 @@ use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::focus::{package_trail, FocusPackage, PackageFocus};
 use crate::viewer::hover::Hovered;
-use crate::viewer::labels::{SceneLabels, HOT_SPOT_TEXT_PX};
+use crate::viewer::labels::{SceneLabels, HOT_SPOT_TEXT_PX, OVERVIEW_PAD_PX};
 use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
@@ -60,6 +60,47 @@ pub(super) fn city_labels(
             compare.label(&sessions, key),
             egui::FontId::proportional(16.0),
             egui::Color32::from_rgb(235, 235, 240),
+        );
+    }
+    Ok(())
+}
+
+/// Draws the package names the labels placed on screen for the overview: light text with a
+/// dark shadow, so it reads on light slabs as on dark ones.
+pub(super) fn overview_names(
+    mut contexts: EguiContexts,
+    labels: Option<Res<SceneLabels>>,
+) -> Result {
+    let Some(labels) = labels.filter(|l| !l.overview.is_empty()) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    for label in &labels.overview {
+        let at = egui::pos2(
+            label.min_px.x + OVERVIEW_PAD_PX,
+            (label.min_px.y + label.max_px.y) / 2.0,
+        );
+        let font = egui::FontId::proportional(label.text_px);
+        for offset in [
+            egui::vec2(1.0, 1.0),
+            egui::vec2(-1.0, 1.0),
+            egui::vec2(1.0, -1.0),
+        ] {
+            painter.text(
+                at + offset,
+                egui::Align2::LEFT_CENTER,
+                &label.text,
+                font.clone(),
+                egui::Color32::from_rgba_unmultiplied(0, 0, 0, 200),
+            );
+        }
+        painter.text(
+            at,
+            egui::Align2::LEFT_CENTER,
+            &label.text,
+            font,
+            egui::Color32::from_rgb(236, 238, 245),
         );
     }
     Ok(())
