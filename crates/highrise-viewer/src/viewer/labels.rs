@@ -60,7 +60,7 @@ const STUB_CLEARANCE_WU: f32 = 0.1;
 pub const OVERVIEW_TEXT_PX: f32 = 13.0;
 /// A package name lying on its district smaller than this on screen (pixels) stands upright on
 /// screen instead, where it fits.
-const OVERVIEW_BELOW_PX: f32 = 16.0;
+pub const OVERVIEW_BELOW_PX: f32 = 16.0;
 /// Padding around a package's name on screen, pixels.
 pub const OVERVIEW_PAD_PX: f32 = 2.0;
 /// Text height of a class name, world units (it lies in the one-plot street).
@@ -79,7 +79,7 @@ const TEXTURE_CACHE: usize = 1_024;
 pub const HOT_SPOT_NAMES: usize = 5;
 /// A building is named as a hot spot only when its target height is at least this share of its
 /// city's tallest (the others do not stand out as towers).
-const HOT_SPOT_MIN_SHARE: f32 = 0.25;
+pub const HOT_SPOT_MIN_SHARE: f32 = 0.25;
 /// Text height of a hot spot's name on screen, pixels.
 pub const HOT_SPOT_TEXT_PX: f32 = 14.0;
 /// A hot spot's name longer than this (characters) leaves out its parameters.
