@@ -32,6 +32,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::camera::{MainCamera, PanelCover};
 use super::city::{Cities, City, CityKey, CitySet, ColourMode, HeightMode, STUB_HEIGHT_WU};
+use super::compare::Compare;
 use super::hover::Hovered;
 use super::sessions::Sessions;
 
@@ -60,7 +61,9 @@ const STUB_CLEARANCE_WU: f32 = 0.1;
 pub const OVERVIEW_TEXT_PX: f32 = 13.0;
 /// A package name lying on its district smaller than this on screen (pixels) stands upright on
 /// screen instead, where it fits.
-pub const OVERVIEW_BELOW_PX: f32 = 16.0;
+pub const OVERVIEW_BELOW_PX: f32 = 24.0;
+/// Text height of a city's name under its front edge (the overlay's), pixels.
+pub const CITY_NAME_PX: f32 = 16.0;
 /// Padding around a package's name on screen, pixels.
 pub const OVERVIEW_PAD_PX: f32 = 2.0;
 /// Text height of a class name, world units (it lies in the one-plot street).
@@ -180,6 +183,8 @@ pub struct SceneLabels {
     /// Package names drawn upright on screen (by the overlay) where their districts are too
     /// far away for the names lying on them to read: the overview of a big city.
     pub overview: Vec<ShownLabel>,
+    /// Where the cities' names stand on screen (kept clear by every other name).
+    city_names: Vec<(Vec2, Vec2)>,
     /// The hovered building's label, if shown.
     pub hovered: Option<ShownLabel>,
     /// The hot spots' names placed this frame, hottest first per city.
@@ -283,6 +288,14 @@ impl LabelAssets {
             last = Some(glyph);
         }
         (width + 2.0 * RASTER_PAD_PX as f32) / (RASTER_PX + 2.0 * RASTER_PAD_PX as f32)
+    }
+
+    /// Width of `text` drawn `text_px` tall on screen by the overlay (egui draws the same
+    /// Ubuntu font), pixels, with a tenth more for egui's own spacing.
+    fn width_px(&self, text: &str, text_px: f32) -> f32 {
+        let padded = RASTER_PX + 2.0 * RASTER_PAD_PX as f32;
+        let advance_px = self.aspect(text) * padded - 2.0 * RASTER_PAD_PX as f32;
+        advance_px * text_px / RASTER_PX * 1.1
     }
 
     /// `text` in white on a transparent image (alpha is the glyph coverage).
@@ -690,6 +703,7 @@ fn choose_labels(
     mut materials: ResMut<Assets<StandardMaterial>>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
+    (sessions, compare): (Option<Res<Sessions>>, Option<Res<Compare>>),
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {
         return;
@@ -717,6 +731,26 @@ fn choose_labels(
     labels.chosen_at_s = now_s;
     let view = View::of(camera, camera_transform, projection);
     let mut occupancy = Occupancy::new(view.viewport_px, 8.0);
+    // Each city's name, which the overlay writes under its front edge, comes first.
+    let mut city_names = Vec::new();
+    if let (Some(sessions), Some(compare)) = (sessions.as_deref(), compare.as_deref()) {
+        for key in compare.scene_order(sessions) {
+            let Some(bounds) = cities.get(key).and_then(|city| city.world_bounds()) else {
+                continue;
+            };
+            let anchor = Vec3::new((bounds.min_x + bounds.max_x) / 2.0, 0.0, bounds.max_z + 1.5);
+            if let Some(at) = view.to_screen(anchor) {
+                let half_width_px =
+                    assets.width_px(&compare.label(sessions, key), CITY_NAME_PX) / 2.0;
+                let name = (
+                    at - Vec2::new(half_width_px, 0.0),
+                    at + Vec2::new(half_width_px, CITY_NAME_PX * 1.3),
+                );
+                occupancy.try_take(name.0, name.1);
+                city_names.push(name);
+            }
+        }
+    }
     let mut shown = Vec::new();
     let mut overview = Vec::new();
     let (mut new_textures, mut more_to_come) = (0, false);
@@ -858,6 +892,7 @@ fn choose_labels(
     }
     labels.shown = shown;
     labels.overview = overview;
+    labels.city_names = city_names;
     evict_textures(&mut labels, &mut materials, clock);
     if more_to_come {
         labels.chosen_for = None; // choose again next pass, with the textures made so far
@@ -891,7 +926,7 @@ fn overview_label(
     }
     let (text, width_px) = package_texts(&place.path)
         .into_iter()
-        .map(|text| (text, assets.aspect(text) * text_px + 2.0 * OVERVIEW_PAD_PX))
+        .map(|text| (text, assets.width_px(text, text_px) + 2.0 * OVERVIEW_PAD_PX))
         .find(|(_, width_px)| *width_px <= (max.x - min.x) * 0.8)?;
     let size = Vec2::new(width_px, height_px);
     let front_left = corners[3];
@@ -1239,6 +1274,7 @@ fn place_hot_spots(
         .chain(&labels.overview)
         .map(|l| (l.min_px, l.max_px))
         .chain(badges.0.iter().copied())
+        .chain(labels.city_names.iter().copied())
         .collect();
     let mut hot_spots = Vec::new();
     let height_px = HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
@@ -1274,7 +1310,7 @@ fn place_hot_spots(
             if !(anchor.cmpge(scene_min).all() && anchor.cmple(scene_max).all()) {
                 continue;
             }
-            let width_px = assets.aspect(text) * HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
+            let width_px = assets.width_px(text, HOT_SPOT_TEXT_PX) + 2.0 * HOT_SPOT_PAD_PX;
             // Over the top first, then beside it, then higher, up to eight rows.
             let shift_px = width_px / 2.0 + 4.0;
             let spots = (0..8)

@@ -9,7 +9,7 @@ use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::focus::{package_trail, FocusPackage, PackageFocus};
 use crate::viewer::hover::Hovered;
-use crate::viewer::labels::{SceneLabels, HOT_SPOT_TEXT_PX, OVERVIEW_PAD_PX};
+use crate::viewer::labels::{SceneLabels, CITY_NAME_PX, HOT_SPOT_TEXT_PX, OVERVIEW_PAD_PX};
 use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
@@ -58,7 +58,7 @@ pub(super) fn city_labels(
             egui::pos2(position.x, position.y),
             egui::Align2::CENTER_TOP,
             compare.label(&sessions, key),
-            egui::FontId::proportional(16.0),
+            egui::FontId::proportional(CITY_NAME_PX),
             egui::Color32::from_rgb(235, 235, 240),
         );
     }

@@ -57,11 +57,13 @@ public final class Agent {
             if (firstLoad) {
                 transformer = new Transformer(filter, options.alloc, options.verbose, inst);
                 transformer.defineOnly = options.sampled;
+                transformer.wholeJars = options.allClasses;
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
             } else {
                 transformer.filter = filter;
                 transformer.alloc = options.alloc;
                 transformer.defineOnly = options.sampled;
+                transformer.wholeJars = options.allClasses;
             }
             int id = ++sessions;
             Sender s = new Sender(id, options);

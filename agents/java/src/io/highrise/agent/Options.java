@@ -17,7 +17,9 @@ import java.util.List;
  * (auto, the default: exact until the probes distort the program, then sampled; exact: every call,
  * from probes in every profiled method, whatever it costs; sampled: no probes, the threads' stacks
  * sampled every {@code sample} milliseconds, default {@link #DEFAULT_SAMPLE_MS}, by the JVM's own
- * sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}).
+ * sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}), classes
+ * (loaded, the default: the classes that load; all: also every other profiled class of the jars
+ * they load from, read in the background; see {@link JarClasses}).
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
@@ -50,6 +52,8 @@ final class Options {
     /** Whether mode= was given (an attach without it is exact: see Agent). */
     boolean modeGiven;
     int sampleMs = DEFAULT_SAMPLE_MS;
+    /** classes=all: the city shows every profiled class of the jars the program loads from. */
+    boolean allClasses;
     final List<String> warnings = new ArrayList<>();
 
     static Options parse(String args) {
@@ -137,6 +141,12 @@ final class Options {
                             o.sampleMs = Math.max(1, Math.min(1000, Integer.parseInt(value.replace("ms", ""))));
                         } catch (NumberFormatException e) {
                             o.warnings.add("sample=" + value + " is not milliseconds; using " + o.sampleMs);
+                        }
+                        break;
+                    case "classes":
+                        o.allClasses = value.equals("all");
+                        if (!o.allClasses && !value.equals("loaded")) {
+                            o.warnings.add("classes=" + value + " is not all or loaded; using loaded");
                         }
                         break;
                     case "stats":

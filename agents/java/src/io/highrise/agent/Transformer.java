@@ -55,6 +55,8 @@ final class Transformer implements ClassFileTransformer {
     volatile boolean alloc;
     /** Sampled mode: classes are read for their methods' definitions and left unchanged. */
     volatile boolean defineOnly;
+    /** classes=all: every profiled class of each jar a profiled class loads from is defined. */
+    volatile boolean wholeJars;
     final boolean verbose;
     final AtomicLong classesInstrumented = new AtomicLong();
     final AtomicLong classesFailed = new AtomicLong();
@@ -100,6 +102,9 @@ final class Transformer implements ClassFileTransformer {
         try {
             if (className == null || loader == null || !filter.accepts(className)) {
                 return null;
+            }
+            if (wholeJars) {
+                JarClasses.see(loaderKey(loader), protectionDomain, filter, verbose);
             }
             if (defineOnly) {
                 // The class runs as compiled; it is read for its methods the first time a sample

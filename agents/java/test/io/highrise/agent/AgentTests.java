@@ -75,6 +75,7 @@ public final class AgentTests {
         tests.put("phase_marks_through_highrise_classes", AgentTests::phaseMarks);
         tests.put("sampled_mode_through_highrise_report", AgentTests::sampledMode);
         tests.put("auto_mode_drops_its_probes_when_they_cannot_keep_up", AgentTests::autoMode);
+        tests.put("classes_all_defines_the_classes_of_a_jar_that_never_load", AgentTests::classesAll);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -1137,6 +1138,53 @@ public final class AgentTests {
                 "the parked thread counts in stuck: " + stuck);
         String text = runTool(highrise, "report", run.hrec.toString());
         check(text.contains("measured: sampled every 10 ms"), text);
+    }
+
+    /**
+     * classes=all: a program in a jar runs one class of two; the session defines the methods of
+     * the class that never loaded too (read from the jar in the background), and only with the
+     * option. Needs --highrise.
+     */
+    static void classesAll() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path dir = Files.createTempDirectory("highrise-java-classes-all");
+        Path src = dir.resolve("src/jarapp");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Main.java"), "package jarapp;\n"
+                + "public class Main { public static void main(String[] a) throws Exception {\n"
+                + "  System.out.println(Used.twice(21)); Thread.sleep(300); } }\n");
+        Files.writeString(src.resolve("Used.java"),
+                "package jarapp;\npublic class Used { static int twice(int x) { return 2 * x; } }\n");
+        Files.writeString(src.resolve("Unused.java"), "package jarapp;\n"
+                + "public class Unused { int neverCalled() { return 7; } static void alsoNot() {} }\n");
+        Path out = dir.resolve("out");
+        compileTree(dir.resolve("src"), out, "the jar program");
+        Path jarFile = dir.resolve("app.jar");
+        try (java.util.jar.JarOutputStream jarOut = new java.util.jar.JarOutputStream(Files.newOutputStream(jarFile))) {
+            for (String name : new String[] {"Main", "Used", "Unused"}) {
+                jarOut.putNextEntry(new java.util.jar.JarEntry("jarapp/" + name + ".class"));
+                jarOut.write(Files.readAllBytes(out.resolve("jarapp/" + name + ".class")));
+                jarOut.closeEntry();
+            }
+        }
+        for (boolean all : new boolean[] {true, false}) {
+            Path runDir = dir.resolve(all ? "all" : "loaded");
+            Files.createDirectories(runDir);
+            String option = all ? ",classes=all" : "";
+            Recorded run = recordProgram(runDir, addr -> Arrays.asList(JAVA, "-javaagent:" + jar + "=addr=" + addr
+                    + ",include=jarapp" + option, "-cp", jarFile.toString(), "jarapp.Main"));
+            check(run.output.contains("42"), run.output);
+            Map<String, Map<String, Object>> methods =
+                    methodsByName(map(new Json(runTool(highrise, "report", "--json", run.hrec.toString())).value()));
+            check(methods.containsKey("jarapp.Used.twice"), "the loaded class: " + methods.keySet());
+            boolean unusedDefined = methods.containsKey("jarapp.Unused.neverCalled")
+                    && methods.containsKey("jarapp.Unused.alsoNot");
+            check(unusedDefined == all, (all ? "classes=all defines" : "by default no definition of")
+                    + " the class that never loaded: " + methods.keySet());
+        }
     }
 
     /**
