@@ -448,7 +448,7 @@ pub fn compare_targets(
                             building.block,
                             (height_mode, colour_mode),
                             scale,
-                            max_height_wu,
+                            crate::viewer::city::HeightFit::linear(max_height_wu),
                         ),
                         None => (STUB_HEIGHT_WU, ColourKey::Absent),
                     }

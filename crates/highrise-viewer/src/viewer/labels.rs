@@ -900,8 +900,8 @@ fn choose_labels(
 }
 
 /// Where a package's name stands on screen at the overview: (text, box min and max, text
-/// height), inside its district's box on screen, at its front-left corner or else its middle,
-/// where no label is yet; `None` when the district is too small on screen or all is taken.
+/// height), inside its district's box on screen, at its front-left corner or else its middle
+/// or another corner, where no label is yet; `None` when the district is too small on screen or all is taken.
 fn overview_label(
     view: &View,
     assets: &LabelAssets,
@@ -929,10 +929,14 @@ fn overview_label(
         .map(|text| (text, assets.width_px(text, text_px) + 2.0 * OVERVIEW_PAD_PX))
         .find(|(_, width_px)| *width_px <= (max.x - min.x) * 0.8)?;
     let size = Vec2::new(width_px, height_px);
-    let front_left = corners[3];
+    // Its front-left corner (where the name lies on the ground), its middle, its left and
+    // right corners, its back corner.
     let spots = [
-        front_left + Vec2::new(6.0, -6.0 - height_px),
+        corners[3] + Vec2::new(6.0, -6.0 - height_px),
         (min + max - size) / 2.0,
+        corners[0] + Vec2::new(8.0, -height_px / 2.0),
+        corners[2] + Vec2::new(-8.0 - size.x, -height_px / 2.0),
+        corners[1] + Vec2::new(-size.x / 2.0, 6.0),
     ];
     spots
         .into_iter()

@@ -106,10 +106,11 @@ pub struct ViewArgs {
     /// What building height shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::HeightMode::Exclusive)]
     pub height: city::HeightMode,
-    /// What full height stands for in the time modes: about the hottest method's share
-    /// (`relative`, so hot spots stand out among thousands of methods) or 100 % of the window
-    /// (`absolute`, the paper's scale). The panel switches it.
-    #[arg(long, value_enum, default_value_t = city::HeightScale::Relative)]
+    /// What full height stands for in the time modes: about the hottest method's share, heights
+    /// in proportion (`relative`) or by the square root (`sqrt`, so a big program's five
+    /// hottest all stand out), `auto` choosing by the city's size (√ from 1,000 methods), or
+    /// 100 % of the window (`absolute`, the paper's scale). The panel switches it.
+    #[arg(long, value_enum, default_value_t = city::HeightScale::Auto)]
     pub height_scale: city::HeightScale,
     /// What building colour shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]

@@ -143,6 +143,8 @@ fn the_hottest_buildings_carry_their_names() {
             .collect()
     };
     assert_eq!(named, vec![7, 30, 51, 66, 12], "{:#?}", labels.hot_spots);
+    // A small city keeps the paper's proportions (auto: linear under 1,000 methods).
+    assert!(!app.world().resource::<Cities>()[CityKey::Session(1)].sqrt_heights);
     let first = &labels.hot_spots[0];
     assert_eq!(first.text, "Class0x1.method3 · 60 %");
     for (index, spot) in labels.hot_spots.iter().enumerate() {
@@ -248,4 +250,30 @@ fn a_big_city_names_its_top_level_packages_at_the_overview() {
         }
     }
     assert_eq!(labels.hot_spots.len(), 5, "{:#?}", labels.hot_spots);
+
+    // By the square root (auto, at 20,000 methods): the fifth hottest (14 % against 30 %)
+    // stands at least half as tall as the hottest; the rest (0.05 %) under a tenth of it.
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    assert!(city.sqrt_heights);
+    let layout = city.layout.as_ref().expect("plan");
+    let tallest_wu = city
+        .target_heights_wu
+        .iter()
+        .copied()
+        .fold(0.0f32, f32::max);
+    for (index, building) in layout.buildings().iter().enumerate() {
+        let height_wu = city.target_heights_wu[index];
+        if [1_234, 5_678, 9_012, 13_456, 17_890].contains(&building.method_id) {
+            assert!(
+                height_wu >= 0.5 * tallest_wu,
+                "hot {height_wu} of {tallest_wu}"
+            );
+        } else {
+            assert!(
+                height_wu < 0.1 * tallest_wu,
+                "cool {height_wu} of {tallest_wu}"
+            );
+        }
+    }
 }

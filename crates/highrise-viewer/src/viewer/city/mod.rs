@@ -35,8 +35,8 @@ pub use model::{
 };
 pub use palette::{
     class_hue, grey, heat_colour, log_share, relative_full_scale, stats_target, AllocSample,
-    AllocScale, ColourKey, ColourMode, HeightMode, HeightScale, Palette, CLASS_COLOURS, DIFF_STEPS,
-    GREY_LEVEL, HEAT_STEPS, THREAD_STEPS,
+    AllocScale, ColourKey, ColourMode, HeightFit, HeightMode, HeightScale, Palette, CLASS_COLOURS,
+    DIFF_STEPS, GREY_LEVEL, HEAT_STEPS, SQRT_FROM_BUILDINGS, THREAD_STEPS,
 };
 pub use systems::{
     animate_buildings, arrange_cities, glide_cities, place_methods, set_targets, slab_transform,

@@ -6,8 +6,8 @@ use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
 use super::palette::{
-    relative_full_scale, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightMode,
-    HeightScale, Palette,
+    relative_full_scale, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightFit,
+    HeightMode, HeightScale, Palette, SQRT_FROM_BUILDINGS,
 };
 use crate::viewer::instancing::{building_instance, BuildingInstance};
 
@@ -122,6 +122,8 @@ pub struct City {
     /// the absolute scale).
     pub height_scale: HeightScale,
     pub full_scale: f32,
+    /// Heights go by the square root of the share of full height in the current targets.
+    pub sqrt_heights: bool,
     /// Counts changes of the plan (new methods, moves): labels gather their places again.
     plan_generation: u64,
     /// Items gliding from where they were drawn to the places the plan moved them to.
@@ -137,7 +139,7 @@ struct TargetsBase {
     snapshot: std::sync::Arc<Snapshot>,
     height_mode: HeightMode,
     colour_mode: ColourMode,
-    max_height_wu: f32,
+    fit: HeightFit,
     count: usize,
 }
 
@@ -209,10 +211,11 @@ pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
 }
 
 impl City {
-    /// The height a value of 1 maps to in this pass: [`City::max_height_wu`] over the full
-    /// scale, which [`HeightScale::Relative`] takes from the snapshot's hottest method in the
-    /// time modes (one pass over the snapshot); the memory modes have their own scale.
-    fn scaled_max_height_wu(&mut self, snapshot: &Snapshot, height_mode: HeightMode) -> f32 {
+    /// How values map to heights in this pass: [`City::max_height_wu`] for the full scale,
+    /// which the relative scales take from the snapshot's hottest method in the time modes (one
+    /// pass over the snapshot; the memory modes have their own scale), by the square root where
+    /// the scale says so ([`City::sqrt_heights`]).
+    fn height_fit(&mut self, snapshot: &Snapshot, height_mode: HeightMode) -> HeightFit {
         self.full_scale =
             if self.height_scale == HeightScale::Absolute || height_mode.reads_memory() {
                 1.0
@@ -224,7 +227,17 @@ impl City {
                     .fold(0.0f32, f32::max);
                 relative_full_scale(self.full_scale, hottest)
             };
-        self.max_height_wu() / self.full_scale
+        self.sqrt_heights = !height_mode.reads_memory()
+            && match self.height_scale {
+                HeightScale::Sqrt => true,
+                HeightScale::Auto => self.method_ids.len() >= SQRT_FROM_BUILDINGS,
+                HeightScale::Relative | HeightScale::Absolute => false,
+            };
+        HeightFit {
+            full_height_wu: self.max_height_wu(),
+            full_value: self.full_scale,
+            sqrt: self.sqrt_heights,
+        }
     }
 
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
@@ -579,7 +592,7 @@ impl City {
         height_mode: HeightMode,
         colour_mode: ColourMode,
     ) {
-        let max_height_wu = self.scaled_max_height_wu(snapshot, height_mode);
+        let fit = self.height_fit(snapshot, height_mode);
         let methods = snapshot.methods.as_slice();
         let count = self.method_ids.len().min(self.target_heights_wu.len());
         // First only the gather, in a tight loop the CPU can run many loads of at once (the
@@ -609,7 +622,7 @@ impl City {
                 self.blocks[index],
                 (height_mode, colour_mode),
                 scale,
-                max_height_wu,
+                fit,
             );
             tallest_wu = tallest_wu.max(height_wu);
             self.apply_target(index, height_wu, colour);
@@ -630,7 +643,7 @@ impl City {
         height_mode: HeightMode,
         colour_mode: ColourMode,
     ) {
-        let max_height_wu = self.scaled_max_height_wu(snapshot, height_mode);
+        let fit = self.height_fit(snapshot, height_mode);
         let count = self.method_ids.len().min(self.target_heights_wu.len());
         let base = self.targets_base.take();
         let memory = height_mode.reads_memory() || colour_mode.reads_memory();
@@ -638,7 +651,7 @@ impl City {
             !memory
                 && base.height_mode == height_mode
                 && base.colour_mode == colour_mode
-                && base.max_height_wu.to_bits() == max_height_wu.to_bits()
+                && base.fit == fit
                 && base.count == count
                 && count == self.method_ids.len()
                 && base.snapshot.methods.len() == snapshot.methods.len()
@@ -667,7 +680,7 @@ impl City {
                         block,
                         (height_mode, colour_mode),
                         AllocScale::default(),
-                        max_height_wu,
+                        fit,
                     );
                     changed.push((index, height_wu, colour));
                 }
@@ -698,7 +711,7 @@ impl City {
                 snapshot: std::sync::Arc::clone(snapshot),
                 height_mode,
                 colour_mode,
-                max_height_wu,
+                fit,
                 count,
             });
         }

@@ -15,16 +15,54 @@ pub const THREAD_STEPS: usize = 8;
 /// Steps of each side (faster, slower) of the diff city's blue/red ramp.
 pub const DIFF_STEPS: usize = 16;
 
-/// What full height stands for in the time modes.
+/// What full height stands for in the time modes, and how a share maps to a height.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum HeightScale {
-    /// Full height is about the hottest method's value (rounded up to a quarter of an octave,
-    /// so the scale moves in steps, not every snapshot): among thousands of methods that
-    /// share the time, the hot spots stand as towers.
+    /// [`HeightScale::Relative`] in a city of fewer than [`SQRT_FROM_BUILDINGS`] buildings,
+    /// [`HeightScale::Sqrt`] from there: a small program keeps the paper's proportions, a big
+    /// one's next hot spots stand as towers beside the hottest.
     #[default]
+    Auto,
+    /// Full height is about the hottest method's value (rounded up to a quarter of an octave,
+    /// so the scale moves in steps, not every snapshot), heights in proportion: among
+    /// thousands of methods that share the time, the hottest stands as a tower.
     Relative,
-    /// The paper's scale: full height is 100 % of the window.
+    /// As [`HeightScale::Relative`], heights by the square root of the share of full height:
+    /// a method at a quarter of the hottest stands half as tall, so the five hottest of a big
+    /// program all stand out. Colour still says the share itself.
+    Sqrt,
+    /// The paper's scale: full height is 100 % of the window, heights in proportion.
     Absolute,
+}
+
+/// From this many buildings, [`HeightScale::Auto`] takes the square-root scale.
+pub const SQRT_FROM_BUILDINGS: usize = 1_000;
+
+/// How a value (a share of the window, or of the memory modes' own scale) maps to a height:
+/// `full_value` stands `full_height_wu` tall, in proportion or by the square root.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeightFit {
+    pub full_height_wu: f32,
+    pub full_value: f32,
+    pub sqrt: bool,
+}
+
+impl HeightFit {
+    /// Value 1 stands `full_height_wu` tall, in proportion.
+    pub fn linear(full_height_wu: f32) -> Self {
+        Self {
+            full_height_wu,
+            full_value: 1.0,
+            sqrt: false,
+        }
+    }
+
+    /// The height of `value` (at most 1.5 × full height; the square root of that when `sqrt`).
+    pub fn height_wu(self, value: f32) -> f32 {
+        let ratio = (value / self.full_value.max(f32::MIN_POSITIVE)).clamp(0.0, 1.5);
+        let ratio = if self.sqrt { ratio.sqrt() } else { ratio };
+        ratio * self.full_height_wu
+    }
 }
 
 /// The smallest full scale [`HeightScale::Relative`] goes down to (2 % of the window), so an
@@ -399,7 +437,7 @@ pub fn stats_target(
     block: u32,
     modes: (HeightMode, ColourMode),
     scale: AllocScale,
-    max_height_wu: f32,
+    fit: HeightFit,
 ) -> (f32, ColourKey) {
     let (height_mode, colour_mode) = modes;
     let value = height_mode.value(stats, alloc) / scale.full_scale(height_mode);
@@ -408,7 +446,7 @@ pub fn stats_target(
     if !ran {
         return (STUB_HEIGHT_WU, ColourKey::Stub);
     }
-    let height_wu = (value.min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
+    let height_wu = fit.height_wu(value).max(STUB_HEIGHT_WU * 2.0);
     let heat =
         |t: f32| ColourKey::Heat((t.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8);
     let colour = match colour_mode {
@@ -427,6 +465,23 @@ pub fn stats_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_square_root_fit_stands_a_quarter_of_full_at_half_height() {
+        let fit = HeightFit {
+            full_height_wu: 100.0,
+            full_value: 0.4,
+            sqrt: true,
+        };
+        assert!((fit.height_wu(0.1) - 50.0).abs() < 1e-4);
+        assert!((fit.height_wu(0.4) - 100.0).abs() < 1e-4);
+        assert_eq!(fit.height_wu(0.0), 0.0);
+        // Above full scale it grows up to 1.5x the value's ratio, as the linear fit does.
+        assert!((fit.height_wu(1.0) - 100.0 * 1.5f32.sqrt()).abs() < 1e-3);
+        let linear = HeightFit { sqrt: false, ..fit };
+        assert!((linear.height_wu(0.1) - 25.0).abs() < 1e-4);
+        assert_eq!(HeightFit::linear(10.0).height_wu(0.5), 5.0);
+    }
 
     #[test]
     fn the_relative_scale_steps_up_at_once_and_down_only_two_steps_below() {
@@ -502,7 +557,7 @@ mod tests {
                 0,
                 modes,
                 scale,
-                10.0,
+                HeightFit::linear(10.0),
             )
         };
         assert_eq!(target(0), (STUB_HEIGHT_WU, ColourKey::Stub));

@@ -54,7 +54,7 @@ pub(super) fn panel(
                 let full_scale = sessions
                     .selected
                     .and_then(|id| cities.get(CityKey::Session(id)))
-                    .map(|city| city.full_scale);
+                    .map(|city| (city.full_scale, city.sqrt_heights));
                 view_section(
                     ui,
                     (&mut height_mode, &mut height_scale, full_scale),
@@ -289,7 +289,11 @@ pub fn dropped_line(events_dropped: u64, snapshot: Option<&Snapshot>) -> Option<
 
 fn view_section(
     ui: &mut egui::Ui,
-    (height_mode, height_scale, full_scale): (&mut HeightMode, &mut HeightScale, Option<f32>),
+    (height_mode, height_scale, full_scale): (
+        &mut HeightMode,
+        &mut HeightScale,
+        Option<(f32, bool)>,
+    ),
     colour_mode: &mut ColourMode,
     class_floors: &mut ClassFloors,
     call_arcs: &mut CallArcs,
@@ -309,14 +313,26 @@ fn view_section(
     });
     if !height_mode.reads_memory() {
         ui.horizontal(|ui| {
+            ui.radio_value(height_scale, HeightScale::Auto, "auto")
+                .on_hover_text("Relative; by the square root from 1,000 methods, so a big program's next hot spots stand as towers too");
             ui.radio_value(height_scale, HeightScale::Relative, "relative")
-                .on_hover_text("Full height is about the hottest method's share, so hot spots stand out among thousands of methods");
+                .on_hover_text("Full height is about the hottest method's share, heights in proportion");
+            ui.radio_value(height_scale, HeightScale::Sqrt, "√")
+                .on_hover_text("Relative, heights by the square root: a method at a quarter of full height stands half as tall");
             ui.radio_value(height_scale, HeightScale::Absolute, "absolute")
                 .on_hover_text("The paper's scale: full height is 100 % of the window");
         });
         // The legend: what a full-height building means now, in the selected city.
-        if let Some(full) = full_scale.filter(|full| *full > 0.0) {
-            ui.label(format!("full height = {:.0} % of the window", full * 100.0));
+        if let Some((full, sqrt)) = full_scale.filter(|(full, _)| *full > 0.0) {
+            ui.label(if sqrt {
+                format!(
+                    "full height = {:.0} %, half height = {:.1} % of the window (√)",
+                    full * 100.0,
+                    full * 25.0
+                )
+            } else {
+                format!("full height = {:.0} % of the window", full * 100.0)
+            });
         }
     }
     ui.label(egui::RichText::new("Colour").strong());
