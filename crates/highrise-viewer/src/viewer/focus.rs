@@ -259,6 +259,8 @@ fn apply_focus(
         {
             max.y = max.y.max(building.base_height_wu + height_wu);
         }
+        // The ground fills the view: a tower far taller than the district may rise out of it.
+        max.y = max.y.min(min.y + (max.x - min.x).max(max.z - min.z));
         if min.x <= max.x {
             frame.write(FrameBox {
                 min: min + city.origin,

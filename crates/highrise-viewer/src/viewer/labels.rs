@@ -614,6 +614,17 @@ impl View {
         }
     }
 
+    /// The part of the view the panels leave to the scene: (top-left, bottom-right), pixels.
+    fn scene(&self, cover: PanelCover) -> (Vec2, Vec2) {
+        (
+            Vec2::new(cover.left_fraction * self.viewport_px.x, 0.0),
+            Vec2::new(
+                self.viewport_px.x,
+                (1.0 - cover.bottom_fraction) * self.viewport_px.y,
+            ),
+        )
+    }
+
     /// Where a world point lands on screen (pixels from the top-left), if in front.
     fn to_screen(&self, point: Vec3) -> Option<Vec2> {
         let clip = self.clip_from_world * point.extend(1.0);
@@ -703,7 +714,11 @@ fn choose_labels(
     mut materials: ResMut<Assets<StandardMaterial>>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
-    (sessions, compare): (Option<Res<Sessions>>, Option<Res<Compare>>),
+    (sessions, compare, cover): (
+        Option<Res<Sessions>>,
+        Option<Res<Compare>>,
+        Option<Res<PanelCover>>,
+    ),
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {
         return;
@@ -731,6 +746,7 @@ fn choose_labels(
     labels.chosen_at_s = now_s;
     let view = View::of(camera, camera_transform, projection);
     let mut occupancy = Occupancy::new(view.viewport_px, 8.0);
+    let scene = view.scene(cover.as_deref().copied().unwrap_or_default());
     // Each city's name, which the overlay writes under its front edge, comes first.
     let mut city_names = Vec::new();
     if let (Some(sessions), Some(compare)) = (sessions.as_deref(), compare.as_deref()) {
@@ -775,7 +791,7 @@ fn choose_labels(
                     // Small on the ground: at the overview, upright on screen, else on the
                     // ground if it still reads there.
                     let label = candidate.overview.as_ref().and_then(|place| {
-                        overview_label(&view, &assets, place, origin, &mut occupancy)
+                        overview_label(&view, &assets, place, origin, scene, &mut occupancy)
                     });
                     let placed = label.is_some();
                     overview.extend(label.map(|(text, min, max, text_px)| ShownLabel {
@@ -907,6 +923,7 @@ fn overview_label(
     assets: &LabelAssets,
     place: &OverviewPlace,
     origin: Vec3,
+    scene: (Vec2, Vec2),
     occupancy: &mut Occupancy,
 ) -> Option<(String, Vec2, Vec2, f32)> {
     let rect = place.rect;
@@ -942,10 +959,7 @@ fn overview_label(
         .into_iter()
         .find_map(|spot| {
             let (spot_min, spot_max) = (spot, spot + size);
-            let on_screen = spot_min.x >= 0.0
-                && spot_min.y >= 0.0
-                && spot_max.x <= view.viewport_px.x
-                && spot_max.y <= view.viewport_px.y;
+            let on_screen = spot_min.cmpge(scene.0).all() && spot_max.cmple(scene.1).all();
             let inside = spot_min.cmpge(min).all() && spot_max.cmple(max).all();
             (on_screen && inside && occupancy.try_take(spot_min, spot_max))
                 .then(|| (text.to_owned(), spot_min, spot_max))
@@ -1263,13 +1277,7 @@ fn place_hot_spots(
         return;
     };
     let view = View::of(camera, camera_transform, projection);
-    // The part of the window the panels leave to the scene.
-    let cover = cover.as_deref().copied().unwrap_or_default();
-    let scene_min = Vec2::new(cover.left_fraction * view.viewport_px.x, 0.0);
-    let scene_max = Vec2::new(
-        view.viewport_px.x,
-        (1.0 - cover.bottom_fraction) * view.viewport_px.y,
-    );
+    let (scene_min, scene_max) = view.scene(cover.as_deref().copied().unwrap_or_default());
     let hovered = hovered.as_deref().and_then(|h| h.building());
     let mut taken: Vec<(Vec2, Vec2)> = labels
         .shown
