@@ -69,6 +69,8 @@ pub struct PanelCover {
 pub struct CameraState {
     /// The user moved the camera: stop re-framing as the city grows.
     pub user_moved: bool,
+    /// The camera frames a focused package (again as its plan changes) until the user moves it.
+    pub framing_focus: bool,
     /// The world box framed last (ground and tallest building), to re-frame when it changes.
     framed_box: Option<(Vec3, Vec3)>,
     /// The cities the scene showed when it was framed last.
@@ -178,6 +180,7 @@ fn orbit_input(
             controller.mouse_rotate_sensitivity * delta,
         ));
         state.user_moved = true;
+        state.framing_focus = false;
     }
     if (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle))
         && delta != Vec2::ZERO
@@ -187,6 +190,7 @@ fn orbit_input(
             delta * look.radius() * 0.3,
         ));
         state.user_moved = true;
+        state.framing_focus = false;
     }
     let mut scalar = 1.0;
     for event in wheel.read() {
@@ -196,6 +200,7 @@ fn orbit_input(
         };
         scalar *= 1.0 - lines * controller.mouse_wheel_zoom_sensitivity;
         state.user_moved = true;
+        state.framing_focus = false;
     }
     if scalar != 1.0 {
         events.write(orbit::ControlEvent::Zoom(scalar));
@@ -230,6 +235,7 @@ fn fly_input(
             controller.mouse_rotate_sensitivity * delta,
         ));
         state.user_moved = true;
+        state.framing_focus = false;
     }
     if typing {
         return;
@@ -247,6 +253,7 @@ fn fly_input(
         if keyboard.pressed(key) {
             events.write(fps::ControlEvent::TranslateEye(speed * direction));
             state.user_moved = true;
+            state.framing_focus = false;
         }
     }
 }
@@ -321,6 +328,7 @@ fn double_click_focus(
             distance_wu: 25.0,
         });
         state.user_moved = true;
+        state.framing_focus = false;
     }
     state.last_click_s = now_s;
 }
@@ -411,8 +419,8 @@ fn keep_point_of_interest(
     state: Res<CameraState>,
     mut cameras: Query<&mut LookTransform, With<MainCamera>>,
 ) {
-    if !state.user_moved {
-        return; // framing follows the whole city anyway
+    if !state.user_moved || state.framing_focus {
+        return; // framing follows the whole city, or the focused package, anyway
     }
     let Ok(mut look) = cameras.single_mut() else {
         return;

@@ -5,7 +5,8 @@
 //! [`FocusPackage`] event.
 //!
 //! The focus follows the city's plan: as definitions arrive and the plan changes, the dimming
-//! is made again for the package's buildings then; the camera frames it once, when chosen.
+//! is made again for the package's buildings, and the camera frames it again until the user
+//! moves the camera.
 
 use bevy::prelude::*;
 
@@ -197,11 +198,12 @@ fn take_requests(
     focus.applied = None;
     if focus.focused.is_none() {
         for (_, city) in cities.iter_mut() {
-            city.set_dimmed(Vec::new());
+            city.set_dimmed(Vec::new(), Vec::new());
         }
         // Back to the whole scene, framed as the city grows.
         if let Some(camera) = camera.as_deref_mut() {
             camera.user_moved = false;
+            camera.framing_focus = false;
         }
         frame_all.write(FrameAll);
     }
@@ -237,19 +239,27 @@ fn apply_focus(
         return; // not in the plan yet (or any more): wait
     };
     let first_time = !applied.is_some_and(|(k, p, _)| *k == key && *p == path);
-    if first_time {
-        // Its districts (and its sub-packages', annexes included) with their names, up to its
-        // tallest building (target heights: a tower still rising is framed already).
+    // Framed when chosen, and again as the plan moves it until the user takes the camera.
+    let following = camera.as_deref().is_some_and(|c| c.framing_focus);
+    if first_time || following {
+        // Its blocks (and its sub-packages', annexes included), with a margin for their
+        // names, up to its tallest building (target heights: a tower still rising is framed
+        // already). Blocks, not districts: a district grown to fill its parent's free space
+        // may be mostly bare ground.
         let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-        for district in layout
-            .districts()
-            .iter()
-            .filter(|d| packages.get(d.package as usize).copied().unwrap_or(false))
-        {
-            let rect = district.rect;
+        for block in layout.blocks().iter().filter(|b| {
+            layout
+                .classes()
+                .get(b.class as usize)
+                .is_some_and(|c| packages.get(c.package as usize).copied().unwrap_or(false))
+        }) {
+            let rect = block.rect;
             min = min.min(Vec3::new(rect.min_x, 0.0, rect.min_z));
-            max = max.max(Vec3::new(rect.max_x, district.top_height_wu, rect.max_z));
+            max = max.max(Vec3::new(rect.max_x, block.base_height_wu, rect.max_z));
         }
+        let margin_wu = ((max.x - min.x).max(max.z - min.z) * 0.12).max(3.0);
+        min -= Vec3::new(margin_wu, 0.0, margin_wu);
+        max += Vec3::new(margin_wu, 0.0, margin_wu);
         for ((building, _), &height_wu) in layout
             .buildings()
             .iter()
@@ -268,10 +278,14 @@ fn apply_focus(
             });
             if let Some(camera) = camera.as_deref_mut() {
                 camera.user_moved = true;
+                camera.framing_focus = true;
             }
         }
     }
-    city.set_dimmed(inside.into_iter().map(|inside| !inside).collect());
+    city.set_dimmed(
+        inside.into_iter().map(|inside| !inside).collect(),
+        packages.into_iter().map(|inside| !inside).collect(),
+    );
     focus.applied = Some((key, path, generation));
 }
 

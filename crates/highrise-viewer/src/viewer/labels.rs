@@ -33,6 +33,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use super::camera::{MainCamera, PanelCover};
 use super::city::{Cities, City, CityKey, CitySet, ColourMode, HeightMode, STUB_HEIGHT_WU};
 use super::compare::Compare;
+use super::focus::PackageFocus;
 use super::hover::Hovered;
 use super::sessions::Sessions;
 
@@ -614,10 +615,11 @@ impl View {
         }
     }
 
-    /// The part of the view the panels leave to the scene: (top-left, bottom-right), pixels.
-    fn scene(&self, cover: PanelCover) -> (Vec2, Vec2) {
+    /// The part of the view the panels leave to the scene: (top-left, bottom-right), pixels;
+    /// `top_px` are kept for the breadcrumbs of a focused package.
+    fn scene(&self, cover: PanelCover, top_px: f32) -> (Vec2, Vec2) {
         (
-            Vec2::new(cover.left_fraction * self.viewport_px.x, 0.0),
+            Vec2::new(cover.left_fraction * self.viewport_px.x, top_px),
             Vec2::new(
                 self.viewport_px.x,
                 (1.0 - cover.bottom_fraction) * self.viewport_px.y,
@@ -714,10 +716,11 @@ fn choose_labels(
     mut materials: ResMut<Assets<StandardMaterial>>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
-    (sessions, compare, cover): (
+    (sessions, compare, cover, focus): (
         Option<Res<Sessions>>,
         Option<Res<Compare>>,
         Option<Res<PanelCover>>,
+        Option<Res<PackageFocus>>,
     ),
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {
@@ -746,7 +749,10 @@ fn choose_labels(
     labels.chosen_at_s = now_s;
     let view = View::of(camera, camera_transform, projection);
     let mut occupancy = Occupancy::new(view.viewport_px, 8.0);
-    let scene = view.scene(cover.as_deref().copied().unwrap_or_default());
+    let scene = view.scene(
+        cover.as_deref().copied().unwrap_or_default(),
+        breadcrumbs_px(focus.as_deref()),
+    );
     // Each city's name, which the overlay writes under its front edge, comes first.
     let mut city_names = Vec::new();
     if let (Some(sessions), Some(compare)) = (sessions.as_deref(), compare.as_deref()) {
@@ -1253,6 +1259,18 @@ fn choose_hot_spots(
     labels.hot_spot_choice.retain(|key, _| seen.contains(key));
 }
 
+/// Pixels at the top of the scene the breadcrumbs of a focused package take.
+fn breadcrumbs_px(focus: Option<&PackageFocus>) -> f32 {
+    if focus.is_some_and(|f| f.focused.is_some()) {
+        BREADCRUMBS_PX
+    } else {
+        0.0
+    }
+}
+
+/// Height of the breadcrumbs' bar (with its margin), pixels.
+pub const BREADCRUMBS_PX: f32 = 46.0;
+
 /// True when two screen boxes overlap.
 fn overlaps((a_min, a_max): (Vec2, Vec2), (b_min, b_max): (Vec2, Vec2)) -> bool {
     a_min.x < b_max.x && b_min.x < a_max.x && a_min.y < b_max.y && b_min.y < a_max.y
@@ -1267,7 +1285,7 @@ fn place_hot_spots(
     hovered: Option<Res<Hovered>>,
     assets: Res<LabelAssets>,
     badges: Res<BadgeRects>,
-    cover: Option<Res<PanelCover>>,
+    (cover, focus): (Option<Res<PanelCover>>, Option<Res<PackageFocus>>),
     mut labels: ResMut<SceneLabels>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
@@ -1277,7 +1295,10 @@ fn place_hot_spots(
         return;
     };
     let view = View::of(camera, camera_transform, projection);
-    let (scene_min, scene_max) = view.scene(cover.as_deref().copied().unwrap_or_default());
+    let (scene_min, scene_max) = view.scene(
+        cover.as_deref().copied().unwrap_or_default(),
+        breadcrumbs_px(focus.as_deref()),
+    );
     let hovered = hovered.as_deref().and_then(|h| h.building());
     let mut taken: Vec<(Vec2, Vec2)> = labels
         .shown
@@ -1316,9 +1337,26 @@ fn place_hot_spots(
                 placed_building.base_height_wu + height_wu,
                 centre.z,
             ) + city.origin;
-            let Some(anchor) = view.to_screen(top) else {
+            let base = Vec3::new(centre.x, placed_building.base_height_wu, centre.z) + city.origin;
+            // The tower's top on screen; for a tower rising out of the top of the view (up
+            // close, its top perhaps behind the camera), where it leaves it, under the edge.
+            let highest_y = scene_min.y + HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX + 6.0;
+            let Some(mut anchor) = view.to_screen(base) else {
                 continue;
             };
+            for step in 1..=16 {
+                let Some(at) = view.to_screen(base.lerp(top, step as f32 / 16.0)) else {
+                    break;
+                };
+                if at.y < highest_y {
+                    if anchor.y > highest_y {
+                        let t = (anchor.y - highest_y) / (anchor.y - at.y);
+                        anchor += (at - anchor) * t;
+                    }
+                    break;
+                }
+                anchor = at;
+            }
             if !(anchor.cmpge(scene_min).all() && anchor.cmple(scene_max).all()) {
                 continue;
             }

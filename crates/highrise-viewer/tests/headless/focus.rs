@@ -58,14 +58,39 @@ fn focusing_a_package_frames_it_dims_the_rest_and_names_its_own_hot_spots() {
             assert_ne!(instance.rgba, grey(instance.rgba), "in colour inside");
         }
     }
+    // The package's block lots keep their colour; the others' go dark.
+    {
+        use highrise_viewer::viewer::city::Palette;
+        let dimmed_material = app.world().resource::<Palette>().block_dimmed.clone();
+        let cities = app.world().resource::<Cities>();
+        let city = &cities[CityKey::Session(1)];
+        let layout = city.layout.as_ref().expect("plan");
+        let entities = city.block_entities.clone();
+        let expected: Vec<bool> = layout
+            .blocks()
+            .iter()
+            .map(|b| {
+                layout.packages()[layout.classes()[b.class as usize].package as usize].path
+                    != "main.game2"
+            })
+            .collect();
+        let mut query = app.world_mut().query::<&MeshMaterial3d<StandardMaterial>>();
+        for (entity, dark) in entities.iter().zip(expected) {
+            let material = query.get(app.world(), *entity).expect("a block slab");
+            assert_eq!(material.0 == dimmed_material, dark);
+        }
+    }
     // The camera looks at the package's district, closer than at the whole city.
-    let layout = city.layout.as_ref().expect("plan");
-    let package = layout
-        .packages()
-        .iter()
-        .find(|p| p.path == "main.game2")
-        .expect("package");
-    let rect = layout.districts()[package.districts[0] as usize].rect;
+    let rect = {
+        let cities = app.world().resource::<Cities>();
+        let layout = cities[CityKey::Session(1)].layout.as_ref().expect("plan");
+        let package = layout
+            .packages()
+            .iter()
+            .find(|p| p.path == "main.game2")
+            .expect("package");
+        layout.districts()[package.districts[0] as usize].rect
+    };
     let target =
         look_target(&mut app) - app.world().resource::<Cities>()[CityKey::Session(1)].origin;
     assert!(

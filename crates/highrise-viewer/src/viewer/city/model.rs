@@ -104,6 +104,8 @@ pub struct City {
     /// Buildings drawn dimmed (in grey) because a package of the city is focused and they lie
     /// outside it, by building index; empty when nothing is focused.
     pub(super) dimmed: Vec<bool>,
+    /// Packages whose blocks are drawn dark (outside a focused package), by package index.
+    pub(super) dimmed_packages: Vec<bool>,
     /// The dimming changed since the instances were last coloured.
     dimmed_dirty: bool,
     /// Bumped whenever the dimming changes (hot spots are chosen among the rest).
@@ -537,12 +539,17 @@ impl City {
         self.instances_dirty = true;
     }
 
-    /// Dims the buildings marked `true` (a focused package's outside); empty: none.
-    pub fn set_dimmed(&mut self, dimmed: Vec<bool>) {
+    /// Dims the buildings marked `true` and the blocks of the packages marked `true` (a
+    /// focused package's outside, by building and by package index); empty: none.
+    pub fn set_dimmed(&mut self, dimmed: Vec<bool>, dimmed_packages: Vec<bool>) {
         if self.dimmed != dimmed {
             self.dimmed = dimmed;
             self.dimmed_dirty = true;
             self.dim_generation += 1;
+        }
+        if self.dimmed_packages != dimmed_packages {
+            self.dimmed_packages = dimmed_packages;
+            self.structure_dirty = true; // the block slabs change material
         }
     }
 

@@ -268,6 +268,8 @@ pub struct Palette {
     /// Districts by nesting depth (deeper is lighter).
     pub district: Vec<Handle<StandardMaterial>>,
     pub block: Handle<StandardMaterial>,
+    /// A block outside a focused package.
+    pub block_dimmed: Handle<StandardMaterial>,
 }
 
 impl Palette {
@@ -397,6 +399,7 @@ impl FromWorld for Palette {
             })
             .collect();
         let block = add(Color::srgb(0.38, 0.40, 0.44));
+        let block_dimmed = add(Color::srgb(0.15, 0.16, 0.18));
         Self {
             cube,
             absent: linear_bytes(Color::srgb(0.16, 0.17, 0.20)),
@@ -412,6 +415,7 @@ impl FromWorld for Palette {
             highlight: linear_bytes(Color::srgb(0.35, 1.0, 0.95)),
             district,
             block,
+            block_dimmed,
         }
     }
 }

@@ -252,12 +252,23 @@ pub fn sync_structure(
                 &mut city.block_entities,
                 &mut city.shown_blocks,
                 &mut layout.blocks().iter().map(|b| {
+                    // A focused package's blocks stand out: the others' lots go dark.
+                    let dimmed = layout
+                        .classes()
+                        .get(b.class as usize)
+                        .and_then(|c| city.dimmed_packages.get(c.package as usize))
+                        .copied()
+                        .unwrap_or(false);
                     (
                         b.class,
                         b.rect,
                         b.base_height_wu,
                         b.top_height_wu,
-                        palette.block.clone(),
+                        if dimmed {
+                            palette.block_dimmed.clone()
+                        } else {
+                            palette.block.clone()
+                        },
                     )
                 }),
             );
