@@ -704,6 +704,15 @@ type PlacedLabels<'w, 's> = Query<
     Without<MainCamera>,
 >;
 
+/// What else the labels keep clear of: the cities' names (sessions, compare view), the panels,
+/// a focused package's breadcrumbs.
+type SceneContext<'w> = (
+    Option<Res<'w, Sessions>>,
+    Option<Res<'w, Compare>>,
+    Option<Res<'w, PanelCover>>,
+    Option<Res<'w, PackageFocus>>,
+);
+
 /// Chooses which labels to show for the current view and places them.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn choose_labels(
@@ -716,12 +725,7 @@ fn choose_labels(
     mut materials: ResMut<Assets<StandardMaterial>>,
     cameras: LabelCamera,
     mut placed: PlacedLabels,
-    (sessions, compare, cover, focus): (
-        Option<Res<Sessions>>,
-        Option<Res<Compare>>,
-        Option<Res<PanelCover>>,
-        Option<Res<PackageFocus>>,
-    ),
+    (sessions, compare, cover, focus): SceneContext,
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {
         return;
