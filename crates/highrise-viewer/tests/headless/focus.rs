@@ -48,8 +48,6 @@ fn focusing_a_package_frames_it_dims_the_rest_and_names_its_own_hot_spots() {
     }
     // Dimmed buildings are drawn in grey, the package's in their colours.
     let drawn = buildings(&mut app);
-    let cities = app.world().resource::<Cities>();
-    let city = &cities[CityKey::Session(1)];
     for (index, instance) in drawn.iter().enumerate() {
         let [r, g, b, _] = instance.rgba;
         if dimmed[index] {
