@@ -4,7 +4,7 @@
 //! enough to read it, and the hovered building's name floats above it, facing the camera.
 //!
 //! At the overview of a big city, where a package's name lying on its district would stand
-//! under [`OVERVIEW_BELOW_PX`], it stands upright on screen instead ([`SceneLabels::overview`],
+//! under [`OVERVIEW_BELOW_PX`] (twice that for a top-level package), it stands upright on screen instead ([`SceneLabels::overview`],
 //! drawn by the overlay at [`OVERVIEW_TEXT_PX`]) at its district's front-left corner or middle,
 //! where it fits; a package that only leads to one sub-package leaves its name to that one's
 //! path.
@@ -143,6 +143,8 @@ struct OverviewPlace {
     path: String,
     /// Text height on screen, pixels.
     text_px: f32,
+    /// A top-level package (under the root).
+    top_level: bool,
 }
 
 /// One label candidate of a city, in the city's own coordinates.
@@ -475,6 +477,7 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
                     rect: district.rect,
                     top_wu: inner_top_wu[index] + STUB_CLEARANCE_WU,
                     path: package.path.clone(),
+                    top_level: package.depth <= 1,
                     text_px: if package.depth <= 2 {
                         OVERVIEW_TEXT_PX + 2.0
                     } else {
@@ -797,7 +800,12 @@ fn choose_labels(
                 }
                 let centre = candidate.centre + origin;
                 let text_px = view.text_px(centre, candidate.size_wu.y);
-                if candidate.size_wu.x == 0.0 || text_px < OVERVIEW_BELOW_PX {
+                // A top-level package's name reads better upright until it is large indeed.
+                let below_px = match &candidate.overview {
+                    Some(place) if place.top_level => 2.0 * OVERVIEW_BELOW_PX,
+                    _ => OVERVIEW_BELOW_PX,
+                };
+                if candidate.size_wu.x == 0.0 || text_px < below_px {
                     // Small on the ground: at the overview, upright on screen, else on the
                     // ground if it still reads there.
                     let label = candidate.overview.as_ref().and_then(|place| {
