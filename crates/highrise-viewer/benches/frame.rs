@@ -103,6 +103,66 @@ fn steady(c: &mut Criterion) {
     });
 }
 
+/// What a user sees of the 200k city at the default framing, nothing touched, printed: the
+/// top-level packages named (on the ground or upright, each at 12 px or more: a top-level
+/// package that only leads to one sub-package is named by that one's path), the hot spots named
+/// and how tall they stand against the tallest building, and how much of the plate the
+/// districts cover.
+fn overview_check(app: &mut App) {
+    use highrise_viewer::viewer::labels::SceneLabels;
+    // The camera frames the city as it settles (one snapshot, no change).
+    for _ in 0..90 {
+        app.update();
+    }
+    let labels = app.world().resource::<SceneLabels>();
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("laid out");
+    let names: Vec<(&str, f32)> = labels
+        .shown
+        .iter()
+        .chain(&labels.overview)
+        .map(|l| (l.text.as_str(), l.text_px))
+        .collect();
+    let top_level: Vec<(&str, u32)> = layout
+        .packages()
+        .iter()
+        .filter(|p| p.depth == 1)
+        .map(|p| (p.path.as_str(), p.method_count))
+        .collect();
+    let (named, unnamed): (Vec<_>, Vec<_>) = top_level.iter().partition(|(path, _)| {
+        names.iter().any(|(text, px)| {
+            *px >= 12.0 && (text == path || text.starts_with(&format!("{path}.")))
+        })
+    });
+    let named = named.len();
+    let unnamed: Vec<String> = unnamed
+        .iter()
+        .map(|(path, methods)| format!("{path} ({methods} methods)"))
+        .collect();
+    let tallest_wu = city
+        .target_heights_wu
+        .iter()
+        .copied()
+        .fold(0.0f32, f32::max);
+    let shortest_hot_wu = labels
+        .hot_spots
+        .iter()
+        .map(|h| city.target_heights_wu[h.building as usize])
+        .fold(f32::MAX, f32::min);
+    eprintln!(
+        "overview of the 200k city at the default framing: {named} of {} top-level packages \
+         named at 12 px or more, {} names in all; {} hot spots named, the lowest at {:.0} % of the \
+         tallest building; plate covered {:.1} %; not named: {}",
+        top_level.len(),
+        names.len(),
+        labels.hot_spots.len(),
+        shortest_hot_wu / tallest_wu.max(f32::MIN_POSITIVE) * 100.0,
+        layout.plate_covered_share() * 100.0,
+        unnamed.join(", ")
+    );
+}
+
 /// The worst case again with the scene's names: the camera (framing) and the labels, with
 /// the camera moving every frame, so the level of detail is chosen again whenever its interval
 /// has passed (every ~6 frames at 16 ms), close enough to the city that class names show.
@@ -124,6 +184,7 @@ fn labels(c: &mut Criterion) {
     for _ in 0..5 {
         app.update();
     }
+    overview_check(&mut app);
     app.world_mut().resource_mut::<CameraState>().user_moved = true;
     let bounds = app.world().resource::<Cities>()[CityKey::Session(1)]
         .world_bounds()

@@ -90,9 +90,9 @@ pub const HOT_SPOT_TEXT_PX: f32 = 14.0;
 const HOT_SPOT_NAME_CHARS: usize = 40;
 /// Padding around a hot spot's name (its dark box), pixels.
 pub const HOT_SPOT_PAD_PX: f32 = 3.0;
-/// Where no city's targets say when they change (compare cities), the hot spots are chosen
-/// again at most this often, seconds.
-const HOT_SPOT_REFRESH_S: f64 = 0.5;
+/// While only a city's heights change, its hot spots are chosen again at most this often
+/// (also where its targets do not say when they change: compare cities), seconds.
+const HOT_SPOT_REFRESH_S: f64 = 0.25;
 
 /// A hot spot's name as placed this frame, screen pixels from the top-left.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,8 +143,10 @@ struct OverviewPlace {
     path: String,
     /// Text height on screen, pixels.
     text_px: f32,
-    /// A top-level package (under the root).
+    /// A top-level package, or the one its chain of pass-through packages leads to.
     top_level: bool,
+    /// The widths of the path and of the own name at `text_px`, pixels (measured once).
+    widths_px: [f32; 2],
 }
 
 /// One label candidate of a city, in the city's own coordinates.
@@ -407,6 +409,29 @@ fn package_texts(path: &str) -> [&str; 2] {
     [path, path.rsplit('.').next().unwrap_or(path)]
 }
 
+/// Whether a package is the first on its way down from the root that branches or has classes:
+/// a top-level package, or the one a chain of pass-through packages leads to (`com.google`
+/// under a `com` that holds nothing else).
+fn names_top_level(
+    layout: &highrise_layout::CityLayout,
+    package_index: usize,
+    children: &[u32],
+    own_classes: &[u32],
+) -> bool {
+    let packages = layout.packages();
+    let mut at = packages[package_index].parent;
+    while let Some(parent) = at.map(|p| p as usize) {
+        if packages[parent].depth == 0 {
+            return true;
+        }
+        if children[parent] != 1 || own_classes[parent] > 0 {
+            return false;
+        }
+        at = packages[parent].parent;
+    }
+    true
+}
+
 /// The label candidates of one city's plan.
 fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
     let Some(layout) = city.layout.as_ref() else {
@@ -471,18 +496,21 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             inner_top_wu[index] + STUB_CLEARANCE_WU
         };
         let room_wu = district.rect.width_wu() - 0.4;
+        let overview_px = if package.depth <= 2 {
+            OVERVIEW_TEXT_PX + 2.0
+        } else {
+            OVERVIEW_TEXT_PX
+        };
         let overview =
             (children[package_index] != 1 || own_classes[package_index] > 0).then(|| {
                 OverviewPlace {
                     rect: district.rect,
                     top_wu: inner_top_wu[index] + STUB_CLEARANCE_WU,
                     path: package.path.clone(),
-                    top_level: package.depth <= 1,
-                    text_px: if package.depth <= 2 {
-                        OVERVIEW_TEXT_PX + 2.0
-                    } else {
-                        OVERVIEW_TEXT_PX
-                    },
+                    top_level: names_top_level(layout, package_index, &children, &own_classes),
+                    text_px: overview_px,
+                    widths_px: package_texts(&package.path)
+                        .map(|text| assets.width_px(text, overview_px) + 2.0 * OVERVIEW_PAD_PX),
                 }
             });
         // A name too long to lie on its district may still stand on screen at the overview
@@ -544,8 +572,15 @@ fn city_candidates(city: &City, assets: &LabelAssets) -> Vec<Candidate> {
             overview: None,
         });
     }
-    // Larger before smaller (the level of detail takes packages before classes).
-    out.sort_by(|a, b| b.weight.cmp(&a.weight).then_with(|| a.text.cmp(&b.text)));
+    // Top-level packages first (a big city's overview names each of them), then larger before
+    // smaller (the level of detail takes packages before classes).
+    let top_level = |c: &Candidate| c.overview.as_ref().is_some_and(|o| o.top_level);
+    out.sort_by(|a, b| {
+        top_level(b)
+            .cmp(&top_level(a))
+            .then_with(|| b.weight.cmp(&a.weight))
+            .then_with(|| a.text.cmp(&b.text))
+    });
     out
 }
 
@@ -809,7 +844,7 @@ fn choose_labels(
                     // Small on the ground: at the overview, upright on screen, else on the
                     // ground if it still reads there.
                     let label = candidate.overview.as_ref().and_then(|place| {
-                        overview_label(&view, &assets, place, origin, scene, &mut occupancy)
+                        overview_label(&view, place, origin, scene, &mut occupancy)
                     });
                     let placed = label.is_some();
                     overview.extend(label.map(|(text, min, max, text_px)| ShownLabel {
@@ -935,10 +970,11 @@ fn choose_labels(
 
 /// Where a package's name stands on screen at the overview: (text, box min and max, text
 /// height), inside its district's box on screen, at its front-left corner or else its middle
-/// or another corner, where no label is yet; `None` when the district is too small on screen or all is taken.
+/// or another corner, where no label is yet. A top-level package too small on screen for its
+/// name, or whose places are taken, is named just beside its district. `None` when the district
+/// is too small on screen or all is taken.
 fn overview_label(
     view: &View,
-    assets: &LabelAssets,
     place: &OverviewPlace,
     origin: Vec3,
     scene: (Vec2, Vec2),
@@ -956,34 +992,57 @@ fn overview_label(
     let max = corners.iter().copied().reduce(Vec2::max)?;
     let text_px = place.text_px;
     let height_px = text_px + 2.0 * OVERVIEW_PAD_PX;
-    if max.y - min.y < 2.0 * height_px {
-        return None;
-    }
-    let (text, width_px) = package_texts(&place.path)
-        .into_iter()
-        .map(|text| (text, assets.width_px(text, text_px) + 2.0 * OVERVIEW_PAD_PX))
-        .find(|(_, width_px)| *width_px <= (max.x - min.x) * 0.8)?;
-    let size = Vec2::new(width_px, height_px);
-    // Its front-left corner (where the name lies on the ground), its middle, its left and
-    // right corners, its back corner.
-    let spots = [
-        corners[3] + Vec2::new(6.0, -6.0 - height_px),
-        (min + max - size) / 2.0,
-        corners[0] + Vec2::new(8.0, -height_px / 2.0),
-        corners[2] + Vec2::new(-8.0 - size.x, -height_px / 2.0),
-        corners[1] + Vec2::new(-size.x / 2.0, 6.0),
-    ];
-    spots
-        .into_iter()
-        .find_map(|spot| {
+    let mut take = |text: &str, size: Vec2, spots: &[Vec2], inside_only: bool| {
+        spots.iter().find_map(|&spot| {
             let (spot_min, spot_max) = (spot, spot + size);
             let on_screen = spot_min.cmpge(scene.0).all() && spot_max.cmple(scene.1).all();
             let inside = spot_min.cmpge(min).all() && spot_max.cmple(max).all();
-            (on_screen && inside && occupancy.try_take(spot_min, spot_max))
-                .then(|| (text.to_owned(), spot_min, spot_max))
+            (on_screen && (inside || !inside_only) && occupancy.try_take(spot_min, spot_max))
+                .then(|| (text.to_owned(), spot_min, spot_max, text_px))
         })
-        .map(|(text, min, max)| (text, min, max, text_px))
+    };
+    let fits = package_texts(&place.path)
+        .into_iter()
+        .zip(place.widths_px)
+        .find(|(_, width_px)| *width_px <= (max.x - min.x) * 0.8);
+    if let Some((text, width_px)) = fits.filter(|_| max.y - min.y >= 2.0 * height_px) {
+        let size = Vec2::new(width_px, height_px);
+        // Its front-left corner (where the name lies on the ground), its middle, its left and
+        // right corners, its back corner.
+        let spots = [
+            corners[3] + Vec2::new(6.0, -6.0 - height_px),
+            (min + max - size) / 2.0,
+            corners[0] + Vec2::new(8.0, -height_px / 2.0),
+            corners[2] + Vec2::new(-8.0 - size.x, -height_px / 2.0),
+            corners[1] + Vec2::new(-size.x / 2.0, 6.0),
+        ];
+        if let Some(found) = take(text, size, &spots, true) {
+            return Some(found);
+        }
+    }
+    if !place.top_level {
+        return None;
+    }
+    // Beside it: above, below, right, left of its box on screen.
+    let [path, own] = package_texts(&place.path);
+    let (text, width_px) = if place.widths_px[0] <= TOP_LEVEL_BESIDE_MAX_PX {
+        (path, place.widths_px[0])
+    } else {
+        (own, place.widths_px[1])
+    };
+    let size = Vec2::new(width_px, height_px);
+    let centre = (min + max) / 2.0;
+    let spots = [
+        Vec2::new(centre.x - size.x / 2.0, min.y - size.y - 2.0),
+        Vec2::new(centre.x - size.x / 2.0, max.y + 2.0),
+        Vec2::new(max.x + 4.0, centre.y - size.y / 2.0),
+        Vec2::new(min.x - 4.0 - size.x, centre.y - size.y / 2.0),
+    ];
+    take(text, size, &spots, false)
 }
+
+/// A top-level package named beside its district uses its own name beyond this width, pixels.
+const TOP_LEVEL_BESIDE_MAX_PX: f32 = 220.0;
 
 fn texture_key(kind: LabelKind, text: &str) -> String {
     format!("{kind:?}:{text}")
@@ -1248,8 +1307,15 @@ fn choose_hot_spots(
             city.dim_generation,
         );
         let choice = labels.hot_spot_choice.entry(key).or_default();
-        let fresh = choice.chosen_from == Some(wanted)
-            && (wanted.1.is_some() || now_s - choice.chosen_at_s < HOT_SPOT_REFRESH_S);
+        // Chosen again when the plan or the dimming changed; when only the heights did, at
+        // most every HOT_SPOT_REFRESH_S (a pass over every building: not every frame of a city
+        // whose heights all move).
+        let recent = now_s - choice.chosen_at_s < HOT_SPOT_REFRESH_S;
+        let same_plan = choice
+            .chosen_from
+            .is_some_and(|from| from.0 == wanted.0 && from.3 == wanted.3);
+        let fresh = (choice.chosen_from == Some(wanted) && (wanted.1.is_some() || recent))
+            || (same_plan && recent);
         if fresh {
             continue;
         }
