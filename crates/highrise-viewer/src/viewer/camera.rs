@@ -78,6 +78,15 @@ pub struct CameraState {
     last_click_s: f64,
 }
 
+impl CameraState {
+    /// The user moved the camera: framing follows neither the growing city nor a focused
+    /// package any more.
+    fn taken_by_user(&mut self) {
+        self.user_moved = true;
+        self.framing_focus = false;
+    }
+}
+
 /// The camera; `interactive: false` (offscreen rendering) keeps only the framing.
 #[derive(Debug)]
 pub struct CameraPlugin {
@@ -179,8 +188,7 @@ fn orbit_input(
         events.write(orbit::ControlEvent::Orbit(
             controller.mouse_rotate_sensitivity * delta,
         ));
-        state.user_moved = true;
-        state.framing_focus = false;
+        state.taken_by_user();
     }
     if (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle))
         && delta != Vec2::ZERO
@@ -189,8 +197,7 @@ fn orbit_input(
         events.write(orbit::ControlEvent::TranslateTarget(
             delta * look.radius() * 0.3,
         ));
-        state.user_moved = true;
-        state.framing_focus = false;
+        state.taken_by_user();
     }
     let mut scalar = 1.0;
     for event in wheel.read() {
@@ -199,8 +206,7 @@ fn orbit_input(
             MouseScrollUnit::Pixel => event.y / controller.pixels_per_line,
         };
         scalar *= 1.0 - lines * controller.mouse_wheel_zoom_sensitivity;
-        state.user_moved = true;
-        state.framing_focus = false;
+        state.taken_by_user();
     }
     if scalar != 1.0 {
         events.write(orbit::ControlEvent::Zoom(scalar));
@@ -234,8 +240,7 @@ fn fly_input(
         events.write(fps::ControlEvent::Rotate(
             controller.mouse_rotate_sensitivity * delta,
         ));
-        state.user_moved = true;
-        state.framing_focus = false;
+        state.taken_by_user();
     }
     if typing {
         return;
@@ -252,8 +257,7 @@ fn fly_input(
     ] {
         if keyboard.pressed(key) {
             events.write(fps::ControlEvent::TranslateEye(speed * direction));
-            state.user_moved = true;
-            state.framing_focus = false;
+            state.taken_by_user();
         }
     }
 }
@@ -327,8 +331,7 @@ fn double_click_focus(
             point: hovered.point,
             distance_wu: 25.0,
         });
-        state.user_moved = true;
-        state.framing_focus = false;
+        state.taken_by_user();
     }
     state.last_click_s = now_s;
 }

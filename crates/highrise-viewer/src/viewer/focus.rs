@@ -135,25 +135,22 @@ pub fn packages_in(layout: &CityLayout, path: &str) -> Option<Vec<bool>> {
     Some(inside.into_iter().map(|i| i.unwrap_or(false)).collect())
 }
 
-/// Which buildings of a plan belong to package `path` or one of its sub-packages (`None`
-/// when the plan has no such package).
-pub fn buildings_in_package(layout: &CityLayout, path: &str) -> Option<Vec<bool>> {
-    let inside = packages_in(layout, path)?;
+/// Which buildings of a plan belong to the packages marked `inside` (by package index, as
+/// [`packages_in`] gives them).
+pub fn buildings_in(layout: &CityLayout, inside: &[bool]) -> Vec<bool> {
     let blocks = layout.blocks();
     let classes = layout.classes();
-    Some(
-        layout
-            .buildings()
-            .iter()
-            .map(|building| {
-                blocks
-                    .get(building.block as usize)
-                    .and_then(|block| classes.get(block.class as usize))
-                    .and_then(|class| inside.get(class.package as usize).copied())
-                    .unwrap_or(false)
-            })
-            .collect(),
-    )
+    layout
+        .buildings()
+        .iter()
+        .map(|building| {
+            blocks
+                .get(building.block as usize)
+                .and_then(|block| classes.get(block.class as usize))
+                .and_then(|class| inside.get(class.package as usize).copied())
+                .unwrap_or(false)
+        })
+        .collect()
 }
 
 fn focus_at_start(
@@ -232,12 +229,10 @@ fn apply_focus(
     let Some(layout) = city.layout.as_ref() else {
         return;
     };
-    let (Some(packages), Some(inside)) = (
-        packages_in(layout, &path),
-        buildings_in_package(layout, &path),
-    ) else {
+    let Some(packages) = packages_in(layout, &path) else {
         return; // not in the plan yet (or any more): wait
     };
+    let inside = buildings_in(layout, &packages);
     let first_time = !applied.is_some_and(|(k, p, _)| *k == key && *p == path);
     // Framed when chosen, and again as the plan moves it until the user takes the camera.
     let following = camera.as_deref().is_some_and(|c| c.framing_focus);

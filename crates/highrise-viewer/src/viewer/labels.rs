@@ -742,6 +742,17 @@ type PlacedLabels<'w, 's> = Query<
     Without<MainCamera>,
 >;
 
+/// Where a city's name is written (centred under it, by the overlay), world coordinates: a
+/// little in front of the middle of its front edge.
+pub fn city_name_anchor(city: &City) -> Option<Vec3> {
+    let bounds = city.world_bounds()?;
+    Some(Vec3::new(
+        (bounds.min_x + bounds.max_x) / 2.0,
+        0.0,
+        bounds.max_z + 1.5,
+    ))
+}
+
 /// What else the labels keep clear of: the cities' names (sessions, compare view), the panels,
 /// a focused package's breadcrumbs.
 type SceneContext<'w> = (
@@ -799,10 +810,9 @@ fn choose_labels(
     let mut city_names = Vec::new();
     if let (Some(sessions), Some(compare)) = (sessions.as_deref(), compare.as_deref()) {
         for key in compare.scene_order(sessions) {
-            let Some(bounds) = cities.get(key).and_then(|city| city.world_bounds()) else {
+            let Some(anchor) = cities.get(key).and_then(city_name_anchor) else {
                 continue;
             };
-            let anchor = Vec3::new((bounds.min_x + bounds.max_x) / 2.0, 0.0, bounds.max_z + 1.5);
             if let Some(at) = view.to_screen(anchor) {
                 let half_width_px =
                     assets.width_px(&compare.label(sessions, key), CITY_NAME_PX) / 2.0;
@@ -1200,32 +1210,34 @@ fn hovered_label(
     });
 }
 
-/// `Class.method` of a building, as its floating name reads.
-fn class_and_method(layout: &highrise_layout::CityLayout, building: u32) -> Option<String> {
+/// A building's class as people read it (`Outer.Inner`) and its method's display name.
+fn class_and_method_names(
+    layout: &highrise_layout::CityLayout,
+    building: u32,
+) -> Option<(String, String)> {
     let placed = layout.buildings().get(building as usize)?;
     let class = layout
         .classes()
         .get(layout.blocks().get(placed.block as usize)?.class as usize)?;
     let (method, signature) = layout.method_name(building)?;
-    Some(format!(
-        "{}.{}",
+    Some((
         highrise_protocol::display_class(&class.name),
-        highrise_protocol::method_display(&class.name, method, signature)
+        highrise_protocol::method_display(&class.name, method, signature),
     ))
+}
+
+/// `Class.method` of a building, as its floating name reads.
+fn class_and_method(layout: &highrise_layout::CityLayout, building: u32) -> Option<String> {
+    let (class, method) = class_and_method_names(layout, building)?;
+    Some(format!("{class}.{method}"))
 }
 
 /// A hot spot's name, short enough to read over a tower: the innermost class and the method,
 /// its parameters elided when the whole is longer than [`HOT_SPOT_NAME_CHARS`]
 /// (`MavenProjectComparator.compare(…)`).
 fn hot_spot_name(layout: &highrise_layout::CityLayout, building: u32) -> Option<String> {
-    let placed = layout.buildings().get(building as usize)?;
-    let class = layout
-        .classes()
-        .get(layout.blocks().get(placed.block as usize)?.class as usize)?;
-    let (method, signature) = layout.method_name(building)?;
-    let class_name = highrise_protocol::display_class(&class.name);
+    let (class_name, method) = class_and_method_names(layout, building)?;
     let inner = class_name.rsplit('.').next().unwrap_or(&class_name);
-    let method = highrise_protocol::method_display(&class.name, method, signature);
     let name = format!("{inner}.{method}");
     if name.chars().count() <= HOT_SPOT_NAME_CHARS {
         return Some(name);
@@ -1314,8 +1326,8 @@ fn choose_hot_spots(
         let same_plan = choice
             .chosen_from
             .is_some_and(|from| from.0 == wanted.0 && from.3 == wanted.3);
-        let fresh = (choice.chosen_from == Some(wanted) && (wanted.1.is_some() || recent))
-            || (same_plan && recent);
+        let fresh =
+            (same_plan && recent) || (choice.chosen_from == Some(wanted) && wanted.1.is_some());
         if fresh {
             continue;
         }
@@ -1389,6 +1401,8 @@ fn place_hot_spots(
         .collect();
     let mut hot_spots = Vec::new();
     let height_px = HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX;
+    // A tower rising out of the top of the view is named where it leaves it, under this.
+    let highest_y = scene_min.y + height_px + 6.0;
     for (key, city) in cities.iter() {
         let (Some(layout), Some(choice)) = (city.layout.as_ref(), labels.hot_spot_choice.get(&key))
         else {
@@ -1418,7 +1432,6 @@ fn place_hot_spots(
             let base = Vec3::new(centre.x, placed_building.base_height_wu, centre.z) + city.origin;
             // The tower's top on screen; for a tower rising out of the top of the view (up
             // close, its top perhaps behind the camera), where it leaves it, under the edge.
-            let highest_y = scene_min.y + HOT_SPOT_TEXT_PX + 2.0 * HOT_SPOT_PAD_PX + 6.0;
             let Some(mut anchor) = view.to_screen(base) else {
                 continue;
             };

@@ -9,7 +9,9 @@ use crate::viewer::city::Cities;
 use crate::viewer::compare::Compare;
 use crate::viewer::focus::{package_trail, FocusPackage, PackageFocus};
 use crate::viewer::hover::Hovered;
-use crate::viewer::labels::{SceneLabels, CITY_NAME_PX, HOT_SPOT_TEXT_PX, OVERVIEW_PAD_PX};
+use crate::viewer::labels::{
+    city_name_anchor, SceneLabels, CITY_NAME_PX, HOT_SPOT_TEXT_PX, OVERVIEW_PAD_PX,
+};
 use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
@@ -47,10 +49,9 @@ pub(super) fn city_labels(
         );
     }
     for key in compare.scene_order(&sessions) {
-        let Some(bounds) = cities.get(key).and_then(|city| city.world_bounds()) else {
+        let Some(anchor) = cities.get(key).and_then(city_name_anchor) else {
             continue;
         };
-        let anchor = Vec3::new((bounds.min_x + bounds.max_x) / 2.0, 0.0, bounds.max_z + 1.5);
         let Ok(position) = camera.world_to_viewport(camera_transform, anchor) else {
             continue;
         };
