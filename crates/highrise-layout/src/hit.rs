@@ -321,7 +321,7 @@ impl HitIndex {
         }
     }
 
-    fn query(&self, city: &CityLayout, ray: &Ray) -> Option<Hit> {
+    fn query(&self, city: &CityLayout, ray: &Ray, grouped: &dyn Fn(u32) -> bool) -> Option<Hit> {
         if self.root == NONE {
             return None;
         }
@@ -329,6 +329,7 @@ impl HitIndex {
             t: f32::INFINITY,
             rank: 0,
             target: None,
+            grouped: false,
         };
         let mut stack: Vec<u32> = Vec::with_capacity(64);
         stack.push(self.root);
@@ -338,7 +339,7 @@ impl HitIndex {
                 continue;
             };
             if n.leaf != NONE {
-                test_leaf(city, ray, n.leaf, (t0, t1), &mut best);
+                test_leaf(city, ray, n.leaf, (t0, t1), grouped, &mut best);
                 continue;
             }
             let l = &self.nodes[n.left as usize];
@@ -365,7 +366,18 @@ impl HitIndex {
                 (None, None) => {}
             }
         }
-        best.target.map(|target| Hit {
+        let target = match best.target? {
+            // A grouped block stands for its tallest building.
+            HitTarget::Block { block } if best.grouped => {
+                let building = city.tallest_building(block)?;
+                HitTarget::Building {
+                    building,
+                    method_id: city.buildings[building as usize].method_id,
+                }
+            }
+            target => target,
+        };
+        Some(Hit {
             target,
             distance: best.t,
             point: ray.origin + ray.dir * best.t,
@@ -378,10 +390,13 @@ struct Best {
     /// Buildings (2) beat blocks (1) beat districts (0) at the same distance.
     rank: u8,
     target: Option<HitTarget>,
+    /// Whether `target` is a grouped block's box (it stands for the block's tallest building).
+    grouped: bool,
 }
 
 impl Best {
-    fn offer(&mut self, t: f32, rank: u8, target: HitTarget) {
+    /// Takes `target` if it is nearer (or as near and of a higher rank); true if taken.
+    fn offer(&mut self, t: f32, rank: u8, target: HitTarget) -> bool {
         let tolerance = 1e-5 * (1.0 + t.abs());
         let better = if self.target.is_none() || t < self.t - tolerance {
             true
@@ -392,11 +407,20 @@ impl Best {
             self.t = t;
             self.rank = rank;
             self.target = Some(target);
+            self.grouped = false;
         }
+        better
     }
 }
 
-fn test_leaf(city: &CityLayout, ray: &Ray, leaf: u32, interval: (f32, f32), best: &mut Best) {
+fn test_leaf(
+    city: &CityLayout,
+    ray: &Ray,
+    leaf: u32,
+    interval: (f32, f32),
+    grouped: &dyn Fn(u32) -> bool,
+    best: &mut Best,
+) {
     if leaf & BLOCK_LEAF == 0 {
         let d = &city.districts[leaf as usize];
         let min = Vec3::new(d.rect.min_x, d.base_height_wu, d.rect.min_z);
@@ -412,6 +436,19 @@ fn test_leaf(city: &CityLayout, ray: &Ray, leaf: u32, interval: (f32, f32), best
     let slab_max = Vec3::new(b.rect.max_x, b.top_height_wu, b.rect.max_z);
     if let Some((t, _)) = ray.box_interval(slab_min, slab_max, best.t + 1e-3) {
         best.offer(t, 1, HitTarget::Block { block });
+    }
+    if grouped(block) {
+        // Drawn as one box over its buildings' footprints, as tall as the tallest.
+        let inset = city.config.building_inset_wu;
+        let top = b.top_height_wu + city.block_state[block as usize].max_height_wu.max(0.0);
+        let min = Vec3::new(b.rect.min_x + inset, b.top_height_wu, b.rect.min_z + inset);
+        let max = Vec3::new(b.rect.max_x - inset, top, b.rect.max_z - inset);
+        if let Some((t, _)) = ray.box_interval(min, max, best.t + 1e-3) {
+            if best.offer(t, 2, HitTarget::Block { block }) {
+                best.grouped = true;
+            }
+        }
+        return;
     }
     walk_plots(city, ray, block, interval, best);
 }
@@ -494,6 +531,18 @@ impl CityLayout {
     /// [`CityLayout::set_heights`] / [`CityLayout::set_height`] (all 0 until then). `ray_dir`
     /// need not be normalised; `None` if it is zero or the ray misses the city.
     pub fn hit_test(&self, ray_origin: Vec3, ray_dir: Vec3) -> Option<Hit> {
+        self.hit_test_grouped(ray_origin, ray_dir, &|_| false)
+    }
+
+    /// [`CityLayout::hit_test`] where the blocks `grouped` marks are drawn as one box (their
+    /// buildings' footprints, as tall as the tallest): a ray meeting that box hits the block's
+    /// tallest building.
+    pub fn hit_test_grouped(
+        &self,
+        ray_origin: Vec3,
+        ray_dir: Vec3,
+        grouped: &dyn Fn(u32) -> bool,
+    ) -> Option<Hit> {
         if ray_dir == Vec3::ZERO || !ray_dir.is_finite() || !ray_origin.is_finite() {
             return None;
         }
@@ -503,7 +552,23 @@ impl CityLayout {
                 origin: ray_origin,
                 dir: ray_dir,
             },
+            grouped,
         )
+    }
+
+    /// The tallest building of block `block` at the heights the hit test knows (the first
+    /// of equals in plot order), or `None` if it has none.
+    pub fn tallest_building(&self, block: u32) -> Option<u32> {
+        let state = self.block_state.get(block as usize)?;
+        (0..state.rect.area().max(0) as u32)
+            .map(|cell| state.building_at(cell))
+            .filter(|&building| building != NONE)
+            .fold(None, |tallest: Option<u32>, building| match tallest {
+                Some(t) if self.heights_wu[t as usize] >= self.heights_wu[building as usize] => {
+                    Some(t)
+                }
+                _ => Some(building),
+            })
     }
 
     /// Sets every building's height (world units above its block; index = building index)

@@ -129,6 +129,27 @@ proptest! {
                 (f, s) => prop_assert!(false, "fast {:?} vs brute force {:?}", f, s),
             }
         }
+        // With no block grouped, the grouped query is the plain one.
+        for (u, v) in [(0.3_f32, 0.6_f32), (0.7, 0.2)] {
+            let target = Vec3::new(bounds.min_x + u * bounds.width_wu(), 0.0, bounds.min_z + v * bounds.depth_wu());
+            let origin = target + Vec3::new(-20.0, 30.0, 25.0);
+            let dir = (target - origin).normalize();
+            prop_assert_eq!(city.hit_test_grouped(origin, dir, &|_| false), city.hit_test(origin, dir));
+        }
+        // Every block grouped: straight down onto any building hits its block's tallest one,
+        // at the top of that box.
+        for b in city.buildings() {
+            let c = b.footprint.center();
+            let tallest = city.tallest_building(b.block).expect("a block with a building");
+            let hit = city.hit_test_grouped(Vec3::new(c.x, 100.0, c.z), Vec3::NEG_Y, &|_| true).expect("hit");
+            prop_assert_eq!(hit.target, HitTarget::Building { building: tallest, method_id: city.buildings()[tallest as usize].method_id });
+            let top = b.base_height_wu + city.heights_wu()[tallest as usize];
+            prop_assert!((hit.point.y - top).abs() < 1e-3, "{} vs {}", hit.point.y, top);
+            let block_max = city.buildings().iter().zip(city.heights_wu())
+                .filter(|(o, _)| o.block == b.block)
+                .fold(0.0_f32, |m, (_, &h)| m.max(h));
+            prop_assert_eq!(block_max, city.heights_wu()[tallest as usize]);
+        }
         // Straight down onto every building hits that building.
         for (i, b) in city.buildings().iter().enumerate() {
             let c = b.footprint.center();

@@ -68,7 +68,7 @@ fn frame(c: &mut Criterion) {
         b.iter(|| {
             next_frame(&mut app, &definitions, &snapshots, &mut frame_index);
             let cities = app.world().resource::<Cities>();
-            pick(cities, eye, (look_at - eye).normalize())
+            pick(cities, eye, (look_at - eye).normalize(), None)
         })
     });
 }

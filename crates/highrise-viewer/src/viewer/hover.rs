@@ -8,6 +8,7 @@ use highrise_layout::HitTarget;
 
 use super::camera::MainCamera;
 use super::city::{Cities, CityKey, CitySet};
+use super::instancing::DetailView;
 
 /// The thing under the cursor, if any.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
@@ -37,8 +38,15 @@ impl Hovered {
     }
 }
 
-/// The nearest building, block or district any shown city has along a world-space ray.
-pub fn pick(cities: &Cities, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
+/// The nearest building, block or district any shown city has along a world-space ray. In
+/// `view`, blocks drawn as one box (level of detail) are hit as that box, which stands for
+/// the block's tallest building.
+pub fn pick(
+    cities: &Cities,
+    ray_origin: Vec3,
+    ray_dir: Vec3,
+    view: Option<&DetailView>,
+) -> Hovered {
     let mut best: Option<(f32, Hovered)> = None;
     for (key, city) in cities.iter() {
         if city.hidden {
@@ -47,7 +55,8 @@ pub fn pick(cities: &Cities, ray_origin: Vec3, ray_dir: Vec3) -> Hovered {
         let Some(layout) = city.layout.as_ref() else {
             continue;
         };
-        let Some(hit) = layout.hit_test(ray_origin - city.origin, ray_dir) else {
+        let grouped = |block: u32| view.is_some_and(|view| view.block_grouped(city, block));
+        let Some(hit) = layout.hit_test_grouped(ray_origin - city.origin, ray_dir, &grouped) else {
             continue;
         };
         if best
@@ -87,17 +96,26 @@ fn hover_under_cursor(
     let over_ui = contexts
         .ctx_mut()
         .is_ok_and(|ctx| ctx.is_pointer_over_area() || ctx.wants_pointer_input());
+    let camera = cameras.single().ok();
     let ray = windows
         .single()
         .ok()
         .and_then(|window| window.cursor_position())
         .filter(|_| !over_ui)
         .and_then(|cursor| {
-            let (camera, transform) = cameras.single().ok()?;
+            let (camera, transform) = camera?;
             camera.viewport_to_world(transform, cursor).ok()
         });
+    let view = camera.and_then(|(camera, transform)| {
+        let height_px = camera.physical_viewport_size()?.y as f32;
+        Some(DetailView::new(
+            camera.clip_from_view(),
+            transform,
+            height_px,
+        ))
+    });
     let now = match ray {
-        Some(ray) => pick(&cities, ray.origin, *ray.direction),
+        Some(ray) => pick(&cities, ray.origin, *ray.direction, view.as_ref()),
         None => Hovered::default(),
     };
     if *hovered != now {

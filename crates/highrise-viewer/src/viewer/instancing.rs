@@ -6,6 +6,14 @@
 //! The render side follows Bevy 0.16's `custom_shader_instancing` example (a specialised mesh
 //! pipeline with a second, per-instance vertex buffer); the shader (`buildings.wgsl`, embedded)
 //! places and lights each box itself.
+//!
+//! Level of detail happens in the shader too. A city draws its buildings and, beside them, one
+//! box per block (its buildings' footprints, as tall as the tallest: [`GROUPED_ALPHA`] marks
+//! it). Each building carries the offset to its block's centre ([`BuildingInstance::lod`]);
+//! where a plot there spans fewer than [`DETAIL_PLOT_PX`] pixels on screen, the block's box is
+//! drawn and its buildings are not, so a far-off city reads as its classes rather than a moiré
+//! of one-pixel towers. Both sides decide at the same point, so a block is always one or the
+//! other. [`DetailView`] makes the same decision on the CPU (hover, names).
 
 use std::sync::{Arc, Weak};
 
@@ -47,10 +55,89 @@ pub struct BuildingInstance {
     pub width: f32,
     /// Footprint depth (z), world units.
     pub depth: f32,
-    /// The colour as linear-light RGBA bytes (read as `Unorm8x4`).
+    /// The colour as linear-light RGBA bytes (read as `Unorm8x4`); alpha [`GROUPED_ALPHA`]
+    /// marks a block's grouped box, any other alpha a building.
     pub rgba: [u8; 4],
-    /// Padding to 32 bytes (always zero).
-    pub padding: f32,
+    /// Where the level of detail is decided: the offset (x, z) from the footprint's centre to
+    /// its block's centre as two f16 ([`lod_key`]), or [`ALWAYS_DETAILED`].
+    pub lod: u32,
+}
+
+/// A plot (1 world unit) narrower than this on screen, pixels, at its block's centre: the
+/// block is drawn as one box.
+pub const DETAIL_PLOT_PX: f32 = 5.0;
+
+/// [`BuildingInstance::lod`] of a building drawn at any distance (level of detail off).
+pub const ALWAYS_DETAILED: u32 = u32::MAX;
+
+/// The alpha byte of a block's grouped box (buildings are opaque: 255).
+pub const GROUPED_ALPHA: u8 = 0;
+
+/// Whether far blocks are drawn as one box each (the panel and `--lod` switch it).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LevelOfDetail {
+    /// A block whose plots span fewer than [`DETAIL_PLOT_PX`] pixels is one box.
+    #[default]
+    Auto,
+    /// Every building at any distance.
+    Off,
+}
+
+/// [`BuildingInstance::lod`] for a footprint whose block's centre lies `offset_x`, `offset_z`
+/// world units away.
+pub fn lod_key(offset_x: f32, offset_z: f32) -> u32 {
+    let bits = |value: f32| u32::from(half::f16::from_f32(value).to_bits());
+    bits(offset_x) | (bits(offset_z) << 16)
+}
+
+/// The level-of-detail decision on the CPU, as the shader makes it for the view it was taken
+/// from: how many pixels a world unit spans at a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DetailView {
+    pub clip_from_world: Mat4,
+    /// Half the viewport's height, pixels, times the projection's vertical scale.
+    pub px_per_unit_clip: f32,
+}
+
+impl DetailView {
+    /// The view of a camera with `clip_from_view` at `world_from_view`, `viewport_height_px`
+    /// tall.
+    pub fn new(
+        clip_from_view: Mat4,
+        world_from_view: &GlobalTransform,
+        viewport_height_px: f32,
+    ) -> Self {
+        Self {
+            clip_from_world: clip_from_view * world_from_view.compute_matrix().inverse(),
+            px_per_unit_clip: clip_from_view.y_axis.y * 0.5 * viewport_height_px,
+        }
+    }
+
+    /// Pixels one world unit spans at `at` (as large as can be for a point at or behind the
+    /// eye).
+    pub fn px_per_wu(&self, at: Vec3) -> f32 {
+        let w = (self.clip_from_world * at.extend(1.0)).w;
+        self.px_per_unit_clip / w.max(1e-4)
+    }
+
+    /// Whether a block centred at `at` is drawn as one box.
+    pub fn grouped(&self, at: Vec3) -> bool {
+        self.px_per_wu(at) < DETAIL_PLOT_PX
+    }
+
+    /// Whether block `block` of `city` is drawn as one box in this view.
+    pub fn block_grouped(&self, city: &crate::viewer::city::City, block: u32) -> bool {
+        let Some(b) = city
+            .layout
+            .as_ref()
+            .filter(|_| !city.all_detailed)
+            .and_then(|layout| layout.blocks().get(block as usize))
+        else {
+            return false;
+        };
+        let centre = b.rect.center();
+        self.grouped(Vec3::new(centre.x, b.top_height_wu, centre.z) + city.origin)
+    }
 }
 
 // The shader reads 32 bytes an instance.
@@ -74,7 +161,7 @@ pub fn building_instance(
         width,
         depth,
         rgba,
-        padding: 0.0,
+        lod: ALWAYS_DETAILED,
     }
 }
 
@@ -127,7 +214,7 @@ impl ExtractComponent for BuildingInstances {
     }
 }
 
-/// The shader, embedded in the binary.
+/// The shader, embedded in the binary (its `DETAIL_PLOT_PX` is filled in at load).
 const SHADER_SOURCE: &str = include_str!("buildings.wgsl");
 
 /// Adds the instanced building draw to the render app (needs the render plugins).
@@ -156,7 +243,10 @@ impl Plugin for InstancingPlugin {
         let shader = app
             .world_mut()
             .resource_mut::<Assets<Shader>>()
-            .add(Shader::from_wgsl(SHADER_SOURCE, "highrise/buildings.wgsl"));
+            .add(Shader::from_wgsl(
+                SHADER_SOURCE.replace("{DETAIL_PLOT_PX}", &format!("{DETAIL_PLOT_PX:?}")),
+                "highrise/buildings.wgsl",
+            ));
         if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
             render_app.insert_resource(BuildingShader(shader));
             render_app.init_resource::<BuildingPipeline>();
@@ -299,6 +389,11 @@ impl SpecializedMeshPipeline for BuildingPipeline {
                     offset: std::mem::offset_of!(BuildingInstance, rgba) as u64,
                     shader_location: 5,
                 },
+                VertexAttribute {
+                    format: VertexFormat::Uint32,
+                    offset: std::mem::offset_of!(BuildingInstance, lod) as u64,
+                    shader_location: 6,
+                },
             ],
         });
         if let Some(fragment) = descriptor.fragment.as_mut() {
@@ -381,8 +476,8 @@ impl<P: PhaseItem> RenderCommand<P> for DrawInstanced {
 mod tests {
     use super::*;
 
-    /// The GPU gets the same bytes as the eight floats of the former layout: centre x, base y,
-    /// centre z, height, width, depth, the colour bytes in one float's bits, and a zero.
+    /// The GPU gets the same bytes as eight floats: centre x, base y, centre z, height, width,
+    /// depth, the colour bytes in one float's bits, and the level-of-detail key's bits.
     #[test]
     fn an_instance_is_the_eight_floats_the_shader_reads() {
         let rgba = [10, 20, 30, 255];
@@ -395,12 +490,42 @@ mod tests {
             5.0,
             6.0,
             f32::from_bits(u32::from_le_bytes(rgba)),
-            0.0f32,
+            f32::from_bits(ALWAYS_DETAILED),
         ];
         assert_eq!(
             bytemuck::bytes_of(&instance),
             bytemuck::cast_slice::<f32, u8>(&floats)
         );
         assert_eq!(instance_rgba(&instance), rgba);
+    }
+
+    /// The key holds the offset as the shader's `unpack2x16float` reads it: x in the low half.
+    #[test]
+    fn the_lod_key_is_two_halves_x_first() {
+        let key = lod_key(-12.5, 300.25);
+        assert_eq!(half::f16::from_bits(key as u16).to_f32(), -12.5);
+        assert_eq!(half::f16::from_bits((key >> 16) as u16).to_f32(), 300.25);
+        assert_ne!(lod_key(0.0, 0.0), ALWAYS_DETAILED);
+    }
+
+    /// A perspective view: a unit spans fewer pixels the farther it is, and blocks group
+    /// beyond the distance where it spans DETAIL_PLOT_PX.
+    #[test]
+    fn detail_view_groups_far_blocks() {
+        let projection =
+            Mat4::perspective_infinite_reverse_rh(std::f32::consts::FRAC_PI_4, 1.6, 0.1);
+        let eye = GlobalTransform::from(
+            Transform::from_xyz(0.0, 0.0, 0.0).looking_at(Vec3::NEG_Z, Vec3::Y),
+        );
+        let view = DetailView::new(projection, &eye, 800.0);
+        // 45° vertical: 800 px span 2·tan(22.5°)·d world units at distance d.
+        let at = |d: f32| Vec3::new(0.0, 0.0, -d);
+        let expected = 800.0 / (2.0 * (std::f32::consts::FRAC_PI_8).tan() * 100.0);
+        assert!((view.px_per_wu(at(100.0)) - expected).abs() < 1e-3 * expected);
+        let boundary = 800.0 / (2.0 * (std::f32::consts::FRAC_PI_8).tan() * DETAIL_PLOT_PX);
+        assert!(!view.grouped(at(boundary * 0.99)));
+        assert!(view.grouped(at(boundary * 1.01)));
+        // At or behind the eye: as near as can be.
+        assert!(!view.grouped(Vec3::new(0.0, 0.0, 5.0)));
     }
 }

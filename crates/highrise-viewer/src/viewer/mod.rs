@@ -112,6 +112,11 @@ pub struct ViewArgs {
     /// 100 % of the window (`absolute`, the paper's scale). The panel switches it.
     #[arg(long, value_enum, default_value_t = city::HeightScale::Auto)]
     pub height_scale: city::HeightScale,
+    /// Level of detail: `auto` draws a block as one box (its buildings' footprints, as tall as
+    /// the tallest) where its buildings are too small on screen to tell apart; `off` draws
+    /// every building at any distance. The panel switches it.
+    #[arg(long, value_enum, default_value_t = instancing::LevelOfDetail::Auto)]
+    pub lod: instancing::LevelOfDetail,
     /// What building colour shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]
     pub colour: city::ColourMode,
@@ -230,6 +235,7 @@ pub fn run<Programs>(
         .insert_resource(recording::Recorder::new(args.record_dir.clone()))
         .insert_resource(args.height)
         .insert_resource(args.height_scale)
+        .insert_resource(args.lod)
         .insert_resource(args.colour)
         .insert_resource(city::ClassFloors(args.class_floors))
         .insert_resource(args.call_arcs)

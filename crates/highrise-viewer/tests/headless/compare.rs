@@ -124,6 +124,7 @@ fn compare_view_shows_a_diff_city_and_the_structural_summary() {
         app.world().resource::<Cities>(),
         centre + Vec3::Y * 500.0,
         -Vec3::Y,
+        None,
     );
     assert_eq!(hovered.building(), Some((CityKey::Diff, run_index as u32)));
     let lines = tooltip_lines(

@@ -19,7 +19,10 @@ fn hover_method(app: &App, method_id: u32) -> (u32, Hovered) {
     let layout = city.layout.as_ref().expect("laid out");
     let index = layout.building_of(method_id).expect("placed");
     let centre = layout.buildings()[index as usize].footprint.center() + city.origin;
-    (index, pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y))
+    (
+        index,
+        pick(cities, centre + Vec3::Y * 500.0, -Vec3::Y, None),
+    )
 }
 
 /// The tooltip's lines for `hovered`.
@@ -145,7 +148,7 @@ fn hovering_ground_names_the_package_and_search_finds_methods() {
     let rect = layout.districts()[district].rect;
     // Just inside the district's corner: street, not a block.
     let corner = Vec3::new(rect.min_x + 0.2, 0.0, rect.min_z + 0.2) + city.origin;
-    let hovered = pick(cities, corner + Vec3::Y * 100.0, -Vec3::Y);
+    let hovered = pick(cities, corner + Vec3::Y * 100.0, -Vec3::Y, None);
     let lines = tooltip(&app, &hovered);
     assert_eq!(
         lines.first().map(String::as_str),

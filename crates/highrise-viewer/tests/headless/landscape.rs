@@ -128,7 +128,7 @@ fn services_stand_on_their_hosts_plates_and_calls_between_them_are_arcs() {
     // Hovering either end names the other service in the tooltip.
     let hover = |session_id: u64, method_id: u32| {
         let at = roof(session_id, method_id);
-        let hovered = pick(cities, Vec3::new(at.x, 500.0, at.y), -Vec3::Y);
+        let hovered = pick(cities, Vec3::new(at.x, 500.0, at.y), -Vec3::Y, None);
         assert_eq!(
             hovered.method(),
             Some((CityKey::Session(session_id), method_id))

@@ -14,5 +14,6 @@ mod history;
 mod hover_ui;
 mod labels;
 mod landscape;
+mod lod;
 mod recording;
 mod sessions;

@@ -74,6 +74,7 @@ impl Plugin for CityPlugin {
             .init_resource::<HeightScale>()
             .init_resource::<ColourMode>()
             .init_resource::<ClassFloors>()
+            .init_resource::<super::instancing::LevelOfDetail>()
             .init_resource::<Palette>()
             .init_resource::<ViewerPanicHook>()
             .configure_sets(

@@ -9,7 +9,9 @@ use super::palette::{
     relative_full_scale, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightFit,
     HeightMode, HeightScale, Palette, SQRT_FROM_BUILDINGS,
 };
-use crate::viewer::instancing::{building_instance, BuildingInstance};
+use crate::viewer::instancing::{
+    building_instance, lod_key, BuildingInstance, ALWAYS_DETAILED, GROUPED_ALPHA,
+};
 
 /// Height of a building whose method did not run in the window, world units.
 pub const STUB_HEIGHT_WU: f32 = 0.06;
@@ -52,6 +54,16 @@ pub struct City {
     pub instances: std::sync::Arc<Vec<BuildingInstance>>,
     /// The origin the instances were placed for.
     pub(super) instances_origin: Vec3,
+    /// Level of detail is off for this city: every building is drawn at any distance and
+    /// no block is grouped (see `instancing`).
+    pub all_detailed: bool,
+    /// The draw of the blocks' grouped boxes, a child of the root.
+    pub grouped_entity: Option<Entity>,
+    /// One box per block that has buildings: their footprints, as tall as the tallest of them
+    /// now and in its colour; drawn where the block is too small on screen for its buildings.
+    pub grouped_boxes: std::sync::Arc<Vec<BuildingInstance>>,
+    /// Scratch: per block, its tallest building's height and index.
+    block_tallest: Vec<(f32, u32)>,
     /// Each building's footprint centre (city XZ) in the plan as of the last glide's start.
     pub(super) plan_centres: Vec<Vec2>,
     /// Instances changed since they were last handed to the draw.
@@ -479,9 +491,11 @@ impl City {
         self.glide = None;
         self.shown_districts.clear();
         self.shown_blocks.clear();
-        // The old draw entity goes with the root's other children (see `sync_structure`).
+        // The old draw entities go with the root's other children (see `sync_structure`).
         std::sync::Arc::make_mut(&mut self.instances).clear();
         self.instances_entity = None;
+        std::sync::Arc::make_mut(&mut self.grouped_boxes).clear();
+        self.grouped_entity = None;
         self.district_entities.clear();
         self.block_entities.clear();
         // Entities are rebuilt wearing the stub colour; every target counts as new.
@@ -521,6 +535,79 @@ impl City {
         }
         self.instances_origin = self.origin;
         self.instances_dirty = true;
+    }
+
+    /// Writes where each building's level of detail is decided: its block's centre in the
+    /// plan (or nowhere, when the city is all detailed). After the plan changed: a block that
+    /// grew moved its centre.
+    pub(super) fn refresh_lod_keys(&mut self) {
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        let blocks = layout.blocks();
+        let instances = std::sync::Arc::make_mut(&mut self.instances);
+        for (instance, building) in instances.iter_mut().zip(layout.buildings()) {
+            instance.lod = match blocks.get(building.block as usize) {
+                Some(block) if !self.all_detailed => {
+                    let (to, from) = (block.rect.center(), building.footprint.center());
+                    lod_key(to.x - from.x, to.z - from.z)
+                }
+                _ => ALWAYS_DETAILED,
+            };
+        }
+        self.instances_dirty = true;
+    }
+
+    /// Rebuilds the blocks' grouped boxes from the buildings as drawn now: each block's box
+    /// covers its buildings' footprints (the block inset like a plot), as tall as its tallest
+    /// building and in that building's colour. None when the city is all detailed.
+    pub(super) fn place_grouped_boxes(&mut self) {
+        let boxes = std::sync::Arc::make_mut(&mut self.grouped_boxes);
+        boxes.clear();
+        let Some(layout) = self.layout.as_ref() else {
+            return;
+        };
+        if self.all_detailed || self.instances.len() != self.blocks.len() {
+            return;
+        }
+        let tallest = &mut self.block_tallest;
+        tallest.clear();
+        tallest.resize(layout.blocks().len(), (f32::NEG_INFINITY, u32::MAX));
+        for (index, (&block, &height)) in self.blocks.iter().zip(&self.heights_wu).enumerate() {
+            if let Some(slot) = tallest.get_mut(block as usize) {
+                if height > slot.0 {
+                    *slot = (height, index as u32);
+                }
+            }
+        }
+        let inset_wu = layout.config().building_inset_wu;
+        let gliding = self.glide.is_some() && self.shown_blocks.len() == tallest.len();
+        let origin = self.instances_origin;
+        for (index, (block, &(height_wu, building))) in
+            layout.blocks().iter().zip(tallest.iter()).enumerate()
+        {
+            let Some(source) = self.instances.get(building as usize) else {
+                continue; // no building on this block
+            };
+            let rect = if gliding {
+                self.shown_blocks[index].1
+            } else {
+                block.rect
+            };
+            let centre = rect.center();
+            let [r, g, b, _] = source.rgba;
+            let mut group = building_instance(
+                centre.x + origin.x,
+                source.base_y,
+                centre.z + origin.z,
+                height_wu,
+                (rect.width_wu() - 2.0 * inset_wu).max(inset_wu),
+                (rect.depth_wu() - 2.0 * inset_wu).max(inset_wu),
+                [r, g, b, GROUPED_ALPHA],
+            );
+            group.lod = lod_key(0.0, 0.0);
+            boxes.push(group);
+        }
     }
 
     /// Rewrites every instance's colour when the city turned grey (once) or its dimming
@@ -564,6 +651,16 @@ impl City {
     pub(super) fn follow_failed(&mut self, palette: &Palette) {
         self.greyed = true;
         self.glide = None;
+        if !self.all_detailed {
+            // No grouping in a failed city (its arrays may be out of step): every building
+            // drawn, at any distance.
+            self.all_detailed = true;
+            for instance in std::sync::Arc::make_mut(&mut self.instances).iter_mut() {
+                instance.lod = ALWAYS_DETAILED;
+            }
+            std::sync::Arc::make_mut(&mut self.grouped_boxes).clear();
+            self.instances_dirty = true;
+        }
         let shift = self.origin - self.instances_origin;
         if shift != Vec3::ZERO {
             for instance in std::sync::Arc::make_mut(&mut self.instances).iter_mut() {

@@ -9,7 +9,7 @@ use super::cities::Cities;
 use super::model::{lerp_rect, set_instance_colour, City, CityKey, GLIDE_S};
 use super::palette::{ColourKey, ColourMode, HeightMode, HeightScale, Palette};
 use crate::viewer::compare::Compare;
-use crate::viewer::instancing::BuildingInstances;
+use crate::viewer::instancing::{BuildingInstances, LevelOfDetail};
 use crate::viewer::landscape::{arrange, host_groups, is_labelled, Arrangement, Landscape};
 use crate::viewer::sessions::Sessions;
 
@@ -274,12 +274,17 @@ pub fn sync_structure(
             );
             let existing = city.instances.len();
             city.place_instances(existing, &palette);
+            city.refresh_lod_keys();
             if city.instances_entity.is_none() {
                 city.instances_entity = Some(
                     spawn_instanced_draw(&mut commands, &palette, root)
                         .insert(CityBuildings { city: key })
                         .id(),
                 );
+            }
+            if city.grouped_entity.is_none() {
+                city.grouped_entity =
+                    Some(spawn_instanced_draw(&mut commands, &palette, root).id());
             }
             city.structure_dirty = false;
             city.heights_dirty = true;
@@ -431,9 +436,11 @@ pub fn animate_buildings(
     mut cities: ResMut<Cities>,
     palette: Res<Palette>,
     hovered: Option<Res<crate::viewer::hover::Hovered>>,
+    detail: Option<Res<LevelOfDetail>>,
     mut draws: Query<&mut BuildingInstances>,
 ) {
     let dt_s = time.delta_secs().min(0.1);
+    let all_detailed = detail.is_some_and(|detail| *detail == LevelOfDetail::Off);
     let highlighted = hovered.as_deref().and_then(|h| h.building());
     for (key, city) in cities.iter_mut() {
         if city.hidden {
@@ -441,7 +448,7 @@ pub fn animate_buildings(
         }
         if city.failed.is_some() {
             city.follow_failed(&palette);
-            hand_to_draw(city, &mut draws);
+            hand_to_draw(city, &mut draws, true);
             continue;
         }
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
@@ -455,6 +462,11 @@ pub fn animate_buildings(
             if city.instances_origin != city.origin {
                 // The city moved (the scene was rearranged): place every building again.
                 city.place_instances(0, &palette);
+                city.refresh_lod_keys();
+            }
+            if city.all_detailed != all_detailed {
+                city.all_detailed = all_detailed;
+                city.refresh_lod_keys();
             }
             city.recolour_greyed(&palette);
             let Some(layout) = city.layout.as_mut() else {
@@ -533,18 +545,25 @@ pub fn animate_buildings(
                 city.heights_dirty = false;
                 city.hit_test_refreshed_s = now_s;
             }
-            hand_to_draw(city, &mut draws);
+            hand_to_draw(city, &mut draws, false);
         });
     }
 }
 
-/// Hands a city's instances to its draw if they changed.
-fn hand_to_draw(city: &mut City, draws: &mut Query<'_, '_, &mut BuildingInstances>) {
+/// Hands a city's instances to its draw if they changed, and its blocks' grouped boxes as
+/// they follow from them (rebuilt unless the city `failed`).
+fn hand_to_draw(city: &mut City, draws: &mut Query<'_, '_, &mut BuildingInstances>, failed: bool) {
     if city.instances_dirty {
         if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
             draw.show(&city.instances);
             city.instances_dirty = false;
             city.instances_generation += 1;
+            if !failed {
+                city.place_grouped_boxes();
+            }
+            if let Some(mut draw) = city.grouped_entity.and_then(|e| draws.get_mut(e).ok()) {
+                draw.show(&city.grouped_boxes);
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::viewer::city::{
 };
 use crate::viewer::compare::{Compare, CompareMode};
 use crate::viewer::focus::{FocusPackage, PackageFocus};
+use crate::viewer::instancing::LevelOfDetail;
 use crate::viewer::landscape::otlp_host;
 use crate::viewer::recording::{open_section, recording_section, Recorder};
 use crate::viewer::sessions::{Ingest, SessionCommand, SessionView, Sessions};
@@ -31,7 +32,11 @@ pub(super) fn panel(
     mut cities: ResMut<Cities>,
     (mut height_mode, mut height_scale): (ResMut<HeightMode>, ResMut<HeightScale>),
     mut colour_mode: ResMut<ColourMode>,
-    (mut class_floors, mut call_arcs): (ResMut<ClassFloors>, ResMut<CallArcs>),
+    (mut class_floors, mut call_arcs, mut detail): (
+        ResMut<ClassFloors>,
+        ResMut<CallArcs>,
+        ResMut<LevelOfDetail>,
+    ),
     (mut sites_view, mut predict_view): (ResMut<super::SitesView>, ResMut<super::PredictView>),
     camera_mode: Res<CameraMode>,
     (mut search_box, mut search_index): (ResMut<SearchBox>, ResMut<SearchIndex>),
@@ -59,7 +64,7 @@ pub(super) fn panel(
                     ui,
                     (&mut height_mode, &mut height_scale, full_scale),
                     &mut colour_mode,
-                    &mut class_floors,
+                    (&mut class_floors, &mut detail),
                     &mut call_arcs,
                     *camera_mode,
                 );
@@ -295,7 +300,7 @@ fn view_section(
         Option<(f32, bool)>,
     ),
     colour_mode: &mut ColourMode,
-    class_floors: &mut ClassFloors,
+    (class_floors, detail): (&mut ClassFloors, &mut LevelOfDetail),
     call_arcs: &mut CallArcs,
     camera_mode: CameraMode,
 ) {
@@ -347,6 +352,18 @@ fn view_section(
     });
     ui.checkbox(&mut class_floors.0, "class floors")
         .on_hover_text("Stack each building into floors, one per class its method creates, thickness by count (since start)");
+    let mut grouped = *detail == LevelOfDetail::Auto;
+    if ui
+        .checkbox(&mut grouped, "group far classes")
+        .on_hover_text("Level of detail: where a class's buildings are too small on screen to tell apart, its block is one box, as tall as its tallest method (hover names that method)")
+        .changed()
+    {
+        *detail = if grouped {
+            LevelOfDetail::Auto
+        } else {
+            LevelOfDetail::Off
+        };
+    }
     ui.horizontal(|ui| {
         ui.label("call arcs");
         ui.radio_value(call_arcs, CallArcs::Off, "off");

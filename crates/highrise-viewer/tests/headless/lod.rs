@@ -1,0 +1,132 @@
+//! Level of detail: each block's grouped box (as tall as its tallest building, in its colour),
+//! where each building's level of detail is decided (its block's centre), hover on a grouped
+//! block, and `--lod off`.
+
+use bevy::prelude::*;
+use highrise_layout::HitTarget;
+use highrise_viewer::viewer::city::{Cities, CityKey};
+use highrise_viewer::viewer::hover::pick;
+use highrise_viewer::viewer::instancing::{
+    BuildingInstance, BuildingInstances, DetailView, LevelOfDetail, ALWAYS_DETAILED, GROUPED_ALPHA,
+};
+
+use crate::support::*;
+
+/// The grouped boxes as handed to session 1's draw.
+fn grouped_boxes(app: &mut App) -> Vec<BuildingInstance> {
+    let entity = app.world().resource::<Cities>()[CityKey::Session(1)]
+        .grouped_entity
+        .expect("a grouped draw");
+    let mut query = app.world_mut().query::<&BuildingInstances>();
+    query
+        .get(app.world(), entity)
+        .expect("a draw")
+        .current()
+        .to_vec()
+}
+
+/// A view from `eye` toward `target`, 800 px tall, 45° vertical field of view.
+fn view_from(eye: Vec3, target: Vec3) -> DetailView {
+    let projection = Mat4::perspective_infinite_reverse_rh(std::f32::consts::FRAC_PI_4, 1.6, 0.1);
+    let eye = GlobalTransform::from(Transform::from_translation(eye).looking_at(target, Vec3::Y));
+    DetailView::new(projection, &eye, 800.0)
+}
+
+fn unpack(key: u32) -> Vec2 {
+    let half = |bits: u32| half::f16::from_bits(bits as u16).to_f32();
+    Vec2::new(half(key & 0xffff), half(key >> 16))
+}
+
+#[test]
+fn each_block_is_one_box_as_tall_as_its_tallest_building_and_hover_names_that_one() {
+    let mut app = app();
+    let defs = six_packages(); // 18 classes of 4 methods
+    let mut methods = vec![stats(0.05, 1, 1); defs.len()];
+    methods[6] = stats(0.8, 1, 10); // Class0x1.method2
+    methods[13] = stats(0.4, 1, 10); // Class1x0.method1
+    accept(&mut app, report(defs, methods, 1));
+    settle(&mut app);
+    let drawn = buildings(&mut app);
+    let boxes = grouped_boxes(&mut app);
+    let cities = app.world().resource::<Cities>();
+    let city = &cities[CityKey::Session(1)];
+    let layout = city.layout.as_ref().expect("plan");
+    assert_eq!(boxes.len(), layout.blocks().len(), "one box per block");
+    for (index, (block, group)) in layout.blocks().iter().zip(&boxes).enumerate() {
+        let members: Vec<usize> = (0..drawn.len())
+            .filter(|&b| layout.buildings()[b].block as usize == index)
+            .collect();
+        let tallest = members
+            .iter()
+            .copied()
+            .max_by(|&a, &b| drawn[a].height.total_cmp(&drawn[b].height))
+            .expect("a block with buildings");
+        assert_eq!(group.height, drawn[tallest].height, "block {index}");
+        assert_eq!(group.rgba[..3], drawn[tallest].rgba[..3], "its colour");
+        assert_eq!(group.rgba[3], GROUPED_ALPHA);
+        assert_eq!(group.base_y, block.top_height_wu);
+        // The box covers exactly its buildings' plots, inset like a plot.
+        for &member in &members {
+            let b = &drawn[member];
+            assert!((b.centre_x - group.centre_x).abs() <= (group.width - b.width) / 2.0 + 1e-4);
+            assert!((b.centre_z - group.centre_z).abs() <= (group.depth - b.depth) / 2.0 + 1e-4);
+        }
+        // Each building decides its level of detail at its block's centre.
+        let centre = block.rect.center() + city.origin;
+        for &member in &members {
+            let b = &drawn[member];
+            let at = Vec2::new(b.centre_x, b.centre_z) + unpack(b.lod);
+            assert!(
+                at.distance(Vec2::new(centre.x, centre.z)) < 0.01,
+                "{at} vs {centre}"
+            );
+        }
+        assert_eq!(unpack(group.lod), Vec2::ZERO);
+    }
+    // The hottest method's block from far off: one box, and hovering any part of it names
+    // the hottest method.
+    let hot = layout.building_of(6).expect("placed") as usize;
+    let block = layout.buildings()[hot].block;
+    let neighbour = (0..drawn.len())
+        .find(|&b| b != hot && layout.buildings()[b].block == block)
+        .expect("a neighbour in the class");
+    let above = |building: usize| {
+        let c = layout.buildings()[building].footprint.center() + city.origin;
+        (c + Vec3::Y * 2000.0, c)
+    };
+    let (eye, target) = above(neighbour);
+    let far = view_from(eye + Vec3::Z * 0.01, target);
+    assert!(
+        far.block_grouped(city, block),
+        "a plot spans {} px",
+        far.px_per_wu(target)
+    );
+    let hovered = pick(cities, eye, Vec3::NEG_Y, Some(&far));
+    assert!(
+        matches!(
+            hovered.target,
+            Some(HitTarget::Building { method_id: 6, .. })
+        ),
+        "{hovered:?}"
+    );
+    // Close by, the same ray names the neighbour itself.
+    let near = view_from(target + Vec3::new(0.0, 20.0, 0.01), target);
+    assert!(!near.block_grouped(city, block));
+    let hovered = pick(cities, eye, Vec3::NEG_Y, Some(&near));
+    let neighbour_id = layout.buildings()[neighbour].method_id;
+    assert!(
+        matches!(hovered.target, Some(HitTarget::Building { method_id, .. }) if method_id == neighbour_id),
+        "{hovered:?}"
+    );
+
+    // Level of detail off: no boxes, every building drawn at any distance.
+    app.insert_resource(LevelOfDetail::Off);
+    settle(&mut app);
+    assert!(grouped_boxes(&mut app).is_empty());
+    assert!(buildings(&mut app).iter().all(|b| b.lod == ALWAYS_DETAILED));
+    let cities = app.world().resource::<Cities>();
+    assert!(!far.block_grouped(&cities[CityKey::Session(1)], block));
+    app.insert_resource(LevelOfDetail::Auto);
+    settle(&mut app);
+    assert_eq!(grouped_boxes(&mut app).len(), boxes.len());
+}
