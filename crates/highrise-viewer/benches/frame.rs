@@ -17,6 +17,7 @@ use highrise_aggregate::Snapshot;
 use highrise_protocol::MethodDef;
 use highrise_viewer::viewer::city::{headless_city_app, Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
+use highrise_viewer::viewer::instancing::DetailView;
 use highrise_viewer::viewer::sessions::{accept_report, Sessions};
 
 mod common;
@@ -61,6 +62,12 @@ fn frame(c: &mut Criterion) {
         (bounds.min_z + bounds.max_z) / 2.0,
     );
 
+    // The overview's level of detail, as the window would decide it (800 px tall, 45°).
+    let view = DetailView::new(
+        Mat4::perspective_infinite_reverse_rh(std::f32::consts::FRAC_PI_4, 1.6, 0.1),
+        &GlobalTransform::from(Transform::from_translation(eye).looking_at(look_at, Vec3::Y)),
+        800.0,
+    );
     let mut frame_index = 0usize;
     // Worst case: a different 5 % of the methods is busy every frame, so nearly every
     // building is rising or falling all the time.
@@ -68,7 +75,7 @@ fn frame(c: &mut Criterion) {
         b.iter(|| {
             next_frame(&mut app, &definitions, &snapshots, &mut frame_index);
             let cities = app.world().resource::<Cities>();
-            pick(cities, eye, (look_at - eye).normalize(), None)
+            pick(cities, eye, (look_at - eye).normalize(), Some(&view))
         })
     });
 }

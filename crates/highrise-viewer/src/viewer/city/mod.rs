@@ -31,7 +31,7 @@ pub use cities::Cities;
 pub use floors::{class_colour, floor_spans, ClassFloors, FloorSpan, FLOOR_CLASSES};
 pub use model::{
     place_instance, set_instance_colour, City, CityKey, Glide, EASING_RATE_PER_S, GLIDE_S,
-    STUB_HEIGHT_WU,
+    GROUPED_REFRESH_S, STUB_HEIGHT_WU,
 };
 pub use palette::{
     class_hue, grey, heat_colour, log_share, relative_full_scale, stats_target, AllocSample,

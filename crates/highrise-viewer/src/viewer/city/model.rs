@@ -20,6 +20,10 @@ pub const EASING_RATE_PER_S: f32 = 9.0;
 /// How long districts, blocks and buildings take to glide to new places, seconds.
 pub const GLIDE_S: f32 = 0.5;
 
+/// The grouped boxes follow moving heights at most this often, seconds: they stand for blocks
+/// too far off to tell their buildings apart, and placing them is a pass over every building.
+pub const GROUPED_REFRESH_S: f64 = 1.0 / 30.0;
+
 /// Which city of the scene: a session's own, or one of the compare view's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CityKey {
@@ -64,6 +68,10 @@ pub struct City {
     pub grouped_boxes: std::sync::Arc<Vec<BuildingInstance>>,
     /// Scratch: per block, its tallest building's height and index.
     block_tallest: Vec<(f32, u32)>,
+    /// The grouped boxes lag the buildings (see [`GROUPED_REFRESH_S`]); when they were last
+    /// placed, app time, seconds.
+    pub(super) grouped_stale: bool,
+    pub(super) grouped_at_s: f64,
     /// Each building's footprint centre (city XZ) in the plan as of the last glide's start.
     pub(super) plan_centres: Vec<Vec2>,
     /// Instances changed since they were last handed to the draw.
@@ -561,7 +569,7 @@ impl City {
     /// Rebuilds the blocks' grouped boxes from the buildings as drawn now: each block's box
     /// covers its buildings' footprints (the block inset like a plot), as tall as its tallest
     /// building and in that building's colour. None when the city is all detailed.
-    pub(super) fn place_grouped_boxes(&mut self) {
+    pub(super) fn place_grouped_boxes(&mut self, palette: &Palette) {
         let boxes = std::sync::Arc::make_mut(&mut self.grouped_boxes);
         boxes.clear();
         let Some(layout) = self.layout.as_ref() else {
@@ -573,12 +581,29 @@ impl City {
         let tallest = &mut self.block_tallest;
         tallest.clear();
         tallest.resize(layout.blocks().len(), (f32::NEG_INFINITY, u32::MAX));
-        for (index, (&block, &height)) in self.blocks.iter().zip(&self.heights_wu).enumerate() {
+        // A block's buildings mostly follow each other in plan order: the tallest of each run
+        // is found in registers and written once per run.
+        // A block's buildings mostly follow each other in plan order: the tallest of each run
+        // is found in registers and written once per run.
+        let (blocks, heights) = (&self.blocks, &self.heights_wu);
+        let count = blocks.len().min(heights.len());
+        let mut start = 0;
+        while start < count {
+            let block = blocks[start];
+            let mut end = start + 1;
+            let (mut best_wu, mut best) = (heights[start], start);
+            while end < count && blocks[end] == block {
+                if heights[end] > best_wu {
+                    (best_wu, best) = (heights[end], end);
+                }
+                end += 1;
+            }
             if let Some(slot) = tallest.get_mut(block as usize) {
-                if height > slot.0 {
-                    *slot = (height, index as u32);
+                if best_wu > slot.0 {
+                    *slot = (best_wu, best as u32);
                 }
             }
+            start = end;
         }
         let inset_wu = layout.config().building_inset_wu;
         let gliding = self.glide.is_some() && self.shown_blocks.len() == tallest.len();
@@ -586,7 +611,7 @@ impl City {
         for (index, (block, &(height_wu, building))) in
             layout.blocks().iter().zip(tallest.iter()).enumerate()
         {
-            let Some(source) = self.instances.get(building as usize) else {
+            let Some(&colour) = self.colours.get(building as usize) else {
                 continue; // no building on this block
             };
             let rect = if gliding {
@@ -595,10 +620,15 @@ impl City {
                 block.rect
             };
             let centre = rect.center();
-            let [r, g, b, _] = source.rgba;
+            // The building's colour as drawn, from the palette (cheaper than reading its
+            // instance back: one small entry a block instead of a cache miss).
+            let [r, g, b, _] = palette.building_rgba(
+                colour,
+                is_grey(self.greyed, &self.dimmed, building as usize),
+            );
             let mut group = building_instance(
                 centre.x + origin.x,
-                source.base_y,
+                block.top_height_wu,
                 centre.z + origin.z,
                 height_wu,
                 (rect.width_wu() - 2.0 * inset_wu).max(inset_wu),
@@ -660,6 +690,7 @@ impl City {
             }
             std::sync::Arc::make_mut(&mut self.grouped_boxes).clear();
             self.instances_dirty = true;
+            self.grouped_stale = true;
         }
         let shift = self.origin - self.instances_origin;
         if shift != Vec3::ZERO {

@@ -6,7 +6,7 @@ use bevy::render::view::NoFrustumCulling;
 use highrise_layout::Rect;
 
 use super::cities::Cities;
-use super::model::{lerp_rect, set_instance_colour, City, CityKey, GLIDE_S};
+use super::model::{lerp_rect, set_instance_colour, City, CityKey, GLIDE_S, GROUPED_REFRESH_S};
 use super::palette::{ColourKey, ColourMode, HeightMode, HeightScale, Palette};
 use crate::viewer::compare::Compare;
 use crate::viewer::instancing::{BuildingInstances, LevelOfDetail};
@@ -448,7 +448,7 @@ pub fn animate_buildings(
         }
         if city.failed.is_some() {
             city.follow_failed(&palette);
-            hand_to_draw(city, &mut draws, true);
+            hand_to_draw(city, &mut draws, None, time.elapsed_secs_f64());
             continue;
         }
         let placed = city.layout.as_ref().map(|layout| layout.buildings().len());
@@ -545,25 +545,38 @@ pub fn animate_buildings(
                 city.heights_dirty = false;
                 city.hit_test_refreshed_s = now_s;
             }
-            hand_to_draw(city, &mut draws, false);
+            hand_to_draw(city, &mut draws, Some(&palette), now_s);
         });
     }
 }
 
 /// Hands a city's instances to its draw if they changed, and its blocks' grouped boxes as
-/// they follow from them (rebuilt unless the city `failed`).
-fn hand_to_draw(city: &mut City, draws: &mut Query<'_, '_, &mut BuildingInstances>, failed: bool) {
+/// they follow from them: rebuilt in `palette`'s colours at most every [`GROUPED_REFRESH_S`]
+/// while heights move, and once they settle (`None`: a failed city, whose boxes are only
+/// handed over as they are).
+fn hand_to_draw(
+    city: &mut City,
+    draws: &mut Query<'_, '_, &mut BuildingInstances>,
+    palette: Option<&Palette>,
+    now_s: f64,
+) {
     if city.instances_dirty {
         if let Some(mut draw) = city.instances_entity.and_then(|e| draws.get_mut(e).ok()) {
             draw.show(&city.instances);
             city.instances_dirty = false;
             city.instances_generation += 1;
-            if !failed {
-                city.place_grouped_boxes();
+            city.grouped_stale = true;
+        }
+    }
+    let due = city.animating.is_empty() || now_s - city.grouped_at_s >= GROUPED_REFRESH_S;
+    if city.grouped_stale && (due || palette.is_none()) {
+        if let Some(mut draw) = city.grouped_entity.and_then(|e| draws.get_mut(e).ok()) {
+            if let Some(palette) = palette {
+                city.place_grouped_boxes(palette);
             }
-            if let Some(mut draw) = city.grouped_entity.and_then(|e| draws.get_mut(e).ok()) {
-                draw.show(&city.grouped_boxes);
-            }
+            draw.show(&city.grouped_boxes);
+            city.grouped_stale = false;
+            city.grouped_at_s = now_s;
         }
     }
 }
