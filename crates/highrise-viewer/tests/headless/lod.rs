@@ -130,3 +130,93 @@ fn each_block_is_one_box_as_tall_as_its_tallest_building_and_hover_names_that_on
     settle(&mut app);
     assert_eq!(grouped_boxes(&mut app).len(), boxes.len());
 }
+
+/// Whether a Vulkan driver is installed (lavapipe in CI: `scripts/install-render-deps.sh`).
+fn can_render() -> bool {
+    std::fs::read_dir("/usr/share/vulkan/icd.d").is_ok_and(|mut dir| dir.next().is_some())
+}
+
+/// Renders `app` offscreen and returns the picture's RGBA bytes.
+fn picture(app: &mut App) -> Vec<u8> {
+    use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+    use highrise_viewer::viewer::offscreen::OffscreenTarget;
+    let taken: std::sync::Arc<std::sync::Mutex<Option<Vec<u8>>>> = Default::default();
+    let slot = taken.clone();
+    let target = app.world().resource::<OffscreenTarget>().0.clone();
+    app.world_mut().spawn(Screenshot::image(target)).observe(
+        move |trigger: Trigger<ScreenshotCaptured>| {
+            *slot.lock().expect("slot") = trigger.event().0.data.clone();
+        },
+    );
+    for _ in 0..300 {
+        app.update();
+        if let Some(bytes) = taken.lock().expect("slot").take() {
+            return bytes;
+        }
+    }
+    panic!("no screenshot");
+}
+
+/// Warm (busy) pixels: the heat ramp's yellow → red.
+fn warm_pixels(rgba: &[u8]) -> usize {
+    rgba.chunks_exact(4)
+        .filter(|p| {
+            let [r, _, b] = [p[0], p[1], p[2]].map(i32::from);
+            r > 150 && r - b > 70
+        })
+        .count()
+}
+
+/// On the GPU (lavapipe here): a 20k-method city at its default framing draws the hottest
+/// method's class as one warm box, many times wider than the lone tower drawn with `--lod off`.
+#[test]
+fn a_far_class_is_drawn_as_one_box_by_the_gpu() {
+    use highrise_viewer::viewer::offscreen::offscreen_app;
+    use highrise_viewer::viewer::sessions::{accept_report, Sessions};
+    if !can_render() {
+        eprintln!("skipped: no Vulkan driver");
+        return;
+    }
+    // 20 packages × 50 classes × 20 methods; one hot method, the rest barely running.
+    let mut defs = Vec::new();
+    for package in 0..20 {
+        for class in 0..50 {
+            for method in 0..20 {
+                let id = defs.len() as u32;
+                defs.push(def(
+                    id,
+                    &format!("big.p{package}"),
+                    &format!("C{class}"),
+                    &format!("m{method}"),
+                ));
+            }
+        }
+    }
+    let hot = 10 * 1000 + 25 * 20 + 7;
+    let mut methods = vec![stats(0.002, 1, 1); defs.len()];
+    methods[hot] = stats(0.9, 1, 100);
+    let mut app = offscreen_app(640, 400, None, Vec::new());
+    while app.plugins_state() == bevy::app::PluginsState::Adding {
+        bevy::tasks::tick_global_task_pools_on_main_thread();
+    }
+    app.finish();
+    app.cleanup();
+    accept_report(
+        &mut app.world_mut().resource_mut::<Sessions>(),
+        report(defs, methods, 1),
+    );
+    for _ in 0..120 {
+        app.update();
+    }
+    let grouped = warm_pixels(&picture(&mut app));
+    app.insert_resource(LevelOfDetail::Off);
+    for _ in 0..20 {
+        app.update();
+    }
+    let detailed = warm_pixels(&picture(&mut app));
+    eprintln!("warm pixels: {grouped} grouped, {detailed} with every building");
+    assert!(
+        grouped > 3 * detailed.max(10),
+        "the hot class as one box: {grouped} warm pixels, its lone tower {detailed}"
+    );
+}
