@@ -1452,16 +1452,23 @@ fn place_hot_spots(
                 continue;
             }
             let width_px = assets.width_px(text, HOT_SPOT_TEXT_PX) + 2.0 * HOT_SPOT_PAD_PX;
-            // Over the top first, then beside it, then higher, up to eight rows.
+            // Over the top first, then beside it, then higher, up to eight rows; then beside
+            // the tower below its top (a tower leaving the top of the view has no room above).
             let shift_px = width_px / 2.0 + 4.0;
-            let spots = (0..8)
+            let above = (0..8)
                 .flat_map(|row| [0.0, -1.0, 1.0, -2.0, 2.0].map(|side| (row, side * shift_px)));
-            let spot = spots.into_iter().find_map(|(row, dx)| {
-                let bottom = anchor.y - 3.0 - row as f32 * (height_px + 3.0);
+            let below =
+                (1..8).flat_map(|row| [-1.0, 1.0, -2.0, 2.0].map(|side| (-row, side * shift_px)));
+            let spot = above.chain(below).find_map(|(row, dx)| {
+                let bottom = if row >= 0 {
+                    anchor.y - 3.0 - row as f32 * (height_px + 3.0)
+                } else {
+                    anchor.y + 3.0 + (-row) as f32 * (height_px + 3.0)
+                };
                 let x = anchor.x + dx;
                 let min = Vec2::new(x - width_px / 2.0, bottom - height_px);
                 let max = Vec2::new(x + width_px / 2.0, bottom);
-                let inside = min.cmpge(scene_min).all() && max.x <= scene_max.x;
+                let inside = min.cmpge(scene_min).all() && max.cmple(scene_max).all();
                 (inside && !taken.iter().any(|&other| overlaps((min, max), other)))
                     .then_some((min, max))
             });

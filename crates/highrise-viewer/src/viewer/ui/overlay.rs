@@ -123,9 +123,14 @@ pub(super) fn hot_spot_names(
             egui::pos2(spot.min_px.x, spot.min_px.y),
             egui::pos2(spot.max_px.x, spot.max_px.y),
         );
+        // The leader line leaves the name's edge that faces the tower.
         let foot = egui::pos2(
             spot.anchor_px.x.clamp(rect.min.x + 4.0, rect.max.x - 4.0),
-            rect.max.y,
+            if spot.anchor_px.y > rect.min.y {
+                rect.max.y
+            } else {
+                rect.min.y
+            },
         );
         let anchor = egui::pos2(spot.anchor_px.x, spot.anchor_px.y);
         if anchor.distance(foot) > 4.0 {
