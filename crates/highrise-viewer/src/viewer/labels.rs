@@ -1033,7 +1033,8 @@ fn overview_label(
     if !place.top_level {
         return None;
     }
-    // Beside it: above, below, right, left of its box on screen.
+    // Beside it: above, below, right, left of its box on screen; then the same a row or two
+    // farther out, or shifted by half its width.
     let [path, own] = package_texts(&place.path);
     let (text, width_px) = if place.widths_px[0] <= TOP_LEVEL_BESIDE_MAX_PX {
         (path, place.widths_px[0])
@@ -1042,12 +1043,20 @@ fn overview_label(
     };
     let size = Vec2::new(width_px, height_px);
     let centre = (min + max) / 2.0;
-    let spots = [
-        Vec2::new(centre.x - size.x / 2.0, min.y - size.y - 2.0),
-        Vec2::new(centre.x - size.x / 2.0, max.y + 2.0),
-        Vec2::new(max.x + 4.0, centre.y - size.y / 2.0),
-        Vec2::new(min.x - 4.0 - size.x, centre.y - size.y / 2.0),
-    ];
+    let spots: Vec<Vec2> = (0..3)
+        .flat_map(|row| {
+            let out = row as f32 * (size.y + 2.0);
+            [0.0, -0.5, 0.5].into_iter().flat_map(move |shift| {
+                let (dx, dy) = (shift * size.x, shift * size.y * 2.0);
+                [
+                    Vec2::new(centre.x - size.x / 2.0 + dx, min.y - size.y - 2.0 - out),
+                    Vec2::new(centre.x - size.x / 2.0 + dx, max.y + 2.0 + out),
+                    Vec2::new(max.x + 4.0 + out, centre.y - size.y / 2.0 + dy),
+                    Vec2::new(min.x - 4.0 - size.x - out, centre.y - size.y / 2.0 + dy),
+                ]
+            })
+        })
+        .collect();
     take(text, size, &spots, false)
 }
 
