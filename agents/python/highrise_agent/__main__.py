@@ -91,6 +91,13 @@ def _parser():
         metavar="MS",
         help="the sampling period in ms (default: $HIGHRISE_SAMPLE_MS, else 10)",
     )
+    parser.add_argument(
+        "--functions",
+        default=None,
+        choices=("run", "all"),
+        help="which functions the city holds: those that ran, or every function and method of "
+        "the profiled modules once imported, run or not (all; default: $HIGHRISE_FUNCTIONS, else run)",
+    )
     parser.add_argument("-m", dest="module", default=None, help="run a library module as a script")
     parser.add_argument("target", nargs="?", help="the script to run (unless -m)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -112,7 +119,7 @@ def main(argv=None):
             ours += ["-m", arg[2:]]
             theirs = argv[index + 1 :]
             break
-        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events", "--alloc", "--mode", "--sample"):
+        if arg in ("--addr", "--token", "--include", "--exclude", "--program", "--version-label", "--backend", "--buffer-events", "--alloc", "--mode", "--sample", "--functions"):
             ours += argv[index : index + 2]
             index += 2
             continue
@@ -150,6 +157,7 @@ def main(argv=None):
         stats=options.stats,
         mode=options.mode,
         sample_ms=options.sample,
+        functions=options.functions,
     )
     if options.module is not None:
         sys.path[0] = os.getcwd()

@@ -54,6 +54,11 @@ DEFAULT_SAMPLE_MS = 10
 # "Python agent: measuring by samples"): 1 M events/s is about an eighth of the program's time.
 AUTO_EVENTS_PER_S = 1_000_000
 AUTO_RATE_SPAN_S = 0.1
+# Which functions the city holds (`--functions`, $HIGHRISE_FUNCTIONS): those that ran, or every
+# function and method of the profiled modules once imported (read on the sender thread, at
+# most FUNCTIONS_ALL_BUDGET_S of each flush).
+FUNCTIONS = ("run", "all")
+FUNCTIONS_ALL_BUDGET_S = 0.02
 
 
 def _warn(message):
@@ -121,6 +126,18 @@ def parse_live(live):
     return bool(live)
 
 
+def parse_functions(functions):
+    """`functions` ("run"/"all"; None: $HIGHRISE_FUNCTIONS, else "run"); a bad value warns and
+    keeps the default."""
+    if functions is None:
+        functions = os.environ.get("HIGHRISE_FUNCTIONS", "").strip().lower() or "run"
+    functions = str(functions).lower()
+    if functions not in FUNCTIONS:
+        _warn("functions=%s is not one of %s; using run" % (functions, "/".join(FUNCTIONS)))
+        functions = "run"
+    return functions
+
+
 def parse_mode(mode, sample_ms):
     """(mode, sample period in seconds, asked) from the `mode`/`sample_ms` options (None:
     $HIGHRISE_MODE / $HIGHRISE_SAMPLE_MS, else auto and 10 ms); `asked` when the user chose the
@@ -186,6 +203,7 @@ class Agent:
         stats=None,
         mode=None,
         sample_ms=None,
+        functions=None,
     ):
         self.addr = addr or os.environ.get("HIGHRISE_ADDR") or DEFAULT_ADDR
         # Only a viewer listening beyond loopback asks for it, and only of agents on other
@@ -201,6 +219,7 @@ class Agent:
         if buffer_events is None and os.environ.get("HIGHRISE_BUFFER_EVENTS"):
             buffer_events = int(os.environ["HIGHRISE_BUFFER_EVENTS"])
         self.methods = Methods(include, exclude)
+        self.functions = parse_functions(functions)
         self.clock_zero_ns = time.monotonic_ns()
         self.clock_zero_unix_ns = time.time_ns()
         alloc, alloc_asked = parse_alloc(alloc)
@@ -480,6 +499,8 @@ class Agent:
             at = now if final or self._sample_ticks is None else min(self._sample_ticks, now)
             self._sample_ticks = None
             sampled = self._sampler.sample(at, threading.get_ident())
+        if self.functions == "all":
+            self.methods.define_loaded(float("inf") if final else FUNCTIONS_ALL_BUDGET_S)
         definitions = self.methods.take_pending()
         classes = self.recorder.take_classes()  # after drain: every class its records name
         relations = self._new_relations(classes, snapshots)  # may register more classes
@@ -647,6 +668,7 @@ def start(
     stats=None,
     mode=None,
     sample_ms=None,
+    functions=None,
 ):
     """Start profiling this process and stream to the viewer at `addr` (default `HIGHRISE_ADDR`,
     else 127.0.0.1:7878). `token`: the viewer's token, which a viewer listening beyond loopback
@@ -658,14 +680,17 @@ def start(
     (True/False; default `HIGHRISE_STATS`, else off). `mode`: "auto" (default `HIGHRISE_MODE`, else
 auto: every call, until the program makes more than 1 M events/s; then samples), "exact" or
 "sampled" (no hook: every thread's stack read each `sample_ms`, default `HIGHRISE_SAMPLE_MS`,
-else 10; README.md "Measuring by samples"). Returns the Agent, or None when no viewer answered
+else 10; README.md "Measuring by samples"). `functions`: "run" (the functions that ran; default
+`HIGHRISE_FUNCTIONS`, else run) or "all" (also every function and method of the profiled modules
+once imported, so the city holds code that has not run). Returns the Agent, or None when no viewer answered
     (the program runs on unprofiled). Calling it again while running returns the running agent."""
     global _agent
     with _agent_lock:
         if _agent is not None and _agent.running:
             return _agent
         agent = Agent(
-            addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live, stats, mode, sample_ms
+            addr, include, exclude, program, version_label, buffer_events, backend, token, alloc, live, stats, mode, sample_ms,
+            functions=functions,
         )
         if not agent.start():
             return None

@@ -13,11 +13,14 @@ install and site directories) and frozen modules; `include` adds packages back, 
 more; the agent's own package is never profiled.
 """
 
+import collections
 import os
 import site
 import sys
 import sysconfig
 import threading
+import time
+import types
 
 from . import _phase
 
@@ -141,6 +144,8 @@ class Methods:
         self._pending = []  # (id, package, class, method, signature, file, line)
         self.definitions = []  # all, in id order (tests, re-announce)
         self._main_name = None  # what `__main__` was named while its code ran
+        self._modules_seen = set()  # `define_loaded`: modules queued or defined already
+        self._modules_to_define = collections.deque()
 
     # -- module names -----------------------------------------------------------------------
 
@@ -238,6 +243,64 @@ class Methods:
                 return method_id
         except Exception:
             return -1
+
+    # -- functions that have not run (functions=all) -------------------------------------------
+
+    def define_loaded(self, budget_s=0.02):
+        """Defines every function and method of the profiled modules imported since the last
+        call, whether it has run or not (`functions=all`), for at most about `budget_s` of the
+        caller's time (the rest waits for the next call). A module still being imported waits
+        too. True when every module seen so far is defined."""
+        for name, module in list(sys.modules.items()):
+            if name not in self._modules_seen and name != "__main__" and module is not None:
+                self._modules_seen.add(name)
+                self._modules_to_define.append(name)
+        deadline = time.monotonic() + budget_s
+        waiting = []
+        while self._modules_to_define and time.monotonic() < deadline:
+            name = self._modules_to_define.popleft()
+            module = sys.modules.get(name)
+            if getattr(getattr(module, "__spec__", None), "_initializing", False):
+                waiting.append(name)  # its body is still running
+                continue
+            try:
+                self._define_module(name, module)
+            except Exception:
+                pass
+        self._modules_to_define.extend(waiting)
+        return not self._modules_to_define
+
+    def _define_module(self, name, module):
+        filename = getattr(module, "__file__", None)
+        if not isinstance(filename, str) or not self.module_included(name, filename):
+            return
+        # Code compiled from this file only: a function imported from elsewhere, or a decorator's
+        # wrapper, belongs to the module that defines it.
+        source = os.path.normcase(os.path.realpath(filename))
+        seen = set()
+        stack = [(value, 0) for value in list(vars(module).values())]
+        while stack:
+            value, depth = stack.pop()
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if isinstance(value, property):
+                stack.extend((f, depth) for f in (value.fget, value.fset, value.fdel) if f is not None)
+            elif isinstance(value, type):
+                if depth < 4 and getattr(value, "__module__", None) == name:
+                    stack.extend((member, depth + 1) for member in list(vars(value).values()))
+            elif isinstance(value, types.FunctionType):
+                for _ in range(8):  # through decorators' wrappers to the function itself
+                    inner = getattr(value, "__wrapped__", None)
+                    if not isinstance(inner, types.FunctionType):
+                        break
+                    value = inner
+                code = value.__code__
+                filename = code.co_filename
+                if filename == module.__file__ or os.path.normcase(os.path.realpath(filename)) == source:
+                    self.resolve(code, name)
 
     def _phase_id(self, code):
         """The method id of a phase mark (`highrise.phase.NAME`), always profiled."""

@@ -245,3 +245,83 @@ def test_script_modules_are_named_after_their_file(monkeypatch):
     del main.__file__
     monkeypatch.setattr(sys, "argv", ["-c"])
     assert methods.real_module_name("__main__") == "__main__"
+
+
+def test_define_loaded_defines_every_function_of_the_profiled_modules_run_or_not(tmp_path, monkeypatch):
+    """functions=all: a profiled package's functions, methods, static/class methods, properties
+    and decorated functions are defined on import, none of them having run; a function imported
+    from elsewhere and a decorator's wrapper are not attributed to the importing module."""
+    package = tmp_path / "unrun_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "deco.py").write_text(
+        "import functools\n"
+        "def traced(f):\n"
+        "    @functools.wraps(f)\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        return f(*args, **kwargs)\n"
+        "    return wrapper\n"
+    )
+    (package / "shapes.py").write_text(
+        "from os.path import join\n"
+        "from .deco import traced\n"
+        "def area(w, h):\n"
+        "    return w * h\n"
+        "@traced\n"
+        "def scaled(x, k=2):\n"
+        "    return x * k\n"
+        "class Box:\n"
+        "    def __init__(self, w):\n"
+        "        self.w = w\n"
+        "    @staticmethod\n"
+        "    def unit():\n"
+        "        return Box(1)\n"
+        "    @classmethod\n"
+        "    def of(cls, w):\n"
+        "        return cls(w)\n"
+        "    @property\n"
+        "    def width(self):\n"
+        "        return self.w\n"
+        "    class Lid:\n"
+        "        def close(self):\n"
+        "            pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    importlib.import_module("unrun_pkg.shapes")
+    try:
+        methods = Methods(include=("unrun_pkg",))
+        assert methods.define_loaded(budget_s=float("inf"))
+        names = {(d[1], d[2], d[3]) for d in methods.definitions}
+        assert ("unrun_pkg.shapes", "<module>", "area") in names
+        assert ("unrun_pkg.shapes", "<module>", "scaled") in names  # the function, not its wrapper
+        for method in ("__init__", "unit", "of", "width"):
+            assert ("unrun_pkg.shapes", "Box", method) in names, method
+        assert ("unrun_pkg.shapes", "Box.Lid", "close") in names
+        assert ("unrun_pkg.deco", "<module>", "traced") in names
+        assert not any(d[3] == "join" for d in methods.definitions)  # os.path's, not the package's
+        assert not any(d[1] == "unrun_pkg.shapes" and d[3] == "wrapper" for d in methods.definitions)
+        # The ids are those the hooks get when the code runs, and nothing is defined twice.
+        shapes = sys.modules["unrun_pkg.shapes"]
+        before = len(methods.definitions)
+        assert methods.resolve(shapes.area.__code__, "unrun_pkg.shapes") == next(
+            d[0] for d in methods.definitions if d[3] == "area"
+        )
+        assert methods.define_loaded(budget_s=float("inf"))
+        assert len(methods.definitions) == before
+        # Not profiled: nothing defined.
+        assert not Methods(include=("other",)).definitions
+    finally:
+        for name in [n for n in sys.modules if n.startswith("unrun_pkg")]:
+            del sys.modules[name]
+
+
+def test_functions_option_reads_the_environment_and_warns_on_a_bad_value(monkeypatch, capsys):
+    monkeypatch.delenv("HIGHRISE_FUNCTIONS", raising=False)
+    assert _agent.parse_functions(None) == "run"
+    monkeypatch.setenv("HIGHRISE_FUNCTIONS", "all")
+    assert _agent.parse_functions(None) == "all"
+    assert _agent.parse_functions("run") == "run"
+    assert _agent.parse_functions("some") == "run"
+    assert "functions=some" in capsys.readouterr().err
