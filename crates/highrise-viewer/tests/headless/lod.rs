@@ -144,7 +144,7 @@ fn picture(app: &mut App) -> Vec<u8> {
     let slot = taken.clone();
     let target = app.world().resource::<OffscreenTarget>().0.clone();
     app.world_mut().spawn(Screenshot::image(target)).observe(
-        move |trigger: Trigger<ScreenshotCaptured>| {
+        move |trigger: Trigger<'_, ScreenshotCaptured>| {
             *slot.lock().expect("slot") = trigger.event().0.data.clone();
         },
     );
