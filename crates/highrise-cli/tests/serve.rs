@@ -4,6 +4,7 @@
 //! listener, compared, gated, and drawn offscreen).
 
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -122,7 +123,7 @@ fn tetris_demo(addr: &str, duration_s: &str, restart_every_s: &str) {
 }
 
 /// An empty directory of this test process's own.
-fn fresh_dir(name: &str) -> std::path::PathBuf {
+fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
@@ -132,7 +133,7 @@ fn fresh_dir(name: &str) -> std::path::PathBuf {
 /// `highrise record --listen 127.0.0.1:0 --out DIR EXTRA…`: the process, the rest of its
 /// stdout, and the address it listens on (its first line).
 fn start_recorder(
-    dir: &std::path::Path,
+    dir: &Path,
     extra: &[&str],
 ) -> (
     std::process::Child,
@@ -507,7 +508,7 @@ fn the_demos_thread_leak_raises_one_stuck_alert_in_report_and_serve() {
 /// `highrise report --json --fail-on-alert` on `recording`: its exit code must be
 /// `exit_code` (3: an alert was raised); the process's output and the JSON.
 fn report_with_alerts_gated(
-    recording: &std::path::Path,
+    recording: &Path,
     exit_code: i32,
 ) -> (std::process::Output, serde_json::Value) {
     let report = Command::new(HIGHRISE)
@@ -522,7 +523,7 @@ fn report_with_alerts_gated(
 
 /// `highrise serve`'s output for one session: `recording` sent to it by `highrise replay` at
 /// `speed`.
-fn serve_a_replay(recording: &std::path::Path, speed: &str) -> String {
+fn serve_a_replay(recording: &Path, speed: &str) -> String {
     let mut serve = Command::new(HIGHRISE)
         .args([
             "serve",
@@ -553,7 +554,7 @@ fn serve_a_replay(recording: &std::path::Path, speed: &str) -> String {
 /// When each thread that ran `method` made its last event (or resync), program time in
 /// seconds from the recording's first timestamp: a thread parked for good in it makes none
 /// after.
-fn last_events_of_threads_in(recording: &std::path::Path, method: &str) -> Vec<f64> {
+fn last_events_of_threads_in(recording: &Path, method: &str) -> Vec<f64> {
     use highrise_protocol::{decode_agent_message, decode_events, decode_records, AgentMessage};
     use std::collections::HashMap;
     let mut reader = highrise_record::RecordingReader::open(recording).expect("opens");
@@ -624,7 +625,7 @@ fn last_events_of_threads_in(recording: &std::path::Path, method: &str) -> Vec<f
 /// parking, and no jump; `highrise serve`, sent the recording live, prints it too.
 #[test]
 fn the_real_games_thread_leak_with_drops_raises_its_stuck_alert() {
-    let recording = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+    let recording = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../assets/recordings/exal99-tetris-leak.hrec");
     const RUN: &str = "main.game.MainSinglePlayerThread.run";
     let (_, json) = report_with_alerts_gated(&recording, 3);
@@ -715,4 +716,144 @@ fn the_demos_at_rest_raise_no_alert_in_their_first_minute() {
         );
         assert!(json.get("alerts").is_none(), "{:#}", json["alerts"]);
     }
+}
+
+/// py-spy from the Python tests' virtual environment (or PATH), with its interpreter.
+fn py_spy() -> Option<(PathBuf, PathBuf)> {
+    let home = std::env::var_os("HOME")?;
+    for version in ["3.12", "3.11", "3.13"] {
+        let bin = Path::new(&home).join(format!(".cache/highrise/python-venv-{version}/bin"));
+        if bin.join("py-spy").is_file() && bin.join("python").is_file() {
+            return Some((bin.join("py-spy"), bin.join("python")));
+        }
+    }
+    None
+}
+
+/// Profiles written by a real producer (py-spy: `--format raw`, folded stacks; `--format
+/// speedscope`) open in `highrise report` as sampled sessions, detected by content whatever
+/// their names, and their two busiest methods are those py-spy's own samples put first (each
+/// innermost function's share of the file's samples), each within 5 points.
+#[test]
+fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
+    let Some((py_spy, python)) = py_spy() else {
+        eprintln!("skipped: no py-spy (scripts/test-corpus.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("shapes_work.py");
+    std::fs::write(
+        &script,
+        "import time\n\
+         def leaf(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s\n\
+         def mix(n):\n    s = 0\n    for i in range(n):\n        s ^= i\n    return s\n\
+         class Shape:\n    def area(self):\n        return leaf(20000)\n\
+         def main():\n    t = time.time()\n    while time.time() - t < 1.5:\n        Shape().area()\n        mix(12000)\n\
+         main()\n",
+    )
+    .expect("script");
+    for (format, file) in [("raw", "profile.txt"), ("speedscope", "profile.data")] {
+        let out = dir.join(file);
+        let recorded = Command::new(&py_spy)
+            .args(["record", "-r", "200", "--format", format, "-o"])
+            .arg(&out)
+            .arg("--")
+            .arg(&python)
+            .arg(&script)
+            .output()
+            .expect("py-spy runs");
+        if !recorded.status.success() {
+            eprintln!(
+                "skipped: py-spy cannot sample here: {}",
+                String::from_utf8_lossy(&recorded.stderr)
+            );
+            return;
+        }
+        // py-spy's own samples: each innermost function's share (lines of one function merged).
+        let mut leaf_samples: std::collections::HashMap<String, f64> = Default::default();
+        let mut total = 0.0;
+        if format == "raw" {
+            for line in std::fs::read_to_string(&out).expect("raw").lines() {
+                let Some((stack, count)) = line.rsplit_once(' ') else {
+                    continue;
+                };
+                let count: f64 = count.parse().expect("count");
+                let leaf = stack.rsplit(';').next().expect("a frame");
+                let name = leaf.split(" (").next().expect("a name").to_owned();
+                *leaf_samples.entry(name).or_default() += count;
+                total += count;
+            }
+        } else {
+            let json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&out).expect("json")).expect("json");
+            let frames = json["shared"]["frames"].as_array().expect("frames");
+            for profile in json["profiles"].as_array().expect("profiles") {
+                let weights = profile["weights"].as_array().expect("weights");
+                for (sample, weight) in profile["samples"]
+                    .as_array()
+                    .expect("samples")
+                    .iter()
+                    .zip(weights)
+                {
+                    let Some(leaf) = sample.as_array().and_then(|s| s.last()) else {
+                        continue;
+                    };
+                    let name = frames[leaf.as_u64().expect("index") as usize]["name"]
+                        .as_str()
+                        .expect("name")
+                        .to_owned();
+                    *leaf_samples.entry(name).or_default() += weight.as_f64().expect("weight");
+                }
+            }
+            total = leaf_samples.values().sum();
+        }
+        let mut ranked: Vec<(String, f64)> = leaf_samples
+            .into_iter()
+            .map(|(name, samples)| (name, 100.0 * samples / total))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+
+        let report = Command::new(HIGHRISE)
+            .args(["report", "--json"])
+            .arg(&out)
+            .output()
+            .expect("report runs");
+        assert!(
+            report.status.success(),
+            "{format}: {}",
+            String::from_utf8_lossy(&report.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+        let mut methods: Vec<(String, f64)> = json["methods"]
+            .as_array()
+            .expect("methods")
+            .iter()
+            .map(|m| {
+                (
+                    m["name"].as_str().expect("name").to_owned(),
+                    m["run_share_pct"].as_f64().expect("share"),
+                )
+            })
+            .collect();
+        methods.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // py-spy's two busiest functions are highrise's two, each within 5 points.
+        for ((name, share), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
+            eprintln!("{format}: highrise {name} {share:.1} %, py-spy {top} {expected_pct:.1} %");
+            assert!(
+                name.ends_with(&format!(".{top}")),
+                "{format}: {name} vs py-spy's {top}"
+            );
+            assert!(
+                (share - expected_pct).abs() <= 5.0,
+                "{format}: {share:.1} % vs py-spy's {expected_pct:.1} %"
+            );
+        }
+        assert!(
+            json["measure"].to_string().contains("ampled"),
+            "{format}: the session says it is sampled: {}",
+            json["measure"]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

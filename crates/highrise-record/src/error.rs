@@ -10,6 +10,9 @@ pub enum RecordError {
     /// The file is shorter than the header.
     #[error("not a highrise recording: the file has {file_bytes} bytes, shorter than the {header_bytes}-byte header")]
     TooShort { file_bytes: u64, header_bytes: u64 },
+    /// A profile from another tool that could not be read (`import`).
+    #[error("cannot read this profile: {reason}")]
+    InvalidProfile { reason: String },
     /// The file does not start with the recording magic.
     #[error("not a highrise recording: bad magic {found:02x?}")]
     BadMagic { found: [u8; 8] },

@@ -15,11 +15,16 @@
 //!   (or rebuilds it by scanning an interrupted file), then [`RecordingReader::frames`] /
 //!   [`RecordingReader::frames_from`] read frames back.
 //!
+//! - [`import`]: profiles written by other tools (folded stacks, speedscope), detected by content
+//!   and converted when [`RecordingReader::open`] is given one, so every reader of recordings
+//!   opens them too.
+//!
 //! Recording and replay of live sessions (`highrise-ingest`) and the headless report
 //! (`highrise-report`) are built on these two types.
 
 mod error;
 mod format;
+pub mod import;
 mod reader;
 mod writer;
 

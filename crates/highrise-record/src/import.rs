@@ -1,0 +1,662 @@
+//! Profiles written by other tools, opened as recordings: [`RecordingReader::open`] converts a
+//! file that is not a recording but one of these, detected by content, into a sampled session's
+//! frames (a `Measure` saying "sampled", the methods, then each sample as the thread's whole
+//! stack at its time, as the agents' sampled modes send them), so `report`, `replay` and the
+//! window open it like any recording.
+//!
+//! - **Folded (collapsed) stacks**: `frame;frame;frame COUNT` lines, outermost frame first, as
+//!   `py-spy record --format raw`, async-profiler's `collapsed` output, the `stackcollapse-*`
+//!   scripts and `perf script | stackcollapse-perf.pl` write them. A first frame `thread (…)`
+//!   or `process …` names the thread. Counts carry no time: each thread's samples are spread
+//!   evenly over the profile (every stack at its share in every window), one per
+//!   [`FOLDED_PERIOD_NS`].
+//! - **speedscope JSON** (`$schema` …/file-format-schema.json), sampled profiles (one thread
+//!   each; py-spy's `--format speedscope`, rbspy, pyinstrument's speedscope export): samples in
+//!   order, each lasting its weight when the unit is a time, else one [`FOLDED_PERIOD_NS`] per
+//!   unit of weight.
+//!
+//! Frame names become package, class and method as the agents name them: a Python frame with a
+//! file (`Shape.area` in `…/site-packages/pkg/mod.py`) is `pkg.mod` · `Shape` · `area`; a
+//! dotted or `::` name (`java/util/HashMap.get_[j]`, `core::fmt::write`) splits at its last two
+//! separators; a bare name (`malloc`) stands in the package `native`.
+//!
+//! [`RecordingReader::open`]: crate::RecordingReader::open
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use highrise_protocol::{
+    encode_frame, AgentMessage, Hello, Measure, MeasureMode, MethodDef, MAGIC, PROTOCOL_VERSION,
+};
+
+use crate::{RecordError, RecordingHeader, RecordingWriter};
+
+/// One sample per this much time where a profile's samples carry none (folded stacks,
+/// speedscope without a time unit): py-spy's and most samplers' default 100 Hz.
+pub const FOLDED_PERIOD_NS: u64 = 10_000_000;
+
+/// A format this module opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileFormat {
+    /// `frame;frame COUNT` lines.
+    Folded,
+    /// speedscope's JSON file format.
+    Speedscope,
+}
+
+impl ProfileFormat {
+    /// What the file is, from its first bytes, or `None` if it is none of these.
+    pub fn detect(start: &[u8]) -> Option<ProfileFormat> {
+        let text = String::from_utf8_lossy(start);
+        let trimmed = text.trim_start();
+        if trimmed.starts_with('{') {
+            return (trimmed.contains("speedscope") || trimmed.contains("\"profiles\""))
+                .then_some(ProfileFormat::Speedscope);
+        }
+        // The first non-empty line (it may be cut short by `start`) looks like `a;b 12`.
+        let line = trimmed.lines().next()?;
+        let (stack, count) = line.rsplit_once(' ')?;
+        let complete = start.len() < 4096 || text.contains('\n');
+        (complete
+            && !stack.is_empty()
+            && count.trim().parse::<f64>().is_ok_and(|c| c >= 0.0)
+            && !line.contains('\0'))
+        .then_some(ProfileFormat::Folded)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            ProfileFormat::Folded => "folded stacks",
+            ProfileFormat::Speedscope => "speedscope",
+        }
+    }
+}
+
+/// A profile as samples: frame names, threads, and each sample's thread, time and stack.
+#[derive(Debug, Default)]
+struct Profile {
+    /// Distinct frames: (name, file).
+    frames: Vec<(String, Option<String>)>,
+    frame_ids: HashMap<(String, Option<String>), u32>,
+    /// Thread names, by index.
+    threads: Vec<String>,
+    /// (thread index, time ns, stack as frame indices, outermost first).
+    samples: Vec<(u32, u64, Vec<u32>)>,
+    /// The typical period between a thread's samples.
+    period_ns: u64,
+    producer: String,
+}
+
+impl Profile {
+    fn frame(&mut self, name: &str, file: Option<&str>) -> u32 {
+        let key = (name.to_owned(), file.map(str::to_owned));
+        if let Some(&id) = self.frame_ids.get(&key) {
+            return id;
+        }
+        let id = self.frames.len() as u32;
+        self.frames.push(key.clone());
+        self.frame_ids.insert(key, id);
+        id
+    }
+
+    fn thread(&mut self, name: &str) -> u32 {
+        match self.threads.iter().position(|t| t == name) {
+            Some(index) => index as u32,
+            None => {
+                self.threads.push(name.to_owned());
+                (self.threads.len() - 1) as u32
+            }
+        }
+    }
+}
+
+fn invalid(reason: impl Into<String>) -> RecordError {
+    RecordError::InvalidProfile {
+        reason: reason.into(),
+    }
+}
+
+/// A py-spy frame `name (file:line)`: the name and the file.
+fn split_located(frame: &str) -> (&str, Option<&str>) {
+    if let Some(open) = frame.rfind(" (") {
+        if let Some(inner) = frame[open + 2..].strip_suffix(')') {
+            let file = inner.rsplit_once(':').map_or(inner, |(file, _line)| file);
+            if !file.is_empty() {
+                return (&frame[..open], Some(file));
+            }
+        }
+    }
+    (frame, None)
+}
+
+fn parse_folded(text: &str) -> Result<Profile, RecordError> {
+    let mut profile = Profile {
+        producer: "folded stacks".into(),
+        period_ns: FOLDED_PERIOD_NS,
+        ..Profile::default()
+    };
+    // (thread, stack, count)
+    let mut stacks: Vec<(u32, Vec<u32>, u64)> = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (stack, count) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| invalid(format!("line {}: no sample count", number + 1)))?;
+        let count: f64 = count
+            .parse()
+            .map_err(|_| invalid(format!("line {}: {count:?} is not a count", number + 1)))?;
+        let count = count.max(0.0).round() as u64;
+        let mut frames = stack.split(';').filter(|f| !f.is_empty()).peekable();
+        let thread = match frames.peek() {
+            Some(first) if first.starts_with("thread (") || first.starts_with("process ") => {
+                let name = frames.next().unwrap_or_default();
+                profile.thread(name)
+            }
+            _ => profile.thread("main"),
+        };
+        let stack: Vec<u32> = frames
+            .map(|frame| {
+                let (name, file) = split_located(frame);
+                profile.frame(name, file)
+            })
+            .collect();
+        if count > 0 {
+            stacks.push((thread, stack, count));
+        }
+    }
+    if stacks.is_empty() {
+        return Err(invalid("no samples"));
+    }
+    // Each thread's samples spread evenly over the profile: stack i's k-th sample at (k + ½) /
+    // count_i of the thread's span, so every window holds each stack at its share.
+    let mut per_thread: HashMap<u32, u64> = HashMap::new();
+    for (thread, _, count) in &stacks {
+        *per_thread.entry(*thread).or_default() += count;
+    }
+    let longest = per_thread.values().copied().max().unwrap_or(1);
+    let span_ns = longest * FOLDED_PERIOD_NS;
+    let mut samples: Vec<(u32, u64, usize)> = Vec::new();
+    for (index, (thread, _, count)) in stacks.iter().enumerate() {
+        for k in 0..*count {
+            let at = (span_ns as f64 * (k as f64 + 0.5) / *count as f64) as u64;
+            samples.push((*thread, at, index));
+        }
+    }
+    samples.sort_unstable_by_key(|&(thread, at, index)| (at, thread, index));
+    // Within a thread, one sample per slot of the thread's own period.
+    let mut next_slot: HashMap<u32, u64> = HashMap::new();
+    for (thread, _, index) in samples {
+        let total = per_thread[&thread];
+        let slot = next_slot.entry(thread).or_default();
+        let at = *slot * span_ns / total;
+        *slot += 1;
+        profile.samples.push((thread, at, stacks[index].1.clone()));
+    }
+    profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
+    Ok(profile)
+}
+
+fn parse_speedscope(text: &str) -> Result<Profile, RecordError> {
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("speedscope JSON: {e}")))?;
+    let frames = json
+        .pointer("/shared/frames")
+        .and_then(|f| f.as_array())
+        .ok_or_else(|| invalid("speedscope: no shared.frames"))?;
+    let profiles = json
+        .get("profiles")
+        .and_then(|p| p.as_array())
+        .ok_or_else(|| invalid("speedscope: no profiles"))?;
+    let mut profile = Profile {
+        producer: json
+            .get("exporter")
+            .and_then(|e| e.as_str())
+            .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}")),
+        period_ns: FOLDED_PERIOD_NS,
+        ..Profile::default()
+    };
+    let mut frame_ids = Vec::with_capacity(frames.len());
+    for frame in frames {
+        let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+        let file = frame.get("file").and_then(|f| f.as_str());
+        frame_ids.push(profile.frame(name, file));
+    }
+    let mut periods = Vec::new();
+    for (number, p) in profiles.iter().enumerate() {
+        let kind = p.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+        if kind != "sampled" {
+            return Err(invalid(format!(
+                "speedscope: profile {} is {kind:?}; only sampled profiles are read",
+                number + 1
+            )));
+        }
+        let name = p
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map_or_else(|| format!("thread {}", number + 1), str::to_owned);
+        let thread = profile.thread(&name);
+        let unit_ns = match p.get("unit").and_then(|u| u.as_str()) {
+            Some("seconds") => Some(1e9),
+            Some("milliseconds") => Some(1e6),
+            Some("microseconds") => Some(1e3),
+            Some("nanoseconds") => Some(1.0),
+            _ => None,
+        };
+        let empty = Vec::new();
+        let samples = p
+            .get("samples")
+            .and_then(|s| s.as_array())
+            .unwrap_or(&empty);
+        let weights = p.get("weights").and_then(|w| w.as_array());
+        let start = p.get("startValue").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let mut at_ns = unit_ns.map_or(0.0, |unit| start * unit);
+        for (index, sample) in samples.iter().enumerate() {
+            let stack = sample
+                .as_array()
+                .ok_or_else(|| invalid("speedscope: a sample is not a list"))?
+                .iter()
+                .map(|f| {
+                    f.as_u64()
+                        .and_then(|f| frame_ids.get(f as usize).copied())
+                        .ok_or_else(|| invalid("speedscope: a sample names no frame"))
+                })
+                .collect::<Result<Vec<u32>, _>>()?;
+            let weight = weights
+                .and_then(|w| w.get(index))
+                .and_then(|w| w.as_f64())
+                .unwrap_or(1.0)
+                .max(0.0);
+            let duration_ns = match unit_ns {
+                Some(unit) => weight * unit,
+                None => weight * FOLDED_PERIOD_NS as f64,
+            };
+            profile.samples.push((thread, at_ns as u64, stack));
+            periods.push(duration_ns);
+            at_ns += duration_ns;
+        }
+    }
+    if profile.samples.is_empty() {
+        return Err(invalid("speedscope: no samples"));
+    }
+    periods.sort_by(f64::total_cmp);
+    profile.period_ns = (periods[periods.len() / 2] as u64).max(1);
+    profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
+    Ok(profile)
+}
+
+/// Package, class and method of a frame, as the agents would name its function.
+pub fn frame_method(name: &str, file: Option<&str>) -> (String, String, String) {
+    let is_python = |f: &&str| {
+        f.ends_with(".py") || f.ends_with(".pyw") || (f.starts_with('<') && f.ends_with('>'))
+    };
+    if let Some(file) = file.filter(is_python) {
+        let (class, method) = split_python_qualname(name);
+        return (python_module(file), class, method);
+    }
+    // Java frames from async-profiler carry a kind suffix: `_[j]` (JIT), `_[i]`, `_[k]`, …
+    let mut bare = name.trim();
+    if let Some(open) = bare.rfind("_[") {
+        if bare.ends_with(']') && bare.len() - open <= 6 {
+            bare = &bare[..open];
+        }
+    }
+    if bare.contains("::") {
+        let parts: Vec<&str> = bare.split("::").collect();
+        return match parts.as_slice() {
+            [method] => ("native".into(), "<module>".into(), (*method).into()),
+            [class, method] => ("native".into(), (*class).into(), (*method).into()),
+            [package @ .., class, method] => (package.join("."), (*class).into(), (*method).into()),
+            [] => ("native".into(), "<module>".into(), bare.into()),
+        };
+    }
+    let dotted = bare.replace('/', ".");
+    let looks_dotted = !dotted.contains(' ') && !dotted.starts_with('[') && dotted.contains('.');
+    if looks_dotted {
+        let parts: Vec<&str> = dotted.split('.').collect();
+        if let [package @ .., class, method] = parts.as_slice() {
+            if !class.is_empty() && !method.is_empty() {
+                let package = if package.is_empty() {
+                    "native".to_owned()
+                } else {
+                    package.join(".")
+                };
+                return (package, (*class).into(), (*method).into());
+            }
+        }
+    }
+    ("native".into(), "<module>".into(), bare.into())
+}
+
+/// A Python function's class and method from its qualified name, as the Python agent names
+/// them: `Board.rotate` → `Board` · `rotate`; `run` → `<module>` · `run`; a nested function
+/// keeps its enclosing function's name, `C.m.<locals>.helper` → `C` · `m.helper`.
+fn split_python_qualname(qualname: &str) -> (String, String) {
+    let parts: Vec<&str> = qualname.split('.').collect();
+    let function = match parts.iter().position(|p| *p == "<locals>") {
+        Some(locals) if locals > 0 => locals - 1,
+        _ => parts.len() - 1,
+    };
+    let class = if function == 0 {
+        "<module>".to_owned()
+    } else {
+        parts[..function].join(".")
+    };
+    let method = parts[function..]
+        .iter()
+        .filter(|p| **p != "<locals>")
+        .copied()
+        .collect::<Vec<_>>()
+        .join(".");
+    (class, method)
+}
+
+/// A Python file's module: after `site-packages/` or the standard library's directory, or the
+/// whole of a relative path (py-spy shortens paths to their `sys.path` entry:
+/// `sympy/core/cache.py` is `sympy.core.cache`); a script's own file is its stem;
+/// `<frozen importlib._bootstrap>` is `importlib._bootstrap`.
+fn python_module(file: &str) -> String {
+    if let Some(inner) = file.strip_prefix('<').and_then(|f| f.strip_suffix('>')) {
+        return inner.strip_prefix("frozen ").unwrap_or(inner).to_owned();
+    }
+    let path = file.replace('\\', "/");
+    let after = |marker: &str| path.rsplit_once(marker).map(|(_, rest)| rest.to_owned());
+    let absolute = path.starts_with('/') || path.get(1..3) == Some(":/");
+    let relative = after("site-packages/")
+        .or_else(|| after("dist-packages/"))
+        .or_else(|| {
+            // The standard library: …/lib/python3.12/json/decoder.py.
+            let at = path.find("/lib/python")?;
+            let rest = &path[at + "/lib/python".len()..];
+            rest.split_once('/').map(|(_, rest)| rest.to_owned())
+        })
+        .unwrap_or_else(|| {
+            if absolute {
+                path.rsplit('/').next().unwrap_or(&path).to_owned()
+            } else {
+                path.trim_start_matches("./").to_owned()
+            }
+        });
+    relative
+        .trim_end_matches(".pyw")
+        .trim_end_matches(".py")
+        .trim_end_matches("/__init__")
+        .replace('/', ".")
+}
+
+/// Writes `profile` as a recording into `out`.
+fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<(), RecordError> {
+    let mut writer = RecordingWriter::new(out, &RecordingHeader::new(0))?;
+    let mut at_ns = 0u64;
+    let send = |writer: &mut RecordingWriter<_>, at: u64, message: &AgentMessage| {
+        let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
+        writer.write_frame(at, &frame, at)
+    };
+    send(
+        &mut writer,
+        0,
+        &AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            agent: format!("highrise import ({})", profile.producer),
+            program: program.to_owned(),
+            version_label: String::new(),
+            pid: 0,
+            clock_unit_ns: 1,
+            clock_zero_unix_ns: 0,
+        }),
+    )?;
+    send(
+        &mut writer,
+        0,
+        &AgentMessage::Measure(Measure {
+            mode: MeasureMode::Sampled,
+            sample_period_us: (profile.period_ns / 1000).clamp(1, u64::from(u32::MAX)) as u32,
+            sampled_methods: 0,
+        }),
+    )?;
+    // Frames → methods: frames naming the same function (py-spy names each line) share one.
+    let mut method_of_frame = Vec::with_capacity(profile.frames.len());
+    let mut methods: HashMap<(String, String, String, Option<String>), u32> = HashMap::new();
+    let mut definitions = Vec::new();
+    for (name, file) in &profile.frames {
+        let (package, class, method) = frame_method(name, file.as_deref());
+        let key = (package, class, method, file.clone());
+        let next = methods.len() as u32;
+        let id = *methods.entry(key.clone()).or_insert_with(|| {
+            definitions.push(MethodDef {
+                id: next,
+                package: key.0.clone(),
+                class: key.1.clone(),
+                method: key.2.clone(),
+                signature: None,
+                file: key.3.clone(),
+                line: None,
+            });
+            next
+        });
+        method_of_frame.push(id);
+    }
+    for chunk in definitions.chunks(4096) {
+        send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
+    }
+    for (index, name) in profile.threads.iter().enumerate() {
+        send(
+            &mut writer,
+            0,
+            &AgentMessage::ThreadStart {
+                thread_id: index as u64 + 1,
+                name: name.clone(),
+                timestamp: 0,
+            },
+        )?;
+    }
+    for (thread, at, stack) in &profile.samples {
+        at_ns = at_ns.max(*at);
+        let stack = stack
+            .iter()
+            .map(|&frame| method_of_frame[frame as usize])
+            .collect();
+        send(
+            &mut writer,
+            at_ns,
+            &AgentMessage::Resync {
+                thread_id: u64::from(*thread) + 1,
+                timestamp: at_ns,
+                stack,
+            },
+        )?;
+    }
+    let end_ns = at_ns + profile.period_ns;
+    send(
+        &mut writer,
+        end_ns,
+        &AgentMessage::Heartbeat { timestamp: end_ns },
+    )?;
+    send(
+        &mut writer,
+        end_ns,
+        &AgentMessage::Goodbye { timestamp: end_ns },
+    )?;
+    writer.finish()?;
+    Ok(())
+}
+
+/// Converts the profile at `path` (of `format`) into a recording written to `out`; the
+/// session's program is the file's name.
+pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<(), RecordError> {
+    let text = std::fs::read_to_string(path)?;
+    let profile = match format {
+        ProfileFormat::Folded => parse_folded(&text)?,
+        ProfileFormat::Speedscope => parse_speedscope(&text)?,
+    };
+    let program = path
+        .file_stem()
+        .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
+    write_recording(&profile, &program, out)
+}
+
+/// Where [`RecordingReader::open`](crate::RecordingReader::open) puts a converted profile (it
+/// opens it and removes the name at once).
+pub(crate) fn converted_path(path: &Path, format: ProfileFormat) -> PathBuf {
+    let stem = path
+        .file_name()
+        .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
+    std::env::temp_dir().join(format!(
+        "highrise-import-{}-{}-{stem}.hrec",
+        std::process::id(),
+        format.name().replace(' ', "-"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_package_class_and_method() {
+        let py = |name, file| frame_method(name, Some(file));
+        assert_eq!(
+            py("Shape.area", "/tmp/work/work.py"),
+            ("work".into(), "Shape".into(), "area".into())
+        );
+        assert_eq!(
+            py(
+                "__cacheit.<locals>.func_wrapper.<locals>.wrapper",
+                "sympy/core/cache.py"
+            ),
+            (
+                "sympy.core.cache".into(),
+                "<module>".into(),
+                "__cacheit.func_wrapper.wrapper".into()
+            )
+        );
+        assert_eq!(
+            py("C.m.<locals>.helper", "pkg/mod.py"),
+            ("pkg.mod".into(), "C".into(), "m.helper".into())
+        );
+        assert_eq!(
+            py("monomial_mul", "<string>"),
+            ("string".into(), "<module>".into(), "monomial_mul".into())
+        );
+        assert_eq!(
+            py("_find_and_load", "<frozen importlib._bootstrap>"),
+            (
+                "importlib._bootstrap".into(),
+                "<module>".into(),
+                "_find_and_load".into()
+            )
+        );
+        assert_eq!(
+            py("loads", "/usr/lib/python3.12/json/__init__.py"),
+            ("json".into(), "<module>".into(), "loads".into())
+        );
+        assert_eq!(
+            py(
+                "RegexLexer.get_tokens_unprocessed",
+                "/v/lib/python3.12/site-packages/pygments/lexer.py"
+            ),
+            (
+                "pygments.lexer".into(),
+                "RegexLexer".into(),
+                "get_tokens_unprocessed".into()
+            )
+        );
+        let bare = |name| frame_method(name, None);
+        assert_eq!(
+            bare("java/util/HashMap.get_[j]"),
+            ("java.util".into(), "HashMap".into(), "get".into())
+        );
+        assert_eq!(
+            bare("org.example.Main.main"),
+            ("org.example".into(), "Main".into(), "main".into())
+        );
+        assert_eq!(
+            bare("core::fmt::write"),
+            ("core".into(), "fmt".into(), "write".into())
+        );
+        assert_eq!(
+            bare("malloc"),
+            ("native".into(), "<module>".into(), "malloc".into())
+        );
+        assert_eq!(
+            bare("[libc.so.6]"),
+            ("native".into(), "<module>".into(), "[libc.so.6]".into())
+        );
+    }
+
+    #[test]
+    fn detects_by_content() {
+        assert_eq!(
+            ProfileFormat::detect(b"main;run;leaf 12\nmain;run 3\n"),
+            Some(ProfileFormat::Folded)
+        );
+        assert_eq!(
+            ProfileFormat::detect(
+                br#"{"$schema":"https://www.speedscope.app/file-format-schema.json","profiles":[]}"#
+            ),
+            Some(ProfileFormat::Speedscope)
+        );
+        assert_eq!(ProfileFormat::detect(b"HRECv1\0\0binary"), None);
+        assert_eq!(ProfileFormat::detect(b"just some words\n"), None);
+        assert_eq!(ProfileFormat::detect(b"{\"other\": 1}"), None);
+    }
+
+    #[test]
+    fn folded_samples_spread_each_stack_evenly_per_thread() {
+        let profile = parse_folded(
+            "thread (0x1);main (a.py:3);f (a.py:9) 3\nthread (0x1);main (a.py:3) 1\nthread (0x2);g (b.py:1) 2\n",
+        )
+        .expect("parses");
+        assert_eq!(profile.threads, ["thread (0x1)", "thread (0x2)"]);
+        assert_eq!(profile.samples.len(), 6);
+        let times = |thread: u32| -> Vec<u64> {
+            profile
+                .samples
+                .iter()
+                .filter(|s| s.0 == thread)
+                .map(|s| s.1)
+                .collect()
+        };
+        // Thread 0: four samples, one every period; thread 1: two over the same span.
+        assert_eq!(
+            times(0),
+            [0, 1, 2, 3].map(|k| k * FOLDED_PERIOD_NS).to_vec()
+        );
+        assert_eq!(times(1), [0, 2].map(|k| k * FOLDED_PERIOD_NS).to_vec());
+        // The single `main`-only sample is not all at one end.
+        let main_only: Vec<usize> = profile
+            .samples
+            .iter()
+            .filter(|s| s.0 == 0)
+            .enumerate()
+            .filter(|(_, s)| s.2.len() == 1)
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(main_only.len(), 1);
+        assert!(parse_folded("no count here\n").is_err());
+        assert!(parse_folded("\n# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn speedscope_samples_last_their_weight() {
+        let profile = parse_speedscope(
+            r#"{"$schema":"https://www.speedscope.app/file-format-schema.json",
+                "shared":{"frames":[{"name":"leaf","file":"w.py","line":5},{"name":"main","file":"w.py","line":13}]},
+                "profiles":[{"type":"sampled","name":"T1","unit":"milliseconds","startValue":0,"endValue":30,
+                             "samples":[[1,0],[1],[1,0]],"weights":[10,10,10]}]}"#,
+        )
+        .expect("parses");
+        let times: Vec<u64> = profile.samples.iter().map(|s| s.1).collect();
+        assert_eq!(times, [0, 10_000_000, 20_000_000]);
+        assert_eq!(profile.period_ns, 10_000_000);
+        assert_eq!(profile.samples[0].2, [1, 0]);
+        assert!(parse_speedscope(
+            r#"{"shared":{"frames":[]},"profiles":[{"type":"evented","events":[]}]}"#
+        )
+        .is_err());
+    }
+}
