@@ -718,16 +718,11 @@ fn the_demos_at_rest_raise_no_alert_in_their_first_minute() {
     }
 }
 
-/// py-spy from the Python tests' virtual environment (or PATH), with its interpreter.
+/// py-spy and its interpreter, from `scripts/install-profilers.sh`'s virtual environment.
 fn py_spy() -> Option<(PathBuf, PathBuf)> {
-    let home = std::env::var_os("HOME")?;
-    for version in ["3.12", "3.11", "3.13"] {
-        let bin = Path::new(&home).join(format!(".cache/highrise/python-venv-{version}/bin"));
-        if bin.join("py-spy").is_file() && bin.join("python").is_file() {
-            return Some((bin.join("py-spy"), bin.join("python")));
-        }
-    }
-    None
+    let bin = Path::new(&std::env::var_os("HOME")?).join(".cache/highrise/profilers-venv/bin");
+    (bin.join("py-spy").is_file() && bin.join("python").is_file())
+        .then(|| (bin.join("py-spy"), bin.join("python")))
 }
 
 /// Profiles written by a real producer (py-spy: `--format raw`, folded stacks; `--format
@@ -737,7 +732,7 @@ fn py_spy() -> Option<(PathBuf, PathBuf)> {
 #[test]
 fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
     let Some((py_spy, python)) = py_spy() else {
-        eprintln!("skipped: no py-spy (scripts/test-corpus.sh installs it)");
+        eprintln!("skipped: no py-spy (scripts/install-profilers.sh installs it)");
         return;
     };
     let dir = std::env::temp_dir().join(format!("highrise-import-{}", std::process::id()));

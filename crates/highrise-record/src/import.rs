@@ -54,15 +54,19 @@ impl ProfileFormat {
             return (trimmed.contains("speedscope") || trimmed.contains("\"profiles\""))
                 .then_some(ProfileFormat::Speedscope);
         }
-        // The first non-empty line (it may be cut short by `start`) looks like `a;b 12`.
-        let line = trimmed.lines().next()?;
-        let (stack, count) = line.rsplit_once(' ')?;
+        // The first non-empty line looks like `a;b 12` (py-spy writes ` 1` for a sample with
+        // no Python frame); `start` may end mid-line.
         let complete = start.len() < 4096 || text.contains('\n');
-        (complete
-            && !stack.is_empty()
-            && count.trim().parse::<f64>().is_ok_and(|c| c >= 0.0)
-            && !line.contains('\0'))
-        .then_some(ProfileFormat::Folded)
+        let line = text.lines().find(|line| !line.trim().is_empty())?;
+        let (stack, count) = line.trim_end().rsplit_once(' ')?;
+        let folded = complete
+            && count.parse::<f64>().is_ok_and(|c| c >= 0.0)
+            && (stack.is_empty()
+                || stack.contains(';')
+                || !stack.contains(' ')
+                || stack.ends_with(')'))
+            && !line.contains('\0');
+        folded.then_some(ProfileFormat::Folded)
     }
 
     fn name(self) -> &'static str {
@@ -602,6 +606,10 @@ mod tests {
         );
         assert_eq!(ProfileFormat::detect(b"HRECv1\0\0binary"), None);
         assert_eq!(ProfileFormat::detect(b"just some words\n"), None);
+        assert_eq!(
+            ProfileFormat::detect(b" 1\n<module> (w.py:3);f (w.py:9) 12\n"),
+            Some(ProfileFormat::Folded)
+        );
         assert_eq!(ProfileFormat::detect(b"{\"other\": 1}"), None);
     }
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the other tools' profilers whose files highrise opens (crates/highrise-record's
+# `import`), for the tests that check it against what those tools write: py-spy (folded stacks,
+# speedscope) in a virtual environment of its own, $HOME/.cache/highrise/profilers-venv, made
+# when missing. Python from python3 (Debian's ships venv apart: installed when missing).
+set -euo pipefail
+venv="$HOME/.cache/highrise/profilers-venv"
+wanted=(py-spy==0.4.3)
+if [ -x "$venv/bin/py-spy" ]; then
+    exit 0
+fi
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
+fi
+echo "install-profilers: ${wanted[*]} into $venv"
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check "${wanted[@]}"
