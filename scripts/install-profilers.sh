@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the other tools' profilers whose files highrise opens (crates/highrise-record's
 # `import`), for the tests that check it against what those tools write: py-spy (folded stacks,
-# speedscope) in a virtual environment of its own, $HOME/.cache/highrise/profilers-venv, made
-# when missing. Python from python3 (Debian's ships venv apart: installed when missing).
+# speedscope) and viztracer (Chrome trace events), in a virtual environment of their own,
+# $HOME/.cache/highrise/profilers-venv, made when missing. Python from python3 (Debian's ships
+# venv apart: installed when missing).
 set -euo pipefail
 venv="$HOME/.cache/highrise/profilers-venv"
-wanted=(py-spy==0.4.3)
-if [ -x "$venv/bin/py-spy" ]; then
+wanted=(py-spy==0.4.3 viztracer==1.1.1)
+if [ -x "$venv/bin/py-spy" ] && [ -x "$venv/bin/viztracer" ]; then
     exit 0
 fi
 if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then

@@ -718,25 +718,15 @@ fn the_demos_at_rest_raise_no_alert_in_their_first_minute() {
     }
 }
 
-/// py-spy and its interpreter, from `scripts/install-profilers.sh`'s virtual environment.
-fn py_spy() -> Option<(PathBuf, PathBuf)> {
+/// A tool and its interpreter, from `scripts/install-profilers.sh`'s virtual environment.
+fn profiler(tool: &str) -> Option<(PathBuf, PathBuf)> {
     let bin = Path::new(&std::env::var_os("HOME")?).join(".cache/highrise/profilers-venv/bin");
-    (bin.join("py-spy").is_file() && bin.join("python").is_file())
-        .then(|| (bin.join("py-spy"), bin.join("python")))
+    (bin.join(tool).is_file() && bin.join("python").is_file())
+        .then(|| (bin.join(tool), bin.join("python")))
 }
 
-/// Profiles written by a real producer (py-spy: `--format raw`, folded stacks; `--format
-/// speedscope`) open in `highrise report` as sampled sessions, detected by content whatever
-/// their names, and their two busiest methods are those py-spy's own samples put first (each
-/// innermost function's share of the file's samples), each within 5 points.
-#[test]
-fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
-    let Some((py_spy, python)) = py_spy() else {
-        eprintln!("skipped: no py-spy (scripts/install-profilers.sh installs it)");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("highrise-import-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// A small Python program in `dir`: `leaf` about three quarters of the time, `mix` the rest.
+fn shapes_work(dir: &Path) -> PathBuf {
     let script = dir.join("shapes_work.py");
     std::fs::write(
         &script,
@@ -748,6 +738,22 @@ fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
          main()\n",
     )
     .expect("script");
+    script
+}
+
+/// Profiles written by a real producer (py-spy: `--format raw`, folded stacks; `--format
+/// speedscope`) open in `highrise report` as sampled sessions, detected by content whatever
+/// their names, and their two busiest methods are those py-spy's own samples put first (each
+/// innermost function's share of the file's samples), each within 5 points.
+#[test]
+fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
+    let Some((py_spy, python)) = profiler("py-spy") else {
+        eprintln!("skipped: no py-spy (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = shapes_work(&dir);
     for (format, file) in [("raw", "profile.txt"), ("speedscope", "profile.data")] {
         let out = dir.join(file);
         let recorded = Command::new(&py_spy)
@@ -845,10 +851,125 @@ fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
             );
         }
         assert!(
-            json["measure"].to_string().contains("ampled"),
+            json["measure"]["mode"] == "sampled",
             "{format}: the session says it is sampled: {}",
             json["measure"]
         );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Chrome trace events from a real producer (viztracer) open in `highrise report` as exact
+/// sessions: the two busiest methods by own time are those the trace's complete events give
+/// (each function's durations less its callees', computed here from the file), within 5
+/// points, and each method's calls are its events in the file.
+#[test]
+fn viztracer_chrome_traces_open_as_exact_reports() {
+    let Some((viztracer, python)) = profiler("viztracer") else {
+        eprintln!("skipped: no viztracer (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = shapes_work(&dir);
+    let out = dir.join("trace.json");
+    let traced = Command::new(&python)
+        .arg(&viztracer)
+        .args(["--quiet", "-o"])
+        .arg(&out)
+        .arg(&script)
+        .output()
+        .expect("viztracer runs");
+    assert!(
+        traced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&traced.stderr)
+    );
+    // The file's own account: each function's own time (its complete events' durations less
+    // their callees' on the same thread) and its number of events.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("trace")).expect("json");
+    let mut calls: Vec<(f64, f64, String)> = json["traceEvents"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .map(|e| {
+            let name = e["name"].as_str().expect("name");
+            let name = name.split(" (").next().expect("name").to_owned();
+            (
+                e["ts"].as_f64().expect("ts"),
+                e["dur"].as_f64().expect("dur"),
+                name,
+            )
+        })
+        .collect();
+    calls.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    let mut own: std::collections::HashMap<String, f64> = Default::default();
+    let mut count: std::collections::HashMap<String, u64> = Default::default();
+    let mut open: Vec<(f64, usize)> = Vec::new(); // (end, index)
+    for (index, (ts, dur, name)) in calls.iter().enumerate() {
+        while open.last().is_some_and(|&(end, _)| end <= *ts) {
+            open.pop();
+        }
+        if let Some(&(_, parent)) = open.last() {
+            *own.entry(calls[parent].2.clone()).or_default() -= dur;
+        }
+        *own.entry(name.clone()).or_default() += dur;
+        *count.entry(name.clone()).or_default() += 1;
+        open.push((ts + dur, index));
+    }
+    let start = calls.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+    let span = calls.iter().map(|c| c.0 + c.1).fold(0.0, f64::max) - start;
+    let mut ranked: Vec<(String, f64)> = own
+        .into_iter()
+        .map(|(name, us)| (name, 100.0 * us / span))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+
+    let report = Command::new(HIGHRISE)
+        .args(["report", "--json"])
+        .arg(&out)
+        .output()
+        .expect("report runs");
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+    assert!(
+        json["measure"]["mode"] == "exact",
+        "a trace is exact: {}",
+        json["measure"]
+    );
+    let mut methods: Vec<(String, f64, Option<u64>)> = json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().expect("name").to_owned(),
+                m["run_share_pct"].as_f64().expect("share"),
+                m["calls"].as_u64(),
+            )
+        })
+        .collect();
+    methods.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for ((name, share, calls), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
+        eprintln!(
+            "trace: highrise {name} {share:.1} % ({calls:?} calls), viztracer {top} {expected_pct:.1} % ({} events)",
+            count[top]
+        );
+        assert!(
+            name.ends_with(&format!(".{top}")),
+            "{name} vs the trace's {top}"
+        );
+        assert!(
+            (share - expected_pct).abs() <= 5.0,
+            "{share:.1} % vs the trace's {expected_pct:.1} %"
+        );
+        assert_eq!(*calls, Some(count[top]), "{name}'s calls");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

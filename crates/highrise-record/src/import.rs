@@ -15,6 +15,11 @@
 //!   order, each lasting its weight when the unit is a time, else one [`FOLDED_PERIOD_NS`] per
 //!   unit of weight.
 //!
+//! - **Chrome trace events** (JSON: an array of events or `{"traceEvents": [...]}`, as Perfetto,
+//!   `chrome://tracing`, viztracer and many tools write): complete (`X`) and begin/end (`B`/`E`)
+//!   events per `pid`/`tid` become exact enter and exit events, so calls are counted; thread
+//!   names come from the `thread_name` metadata.
+//!
 //! Frame names become package, class and method as the agents name them: a Python frame with a
 //! file (`Shape.area` in `…/site-packages/pkg/mod.py`) is `pkg.mod` · `Shape` · `area`; a
 //! dotted or `::` name (`java/util/HashMap.get_[j]`, `core::fmt::write`) splits at its last two
@@ -43,6 +48,8 @@ pub enum ProfileFormat {
     Folded,
     /// speedscope's JSON file format.
     Speedscope,
+    /// Chrome's trace event format (JSON).
+    ChromeTrace,
 }
 
 impl ProfileFormat {
@@ -50,6 +57,11 @@ impl ProfileFormat {
     pub fn detect(start: &[u8]) -> Option<ProfileFormat> {
         let text = String::from_utf8_lossy(start);
         let trimmed = text.trim_start();
+        if trimmed.starts_with('{') && trimmed.contains("\"traceEvents\"")
+            || trimmed.starts_with('[') && trimmed.contains("\"ph\"")
+        {
+            return Some(ProfileFormat::ChromeTrace);
+        }
         if trimmed.starts_with('{') {
             return (trimmed.contains("speedscope") || trimmed.contains("\"profiles\""))
                 .then_some(ProfileFormat::Speedscope);
@@ -73,6 +85,7 @@ impl ProfileFormat {
         match self {
             ProfileFormat::Folded => "folded stacks",
             ProfileFormat::Speedscope => "speedscope",
+            ProfileFormat::ChromeTrace => "chrome trace",
         }
     }
 }
@@ -422,28 +435,7 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
             sampled_methods: 0,
         }),
     )?;
-    // Frames → methods: frames naming the same function (py-spy names each line) share one.
-    let mut method_of_frame = Vec::with_capacity(profile.frames.len());
-    let mut methods: HashMap<(String, String, String, Option<String>), u32> = HashMap::new();
-    let mut definitions = Vec::new();
-    for (name, file) in &profile.frames {
-        let (package, class, method) = frame_method(name, file.as_deref());
-        let key = (package, class, method, file.clone());
-        let next = methods.len() as u32;
-        let id = *methods.entry(key.clone()).or_insert_with(|| {
-            definitions.push(MethodDef {
-                id: next,
-                package: key.0.clone(),
-                class: key.1.clone(),
-                method: key.2.clone(),
-                signature: None,
-                file: key.3.clone(),
-                line: None,
-            });
-            next
-        });
-        method_of_frame.push(id);
-    }
+    let (method_of_frame, definitions) = methods_of(&profile.frames);
     for chunk in definitions.chunks(4096) {
         send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
     }
@@ -489,17 +481,245 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
     Ok(())
 }
 
+/// A trace: its functions (name, file) and each thread's calls as intervals.
+#[derive(Debug, Default)]
+struct Trace {
+    functions: Vec<(String, Option<String>)>,
+    function_ids: HashMap<(String, Option<String>), u32>,
+    /// Thread names, by index, and each thread's calls.
+    threads: Vec<(String, Vec<Call>)>,
+}
+
+/// A call in a trace: start ns, end ns, function.
+type Call = (u64, u64, u32);
+
+fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("trace JSON: {e}")))?;
+    let events = match &json {
+        serde_json::Value::Array(events) => events,
+        other => other
+            .get("traceEvents")
+            .and_then(|e| e.as_array())
+            .ok_or_else(|| invalid("trace: no traceEvents"))?,
+    };
+    let mut trace = Trace::default();
+    let mut thread_index: HashMap<(String, String), usize> = HashMap::new();
+    let key = |event: &serde_json::Value| {
+        let id = |field: &str| event.get(field).map_or_else(String::new, |v| v.to_string());
+        (id("pid"), id("tid"))
+    };
+    let mut thread_of = |trace: &mut Trace, key: (String, String)| -> usize {
+        *thread_index.entry(key.clone()).or_insert_with(|| {
+            trace
+                .threads
+                .push((format!("thread {}", key.1.trim_matches('"')), Vec::new()));
+            trace.threads.len() - 1
+        })
+    };
+    let first_ts = events
+        .iter()
+        .filter_map(|e| e.get("ts").and_then(|t| t.as_f64()))
+        .fold(f64::INFINITY, f64::min);
+    let ns = |ts: f64| ((ts - first_ts).max(0.0) * 1000.0) as u64;
+    // Begin events waiting for their end, per thread.
+    let mut open: HashMap<usize, Vec<(u64, u32)>> = HashMap::new();
+    for event in events {
+        let phase = event.get("ph").and_then(|p| p.as_str()).unwrap_or("");
+        let name = event.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+        match phase {
+            "M" if name == "thread_name" => {
+                let thread = thread_of(&mut trace, key(event));
+                if let Some(title) = event.pointer("/args/name").and_then(|n| n.as_str()) {
+                    trace.threads[thread].0 = title.to_owned();
+                }
+            }
+            "X" | "B" | "E" => {
+                let Some(ts) = event.get("ts").and_then(|t| t.as_f64()) else {
+                    continue;
+                };
+                let thread = thread_of(&mut trace, key(event));
+                if phase == "E" {
+                    if let Some((start, function)) = open.get_mut(&thread).and_then(Vec::pop) {
+                        trace.threads[thread].1.push((start, ns(ts), function));
+                    }
+                    continue;
+                }
+                let (function, file) = split_located(name);
+                let entry = (function.to_owned(), file.map(str::to_owned));
+                let next = trace.functions.len() as u32;
+                let function = *trace.function_ids.entry(entry.clone()).or_insert_with(|| {
+                    trace.functions.push(entry);
+                    next
+                });
+                if phase == "B" {
+                    open.entry(thread).or_default().push((ns(ts), function));
+                } else {
+                    let duration = event.get("dur").and_then(|d| d.as_f64()).unwrap_or(0.0);
+                    trace.threads[thread]
+                        .1
+                        .push((ns(ts), ns(ts + duration.max(0.0)), function));
+                }
+            }
+            _ => {}
+        }
+    }
+    if trace.threads.iter().all(|(_, calls)| calls.is_empty()) {
+        return Err(invalid("trace: no complete (X) or begin/end (B/E) events"));
+    }
+    Ok(trace)
+}
+
+/// Writes `trace` as a recording of exact events into `out`: each thread's calls, outer ones
+/// first where they start together, entered and exited in time order.
+fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
+    use highrise_protocol::{EventKind, PackedEventWriter};
+    let mut writer = RecordingWriter::new(out, &RecordingHeader::new(0))?;
+    let send = |writer: &mut RecordingWriter<_>, at: u64, message: &AgentMessage| {
+        let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
+        writer.write_frame(at, &frame, at)
+    };
+    send(
+        &mut writer,
+        0,
+        &AgentMessage::Hello(Hello {
+            magic: MAGIC,
+            protocol_version: PROTOCOL_VERSION,
+            agent: "highrise import (chrome trace)".into(),
+            program: program.to_owned(),
+            version_label: String::new(),
+            pid: 0,
+            clock_unit_ns: 1,
+            clock_zero_unix_ns: 0,
+        }),
+    )?;
+    let (method_of, definitions) = methods_of(&trace.functions);
+    for chunk in definitions.chunks(4096) {
+        send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
+    }
+    // Each thread's enters and exits in time order: (time, thread, kind, method).
+    let mut events: Vec<(u64, u32, EventKind, u32)> = Vec::new();
+    for (thread, (name, calls)) in trace.threads.iter().enumerate() {
+        send(
+            &mut writer,
+            0,
+            &AgentMessage::ThreadStart {
+                thread_id: thread as u64 + 1,
+                name: name.clone(),
+                timestamp: 0,
+            },
+        )?;
+        let thread = thread as u32;
+        let mut calls = calls.clone();
+        // Starting together, the longer call is the outer one.
+        calls.sort_unstable_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut open: Vec<(u64, u32)> = Vec::new(); // (end, method) of the calls open now
+        for (start, end, function) in calls {
+            while let Some(&(top_end, method)) = open.last().filter(|(e, _)| *e <= start) {
+                open.pop();
+                events.push((top_end, thread, EventKind::Exit, method));
+            }
+            let method = method_of[function as usize];
+            // A call that outlives its caller ends with it (a trace cut mid-call).
+            let end = open
+                .last()
+                .map_or(end, |&(outer_end, _)| end.min(outer_end));
+            events.push((start, thread, EventKind::Enter, method));
+            open.push((end.max(start), method));
+        }
+        while let Some((end, method)) = open.pop() {
+            events.push((end, thread, EventKind::Exit, method));
+        }
+    }
+    // All threads in time order (stable: a thread's own order holds), sent in batches of at
+    // most 50 ms or 64 Ki events per thread, as an agent sends them.
+    events.sort_by_key(|&(at, ..)| at);
+    let mut writers: HashMap<u32, PackedEventWriter> = HashMap::new();
+    let mut flush_at = BATCH_NS;
+    let mut last = 0u64;
+    let flush = |writer: &mut RecordingWriter<_>,
+                 writers: &mut HashMap<u32, PackedEventWriter>,
+                 at: u64|
+     -> Result<(), RecordError> {
+        let mut threads: Vec<u32> = writers.keys().copied().collect();
+        threads.sort_unstable();
+        for thread in threads {
+            if let Some(batch) = writers.remove(&thread) {
+                send(writer, at, &AgentMessage::Events(batch.finish()))?;
+            }
+        }
+        Ok(())
+    };
+    for (at, thread, kind, method) in events {
+        if at >= flush_at {
+            flush(&mut writer, &mut writers, last)?;
+            flush_at = (at / BATCH_NS + 1) * BATCH_NS;
+        }
+        let batch = writers
+            .entry(thread)
+            .or_insert_with(|| PackedEventWriter::new(u64::from(thread) + 1, at));
+        batch.push(at, method, kind);
+        last = at;
+        if batch.len() >= 1 << 16 {
+            if let Some(full) = writers.remove(&thread) {
+                send(&mut writer, at, &AgentMessage::Events(full.finish()))?;
+            }
+        }
+    }
+    flush(&mut writer, &mut writers, last)?;
+    send(
+        &mut writer,
+        last,
+        &AgentMessage::Goodbye { timestamp: last },
+    )?;
+    writer.finish()?;
+    Ok(())
+}
+
+/// A trace's events go out in batches at most this far apart, ns.
+const BATCH_NS: u64 = 50_000_000;
+
+/// Frames → methods: frames naming the same function (py-spy names each line) share one.
+/// Returns each frame's method id and the methods' definitions.
+fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>) {
+    let mut method_of_frame = Vec::with_capacity(frames.len());
+    let mut methods: HashMap<(String, String, String, Option<String>), u32> = HashMap::new();
+    let mut definitions = Vec::new();
+    for (name, file) in frames {
+        let (package, class, method) = frame_method(name, file.as_deref());
+        let key = (package, class, method, file.clone());
+        let next = methods.len() as u32;
+        let id = *methods.entry(key.clone()).or_insert_with(|| {
+            definitions.push(MethodDef {
+                id: next,
+                package: key.0.clone(),
+                class: key.1.clone(),
+                method: key.2.clone(),
+                signature: None,
+                file: key.3.clone(),
+                line: None,
+            });
+            next
+        });
+        method_of_frame.push(id);
+    }
+    (method_of_frame, definitions)
+}
+
 /// Converts the profile at `path` (of `format`) into a recording written to `out`; the
 /// session's program is the file's name.
 pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<(), RecordError> {
     let text = std::fs::read_to_string(path)?;
-    let profile = match format {
-        ProfileFormat::Folded => parse_folded(&text)?,
-        ProfileFormat::Speedscope => parse_speedscope(&text)?,
-    };
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
+    let profile = match format {
+        ProfileFormat::Folded => parse_folded(&text)?,
+        ProfileFormat::Speedscope => parse_speedscope(&text)?,
+        ProfileFormat::ChromeTrace => {
+            return write_trace(&parse_chrome_trace(&text)?, &program, out)
+        }
+    };
     write_recording(&profile, &program, out)
 }
 
@@ -647,6 +867,34 @@ mod tests {
         assert_eq!(main_only.len(), 1);
         assert!(parse_folded("no count here\n").is_err());
         assert!(parse_folded("\n# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn chrome_trace_calls_become_enters_and_exits_in_order() {
+        let trace = parse_chrome_trace(
+            r#"{"traceEvents":[
+                {"ph":"M","pid":1,"tid":7,"name":"thread_name","args":{"name":"worker"}},
+                {"ph":"X","pid":1,"tid":7,"ts":1010,"dur":5,"name":"inner (a.py:3)"},
+                {"ph":"X","pid":1,"tid":7,"ts":1000,"dur":20,"name":"outer (a.py:1)"},
+                {"ph":"B","pid":1,"tid":8,"ts":1002,"name":"Game.run"},
+                {"ph":"E","pid":1,"tid":8,"ts":1012},
+                {"ph":"i","pid":1,"tid":8,"ts":1005,"name":"ignored"}]}"#,
+        )
+        .expect("parses");
+        assert_eq!(trace.threads.len(), 2);
+        assert_eq!(trace.threads[0].0, "worker");
+        // ns from the first event: outer 0..20 µs, inner 10..15 µs; Game.run 2..12 µs.
+        let mut worker = trace.threads[0].1.clone();
+        worker.sort_unstable();
+        assert_eq!(worker, [(0, 20_000, 1), (10_000, 15_000, 0)]);
+        assert_eq!(trace.threads[1].1, [(2_000, 12_000, 2)]);
+        let mut out = Vec::new();
+        write_trace(&trace, "t", &mut out).expect("writes");
+        let mut reader =
+            crate::RecordingReader::new(std::io::Cursor::new(out)).expect("a recording");
+        assert!(reader.frame_count() > 3);
+        assert!(parse_chrome_trace(r#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
+        let _ = reader.frames();
     }
 
     #[test]
