@@ -41,6 +41,10 @@ use crate::{RecordError, RecordingHeader, RecordingWriter};
 /// speedscope without a time unit): py-spy's and most samplers' default 100 Hz.
 pub const FOLDED_PERIOD_NS: u64 = 10_000_000;
 
+/// Folded stacks keep at most this many samples a thread (10 minutes at 100 Hz), their counts
+/// scaled down beyond it: shares change by at most a sample's worth per stack.
+pub const FOLDED_MAX_SAMPLES: u64 = 60_000;
+
 /// A format this module opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProfileFormat {
@@ -147,15 +151,17 @@ fn split_located(frame: &str) -> (&str, Option<&str>) {
     (frame, None)
 }
 
-fn parse_folded(text: &str) -> Result<Profile, RecordError> {
+fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
     let mut profile = Profile {
         producer: "folded stacks".into(),
         period_ns: FOLDED_PERIOD_NS,
         ..Profile::default()
     };
-    // (thread, stack, count)
-    let mut stacks: Vec<(u32, Vec<u32>, u64)> = Vec::new();
-    for (number, line) in text.lines().enumerate() {
+    // Read line by line, the same stack's lines summed: memory grows with the distinct
+    // stacks, not with the file.
+    let mut counts: HashMap<(u32, Vec<u32>), u64> = HashMap::new();
+    for (number, line) in input.lines().enumerate() {
+        let line = line?;
         let line = line.trim_end();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -182,11 +188,31 @@ fn parse_folded(text: &str) -> Result<Profile, RecordError> {
             })
             .collect();
         if count > 0 {
-            stacks.push((thread, stack, count));
+            *counts.entry((thread, stack)).or_default() += count;
         }
     }
+    let mut stacks: Vec<(u32, Vec<u32>, u64)> = counts
+        .into_iter()
+        .map(|((thread, stack), count)| (thread, stack, count))
+        .collect();
+    // In file order of first appearance would need more memory; by thread and stack is as
+    // stable.
+    stacks.sort_unstable();
     if stacks.is_empty() {
         return Err(invalid("no samples"));
+    }
+    // At most FOLDED_MAX_SAMPLES a thread: counts scaled down (each stack keeps at least one
+    // sample), so a profile of billions of samples converts in bounded time and space.
+    let mut per_thread: HashMap<u32, u64> = HashMap::new();
+    for (thread, _, count) in &stacks {
+        *per_thread.entry(*thread).or_default() += count;
+    }
+    for (thread, _, count) in &mut stacks {
+        let total = per_thread[thread];
+        if total > FOLDED_MAX_SAMPLES {
+            let scaled = (*count as f64 * FOLDED_MAX_SAMPLES as f64 / total as f64).round();
+            *count = (scaled as u64).max(1);
+        }
     }
     // Each thread's samples spread evenly over the profile: stack i's k-th sample at (k + ½) /
     // count_i of the thread's span, so every window holds each stack at its share.
@@ -709,15 +735,18 @@ fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>)
 /// Converts the profile at `path` (of `format`) into a recording written to `out`; the
 /// session's program is the file's name.
 pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<(), RecordError> {
-    let text = std::fs::read_to_string(path)?;
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
     let profile = match format {
-        ProfileFormat::Folded => parse_folded(&text)?,
-        ProfileFormat::Speedscope => parse_speedscope(&text)?,
+        ProfileFormat::Folded => parse_folded(std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(path)?,
+        ))?,
+        ProfileFormat::Speedscope => parse_speedscope(&std::fs::read_to_string(path)?)?,
         ProfileFormat::ChromeTrace => {
-            return write_trace(&parse_chrome_trace(&text)?, &program, out)
+            let trace = parse_chrome_trace(&std::fs::read_to_string(path)?)?;
+            return write_trace(&trace, &program, out);
         }
     };
     write_recording(&profile, &program, out)
@@ -836,7 +865,7 @@ mod tests {
     #[test]
     fn folded_samples_spread_each_stack_evenly_per_thread() {
         let profile = parse_folded(
-            "thread (0x1);main (a.py:3);f (a.py:9) 3\nthread (0x1);main (a.py:3) 1\nthread (0x2);g (b.py:1) 2\n",
+            &b"thread (0x1);main (a.py:3);f (a.py:9) 3\nthread (0x1);main (a.py:3) 1\nthread (0x2);g (b.py:1) 2\n"[..],
         )
         .expect("parses");
         assert_eq!(profile.threads, ["thread (0x1)", "thread (0x2)"]);
@@ -865,8 +894,12 @@ mod tests {
             .map(|(k, _)| k)
             .collect();
         assert_eq!(main_only.len(), 1);
-        assert!(parse_folded("no count here\n").is_err());
-        assert!(parse_folded("\n# only a comment\n").is_err());
+        assert!(parse_folded(&b"no count here\n"[..]).is_err());
+        assert!(parse_folded(&b"\n# only a comment\n"[..]).is_err());
+        // Beyond FOLDED_MAX_SAMPLES, counts scale down and every stack keeps a sample.
+        let big = format!("main;hot {}\nmain;cold 1\n", FOLDED_MAX_SAMPLES * 10);
+        let profile = parse_folded(big.as_bytes()).expect("parses");
+        assert_eq!(profile.samples.len() as u64, FOLDED_MAX_SAMPLES + 1);
     }
 
     #[test]
