@@ -430,21 +430,31 @@ fn python_module(file: &str) -> String {
         .replace('/', ".")
 }
 
-/// Writes `profile` as a recording into `out`.
-fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<(), RecordError> {
+/// Appends `message` to the recording, arrived and stamped at `at` (ns).
+fn send<W: Write>(
+    writer: &mut RecordingWriter<W>,
+    at: u64,
+    message: &AgentMessage,
+) -> Result<(), RecordError> {
+    let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
+    writer.write_frame(at, &frame, at)
+}
+
+/// A recording into `out` that opens with the Hello of a session of `program` imported from
+/// `producer`'s file.
+fn begin<W: Write>(
+    out: W,
+    producer: &str,
+    program: &str,
+) -> Result<RecordingWriter<W>, RecordError> {
     let mut writer = RecordingWriter::new(out, &RecordingHeader::new(0))?;
-    let mut at_ns = 0u64;
-    let send = |writer: &mut RecordingWriter<_>, at: u64, message: &AgentMessage| {
-        let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
-        writer.write_frame(at, &frame, at)
-    };
     send(
         &mut writer,
         0,
         &AgentMessage::Hello(Hello {
             magic: MAGIC,
             protocol_version: PROTOCOL_VERSION,
-            agent: format!("highrise import ({})", profile.producer),
+            agent: format!("highrise import ({producer})"),
             program: program.to_owned(),
             version_label: String::new(),
             pid: 0,
@@ -452,6 +462,13 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
             clock_zero_unix_ns: 0,
         }),
     )?;
+    Ok(writer)
+}
+
+/// Writes `profile` as a recording into `out`.
+fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<(), RecordError> {
+    let mut writer = begin(out, &profile.producer, program)?;
+    let mut at_ns = 0u64;
     send(
         &mut writer,
         0,
@@ -600,25 +617,7 @@ fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
 /// first where they start together, entered and exited in time order.
 fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
     use highrise_protocol::{EventKind, PackedEventWriter};
-    let mut writer = RecordingWriter::new(out, &RecordingHeader::new(0))?;
-    let send = |writer: &mut RecordingWriter<_>, at: u64, message: &AgentMessage| {
-        let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
-        writer.write_frame(at, &frame, at)
-    };
-    send(
-        &mut writer,
-        0,
-        &AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: "highrise import (chrome trace)".into(),
-            program: program.to_owned(),
-            version_label: String::new(),
-            pid: 0,
-            clock_unit_ns: 1,
-            clock_zero_unix_ns: 0,
-        }),
-    )?;
+    let mut writer = begin(out, "chrome trace", program)?;
     let (method_of, definitions) = methods_of(&trace.functions);
     for chunk in definitions.chunks(4096) {
         send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
