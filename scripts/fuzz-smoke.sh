@@ -15,7 +15,7 @@ fi
 seconds="${FUZZ_SMOKE_SECONDS:-20}"
 target_dir="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}/fuzz"
 triple="$(rustc +nightly -vV | sed -n 's/^host: //p')"
-targets=(session_frames session_messages recording_reader agent_answer otlp_request adaptive_maps)
+targets=(session_frames session_messages recording_reader profile_import agent_answer otlp_request adaptive_maps)
 
 # cargo-fuzz's flags for `cargo fuzz build` (address sanitizer, the default).
 rustflags=(
@@ -42,7 +42,7 @@ for target in "${targets[@]}"; do
     # The recording reader and the answer decoder must never allocate beyond the formats'
     # bounds (a few MiB); the session targets decode bincode, whose claims are capped at 128 MiB.
     case "$target" in
-        recording_reader | agent_answer) limits=(-malloc_limit_mb=64) ;;
+        recording_reader | agent_answer | profile_import) limits=(-malloc_limit_mb=64) ;;
         *) limits=() ;;
     esac
     mkdir -p "$work/$target"

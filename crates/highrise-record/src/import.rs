@@ -102,6 +102,7 @@ struct Profile {
     frame_ids: HashMap<(String, Option<String>), u32>,
     /// Thread names, by index.
     threads: Vec<String>,
+    thread_ids: HashMap<String, u32>,
     /// (thread index, time ns, stack as frame indices, outermost first).
     samples: Vec<(u32, u64, Vec<u32>)>,
     /// The typical period between a thread's samples.
@@ -122,13 +123,13 @@ impl Profile {
     }
 
     fn thread(&mut self, name: &str) -> u32 {
-        match self.threads.iter().position(|t| t == name) {
-            Some(index) => index as u32,
-            None => {
-                self.threads.push(name.to_owned());
-                (self.threads.len() - 1) as u32
-            }
+        if let Some(&index) = self.thread_ids.get(name) {
+            return index;
         }
+        let index = self.threads.len() as u32;
+        self.threads.push(name.to_owned());
+        self.thread_ids.insert(name.to_owned(), index);
+        index
     }
 }
 
@@ -188,7 +189,8 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
             })
             .collect();
         if count > 0 {
-            *counts.entry((thread, stack)).or_default() += count;
+            let total = counts.entry((thread, stack)).or_default();
+            *total = total.saturating_add(count);
         }
     }
     let mut stacks: Vec<(u32, Vec<u32>, u64)> = counts
@@ -205,7 +207,8 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
     // sample), so a profile of billions of samples converts in bounded time and space.
     let mut per_thread: HashMap<u32, u64> = HashMap::new();
     for (thread, _, count) in &stacks {
-        *per_thread.entry(*thread).or_default() += count;
+        let total = per_thread.entry(*thread).or_default();
+        *total = total.saturating_add(*count);
     }
     for (thread, _, count) in &mut stacks {
         let total = per_thread[thread];
@@ -218,10 +221,11 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
     // count_i of the thread's span, so every window holds each stack at its share.
     let mut per_thread: HashMap<u32, u64> = HashMap::new();
     for (thread, _, count) in &stacks {
-        *per_thread.entry(*thread).or_default() += count;
+        let total = per_thread.entry(*thread).or_default();
+        *total = total.saturating_add(*count);
     }
     let longest = per_thread.values().copied().max().unwrap_or(1);
-    let span_ns = longest * FOLDED_PERIOD_NS;
+    let span_ns = longest.saturating_mul(FOLDED_PERIOD_NS);
     let mut samples: Vec<(u32, u64, usize)> = Vec::new();
     for (index, (thread, _, count)) in stacks.iter().enumerate() {
         for k in 0..*count {
@@ -235,7 +239,7 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
     for (thread, _, index) in samples {
         let total = per_thread[&thread];
         let slot = next_slot.entry(thread).or_default();
-        let at = *slot * span_ns / total;
+        let at = (u128::from(*slot) * u128::from(span_ns) / u128::from(total.max(1))) as u64;
         *slot += 1;
         profile.samples.push((thread, at, stacks[index].1.clone()));
     }
@@ -509,7 +513,7 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
             },
         )?;
     }
-    let end_ns = at_ns + profile.period_ns;
+    let end_ns = at_ns.saturating_add(profile.period_ns);
     send(
         &mut writer,
         end_ns,
@@ -678,7 +682,7 @@ fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), Reco
     for (at, thread, kind, method) in events {
         if at >= flush_at {
             flush(&mut writer, &mut writers, last)?;
-            flush_at = (at / BATCH_NS + 1) * BATCH_NS;
+            flush_at = (at / BATCH_NS + 1).saturating_mul(BATCH_NS);
         }
         let batch = writers
             .entry(thread)
@@ -729,6 +733,25 @@ fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>)
         method_of_frame.push(id);
     }
     (method_of_frame, definitions)
+}
+
+/// Converts a profile held in memory (of `format`) into a recording written to `out`, as the
+/// program `program`.
+pub fn convert_bytes(
+    bytes: &[u8],
+    format: ProfileFormat,
+    program: &str,
+    out: impl Write,
+) -> Result<(), RecordError> {
+    let text = || std::str::from_utf8(bytes).map_err(|e| invalid(format!("not UTF-8: {e}")));
+    let profile = match format {
+        ProfileFormat::Folded => parse_folded(bytes)?,
+        ProfileFormat::Speedscope => parse_speedscope(text()?)?,
+        ProfileFormat::ChromeTrace => {
+            return write_trace(&parse_chrome_trace(text()?)?, program, out)
+        }
+    };
+    write_recording(&profile, program, out)
 }
 
 /// Converts the profile at `path` (of `format`) into a recording written to `out`; the
