@@ -10,7 +10,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 scripts/install-render-deps.sh
 # The window tests run the lazily loading Java example (examples/java-lazy) too.
 scripts/install-java-deps.sh
-# py-spy, whose folded and speedscope profiles `highrise report` must read as py-spy wrote them.
+# py-spy, viztracer and Node, whose profiles `highrise report` must read as they wrote them.
 scripts/install-profilers.sh
 scripts/check-pure-crates.sh
 cargo test --workspace --locked

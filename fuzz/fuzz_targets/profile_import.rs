@@ -1,4 +1,5 @@
-//! Bytes as another tool's profile (folded stacks, speedscope, Chrome trace events; see
+//! Bytes as another tool's profile (folded stacks, speedscope, Chrome trace events, V8 CPU
+//! profiles; see
 //! `highrise_record::import`): detected by content, converted into a recording in memory, and
 //! that recording read back frame by frame. Must hold: nothing panics (a bad profile is a
 //! `RecordError`), and what a conversion writes is a recording the reader opens whole.
@@ -18,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
         ProfileFormat::Folded,
         ProfileFormat::Speedscope,
         ProfileFormat::ChromeTrace,
+        ProfileFormat::CpuProfile,
     ] {
         let mut out = Vec::new();
         if convert_bytes(data, format, "fuzz", &mut out).is_err() {

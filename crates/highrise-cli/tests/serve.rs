@@ -973,3 +973,106 @@ fn viztracer_chrome_traces_open_as_exact_reports() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A V8 CPU profile from a real producer (`node --cpu-prof`) opens in `highrise report` as a
+/// sampled session whose two busiest methods are those the profile's own samples put first
+/// (each sample's innermost function), each within 5 points.
+#[test]
+fn node_cpu_profiles_open_as_sampled_reports() {
+    let Ok(version) = Command::new("node").arg("--version").output() else {
+        eprintln!("skipped: no node (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    assert!(version.status.success());
+    let dir = std::env::temp_dir().join(format!("highrise-cpuprofile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("work.js");
+    std::fs::write(
+        &script,
+        "function leaf(n) { let s = 0; for (let i = 0; i < n; i++) { s += i * i % 7; } return s; }\n\
+         function mix(n) { let s = 0; for (let i = 0; i < n; i++) { s ^= i; } return s; }\n\
+         class Shape { area() { return leaf(200000); } }\n\
+         const t = Date.now(); let total = 0;\n\
+         while (Date.now() - t < 1500) { total += new Shape().area(); total += mix(1500000); }\n\
+         console.log(total > 0);\n",
+    )
+    .expect("script");
+    let ran = Command::new("node")
+        .arg("--cpu-prof")
+        .arg("--cpu-prof-dir")
+        .arg(&dir)
+        .arg("--cpu-prof-name")
+        .arg("work.cpuprofile")
+        .arg(&script)
+        .output()
+        .expect("node runs");
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let out = dir.join("work.cpuprofile");
+    // The profile's own account: each sample's innermost function, by node.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("profile")).expect("json");
+    let name_of: std::collections::HashMap<u64, String> = json["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| {
+            (
+                n["id"].as_u64().expect("id"),
+                n["callFrame"]["functionName"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let samples = json["samples"].as_array().expect("samples");
+    let mut counts: std::collections::HashMap<String, f64> = Default::default();
+    for sample in samples {
+        *counts
+            .entry(name_of[&sample.as_u64().expect("node")].clone())
+            .or_default() += 1.0;
+    }
+    let mut ranked: Vec<(String, f64)> = counts
+        .into_iter()
+        .map(|(name, n)| (name, 100.0 * n / samples.len() as f64))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+
+    let report = Command::new(HIGHRISE)
+        .args(["report", "--json"])
+        .arg(&out)
+        .output()
+        .expect("report runs");
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+    assert_eq!(json["measure"]["mode"], "sampled", "{}", json["measure"]);
+    let mut methods: Vec<(String, f64)> = json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().expect("name").to_owned(),
+                m["run_share_pct"].as_f64().expect("share"),
+            )
+        })
+        .collect();
+    methods.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for ((name, share), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
+        eprintln!("cpuprofile: highrise {name} {share:.1} %, node {top} {expected_pct:.1} %");
+        assert!(name.ends_with(&format!(".{top}")), "{name} vs node's {top}");
+        assert!(
+            (share - expected_pct).abs() <= 5.0,
+            "{share:.1} % vs node's {expected_pct:.1} %"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

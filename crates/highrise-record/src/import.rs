@@ -15,6 +15,9 @@
 //!   order, each lasting its weight when the unit is a time, else one [`FOLDED_PERIOD_NS`] per
 //!   unit of weight.
 //!
+//! - **V8 CPU profiles** (`.cpuprofile` JSON: Node's `--cpu-prof`, Chrome DevTools): the call
+//!   tree's nodes and each sample's node with its time delta; `(idle)` is a thread on nothing,
+//!   `(program)` and `(garbage collector)` stand in the package `v8`.
 //! - **Chrome trace events** (JSON: an array of events or `{"traceEvents": [...]}`, as Perfetto,
 //!   `chrome://tracing`, viztracer and many tools write): complete (`X`) and begin/end (`B`/`E`)
 //!   events per `pid`/`tid` become exact enter and exit events, so calls are counted; thread
@@ -54,6 +57,8 @@ pub enum ProfileFormat {
     Speedscope,
     /// Chrome's trace event format (JSON).
     ChromeTrace,
+    /// V8's CPU profile (JSON: `nodes`, `samples`, `timeDeltas`).
+    CpuProfile,
 }
 
 impl ProfileFormat {
@@ -61,6 +66,12 @@ impl ProfileFormat {
     pub fn detect(start: &[u8]) -> Option<ProfileFormat> {
         let text = String::from_utf8_lossy(start);
         let trimmed = text.trim_start();
+        if trimmed.starts_with('{')
+            && trimmed.contains("\"nodes\"")
+            && trimmed.contains("\"callFrame\"")
+        {
+            return Some(ProfileFormat::CpuProfile);
+        }
         if trimmed.starts_with('{') && trimmed.contains("\"traceEvents\"")
             || trimmed.starts_with('[') && trimmed.contains("\"ph\"")
         {
@@ -90,6 +101,7 @@ impl ProfileFormat {
             ProfileFormat::Folded => "folded stacks",
             ProfileFormat::Speedscope => "speedscope",
             ProfileFormat::ChromeTrace => "chrome trace",
+            ProfileFormat::CpuProfile => "v8 cpu profile",
         }
     }
 }
@@ -335,11 +347,140 @@ fn parse_speedscope(text: &str) -> Result<Profile, RecordError> {
     Ok(profile)
 }
 
+fn parse_cpuprofile(text: &str) -> Result<Profile, RecordError> {
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("cpuprofile JSON: {e}")))?;
+    let nodes = json
+        .get("nodes")
+        .and_then(|n| n.as_array())
+        .ok_or_else(|| invalid("cpuprofile: no nodes"))?;
+    let mut profile = Profile {
+        producer: "v8 cpu profile".into(),
+        ..Profile::default()
+    };
+    // Each node's frame (None: the root and idle time) and parent, by node id.
+    let mut frame_of: HashMap<u64, Option<u32>> = HashMap::new();
+    let mut parent_of: HashMap<u64, u64> = HashMap::new();
+    for node in nodes {
+        let Some(id) = node.get("id").and_then(|i| i.as_u64()) else {
+            continue;
+        };
+        let call = node.get("callFrame");
+        let field = |name: &str| call.and_then(|c| c.get(name)).and_then(|v| v.as_str());
+        let function = field("functionName").unwrap_or("");
+        let url = field("url").unwrap_or("");
+        let frame = match function {
+            "(root)" | "(idle)" => None,
+            "(program)" | "(garbage collector)" => Some(profile.frame(function, Some("js:v8"))),
+            "" => Some(profile.frame("(anonymous)", Some(&format!("js:{url}")))),
+            _ => Some(profile.frame(function, Some(&format!("js:{url}")))),
+        };
+        frame_of.insert(id, frame);
+        for child in node
+            .get("children")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            if let Some(child) = child.as_u64() {
+                parent_of.insert(child, id);
+            }
+        }
+    }
+    let empty = Vec::new();
+    let samples = json
+        .get("samples")
+        .and_then(|s| s.as_array())
+        .unwrap_or(&empty);
+    let deltas = json.get("timeDeltas").and_then(|d| d.as_array());
+    let thread = profile.thread("main");
+    let mut at_us = 0i64;
+    let mut gaps = Vec::new();
+    let mut stacks: HashMap<u64, Vec<u32>> = HashMap::new();
+    for (index, sample) in samples.iter().enumerate() {
+        let delta = deltas
+            .and_then(|d| d.get(index))
+            .and_then(|d| d.as_i64())
+            .unwrap_or(0)
+            .max(0);
+        if index > 0 {
+            gaps.push(delta as u64);
+        }
+        at_us = at_us.saturating_add(delta);
+        let Some(node) = sample.as_u64() else {
+            continue;
+        };
+        let stack = stacks
+            .entry(node)
+            .or_insert_with(|| {
+                // Outermost first: walk up to the root (at most as many steps as nodes).
+                let mut stack = Vec::new();
+                let mut at = Some(node);
+                for _ in 0..=nodes.len() {
+                    let Some(id) = at else { break };
+                    if let Some(Some(frame)) = frame_of.get(&id) {
+                        stack.push(*frame);
+                    }
+                    at = parent_of.get(&id).copied();
+                }
+                stack.reverse();
+                stack
+            })
+            .clone();
+        profile.samples.push((
+            thread,
+            u64::try_from(at_us).unwrap_or(0).saturating_mul(1000),
+            stack,
+        ));
+    }
+    if profile.samples.is_empty() {
+        return Err(invalid("cpuprofile: no samples"));
+    }
+    gaps.sort_unstable();
+    profile.period_ns = gaps
+        .get(gaps.len() / 2)
+        .map_or(FOLDED_PERIOD_NS, |&gap| gap.saturating_mul(1000).max(1));
+    Ok(profile)
+}
+
+/// A JavaScript script's module: `file:///app/node_modules/lodash/map.js` → `lodash.map`,
+/// `node:internal/main/run_main_module` → `node.internal.main.run_main_module`, a script's own
+/// file → its stem, `v8` for the engine's own entries.
+fn js_module(url: &str) -> String {
+    let path = url
+        .strip_prefix("file://")
+        .unwrap_or(url)
+        .replace([':', '\\'], "/");
+    if path.is_empty() {
+        return "js".into();
+    }
+    let relative = match path.rsplit_once("node_modules/") {
+        Some((_, rest)) => rest.to_owned(),
+        None if path.starts_with('/') => path.rsplit('/').next().unwrap_or(&path).to_owned(),
+        None => path,
+    };
+    ["js", "mjs", "cjs", "ts"]
+        .iter()
+        .find_map(|ext| relative.strip_suffix(&format!(".{ext}")))
+        .unwrap_or(&relative)
+        .replace('.', "_")
+        .replace('/', ".")
+}
+
 /// Package, class and method of a frame, as the agents would name its function.
 pub fn frame_method(name: &str, file: Option<&str>) -> (String, String, String) {
     let is_python = |f: &&str| {
         f.ends_with(".py") || f.ends_with(".pyw") || (f.starts_with('<') && f.ends_with('>'))
     };
+    if let Some(url) = file.and_then(|f| f.strip_prefix("js:")) {
+        let (class, method) = match name.rsplit_once('.') {
+            Some((class, method)) if !class.is_empty() && !method.is_empty() => {
+                (class.to_owned(), method.to_owned())
+            }
+            _ => ("<module>".to_owned(), name.to_owned()),
+        };
+        return (js_module(url), class, method);
+    }
     if let Some(file) = file.filter(is_python) {
         let (class, method) = split_python_qualname(name);
         return (python_module(file), class, method);
@@ -716,7 +857,13 @@ fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>)
     let mut definitions = Vec::new();
     for (name, file) in frames {
         let (package, class, method) = frame_method(name, file.as_deref());
-        let key = (package, class, method, file.clone());
+        // A JavaScript frame's file is its script's URL.
+        let file = file
+            .as_deref()
+            .map(|f| f.strip_prefix("js:").unwrap_or(f))
+            .filter(|f| !f.is_empty() && *f != "v8")
+            .map(str::to_owned);
+        let key = (package, class, method, file);
         let next = methods.len() as u32;
         let id = *methods.entry(key.clone()).or_insert_with(|| {
             definitions.push(MethodDef {
@@ -747,6 +894,7 @@ pub fn convert_bytes(
     let profile = match format {
         ProfileFormat::Folded => parse_folded(bytes)?,
         ProfileFormat::Speedscope => parse_speedscope(text()?)?,
+        ProfileFormat::CpuProfile => parse_cpuprofile(text()?)?,
         ProfileFormat::ChromeTrace => {
             return write_trace(&parse_chrome_trace(text()?)?, program, out)
         }
@@ -766,6 +914,7 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
             std::fs::File::open(path)?,
         ))?,
         ProfileFormat::Speedscope => parse_speedscope(&std::fs::read_to_string(path)?)?,
+        ProfileFormat::CpuProfile => parse_cpuprofile(&std::fs::read_to_string(path)?)?,
         ProfileFormat::ChromeTrace => {
             let trace = parse_chrome_trace(&std::fs::read_to_string(path)?)?;
             return write_trace(&trace, &program, out);
@@ -950,6 +1099,46 @@ mod tests {
         assert!(reader.frame_count() > 3);
         assert!(parse_chrome_trace(r#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
         let _ = reader.frames();
+    }
+
+    #[test]
+    fn cpuprofile_samples_walk_their_node_to_the_root() {
+        let profile = parse_cpuprofile(
+            r#"{"nodes":[
+                {"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2,3,5]},
+                {"id":2,"callFrame":{"functionName":"(idle)","url":""}},
+                {"id":3,"callFrame":{"functionName":"main","url":"file:///app/work.js"},"children":[4]},
+                {"id":4,"callFrame":{"functionName":"map","url":"file:///app/node_modules/lodash/map.js"}},
+                {"id":5,"callFrame":{"functionName":"(garbage collector)","url":""}}],
+              "startTime":0,"endTime":40,"samples":[4,3,2,5],"timeDeltas":[100,1000,1000,1000]}"#,
+        )
+        .expect("parses");
+        let names: Vec<(String, String, String)> = profile
+            .frames
+            .iter()
+            .map(|(name, file)| frame_method(name, file.as_deref()))
+            .collect();
+        let stack = |i: usize| -> Vec<&(String, String, String)> {
+            profile.samples[i]
+                .2
+                .iter()
+                .map(|&f| &names[f as usize])
+                .collect()
+        };
+        assert_eq!(
+            stack(0),
+            [
+                &("work".into(), "<module>".into(), "main".into()),
+                &("lodash.map".into(), "<module>".into(), "map".into())
+            ]
+        );
+        assert!(stack(2).is_empty(), "idle: on nothing");
+        assert_eq!(
+            stack(3),
+            [&("v8".into(), "<module>".into(), "(garbage collector)".into())]
+        );
+        assert_eq!(profile.samples[1].1, 1_100_000);
+        assert_eq!(profile.period_ns, 1_000_000);
     }
 
     #[test]
