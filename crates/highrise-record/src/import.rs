@@ -908,19 +908,12 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
-    let profile = match format {
-        ProfileFormat::Folded => parse_folded(std::io::BufReader::with_capacity(
-            1 << 20,
-            std::fs::File::open(path)?,
-        ))?,
-        ProfileFormat::Speedscope => parse_speedscope(&std::fs::read_to_string(path)?)?,
-        ProfileFormat::CpuProfile => parse_cpuprofile(&std::fs::read_to_string(path)?)?,
-        ProfileFormat::ChromeTrace => {
-            let trace = parse_chrome_trace(&std::fs::read_to_string(path)?)?;
-            return write_trace(&trace, &program, out);
-        }
-    };
-    write_recording(&profile, &program, out)
+    if format == ProfileFormat::Folded {
+        // Read as a stream: a folded file need not fit in memory.
+        let input = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+        return write_recording(&parse_folded(input)?, &program, out);
+    }
+    convert_bytes(&std::fs::read(path)?, format, &program, out)
 }
 
 /// Where [`RecordingReader::open`](crate::RecordingReader::open) puts a converted profile (it
