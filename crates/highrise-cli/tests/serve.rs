@@ -725,6 +725,66 @@ fn profiler(tool: &str) -> Option<(PathBuf, PathBuf)> {
         .then(|| (bin.join(tool), bin.join("python")))
 }
 
+/// Each name's share of `total`, in percent, busiest first.
+fn ranked(weights: std::collections::HashMap<String, f64>, total: f64) -> Vec<(String, f64)> {
+    let mut ranked: Vec<(String, f64)> = weights
+        .into_iter()
+        .map(|(name, weight)| (name, 100.0 * weight / total))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ranked
+}
+
+/// `highrise report --json FILE` (which must succeed), and its methods: name, share of the run
+/// and calls, busiest first.
+fn report_methods(file: &Path) -> (serde_json::Value, Vec<(String, f64, Option<u64>)>) {
+    let report = Command::new(HIGHRISE)
+        .args(["report", "--json"])
+        .arg(file)
+        .output()
+        .expect("report runs");
+    assert!(
+        report.status.success(),
+        "{}: {}",
+        file.display(),
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+    let mut methods: Vec<(String, f64, Option<u64>)> = json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().expect("name").to_owned(),
+                m["run_share_pct"].as_f64().expect("share"),
+                m["calls"].as_u64(),
+            )
+        })
+        .collect();
+    methods.sort_by(|a, b| b.1.total_cmp(&a.1));
+    (json, methods)
+}
+
+/// highrise's two busiest methods are the producer's two, each within 5 points.
+fn assert_two_busiest_agree(
+    what: &str,
+    methods: &[(String, f64, Option<u64>)],
+    producer: &[(String, f64)],
+) {
+    for ((name, share, _), (top, expected_pct)) in methods.iter().zip(producer).take(2) {
+        eprintln!("{what}: highrise {name} {share:.1} %, the file's {top} {expected_pct:.1} %");
+        assert!(
+            name.ends_with(&format!(".{top}")),
+            "{what}: {name} vs the file's {top}"
+        );
+        assert!(
+            (share - expected_pct).abs() <= 5.0,
+            "{what}: {share:.1} % vs the file's {expected_pct:.1} %"
+        );
+    }
+}
+
 /// A small Python program in `dir`: `leaf` about three quarters of the time, `mix` the rest.
 fn shapes_work(dir: &Path) -> PathBuf {
     let script = dir.join("shapes_work.py");
@@ -809,47 +869,8 @@ fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
             }
             total = leaf_samples.values().sum();
         }
-        let mut ranked: Vec<(String, f64)> = leaf_samples
-            .into_iter()
-            .map(|(name, samples)| (name, 100.0 * samples / total))
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-
-        let report = Command::new(HIGHRISE)
-            .args(["report", "--json"])
-            .arg(&out)
-            .output()
-            .expect("report runs");
-        assert!(
-            report.status.success(),
-            "{format}: {}",
-            String::from_utf8_lossy(&report.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
-        let mut methods: Vec<(String, f64)> = json["methods"]
-            .as_array()
-            .expect("methods")
-            .iter()
-            .map(|m| {
-                (
-                    m["name"].as_str().expect("name").to_owned(),
-                    m["run_share_pct"].as_f64().expect("share"),
-                )
-            })
-            .collect();
-        methods.sort_by(|a, b| b.1.total_cmp(&a.1));
-        // py-spy's two busiest functions are highrise's two, each within 5 points.
-        for ((name, share), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
-            eprintln!("{format}: highrise {name} {share:.1} %, py-spy {top} {expected_pct:.1} %");
-            assert!(
-                name.ends_with(&format!(".{top}")),
-                "{format}: {name} vs py-spy's {top}"
-            );
-            assert!(
-                (share - expected_pct).abs() <= 5.0,
-                "{format}: {share:.1} % vs py-spy's {expected_pct:.1} %"
-            );
-        }
+        let (json, methods) = report_methods(&out);
+        assert_two_busiest_agree(format, &methods, &ranked(leaf_samples, total));
         assert!(
             json["measure"]["mode"] == "sampled",
             "{format}: the session says it is sampled: {}",
@@ -921,54 +942,16 @@ fn viztracer_chrome_traces_open_as_exact_reports() {
     }
     let start = calls.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
     let span = calls.iter().map(|c| c.0 + c.1).fold(0.0, f64::max) - start;
-    let mut ranked: Vec<(String, f64)> = own
-        .into_iter()
-        .map(|(name, us)| (name, 100.0 * us / span))
-        .collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-
-    let report = Command::new(HIGHRISE)
-        .args(["report", "--json"])
-        .arg(&out)
-        .output()
-        .expect("report runs");
-    assert!(
-        report.status.success(),
-        "{}",
-        String::from_utf8_lossy(&report.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+    let ranked = ranked(own, span);
+    let (json, methods) = report_methods(&out);
     assert!(
         json["measure"]["mode"] == "exact",
         "a trace is exact: {}",
         json["measure"]
     );
-    let mut methods: Vec<(String, f64, Option<u64>)> = json["methods"]
-        .as_array()
-        .expect("methods")
-        .iter()
-        .map(|m| {
-            (
-                m["name"].as_str().expect("name").to_owned(),
-                m["run_share_pct"].as_f64().expect("share"),
-                m["calls"].as_u64(),
-            )
-        })
-        .collect();
-    methods.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for ((name, share, calls), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
-        eprintln!(
-            "trace: highrise {name} {share:.1} % ({calls:?} calls), viztracer {top} {expected_pct:.1} % ({} events)",
-            count[top]
-        );
-        assert!(
-            name.ends_with(&format!(".{top}")),
-            "{name} vs the trace's {top}"
-        );
-        assert!(
-            (share - expected_pct).abs() <= 5.0,
-            "{share:.1} % vs the trace's {expected_pct:.1} %"
-        );
+    assert_two_busiest_agree("trace", &methods, &ranked);
+    // Each of them called as often as the trace has events for it.
+    for ((name, _, calls), (top, _)) in methods.iter().zip(&ranked).take(2) {
         assert_eq!(*calls, Some(count[top]), "{name}'s calls");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -1036,43 +1019,12 @@ fn node_cpu_profiles_open_as_sampled_reports() {
             .entry(name_of[&sample.as_u64().expect("node")].clone())
             .or_default() += 1.0;
     }
-    let mut ranked: Vec<(String, f64)> = counts
-        .into_iter()
-        .map(|(name, n)| (name, 100.0 * n / samples.len() as f64))
-        .collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-
-    let report = Command::new(HIGHRISE)
-        .args(["report", "--json"])
-        .arg(&out)
-        .output()
-        .expect("report runs");
-    assert!(
-        report.status.success(),
-        "{}",
-        String::from_utf8_lossy(&report.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&report.stdout).expect("json");
+    let (json, methods) = report_methods(&out);
     assert_eq!(json["measure"]["mode"], "sampled", "{}", json["measure"]);
-    let mut methods: Vec<(String, f64)> = json["methods"]
-        .as_array()
-        .expect("methods")
-        .iter()
-        .map(|m| {
-            (
-                m["name"].as_str().expect("name").to_owned(),
-                m["run_share_pct"].as_f64().expect("share"),
-            )
-        })
-        .collect();
-    methods.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for ((name, share), (top, expected_pct)) in methods.iter().zip(&ranked).take(2) {
-        eprintln!("cpuprofile: highrise {name} {share:.1} %, node {top} {expected_pct:.1} %");
-        assert!(name.ends_with(&format!(".{top}")), "{name} vs node's {top}");
-        assert!(
-            (share - expected_pct).abs() <= 5.0,
-            "{share:.1} % vs node's {expected_pct:.1} %"
-        );
-    }
+    assert_two_busiest_agree(
+        "cpuprofile",
+        &methods,
+        &ranked(counts, samples.len() as f64),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

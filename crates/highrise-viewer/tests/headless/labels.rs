@@ -191,22 +191,11 @@ fn a_big_city_names_its_top_level_packages_at_the_overview() {
     use highrise_viewer::viewer::labels::{LabelKind, SceneLabels};
     let mut app = app_with_camera_and_labels();
     let tops = ["alpha", "beta", "gamma", "delta", "epsilon"];
-    let mut defs = Vec::new();
-    for top in tops {
-        for sub in 0..8 {
-            for class in 0..25 {
-                for method in 0..20 {
-                    let id = defs.len() as u32;
-                    defs.push(def(
-                        id,
-                        &format!("{top}.part{sub}"),
-                        &format!("Class{sub}x{class}"),
-                        &format!("method{method}"),
-                    ));
-                }
-            }
-        }
-    }
+    let packages: Vec<String> = tops
+        .iter()
+        .flat_map(|top| (0..8).map(move |sub| format!("{top}.part{sub}")))
+        .collect();
+    let defs = grid(&packages, 25, 20, |p, c| format!("Class{}x{c}", p % 8));
     let count = defs.len();
     assert_eq!(count, 20_000);
     let mut methods = vec![stats(0.0005, 1, 1); count];

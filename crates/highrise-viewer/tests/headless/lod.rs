@@ -178,20 +178,8 @@ fn a_far_class_is_drawn_as_one_box_by_the_gpu() {
         return;
     }
     // 20 packages × 50 classes × 20 methods; one hot method, the rest barely running.
-    let mut defs = Vec::new();
-    for package in 0..20 {
-        for class in 0..50 {
-            for method in 0..20 {
-                let id = defs.len() as u32;
-                defs.push(def(
-                    id,
-                    &format!("big.p{package}"),
-                    &format!("C{class}"),
-                    &format!("m{method}"),
-                ));
-            }
-        }
-    }
+    let packages: Vec<String> = (0..20).map(|p| format!("big.p{p}")).collect();
+    let defs = grid(&packages, 50, 20, |_, c| format!("C{c}"));
     let hot = 10 * 1000 + 25 * 20 + 7;
     let mut methods = vec![stats(0.002, 1, 1); defs.len()];
     methods[hot] = stats(0.9, 1, 100);

@@ -173,23 +173,35 @@ pub fn app_with_camera_and_labels() -> App {
     app
 }
 
-/// Six packages of a few classes each, `main.gameN.ClassM.methodK`.
-pub fn six_packages() -> Vec<MethodDef> {
+/// Each of `packages` with `classes` classes of `methods` methods (`methodK`), ids in that
+/// order; `class_name(package index, class index)` names the classes.
+pub fn grid(
+    packages: &[String],
+    classes: usize,
+    methods: usize,
+    class_name: impl Fn(usize, usize) -> String,
+) -> Vec<MethodDef> {
     let mut defs = Vec::new();
-    for package in 0..6 {
-        for class in 0..3 {
-            for method in 0..4 {
+    for (index, package) in packages.iter().enumerate() {
+        for class in 0..classes {
+            for method in 0..methods {
                 let id = defs.len() as u32;
                 defs.push(def(
                     id,
-                    &format!("main.game{package}"),
-                    &format!("Class{package}x{class}"),
+                    package,
+                    &class_name(index, class),
                     &format!("method{method}"),
                 ));
             }
         }
     }
     defs
+}
+
+/// Six packages of a few classes each, `main.gameN.ClassNxM.methodK`.
+pub fn six_packages() -> Vec<MethodDef> {
+    let packages: Vec<String> = (0..6).map(|p| format!("main.game{p}")).collect();
+    grid(&packages, 3, 4, |p, c| format!("Class{p}x{c}"))
 }
 
 /// Puts the camera at `eye` looking at `target` and lets the smoother arrive.
