@@ -1,6 +1,6 @@
 //! Bytes as another tool's profile (folded stacks, speedscope, Chrome trace events, V8 CPU
-//! profiles; see
-//! `highrise_record::import`): detected by content, converted into a recording in memory, and
+//! profiles, pprof; see `highrise_record::import`; not JFR, whose reader, the `jfrs` crate,
+//! allocates by sizes read from the file): detected by content, converted into a recording in memory, and
 //! that recording read back frame by frame. Must hold: nothing panics (a bad profile is a
 //! `RecordError`), and what a conversion writes is a recording the reader opens whole.
 #![no_main]
@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
         ProfileFormat::Speedscope,
         ProfileFormat::ChromeTrace,
         ProfileFormat::CpuProfile,
+        ProfileFormat::Pprof,
     ] {
         let mut out = Vec::new();
         if convert_bytes(data, format, "fuzz", &mut out).is_err() {

@@ -6,7 +6,7 @@
 //! than PCT percentage points; 3 `--fail-on-alert` and a run raised an alert (a method stuck
 //! while the threads parked in it rose, a jump, drops).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -38,6 +38,11 @@ pub struct ReportArgs {
     /// Exit with code 3 when a run raised an alert (see the thresholds below).
     #[arg(long)]
     pub fail_on_alert: bool,
+    /// Write the recording (or profile) for another tool instead of reporting: FORMAT is
+    /// pprof (gzipped protobuf), speedscope (JSON), collapsed (`a;b;c N` lines) or chrome
+    /// (trace events JSON, for Perfetto and chrome://tracing).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    pub export: Option<Vec<String>>,
     #[command(flatten)]
     pub alerts: AlertArgs,
 }
@@ -72,6 +77,20 @@ impl AlertArgs {
     }
 }
 
+/// `--export FORMAT FILE`: the recording at `file` written as FORMAT.
+fn export(file: &Path, format: &str, out: &Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let format: highrise_record::export::ExportFormat =
+        format.parse().map_err(anyhow::Error::msg)?;
+    let writer = std::io::BufWriter::new(
+        std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?,
+    );
+    highrise_record::export::export(file, format, writer)
+        .with_context(|| format!("exporting {}", file.display()))?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
 /// With `--fail-on-alert`: says the runs' alerts on stderr and exits with [`ALERT_EXIT_CODE`]
 /// when there are any.
 fn alert_gate(args: &ReportArgs, runs: &[&highrise_report::RunSummary]) {
@@ -100,6 +119,9 @@ fn alert_gate(args: &ReportArgs, runs: &[&highrise_report::RunSummary]) {
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if args.fail_if_slower.is_some() && args.vs.is_none() {
         anyhow::bail!("--fail-if-slower needs --vs (two runs to compare)");
+    }
+    if let Some([format, out]) = args.export.as_deref() {
+        return export(&args.file, format, Path::new(out));
     }
     let a = highrise_report::summarize_with(&args.file, args.alerts.config())?;
     if let Some(png) = &args.png {
@@ -143,7 +165,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 
 /// Draws the recording's city (or the diff city of the two) offscreen.
 #[cfg(feature = "viewer")]
-fn render_png(args: &ReportArgs, png: &std::path::Path) -> anyhow::Result<()> {
+fn render_png(args: &ReportArgs, png: &Path) -> anyhow::Result<()> {
     use anyhow::Context as _;
     use highrise_viewer::viewer::{compare::CompareMode, offscreen};
     offscreen::render_png(offscreen::OffscreenRender {
@@ -161,7 +183,7 @@ fn render_png(args: &ReportArgs, png: &std::path::Path) -> anyhow::Result<()> {
 
 /// Without the viewer there is nothing to draw with: say so instead of skipping silently.
 #[cfg(not(feature = "viewer"))]
-fn render_png(_args: &ReportArgs, png: &std::path::Path) -> anyhow::Result<()> {
+fn render_png(_args: &ReportArgs, png: &Path) -> anyhow::Result<()> {
     anyhow::bail!(
         "cannot render {}: this highrise was built without the viewer (feature `viewer`)",
         png.display()

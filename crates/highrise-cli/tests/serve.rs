@@ -1028,3 +1028,362 @@ fn node_cpu_profiles_open_as_sampled_reports() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `go` with a build cache that survives runs, and no module lookups (nothing to fetch).
+fn go() -> Option<Command> {
+    let home = std::env::var_os("HOME")?;
+    let version = Command::new("go").arg("version").output().ok()?;
+    version.status.success().then(|| {
+        let mut go = Command::new("go");
+        go.env("GOCACHE", Path::new(&home).join(".cache/highrise/go-build"))
+            .env("GO111MODULE", "off")
+            .env("GOFLAGS", "");
+        go
+    })
+}
+
+/// `go tool pprof -top` of `file` (with `args` before it): each function's flat value (as
+/// printed) and flat share in percent, busiest first.
+fn go_pprof_top(file: &Path, args: &[&str]) -> Vec<(String, String, f64)> {
+    let top = go()
+        .expect("go")
+        .args(["tool", "pprof", "-top", "-nodecount=20"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("go tool pprof runs");
+    assert!(
+        top.status.success(),
+        "go tool pprof {}: {}",
+        file.display(),
+        String::from_utf8_lossy(&top.stderr)
+    );
+    String::from_utf8_lossy(&top.stdout)
+        .lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let flat_pct = fields.get(1)?.strip_suffix('%')?.parse().ok()?;
+            Some((fields.get(5..)?.join(" "), fields[0].to_owned(), flat_pct))
+        })
+        .collect()
+}
+
+/// A report's method name as exports write it: `package.function` outside classes.
+fn exported_name(name: &str) -> String {
+    name.replace(".<module>.", ".")
+}
+
+/// `highrise report FILE --export FORMAT OUT`, which must succeed.
+fn export(file: &Path, format: &str, out: &Path) {
+    let exported = Command::new(HIGHRISE)
+        .arg("report")
+        .arg(file)
+        .args(["--export", format])
+        .arg(out)
+        .output()
+        .expect("report --export runs");
+    assert!(
+        exported.status.success(),
+        "--export {format}: {}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+}
+
+/// A pprof CPU profile from Go's own profiler (`runtime/pprof`, gzipped) opens in `highrise
+/// report` with the two busiest functions `go tool pprof -top` lists, each within 5 points; and
+/// the report exported as pprof reads back in `go tool pprof` with the same two at the same
+/// shares (within 2 points).
+#[test]
+fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
+    let Some(mut go_run) = go() else {
+        eprintln!("skipped: no go (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-pprof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let program = dir.join("work.go");
+    std::fs::write(
+        &program,
+        "package main\n\
+         import (\"os\"; \"runtime/pprof\"; \"time\")\n\
+         type Shape struct{ n int }\n\
+         //go:noinline\n\
+         func (s *Shape) Area() int { t := 0; for i := 0; i < s.n; i++ { t += i * i % 7 }; return t }\n\
+         //go:noinline\n\
+         func mix(n int) int { t := 0; for i := 0; i < n; i++ { t ^= i * 31 }; return t }\n\
+         func main() {\n\
+             f, _ := os.Create(os.Args[1]); pprof.StartCPUProfile(f)\n\
+             end := time.Now().Add(1500 * time.Millisecond); s := &Shape{n: 3000000}; sink := 0\n\
+             for time.Now().Before(end) { sink += s.Area() + s.Area() + mix(3000000) }\n\
+             pprof.StopCPUProfile(); f.Close(); println(sink > 0)\n\
+         }\n",
+    )
+    .expect("program");
+    let profile = dir.join("cpu.pprof");
+    let ran = go_run
+        .arg("run")
+        .arg(&program)
+        .arg(&profile)
+        .output()
+        .expect("go runs");
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    // Go names a method `main.(*Shape).Area`; highrise, `main.Shape.Area`.
+    let go_top: Vec<(String, f64)> = go_pprof_top(&profile, &[])
+        .into_iter()
+        .map(|(name, _, flat)| (name.replace("(*", "").replace(')', ""), flat))
+        .collect();
+    let (json, methods) = report_methods(&profile);
+    assert!(
+        json["measure"]["mode"] == "sampled",
+        "a profile is sampled: {}",
+        json["measure"]
+    );
+    let short: Vec<(String, f64)> = go_top
+        .iter()
+        .map(|(name, flat)| {
+            let short = name.split_once('.').map_or(name.as_str(), |(_, s)| s);
+            (short.to_owned(), *flat)
+        })
+        .collect();
+    assert_two_busiest_agree("pprof", &methods, &short);
+    let exported = dir.join("exported.pb.gz");
+    export(&profile, "pprof", &exported);
+    let back = go_pprof_top(&exported, &[]);
+    for ((name, share, _), (read, _, flat)) in methods.iter().zip(&back).take(2) {
+        eprintln!("pprof export: highrise {name} {share:.1} %, go tool pprof {read} {flat:.1} %");
+        assert_eq!(&exported_name(name), read);
+        assert!((share - flat).abs() <= 2.0, "{name}: {share} vs {flat}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An exact session (viztracer's trace of a Python program) exported for other tools: as pprof,
+/// `go tool pprof` reads the same busiest method with its calls counted; as speedscope, the
+/// file passes speedscope's published schema.
+#[test]
+fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
+    let (Some((viztracer, python)), Some(_)) = (profiler("viztracer"), go()) else {
+        eprintln!("skipped: no viztracer or go (scripts/install-profilers.sh installs them)");
+        return;
+    };
+    let home = std::env::var_os("HOME").expect("HOME");
+    let schema = Path::new(&home).join(".cache/highrise/speedscope/1.25.0/file-format-schema.json");
+    let dir = std::env::temp_dir().join(format!("highrise-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = shapes_work(&dir);
+    let trace = dir.join("trace.json");
+    let traced = Command::new(&python)
+        .arg(&viztracer)
+        .args(["--quiet", "-o"])
+        .arg(&trace)
+        .arg(&script)
+        .output()
+        .expect("viztracer runs");
+    assert!(
+        traced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&traced.stderr)
+    );
+    let (_, methods) = report_methods(&trace);
+    let (busiest, _, calls) = &methods[0];
+    let pprof = dir.join("exported.pb.gz");
+    export(&trace, "pprof", &pprof);
+    let by_time = go_pprof_top(&pprof, &["-sample_index=wall"]);
+    assert_eq!(
+        by_time[0].0,
+        exported_name(busiest),
+        "go tool pprof's busiest: {by_time:?}"
+    );
+    // Calls, as pprof counts them: each stack's calls are its innermost method's, so a
+    // method's flat calls are all of its calls.
+    let by_calls = go_pprof_top(&pprof, &["-sample_index=calls"]);
+    let counted = by_calls
+        .iter()
+        .find(|(name, _, _)| *name == exported_name(busiest))
+        .map(|(_, flat, _)| flat.parse::<u64>().expect("a count"));
+    eprintln!("pprof export: {busiest} {counted:?} calls in pprof, {calls:?} in the report");
+    assert_eq!(counted, *calls, "{busiest}'s calls in the pprof export");
+    let speedscope = dir.join("exported.speedscope.json");
+    export(&trace, "speedscope", &speedscope);
+    let checked = Command::new(&python)
+        .args(["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); print('valid')"])
+        .arg(&speedscope)
+        .arg(&schema)
+        .output()
+        .expect("python runs");
+    assert!(
+        checked.status.success(),
+        "speedscope's schema: {}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A JFR recording from the JDK's own recorder (`-XX:StartFlightRecording`) opens in `highrise
+/// report` with the two busiest methods the JDK's own reader (`jfr print`) finds on top of its
+/// execution samples, each within 5 points.
+#[test]
+fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
+    let jfr_tool = Path::new("/usr/lib/jvm")
+        .read_dir()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|jdk| jdk.path().join("bin/jfr"))
+        .find(|jfr| jfr.is_file());
+    let (Ok(version), Some(jfr_tool)) = (Command::new("java").arg("-version").output(), jfr_tool)
+    else {
+        eprintln!("skipped: no JDK with jfr (scripts/install-java-deps.sh installs one)");
+        return;
+    };
+    assert!(version.status.success());
+    let dir = std::env::temp_dir().join(format!("highrise-jfr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let source = dir.join("Work.java");
+    std::fs::write(
+        &source,
+        "public class Work {\n\
+         static int area(int n) { int t = 0; for (int i = 0; i < n; i++) { t += i * i % 7; } return t; }\n\
+         static int mix(int n) { int t = 0; for (int i = 0; i < n; i++) { t ^= i * 31; } return t; }\n\
+         public static void main(String[] args) {\n\
+             long end = System.nanoTime() + 1_500_000_000L; long sink = 0;\n\
+             while (System.nanoTime() < end) { sink += area(3_000_000) + mix(6_000_000); }\n\
+             System.out.println(sink != 0);\n\
+         }\n}\n",
+    )
+    .expect("source");
+    // Compiled first: the source launcher would compile it inside the recording.
+    let compiled = Command::new("javac")
+        .arg("-d")
+        .arg(&dir)
+        .arg(&source)
+        .output()
+        .expect("javac runs");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let recording = dir.join("work.jfr");
+    let ran = Command::new("java")
+        .arg(format!(
+            "-XX:StartFlightRecording=filename={},settings=profile",
+            recording.display()
+        ))
+        .arg("-cp")
+        .arg(&dir)
+        .arg("Work")
+        .output()
+        .expect("java runs");
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    // The JDK's own account: each execution sample's innermost frame.
+    let printed = Command::new(&jfr_tool)
+        .args(["print", "--json", "--events", "jdk.ExecutionSample"])
+        .arg(&recording)
+        .output()
+        .expect("jfr print runs");
+    assert!(
+        printed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&printed.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&printed.stdout).expect("json");
+    let mut tops: std::collections::HashMap<String, f64> = Default::default();
+    let mut total = 0.0;
+    for event in json["recording"]["events"].as_array().expect("events") {
+        let method = &event["values"]["stackTrace"]["frames"][0]["method"];
+        let (Some(class), Some(name)) = (method["type"]["name"].as_str(), method["name"].as_str())
+        else {
+            continue;
+        };
+        *tops
+            .entry(format!("{}.{name}", class.replace('/', ".")))
+            .or_default() += 1.0;
+        total += 1.0;
+    }
+    let ranked = ranked(tops, total);
+    let (json, methods) = report_methods(&recording);
+    assert!(
+        json["measure"]["mode"] == "sampled",
+        "a JFR recording is sampled: {}",
+        json["measure"]
+    );
+    assert_two_busiest_agree("jfr", &methods, &ranked);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A speedscope evented profile from a real producer (pyinstrument's `-r speedscope`) opens in
+/// `highrise report` as a sampled session (pyinstrument samples, then merges its samples into one
+/// timeline) whose two busiest methods are the file's own (each frame's open time less its
+/// children's, over the profile's span), each within 5 points.
+#[test]
+fn pyinstrument_evented_profiles_open_as_sampled_reports() {
+    let Some((pyinstrument, python)) = profiler("pyinstrument") else {
+        eprintln!("skipped: no pyinstrument (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-pyinstrument-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = shapes_work(&dir);
+    let out = dir.join("profile.json");
+    let profiled = Command::new(&python)
+        .arg(&pyinstrument)
+        .args(["-r", "speedscope", "-o"])
+        .arg(&out)
+        .arg(&script)
+        .output()
+        .expect("pyinstrument runs");
+    assert!(
+        profiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&profiled.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("profile")).expect("json");
+    let frames = json["shared"]["frames"].as_array().expect("frames");
+    let profile = &json["profiles"][0];
+    assert_eq!(profile["type"], "evented");
+    // Own time per function: at each event, the time since the last goes to the innermost open.
+    let mut own: std::collections::HashMap<String, f64> = Default::default();
+    let mut open: Vec<usize> = Vec::new();
+    let mut last = profile["startValue"].as_f64().expect("start");
+    for event in profile["events"].as_array().expect("events") {
+        let at = event["at"].as_f64().expect("at");
+        if let Some(&top) = open.last() {
+            let name = frames[top]["name"].as_str().expect("name").to_owned();
+            *own.entry(name).or_default() += at - last;
+        }
+        last = at;
+        let frame = event["frame"].as_u64().expect("frame") as usize;
+        if event["type"] == "O" {
+            open.push(frame);
+        } else if let Some(depth) = open.iter().rposition(|&f| f == frame) {
+            open.truncate(depth);
+        }
+    }
+    let span =
+        profile["endValue"].as_f64().expect("end") - profile["startValue"].as_f64().expect("start");
+    let ranked = ranked(own, span);
+    let (json, methods) = report_methods(&out);
+    assert!(
+        json["measure"]["mode"] == "sampled",
+        "pyinstrument's timeline is samples: {}",
+        json["measure"]
+    );
+    assert_two_busiest_agree("pyinstrument", &methods, &ranked);
+    assert!(
+        methods.iter().all(|(_, _, calls)| *calls == Some(0))
+            && json["measure"]["calls_counted"] == false,
+        "no calls counted: {}",
+        json["measure"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -59,11 +59,21 @@ pub enum ProfileFormat {
     ChromeTrace,
     /// V8's CPU profile (JSON: `nodes`, `samples`, `timeDeltas`).
     CpuProfile,
+    /// pprof's `profile.proto`, gzipped or not.
+    Pprof,
+    /// A JFR recording (Java Flight Recorder).
+    Jfr,
 }
 
 impl ProfileFormat {
     /// What the file is, from its first bytes, or `None` if it is none of these.
     pub fn detect(start: &[u8]) -> Option<ProfileFormat> {
+        if start.starts_with(JFR_MAGIC) {
+            return Some(ProfileFormat::Jfr);
+        }
+        if crate::pprof::looks_like_profile(&crate::pprof::peek_decoded(start)) {
+            return Some(ProfileFormat::Pprof);
+        }
         let text = String::from_utf8_lossy(start);
         let trimmed = text.trim_start();
         if trimmed.starts_with('{')
@@ -102,6 +112,8 @@ impl ProfileFormat {
             ProfileFormat::Speedscope => "speedscope",
             ProfileFormat::ChromeTrace => "chrome trace",
             ProfileFormat::CpuProfile => "v8 cpu profile",
+            ProfileFormat::Pprof => "pprof",
+            ProfileFormat::Jfr => "jfr",
         }
     }
 }
@@ -205,6 +217,14 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
             *total = total.saturating_add(count);
         }
     }
+    spread(&mut profile, counts)?;
+    Ok(profile)
+}
+
+/// Turns counts of samples per (thread, stack) into samples spread evenly over each thread's
+/// time, one per `profile.period_ns`: stack i's k-th sample at (k + ½) / count_i of the thread's
+/// span, so every window holds each stack at its share.
+fn spread(profile: &mut Profile, counts: HashMap<(u32, Vec<u32>), u64>) -> Result<(), RecordError> {
     let mut stacks: Vec<(u32, Vec<u32>, u64)> = counts
         .into_iter()
         .map(|((thread, stack), count)| (thread, stack, count))
@@ -237,7 +257,7 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
         *total = total.saturating_add(*count);
     }
     let longest = per_thread.values().copied().max().unwrap_or(1);
-    let span_ns = longest.saturating_mul(FOLDED_PERIOD_NS);
+    let span_ns = longest.saturating_mul(profile.period_ns.max(1));
     let mut samples: Vec<(u32, u64, usize)> = Vec::new();
     for (index, (thread, _, count)) in stacks.iter().enumerate() {
         for k in 0..*count {
@@ -256,12 +276,324 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
         profile.samples.push((thread, at, stacks[index].1.clone()));
     }
     profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
+    Ok(())
+}
+
+/// JFR's file magic.
+const JFR_MAGIC: &[u8; 4] = b"FLR\0";
+
+/// A thread JFR did not sample for more than this many periods was on nothing it saw.
+const JFR_GAP_PERIODS: u64 = 10;
+
+/// JFR recordings (the JDK's Flight Recorder): each `jdk.ExecutionSample` (a thread running
+/// Java code) and `jdk.NativeMethodSample` (a thread in native code) is a sample of its thread at
+/// its time. Read with the `jfrs` crate; the chunks' sizes are checked against the file first
+/// (so a damaged file cannot make it allocate beyond the file), and a panic inside it is an
+/// error, not a crash.
+fn parse_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
+    // Each chunk: magic, version (2 × i16), size (i64), all big-endian.
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let header = bytes
+            .get(at..at + 16)
+            .ok_or_else(|| invalid("jfr: a chunk is cut off"))?;
+        if &header[..4] != JFR_MAGIC {
+            return Err(invalid(format!("jfr: no chunk at byte {at}")));
+        }
+        let size = i64::from_be_bytes(header[8..16].try_into().unwrap_or_default());
+        let size = usize::try_from(size)
+            .ok()
+            .filter(|&size| size >= 68 && size <= bytes.len() - at)
+            .ok_or_else(|| invalid(format!("jfr: the chunk at byte {at} claims {size} bytes")))?;
+        at += size;
+    }
+    std::panic::catch_unwind(|| read_jfr(bytes))
+        .unwrap_or_else(|_| Err(invalid("jfr: the recording could not be read (damaged?)")))
+}
+
+fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
+    use jfrs::reader::value_descriptor::ValueDescriptor;
+    use jfrs::reader::JfrReader;
+    let mut profile = Profile {
+        producer: "jfr".into(),
+        ..Profile::default()
+    };
+    let mut reader = JfrReader::new(std::io::Cursor::new(bytes));
+    let mut first_ns: Option<i64> = None;
+    let mut raw: Vec<(u32, i64, Vec<u32>)> = Vec::new();
+    for chunk in reader.chunks() {
+        let (mut chunk_reader, chunk) = chunk.map_err(|e| invalid(format!("jfr: {e:?}")))?;
+        let header = &chunk.header;
+        let ticks_per_ns = header.ticks_per_second.max(1) as f64 / 1e9;
+        let (start_ticks, start_ns) = (header.start_ticks, header.start_time_nanos);
+        // Stacks and threads are constants of the chunk: each resolved once.
+        let mut stacks: HashMap<i64, Vec<u32>> = HashMap::new();
+        let mut threads: HashMap<i64, u32> = HashMap::new();
+        let mut last_offset = None;
+        for event in chunk_reader.events(&chunk) {
+            let event = event.map_err(|e| invalid(format!("jfr: {e:?}")))?;
+            if last_offset.replace(event.byte_offset) == Some(event.byte_offset) {
+                break; // an event of no size: a damaged chunk
+            }
+            let kind = event.class.name();
+            if kind != "jdk.ExecutionSample" && kind != "jdk.NativeMethodSample" {
+                continue;
+            }
+            let value = event.value();
+            let Some(ticks) = value
+                .get_field("startTime")
+                .and_then(|t| i64::try_from(t.value).ok())
+            else {
+                continue;
+            };
+            let at_ns =
+                start_ns.saturating_add(((ticks - start_ticks) as f64 / ticks_per_ns) as i64);
+            let thread_field = value.get_field_raw("sampledThread");
+            let thread_key = match thread_field.as_ref().map(|t| t.value) {
+                Some(ValueDescriptor::ConstantPool { constant_index, .. }) => Some(*constant_index),
+                _ => None,
+            };
+            let thread = match thread_key.and_then(|key| threads.get(&key)) {
+                Some(&thread) => thread,
+                None => {
+                    let resolved = thread_field.and_then(|t| t.resolve());
+                    let name = |field: &str| {
+                        resolved
+                            .as_ref()
+                            .and_then(|t| t.get_field(field))
+                            .and_then(|n| <&str>::try_from(n.value).ok())
+                            .map(str::to_owned)
+                    };
+                    let name = name("javaName")
+                        .or_else(|| name("osName"))
+                        .unwrap_or_else(|| "thread".into());
+                    let thread = profile.thread(&name);
+                    if let Some(key) = thread_key {
+                        threads.insert(key, thread);
+                    }
+                    thread
+                }
+            };
+            let stack_field = value.get_field_raw("stackTrace");
+            let stack_key = match stack_field.as_ref().map(|s| s.value) {
+                Some(ValueDescriptor::ConstantPool { constant_index, .. }) => Some(*constant_index),
+                _ => None,
+            };
+            let stack = match stack_key.and_then(|key| stacks.get(&key)) {
+                Some(stack) => stack.clone(),
+                None => {
+                    let mut stack = Vec::new();
+                    let frames = stack_field
+                        .and_then(|s| s.resolve())
+                        .and_then(|s| s.get_field("frames"))
+                        .and_then(|f| f.as_iter());
+                    for frame in frames.into_iter().flatten() {
+                        let method = frame.get_field("method");
+                        // Names are symbols (`jdk.types.Symbol`), their text in `string`.
+                        let text = |accessor: Option<jfrs::reader::event::Accessor<'_>>| {
+                            let accessor = accessor?;
+                            let symbol = accessor.get_field("string");
+                            <&str>::try_from(symbol.as_ref().unwrap_or(&accessor).value)
+                                .ok()
+                                .map(str::to_owned)
+                        };
+                        let class = text(
+                            method
+                                .as_ref()
+                                .and_then(|m| m.get_field("type"))
+                                .and_then(|t| t.get_field("name")),
+                        )
+                        .unwrap_or_else(|| "?".into());
+                        let name = text(method.as_ref().and_then(|m| m.get_field("name")))
+                            .unwrap_or_else(|| "?".into());
+                        // JFR's innermost frame is first.
+                        stack.push(
+                            profile.frame(&format!("{}.{name}", class.replace('/', ".")), None),
+                        );
+                    }
+                    stack.reverse();
+                    if let Some(key) = stack_key {
+                        stacks.insert(key, stack.clone());
+                    }
+                    stack
+                }
+            };
+            first_ns = Some(first_ns.map_or(at_ns, |first| first.min(at_ns)));
+            raw.push((thread, at_ns, stack));
+        }
+    }
+    let first_ns = first_ns.ok_or_else(|| invalid("jfr: no execution samples"))?;
+    profile.samples = raw
+        .into_iter()
+        .map(|(thread, at, stack)| (thread, (at - first_ns).max(0) as u64, stack))
+        .collect();
+    profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
+    // The period: the median gap between a thread's successive samples.
+    let mut last: HashMap<u32, u64> = HashMap::new();
+    let mut gaps: Vec<u64> = Vec::new();
+    for (thread, at, _) in &profile.samples {
+        if let Some(previous) = last.insert(*thread, *at) {
+            gaps.push(at - previous);
+        }
+    }
+    gaps.sort_unstable();
+    profile.period_ns = gaps
+        .get(gaps.len() / 2)
+        .copied()
+        .filter(|&gap| gap > 0)
+        .unwrap_or(20_000_000);
+    // JFR samples a thread only while it runs Java (or native) code it can walk. A sample holds
+    // until the thread's next one, over the few periods a busy sampler or an unwalkable frame
+    // skips (as JFR's share of its samples assumes); a thread not sampled for longer than
+    // JFR_GAP_PERIODS was on nothing JFR saw (blocked, waiting, compiling in the VM): its last
+    // sample ends after one period.
+    let period = profile.period_ns;
+    let mut next_at: HashMap<u32, u64> = HashMap::new();
+    let mut gaps_closed = Vec::new();
+    for (thread, at, _) in profile.samples.iter().rev() {
+        let next = next_at.insert(*thread, *at);
+        if next.is_none_or(|next| next - at > period.saturating_mul(JFR_GAP_PERIODS)) {
+            gaps_closed.push((*thread, at.saturating_add(period), Vec::new()));
+        }
+    }
+    profile.samples.extend(gaps_closed);
+    profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
     Ok(profile)
 }
 
-fn parse_speedscope(text: &str) -> Result<Profile, RecordError> {
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| invalid(format!("speedscope JSON: {e}")))?;
+/// A time unit's length in ns (`nanoseconds`, `ms`, …), or `None` for other units.
+fn time_unit_ns(unit: &str) -> Option<f64> {
+    match unit {
+        "nanoseconds" | "nanosecond" | "ns" => Some(1.0),
+        "microseconds" | "microsecond" | "us" => Some(1e3),
+        "milliseconds" | "millisecond" | "ms" => Some(1e6),
+        "seconds" | "second" | "s" => Some(1e9),
+        _ => None,
+    }
+}
+
+/// pprof: each sample's stack with its time (`cpu`, `wall`, … in a time unit) as samples of the
+/// profile's period, or its count of samples where no value is a time. A `thread`, `thread_name`
+/// or `thread_id` label names the thread; without one every sample is the thread `samples`.
+fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
+    let p = crate::pprof::decode(bytes)?;
+    let text = |index: i64| {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| p.string_table.get(i))
+            .map_or("", String::as_str)
+    };
+    let kinds: Vec<(&str, &str)> = p
+        .sample_type
+        .iter()
+        .map(|t| (text(t.r#type), text(t.unit)))
+        .collect();
+    let described = || {
+        kinds
+            .iter()
+            .map(|(kind, unit)| format!("{kind}/{unit}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let time = kinds
+        .iter()
+        .position(|(_, unit)| time_unit_ns(unit).is_some());
+    let counted = kinds
+        .iter()
+        .position(|(kind, unit)| *unit == "count" && matches!(*kind, "samples" | "sample"));
+    let period_ns = p
+        .period_type
+        .as_ref()
+        .and_then(|t| time_unit_ns(text(t.unit)))
+        .map(|unit| p.period as f64 * unit)
+        .filter(|&ns| ns >= 1.0)
+        .unwrap_or(FOLDED_PERIOD_NS as f64);
+    // (value index, ns per unit of it: None = the value counts samples).
+    let (index, ns_per_unit) = match (time, counted) {
+        (Some(time), _) => (time, time_unit_ns(kinds[time].1)),
+        (None, Some(counted)) => (counted, None),
+        (None, None) => {
+            return Err(invalid(format!(
+                "pprof: no time and no sample count among the sample types ({}); \
+                 allocation profiles are not read",
+                described()
+            )))
+        }
+    };
+    let (kind, unit) = kinds[index];
+    let mut profile = Profile {
+        producer: format!("pprof {kind}/{unit}"),
+        period_ns: period_ns as u64,
+        ..Profile::default()
+    };
+    let functions: HashMap<u64, &crate::pprof::Function> =
+        p.function.iter().map(|f| (f.id, f)).collect();
+    let mappings: HashMap<u64, &crate::pprof::Mapping> =
+        p.mapping.iter().map(|m| (m.id, m)).collect();
+    // Each location's frames, caller last (as pprof lists inlined functions).
+    let mut location_frames: HashMap<u64, Vec<u32>> = HashMap::with_capacity(p.location.len());
+    for location in &p.location {
+        let mut frames = Vec::with_capacity(location.line.len().max(1));
+        for line in &location.line {
+            let Some(function) = functions.get(&line.function_id) else {
+                continue;
+            };
+            let name = match text(function.name) {
+                "" => text(function.system_name),
+                name => name,
+            };
+            let file = Some(text(function.filename)).filter(|f| !f.is_empty());
+            frames.push(profile.frame(if name.is_empty() { "?" } else { name }, file));
+        }
+        if frames.is_empty() {
+            // A native address without symbols: under its binary's name.
+            let library = mappings
+                .get(&location.mapping_id)
+                .map(|m| text(m.filename))
+                .filter(|f| !f.is_empty())
+                .map(|f| format!("lib:{f}"));
+            frames.push(profile.frame(&format!("0x{:x}", location.address), library.as_deref()));
+        }
+        location_frames.insert(location.id, frames);
+    }
+    let thread_keys: Vec<i64> = ["thread", "thread_name", "thread_id"]
+        .iter()
+        .filter_map(|key| p.string_table.iter().position(|s| s == key))
+        .map(|i| i as i64)
+        .collect();
+    let mut counts: HashMap<(u32, Vec<u32>), u64> = HashMap::new();
+    for sample in &p.sample {
+        let value = sample.value.get(index).copied().unwrap_or(0);
+        if value <= 0 {
+            continue;
+        }
+        let samples = match ns_per_unit {
+            Some(unit) => ((value as f64 * unit / period_ns).round() as u64).max(1),
+            None => value as u64,
+        };
+        let thread_name = sample
+            .label
+            .iter()
+            .find(|l| thread_keys.contains(&l.key))
+            .map(|l| match text(l.str) {
+                "" => l.num.to_string(),
+                name => name.to_owned(),
+            });
+        let thread = profile.thread(thread_name.as_deref().unwrap_or("samples"));
+        let mut stack = Vec::new();
+        for location in sample.location_id.iter().rev() {
+            if let Some(frames) = location_frames.get(location) {
+                stack.extend(frames.iter().rev());
+            }
+        }
+        let total = counts.entry((thread, stack)).or_default();
+        *total = total.saturating_add(samples);
+    }
+    spread(&mut profile, counts)?;
+    Ok(profile)
+}
+
+fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
     let frames = json
         .pointer("/shared/frames")
         .and_then(|f| f.as_array())
@@ -485,6 +817,21 @@ pub fn frame_method(name: &str, file: Option<&str>) -> (String, String, String) 
         let (class, method) = split_python_qualname(name);
         return (python_module(file), class, method);
     }
+    if file.is_some_and(|f| f.ends_with(".go") || f.ends_with(".s")) && !name.contains("::") {
+        return go_method(name);
+    }
+    if let Some(library) = file.and_then(|f| f.strip_prefix("lib:")) {
+        // A native frame without symbols, under its binary: `/lib/x86_64-linux-gnu/libc.so.6`
+        // → `libc`.
+        let base = library.rsplit('/').next().unwrap_or(library);
+        let stem = base.split(".so").next().unwrap_or(base);
+        let stem = stem.rsplit_once('.').map_or(stem, |(stem, _)| stem);
+        return (
+            format!("native.{}", stem.replace('.', "_")),
+            "<module>".into(),
+            name.into(),
+        );
+    }
     // Java frames from async-profiler carry a kind suffix: `_[j]` (JIT), `_[i]`, `_[k]`, …
     let mut bare = name.trim();
     if let Some(open) = bare.rfind("_[") {
@@ -517,6 +864,32 @@ pub fn frame_method(name: &str, file: Option<&str>) -> (String, String, String) 
         }
     }
     ("native".into(), "<module>".into(), bare.into())
+}
+
+/// A Go function's package, type and method: `github.com/u/p/store.(*DB).Get` →
+/// `github.com.u.p.store` · `DB` · `Get`; `main.work` → `main` · `<module>` · `work`;
+/// `main.work.func1` (a closure) → `main` · `work` · `func1`.
+fn go_method(name: &str) -> (String, String, String) {
+    let (dir, last) = match name.rfind('/') {
+        Some(slash) => (&name[..=slash], &name[slash + 1..]),
+        None => ("", name),
+    };
+    let (package, rest) = last.split_once('.').unwrap_or((last, ""));
+    let package = format!("{dir}{package}").replace('/', ".");
+    let (class, method) =
+        if let Some((receiver, method)) = rest.strip_prefix('(').and_then(|r| r.split_once(").")) {
+            (
+                receiver.trim_start_matches('*').to_owned(),
+                method.to_owned(),
+            )
+        } else if let Some((class, method)) = rest.split_once('.') {
+            (class.to_owned(), method.to_owned())
+        } else if rest.is_empty() {
+            ("<module>".to_owned(), last.to_owned())
+        } else {
+            ("<module>".to_owned(), rest.to_owned())
+        };
+    (package, class, method)
 }
 
 /// A Python function's class and method from its qualified name, as the Python agent names
@@ -672,6 +1045,10 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
 /// A trace: its functions (name, file) and each thread's calls as intervals.
 #[derive(Debug, Default)]
 struct Trace {
+    producer: String,
+    /// Where the calls are a sampler's merged timeline, not every call (pyinstrument): its
+    /// period, so the session says "sampled" and shows no calls.
+    sampled_period_us: Option<u32>,
     functions: Vec<(String, Option<String>)>,
     function_ids: HashMap<(String, Option<String>), u32>,
     /// Thread names, by index, and each thread's calls.
@@ -680,6 +1057,137 @@ struct Trace {
 
 /// A call in a trace: start ns, end ns, function.
 type Call = (u64, u64, u32);
+
+/// Whether a speedscope file holds evented profiles (every call opened and closed at its time).
+fn speedscope_is_evented(json: &serde_json::Value) -> bool {
+    json.get("profiles")
+        .and_then(|p| p.as_array())
+        .is_some_and(|profiles| profiles.iter().any(|p| p["type"] == "evented"))
+}
+
+/// speedscope's evented profiles, one thread each: every `O` (open) and `C` (close) of a frame at
+/// its time becomes a call, as in a Chrome trace. Frames left open close at the profile's end.
+/// pyinstrument's are its samples merged into one timeline (calls not counted): the session says
+/// it is sampled, at pyinstrument's default 1 ms.
+fn parse_speedscope_evented(json: &serde_json::Value) -> Result<Trace, RecordError> {
+    let frames = json
+        .pointer("/shared/frames")
+        .and_then(|f| f.as_array())
+        .ok_or_else(|| invalid("speedscope: no shared.frames"))?;
+    let mut trace = Trace {
+        producer: json
+            .get("exporter")
+            .and_then(|e| e.as_str())
+            .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}")),
+        ..Trace::default()
+    };
+    if trace.producer.contains("pyinstrument") {
+        trace.sampled_period_us = Some(1000);
+    }
+    for frame in frames {
+        let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+        let file = frame
+            .get("file")
+            .and_then(|f| f.as_str())
+            .map(str::to_owned);
+        let entry = (name.to_owned(), file);
+        if !trace.function_ids.contains_key(&entry) {
+            trace
+                .function_ids
+                .insert(entry.clone(), trace.functions.len() as u32);
+            trace.functions.push(entry);
+        }
+    }
+    // Frames naming the same function share it.
+    let function_of: Vec<u32> = frames
+        .iter()
+        .map(|frame| {
+            let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+            let file = frame
+                .get("file")
+                .and_then(|f| f.as_str())
+                .map(str::to_owned);
+            trace.function_ids[&(name.to_owned(), file)]
+        })
+        .collect();
+    let profiles = json
+        .get("profiles")
+        .and_then(|p| p.as_array())
+        .ok_or_else(|| invalid("speedscope: no profiles"))?;
+    for (number, p) in profiles.iter().enumerate() {
+        if p["type"] != "evented" {
+            return Err(invalid(format!(
+                "speedscope: profile {} is {}, beside evented ones; one kind per file is read",
+                number + 1,
+                p["type"]
+            )));
+        }
+        let unit_ns = p
+            .get("unit")
+            .and_then(|u| u.as_str())
+            .and_then(time_unit_ns)
+            .unwrap_or(1e6);
+        let start = p.get("startValue").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let end = p.get("endValue").and_then(|v| v.as_f64()).unwrap_or(start);
+        let ns = |at: f64| ((at - start).max(0.0) * unit_ns) as u64;
+        let name = p
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map_or_else(|| format!("thread {}", number + 1), str::to_owned);
+        // Calls in the order they open (outer first where they open together); each open one's
+        // index in `calls`, its end still unknown.
+        let mut calls: Vec<Call> = Vec::new();
+        let mut open: Vec<(usize, u32)> = Vec::new();
+        for event in p
+            .get("events")
+            .and_then(|e| e.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let (Some(kind), Some(frame), Some(at)) = (
+                event.get("type").and_then(|t| t.as_str()),
+                event.get("frame").and_then(|f| f.as_u64()),
+                event.get("at").and_then(|a| a.as_f64()),
+            ) else {
+                return Err(invalid("speedscope: an event without type, frame or at"));
+            };
+            let function = *function_of
+                .get(frame as usize)
+                .ok_or_else(|| invalid("speedscope: an event names no frame"))?;
+            match kind {
+                "O" => {
+                    calls.push((ns(at), u64::MAX, function));
+                    open.push((calls.len() - 1, function));
+                }
+                "C" => {
+                    // Closes the innermost open frame of that function (and any left above it).
+                    if let Some(depth) = open.iter().rposition(|&(_, f)| f == function) {
+                        for (index, _) in open.drain(depth..) {
+                            calls[index].1 = ns(at).max(calls[index].0);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end_ns = ns(end).max(
+            calls
+                .iter()
+                .map(|c| c.1)
+                .filter(|&e| e != u64::MAX)
+                .max()
+                .unwrap_or(0),
+        );
+        for (index, _) in open.drain(..) {
+            calls[index].1 = end_ns.max(calls[index].0);
+        }
+        trace.threads.push((name, calls));
+    }
+    if trace.threads.iter().all(|(_, calls)| calls.is_empty()) {
+        return Err(invalid("speedscope: no events"));
+    }
+    Ok(trace)
+}
 
 fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
     let json: serde_json::Value =
@@ -691,7 +1199,10 @@ fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
             .and_then(|e| e.as_array())
             .ok_or_else(|| invalid("trace: no traceEvents"))?,
     };
-    let mut trace = Trace::default();
+    let mut trace = Trace {
+        producer: "chrome trace".into(),
+        ..Trace::default()
+    };
     let mut thread_index: HashMap<(String, String), usize> = HashMap::new();
     let key = |event: &serde_json::Value| {
         let id = |field: &str| event.get(field).map_or_else(String::new, |v| v.to_string());
@@ -762,7 +1273,18 @@ fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
 /// first where they start together, entered and exited in time order.
 fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
     use highrise_protocol::{EventKind, PackedEventWriter};
-    let mut writer = begin(out, "chrome trace", program)?;
+    let mut writer = begin(out, &trace.producer, program)?;
+    if let Some(period_us) = trace.sampled_period_us {
+        send(
+            &mut writer,
+            0,
+            &AgentMessage::Measure(Measure {
+                mode: MeasureMode::Sampled,
+                sample_period_us: period_us.max(1),
+                sampled_methods: 0,
+            }),
+        )?;
+    }
     let (method_of, definitions) = methods_of(&trace.functions);
     for chunk in definitions.chunks(4096) {
         send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
@@ -781,8 +1303,9 @@ fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), Reco
         )?;
         let thread = thread as u32;
         let mut calls = calls.clone();
-        // Starting together, the longer call is the outer one.
-        calls.sort_unstable_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        // Starting together, the longer call is the outer one; as long, the one listed first
+        // (a stable sort: evented profiles list calls as they open).
+        calls.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
         let mut open: Vec<(u64, u32)> = Vec::new(); // (end, method) of the calls open now
         for (start, end, function) in calls {
             while let Some(&(top_end, method)) = open.last().filter(|(e, _)| *e <= start) {
@@ -857,10 +1380,14 @@ fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>)
     let mut definitions = Vec::new();
     for (name, file) in frames {
         let (package, class, method) = frame_method(name, file.as_deref());
-        // A JavaScript frame's file is its script's URL.
+        // A JavaScript frame's file is its script's URL; an unnamed native one's, its binary.
         let file = file
             .as_deref()
-            .map(|f| f.strip_prefix("js:").unwrap_or(f))
+            .map(|f| {
+                f.strip_prefix("js:")
+                    .or_else(|| f.strip_prefix("lib:"))
+                    .unwrap_or(f)
+            })
             .filter(|f| !f.is_empty() && *f != "v8")
             .map(str::to_owned);
         let key = (package, class, method, file);
@@ -893,8 +1420,17 @@ pub fn convert_bytes(
     let text = || std::str::from_utf8(bytes).map_err(|e| invalid(format!("not UTF-8: {e}")));
     let profile = match format {
         ProfileFormat::Folded => parse_folded(bytes)?,
-        ProfileFormat::Speedscope => parse_speedscope(text()?)?,
+        ProfileFormat::Speedscope => {
+            let json: serde_json::Value = serde_json::from_str(text()?)
+                .map_err(|e| invalid(format!("speedscope JSON: {e}")))?;
+            if speedscope_is_evented(&json) {
+                return write_trace(&parse_speedscope_evented(&json)?, program, out);
+            }
+            parse_speedscope(&json)?
+        }
         ProfileFormat::CpuProfile => parse_cpuprofile(text()?)?,
+        ProfileFormat::Pprof => parse_pprof(bytes)?,
+        ProfileFormat::Jfr => parse_jfr(bytes)?,
         ProfileFormat::ChromeTrace => {
             return write_trace(&parse_chrome_trace(text()?)?, program, out)
         }
@@ -1135,21 +1671,155 @@ mod tests {
     }
 
     #[test]
+    fn pprof_samples_become_samples_of_its_period() {
+        use crate::pprof::{Function, Line, Location, Profile as Pprof, Sample, ValueType};
+        let strings = [
+            "",
+            "samples",
+            "count",
+            "cpu",
+            "nanoseconds",
+            "main.main",
+            "main.(*Shape).Area",
+            "main.mix",
+            "/src/main.go",
+        ];
+        let function = |id: u64, name: i64| Function {
+            id,
+            name,
+            system_name: name,
+            filename: 8,
+            start_line: 1,
+        };
+        let location = |id: u64, function_id: u64| Location {
+            id,
+            line: vec![Line {
+                function_id,
+                line: 3,
+                column: 0,
+            }],
+            ..Location::default()
+        };
+        let pprof = Pprof {
+            sample_type: vec![
+                ValueType { r#type: 1, unit: 2 },
+                ValueType { r#type: 3, unit: 4 },
+            ],
+            sample: vec![
+                Sample {
+                    location_id: vec![2, 1],
+                    value: vec![3, 30_000_000],
+                    label: vec![],
+                },
+                Sample {
+                    location_id: vec![3, 1],
+                    value: vec![1, 10_000_000],
+                    label: vec![],
+                },
+            ],
+            location: vec![location(1, 1), location(2, 2), location(3, 3)],
+            function: vec![function(1, 5), function(2, 6), function(3, 7)],
+            string_table: strings.iter().map(|s| s.to_string()).collect(),
+            period_type: Some(ValueType { r#type: 3, unit: 4 }),
+            period: 10_000_000,
+            ..Pprof::default()
+        };
+        let bytes = crate::pprof::encode_gzipped(&pprof);
+        assert_eq!(ProfileFormat::detect(&bytes), Some(ProfileFormat::Pprof));
+        let raw = prost::Message::encode_to_vec(&pprof);
+        assert_eq!(ProfileFormat::detect(&raw), Some(ProfileFormat::Pprof));
+        let profile = parse_pprof(&bytes).expect("parses");
+        assert_eq!(profile.period_ns, 10_000_000);
+        assert_eq!(profile.samples.len(), 4);
+        let area = profile
+            .frames
+            .iter()
+            .position(|(name, _)| name == "main.(*Shape).Area")
+            .expect("Area") as u32;
+        let on_area = profile
+            .samples
+            .iter()
+            .filter(|(_, _, stack)| stack.last() == Some(&area))
+            .count();
+        assert_eq!(on_area, 3);
+        assert_eq!(
+            frame_method("main.(*Shape).Area", Some("/src/main.go")),
+            ("main".into(), "Shape".into(), "Area".into())
+        );
+        assert_eq!(
+            frame_method("github.com/u/p/store.(*DB).Get", Some("/src/db.go")),
+            ("github.com.u.p.store".into(), "DB".into(), "Get".into())
+        );
+        assert_eq!(
+            frame_method("main.main.func1", Some("/src/main.go")),
+            ("main".into(), "main".into(), "func1".into())
+        );
+        assert_eq!(
+            frame_method("0x7f00", Some("lib:/lib/x86_64-linux-gnu/libc.so.6")),
+            ("native.libc".into(), "<module>".into(), "0x7f00".into())
+        );
+        // Allocation profiles say what they hold.
+        let heap = Pprof {
+            sample_type: vec![ValueType { r#type: 1, unit: 2 }],
+            string_table: ["", "alloc_space", "bytes"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            ..pprof
+        };
+        let error = parse_pprof(&prost::Message::encode_to_vec(&heap)).expect_err("not read");
+        assert!(error.to_string().contains("alloc_space/bytes"), "{error}");
+        // Text that starts like a profile is still text.
+        assert_ne!(
+            ProfileFormat::detect(b"\n5\na;b 1\n"),
+            Some(ProfileFormat::Pprof)
+        );
+    }
+
+    #[test]
     fn speedscope_samples_last_their_weight() {
-        let profile = parse_speedscope(
+        let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).expect("json");
+        let profile = parse_speedscope(&json(
             r#"{"$schema":"https://www.speedscope.app/file-format-schema.json",
                 "shared":{"frames":[{"name":"leaf","file":"w.py","line":5},{"name":"main","file":"w.py","line":13}]},
                 "profiles":[{"type":"sampled","name":"T1","unit":"milliseconds","startValue":0,"endValue":30,
                              "samples":[[1,0],[1],[1,0]],"weights":[10,10,10]}]}"#,
-        )
+        ))
         .expect("parses");
         let times: Vec<u64> = profile.samples.iter().map(|s| s.1).collect();
         assert_eq!(times, [0, 10_000_000, 20_000_000]);
         assert_eq!(profile.period_ns, 10_000_000);
         assert_eq!(profile.samples[0].2, [1, 0]);
-        assert!(parse_speedscope(
+        assert!(parse_speedscope(&json(
             r#"{"shared":{"frames":[]},"profiles":[{"type":"evented","events":[]}]}"#
-        )
+        ))
         .is_err());
+    }
+
+    #[test]
+    fn speedscope_evented_profiles_become_calls() {
+        let json: serde_json::Value = serde_json::from_str(
+            r#"{"shared":{"frames":[{"name":"main","file":"w.py"},{"name":"leaf","file":"w.py"}]},
+                "exporter":"pyinstrument 5",
+                "profiles":[{"type":"evented","name":"MainThread","unit":"seconds","startValue":1,"endValue":2,
+                             "events":[{"type":"O","frame":0,"at":1},{"type":"O","frame":1,"at":1.25},
+                                       {"type":"C","frame":1,"at":1.5},{"type":"O","frame":1,"at":1.75}]}]}"#,
+        )
+        .expect("json");
+        assert!(speedscope_is_evented(&json));
+        let trace = parse_speedscope_evented(&json).expect("parses");
+        assert_eq!(trace.producer, "speedscope from pyinstrument 5");
+        let (name, mut calls) = trace.threads[0].clone();
+        calls.sort_unstable();
+        assert_eq!(name, "MainThread");
+        // leaf 0.25–0.5 s, then open to the end with main.
+        assert_eq!(
+            calls,
+            [
+                (0, 1_000_000_000, 0),
+                (250_000_000, 500_000_000, 1),
+                (750_000_000, 1_000_000_000, 1)
+            ]
+        );
     }
 }

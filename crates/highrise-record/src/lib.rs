@@ -15,16 +15,22 @@
 //!   (or rebuilds it by scanning an interrupted file), then [`RecordingReader::frames`] /
 //!   [`RecordingReader::frames_from`] read frames back.
 //!
-//! - [`import`]: profiles written by other tools (folded stacks, speedscope), detected by content
+//! - [`import`]: profiles written by other tools (folded stacks, speedscope, V8 CPU profiles,
+//!   Chrome traces, pprof), detected by content
 //!   and converted when [`RecordingReader::open`] is given one, so every reader of recordings
 //!   opens them too.
+//!
+//! - [`export`]: recordings written as pprof, speedscope, collapsed stacks or Chrome traces.
+//! - [`pprof`]: pprof's messages, read and written.
 //!
 //! Recording and replay of live sessions (`highrise-ingest`) and the headless report
 //! (`highrise-report`) are built on these two types.
 
 mod error;
+pub mod export;
 mod format;
 pub mod import;
+pub mod pprof;
 mod reader;
 mod writer;
 

@@ -625,7 +625,12 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
                 max_elevation_pct: round(100.0 * f64::from(accumulated.elevation_max)),
                 max_thread_count: accumulated.threads_max,
                 max_parked_threads: accumulated.parked_max,
-                calls: accumulated.calls,
+                // A sampled session's enters (a sampler's merged timeline) are not its calls.
+                calls: if info.measure.counts_calls() {
+                    accumulated.calls
+                } else {
+                    0
+                },
                 max_elevation_error_pct: info
                     .measure
                     .error_points(accumulated.elevation_max, window_s)

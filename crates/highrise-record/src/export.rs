@@ -1,0 +1,780 @@
+//! Recordings written out for other tools: [`export`] reads a recording (or any profile
+//! [`RecordingReader::open`](crate::RecordingReader::open) reads) and writes it as
+//!
+//! - **pprof** (gzipped `profile.proto`): one sample per thread and stack. An exact session's
+//!   values are `wall`/`nanoseconds` (time with that stack on top) and `calls`/`count` (how many
+//!   times the stack's innermost method was entered with that stack); a sampled one's
+//!   `samples`/`count` and `wall`/`nanoseconds` (samples × the time each lasted). The thread is
+//!   the label `thread`.
+//! - **speedscope** JSON: a profile per thread; exact sessions as `evented` (every enter and exit
+//!   at its time), sampled ones as `sampled` (each sample weighted by the time it lasted).
+//! - **collapsed** stacks (`a;b;c N`): an exact session's N is microseconds on top, a sampled
+//!   one's the count of samples; with several threads each stack starts with `thread (NAME)`, as
+//!   py-spy writes it.
+//! - **Chrome trace events** JSON: begin/end (`B`/`E`) events per thread, from every enter and
+//!   exit (exact) or from the change between successive samples (sampled: a flame chart of the
+//!   samples), with the threads' names as metadata.
+//!
+//! A method is named `package.Class.method` (`package.function` outside classes). Where to start: [`export`], then [`Timeline`] (a
+//! recording as each thread's stack changes), which every writer replays.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use highrise_protocol::{
+    decode_agent_message, decode_events, AgentMessage, MeasureMode, MethodDef,
+};
+
+use crate::{RecordError, RecordingReader};
+
+/// A thread's stack: (thread index, methods outermost first).
+type ThreadStack = (usize, Vec<u32>);
+
+/// What a thread's stack held: (ns on top, calls entered with it, samples of it).
+type StackTotal = (u64, u64, u64);
+
+/// A format [`export`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    Pprof,
+    Speedscope,
+    Collapsed,
+    Chrome,
+}
+
+impl std::str::FromStr for ExportFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "pprof" => Ok(ExportFormat::Pprof),
+            "speedscope" => Ok(ExportFormat::Speedscope),
+            "collapsed" | "folded" => Ok(ExportFormat::Collapsed),
+            "chrome" | "perfetto" => Ok(ExportFormat::Chrome),
+            other => Err(format!(
+                "{other:?} is not an export format: pprof, speedscope, collapsed or chrome"
+            )),
+        }
+    }
+}
+
+/// What changed a thread's stack, at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Change {
+    /// A call: the method is the new innermost frame.
+    Enter(u32),
+    /// A return from the method (the innermost frame of that method and those above it go).
+    Exit(u32),
+    /// The whole stack, outermost first: a sample, or an exact session's resync.
+    Stack(Vec<u32>),
+}
+
+/// One thread: its name, its changes in time order, and when it ended.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadLine {
+    pub name: String,
+    changes: Vec<(u64, Change)>,
+    end_ns: Option<u64>,
+}
+
+/// A recording as each thread's stack changes, read whole.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    pub program: String,
+    /// Every call seen (exact); else the stacks are samples.
+    pub exact: bool,
+    /// The sampling period (sampled sessions), ns.
+    pub period_ns: u64,
+    pub methods: HashMap<u32, MethodDef>,
+    /// Threads in order of appearance.
+    pub threads: Vec<ThreadLine>,
+    /// The session's first and last times, ns.
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+impl Timeline {
+    /// Reads the recording (or profile) at `path`.
+    pub fn read(path: &Path) -> Result<Timeline, RecordError> {
+        let mut reader = RecordingReader::open(path)?;
+        let mut timeline = Timeline {
+            exact: true,
+            start_ns: u64::MAX,
+            ..Timeline::default()
+        };
+        let mut clock_unit_ns = 1u32;
+        let mut thread_index: HashMap<u64, usize> = HashMap::new();
+        let mut events = Vec::new();
+        let mut line = |timeline: &mut Timeline, id: u64| -> usize {
+            *thread_index.entry(id).or_insert_with(|| {
+                timeline.threads.push(ThreadLine {
+                    name: format!("thread {id}"),
+                    ..ThreadLine::default()
+                });
+                timeline.threads.len() - 1
+            })
+        };
+        for frame in reader.frames() {
+            let frame = frame?;
+            // A frame this build cannot decode (a newer agent's) is left out, as the report does.
+            let Ok(message) = decode_agent_message(frame.payload()) else {
+                continue;
+            };
+            let records = matches!(message, AgentMessage::Records(_));
+            let seen = |timeline: &mut Timeline, at: u64| {
+                timeline.start_ns = timeline.start_ns.min(at);
+                timeline.end_ns = timeline.end_ns.max(at);
+            };
+            match message {
+                AgentMessage::Hello(hello) => {
+                    timeline.program = hello.program;
+                    clock_unit_ns = hello.clock_unit_ns.max(1);
+                }
+                AgentMessage::Measure(measure) => {
+                    timeline.exact = measure.mode == MeasureMode::Exact;
+                    timeline.period_ns = u64::from(measure.sample_period_us) * 1000;
+                }
+                AgentMessage::DefineMethods(methods) => {
+                    for method in methods {
+                        timeline.methods.insert(method.id, method);
+                    }
+                }
+                AgentMessage::ThreadStart {
+                    thread_id,
+                    name,
+                    timestamp,
+                } => {
+                    let index = line(&mut timeline, thread_id);
+                    timeline.threads[index].name = name;
+                    seen(
+                        &mut timeline,
+                        timestamp.saturating_mul(clock_unit_ns.into()),
+                    );
+                }
+                AgentMessage::ThreadEnd {
+                    thread_id,
+                    timestamp,
+                } => {
+                    let at = timestamp.saturating_mul(clock_unit_ns.into());
+                    let index = line(&mut timeline, thread_id);
+                    timeline.threads[index].end_ns = Some(at);
+                    seen(&mut timeline, at);
+                }
+                AgentMessage::Events(batch) | AgentMessage::Records(batch) => {
+                    events.clear();
+                    let decoded = if records {
+                        let mut amounts = Vec::new();
+                        highrise_protocol::decode_records(
+                            &batch,
+                            clock_unit_ns,
+                            &mut events,
+                            &mut amounts,
+                        )
+                    } else {
+                        decode_events(&batch, clock_unit_ns, &mut events)
+                    };
+                    if decoded.is_err() {
+                        continue;
+                    }
+                    let index = line(&mut timeline, batch.thread_id);
+                    for event in &events {
+                        let change = match event.kind {
+                            highrise_protocol::EventKind::Enter => Change::Enter(event.method_id),
+                            highrise_protocol::EventKind::Exit => Change::Exit(event.method_id),
+                            highrise_protocol::EventKind::Memory => continue,
+                        };
+                        timeline.threads[index]
+                            .changes
+                            .push((event.timestamp_ns, change));
+                        seen(&mut timeline, event.timestamp_ns);
+                    }
+                }
+                AgentMessage::Resync {
+                    thread_id,
+                    timestamp,
+                    stack,
+                } => {
+                    let at = timestamp.saturating_mul(clock_unit_ns.into());
+                    let index = line(&mut timeline, thread_id);
+                    timeline.threads[index]
+                        .changes
+                        .push((at, Change::Stack(stack)));
+                    seen(&mut timeline, at);
+                }
+                AgentMessage::Heartbeat { timestamp } | AgentMessage::Goodbye { timestamp } => {
+                    seen(
+                        &mut timeline,
+                        timestamp.saturating_mul(clock_unit_ns.into()),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if timeline.start_ns > timeline.end_ns {
+            return Err(RecordError::InvalidProfile {
+                reason: "the recording holds no timed message".into(),
+            });
+        }
+        for thread in &mut timeline.threads {
+            // Agents send a thread's batches in order; a resync may arrive late.
+            thread.changes.sort_by_key(|(at, _)| *at);
+        }
+        Ok(timeline)
+    }
+
+    /// `package.Class.method` of a method id (`package.function` outside classes, `method#ID`
+    /// if it was never defined).
+    pub fn method_name(&self, id: u32) -> String {
+        match self.methods.get(&id) {
+            Some(m) if m.class == "<module>" && !m.package.is_empty() => {
+                format!("{}.{}", m.package, m.method)
+            }
+            Some(m) if m.package.is_empty() => format!("{}.{}", m.class, m.method),
+            Some(m) => format!("{}.{}.{}", m.package, m.class, m.method),
+            None => format!("method#{id}"),
+        }
+    }
+
+    /// Replays thread `index`: `visit(at_ns, stack, entered)` after each change, with the stack
+    /// then (outermost first) and whether it was a call; a last visit at the thread's end with
+    /// an empty stack.
+    fn replay(&self, index: usize, mut visit: impl FnMut(u64, &[u32], bool)) {
+        let thread = &self.threads[index];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut last_ns = self.start_ns;
+        for (at, change) in &thread.changes {
+            let at = (*at).max(last_ns);
+            last_ns = at;
+            let entered = match change {
+                Change::Enter(method) => {
+                    stack.push(*method);
+                    true
+                }
+                Change::Exit(method) => {
+                    // The innermost frame of that method goes, and any left open above it (a
+                    // lost exit); an exit of a method not on the stack (its enter lost) is left out.
+                    match stack.iter().rposition(|m| m == method) {
+                        Some(depth) => stack.truncate(depth),
+                        None => continue,
+                    }
+                    false
+                }
+                Change::Stack(new) => {
+                    stack.clone_from(new);
+                    false
+                }
+            };
+            visit(at, &stack, entered);
+        }
+        let end = thread.end_ns.unwrap_or(self.end_ns).max(last_ns);
+        visit(end, &[], false);
+    }
+
+    /// Each thread's time on top of each stack: (thread index, stack) → (ns, calls, samples).
+    fn stack_totals(&self) -> HashMap<ThreadStack, StackTotal> {
+        let mut totals: HashMap<ThreadStack, StackTotal> = HashMap::new();
+        for index in 0..self.threads.len() {
+            let mut previous: Option<(u64, Vec<u32>)> = None;
+            self.replay(index, |at, stack, entered| {
+                if let Some((since, held)) = previous.take() {
+                    if !held.is_empty() {
+                        let total = totals.entry((index, held)).or_default();
+                        total.0 = total.0.saturating_add(at - since);
+                        total.2 += 1;
+                    }
+                }
+                if entered {
+                    totals.entry((index, stack.to_vec())).or_default().1 += 1;
+                }
+                previous = Some((at, stack.to_vec()));
+            });
+        }
+        totals
+    }
+}
+
+/// Writes the recording (or profile) at `path` as `format` into `out`.
+pub fn export(path: &Path, format: ExportFormat, out: impl Write) -> Result<(), RecordError> {
+    let timeline = Timeline::read(path)?;
+    match format {
+        ExportFormat::Pprof => write_pprof(&timeline, out),
+        ExportFormat::Speedscope => write_speedscope(&timeline, out),
+        ExportFormat::Collapsed => write_collapsed(&timeline, out),
+        ExportFormat::Chrome => write_chrome(&timeline, out),
+    }
+}
+
+fn write_collapsed(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordError> {
+    let names: HashMap<u32, String> = timeline
+        .methods
+        .keys()
+        .map(|&id| (id, timeline.method_name(id).replace([';', '\n'], ":")))
+        .collect();
+    let name = |id: &u32| {
+        names
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| timeline.method_name(*id))
+    };
+    let mut lines: Vec<(String, u64)> = timeline
+        .stack_totals()
+        .into_iter()
+        .filter_map(|((thread, stack), (ns, _calls, samples))| {
+            let weight = if timeline.exact {
+                (ns + 500) / 1000
+            } else {
+                samples
+            };
+            let mut frames: Vec<String> = stack.iter().map(name).collect();
+            if timeline.threads.len() > 1 {
+                let thread_name = timeline.threads[thread].name.replace([';', '\n'], ":");
+                frames.insert(0, format!("thread ({thread_name})"));
+            }
+            (weight > 0).then(|| (frames.join(";"), weight))
+        })
+        .collect();
+    lines.sort();
+    for (stack, weight) in lines {
+        writeln!(out, "{stack} {weight}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordError> {
+    use crate::pprof::{Function, Label, Line, Location, Profile, Sample, ValueType};
+    let mut strings: Vec<String> = vec![String::new()];
+    let mut string_ids: HashMap<String, i64> = HashMap::new();
+    let mut text = |s: &str| -> i64 {
+        if s.is_empty() {
+            return 0;
+        }
+        if let Some(&id) = string_ids.get(s) {
+            return id;
+        }
+        strings.push(s.to_owned());
+        string_ids.insert(s.to_owned(), strings.len() as i64 - 1);
+        strings.len() as i64 - 1
+    };
+    let wall = ValueType {
+        r#type: text("wall"),
+        unit: text("nanoseconds"),
+    };
+    let sample_type = if timeline.exact {
+        vec![
+            wall.clone(),
+            ValueType {
+                r#type: text("calls"),
+                unit: text("count"),
+            },
+        ]
+    } else {
+        vec![
+            ValueType {
+                r#type: text("samples"),
+                unit: text("count"),
+            },
+            wall.clone(),
+        ]
+    };
+    // One function and one location per method; location id = function id = method id + 1.
+    let mut ids: Vec<u32> = timeline.methods.keys().copied().collect();
+    let totals = timeline.stack_totals();
+    for (_, stack) in totals.keys() {
+        ids.extend(stack.iter().filter(|id| !timeline.methods.contains_key(id)));
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut function = Vec::with_capacity(ids.len());
+    let mut location = Vec::with_capacity(ids.len());
+    for &id in &ids {
+        let name = text(&timeline.method_name(id));
+        let def = timeline.methods.get(&id);
+        let filename = text(def.and_then(|m| m.file.as_deref()).unwrap_or(""));
+        let line = def.and_then(|m| m.line).map_or(0, i64::from);
+        function.push(Function {
+            id: u64::from(id) + 1,
+            name,
+            system_name: name,
+            filename,
+            start_line: line,
+        });
+        location.push(Location {
+            id: u64::from(id) + 1,
+            line: vec![Line {
+                function_id: u64::from(id) + 1,
+                line,
+                column: 0,
+            }],
+            ..Location::default()
+        });
+    }
+    let thread_key = text("thread");
+    let thread_names: Vec<i64> = timeline.threads.iter().map(|t| text(&t.name)).collect();
+    let mut totals: Vec<(ThreadStack, StackTotal)> = totals.into_iter().collect();
+    totals.sort();
+    let sample = totals
+        .into_iter()
+        .filter(|((_, stack), _)| !stack.is_empty())
+        .map(|((thread, stack), (ns, calls, samples))| Sample {
+            location_id: stack.iter().rev().map(|&id| u64::from(id) + 1).collect(),
+            value: if timeline.exact {
+                vec![ns as i64, calls as i64]
+            } else {
+                vec![samples as i64, ns as i64]
+            },
+            label: vec![Label {
+                key: thread_key,
+                str: thread_names[thread],
+                ..Label::default()
+            }],
+        })
+        .collect();
+    let profile = Profile {
+        sample_type,
+        sample,
+        location,
+        function,
+        time_nanos: 0,
+        duration_nanos: timeline.end_ns.saturating_sub(timeline.start_ns) as i64,
+        period_type: Some(wall),
+        period: if timeline.exact {
+            1
+        } else {
+            timeline.period_ns as i64
+        },
+        string_table: strings,
+        ..Profile::default()
+    };
+    out.write_all(&crate::pprof::encode_gzipped(&profile))?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The methods in a timeline's stacks, as dense frame indices (for speedscope and Chrome).
+fn frame_indices(timeline: &Timeline) -> (Vec<u32>, HashMap<u32, usize>) {
+    let mut ids: Vec<u32> = timeline.methods.keys().copied().collect();
+    for thread in &timeline.threads {
+        for (_, change) in &thread.changes {
+            match change {
+                Change::Enter(id) | Change::Exit(id) => ids.push(*id),
+                Change::Stack(stack) => ids.extend(stack),
+            }
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let index = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    (ids, index)
+}
+
+fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordError> {
+    use serde_json::json;
+    let (ids, index) = frame_indices(timeline);
+    let frames: Vec<serde_json::Value> = ids
+        .iter()
+        .map(|&id| {
+            let mut frame = json!({ "name": timeline.method_name(id) });
+            if let Some(def) = timeline.methods.get(&id) {
+                if let Some(file) = &def.file {
+                    frame["file"] = json!(file);
+                }
+                if let Some(line) = def.line {
+                    frame["line"] = json!(line);
+                }
+            }
+            frame
+        })
+        .collect();
+    let mut profiles = Vec::with_capacity(timeline.threads.len());
+    for (thread, line) in timeline.threads.iter().enumerate() {
+        let mut previous: Vec<u32> = Vec::new();
+        let mut start = None;
+        let mut end = timeline.start_ns;
+        if timeline.exact {
+            let mut events = Vec::new();
+            timeline.replay(thread, |at, stack, _| {
+                start.get_or_insert(at);
+                end = at;
+                let common = previous
+                    .iter()
+                    .zip(stack)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                for &id in previous[common..].iter().rev() {
+                    events.push(json!({ "type": "C", "frame": index[&id], "at": at }));
+                }
+                for &id in &stack[common..] {
+                    events.push(json!({ "type": "O", "frame": index[&id], "at": at }));
+                }
+                previous = stack.to_vec();
+            });
+            profiles.push(json!({
+                "type": "evented", "name": line.name, "unit": "nanoseconds",
+                "startValue": start.unwrap_or(end), "endValue": end, "events": events,
+            }));
+        } else {
+            let (mut samples, mut weights) = (Vec::new(), Vec::new());
+            let mut since = None;
+            timeline.replay(thread, |at, stack, _| {
+                start.get_or_insert(at);
+                end = at;
+                if let Some(since) = since {
+                    samples.push(previous.iter().map(|id| index[id]).collect::<Vec<_>>());
+                    weights.push(at - since);
+                }
+                since = Some(at);
+                previous = stack.to_vec();
+            });
+            profiles.push(json!({
+                "type": "sampled", "name": line.name, "unit": "nanoseconds",
+                "startValue": start.unwrap_or(end), "endValue": end,
+                "samples": samples, "weights": weights,
+            }));
+        }
+    }
+    let file = json!({
+        "$schema": "https://www.speedscope.app/file-format-schema.json",
+        "shared": { "frames": frames },
+        "profiles": profiles,
+        "name": timeline.program,
+        "activeProfileIndex": 0,
+        "exporter": format!("highrise {}", env!("CARGO_PKG_VERSION")),
+    });
+    serde_json::to_writer(&mut out, &file).map_err(std::io::Error::from)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn write_chrome(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordError> {
+    use serde_json::json;
+    let (ids, _) = frame_indices(timeline);
+    let names: HashMap<u32, (String, String)> = ids
+        .iter()
+        .map(|&id| {
+            let package = timeline
+                .methods
+                .get(&id)
+                .map_or_else(String::new, |m| m.package.clone());
+            (id, (timeline.method_name(id), package))
+        })
+        .collect();
+    let us = |ns: u64| (ns - timeline.start_ns) as f64 / 1000.0;
+    write!(out, "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[")?;
+    let mut first = true;
+    let mut event = |out: &mut dyn Write, value: serde_json::Value| -> std::io::Result<()> {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",\n")?;
+        }
+        serde_json::to_writer(&mut *out, &value).map_err(std::io::Error::from)
+    };
+    event(
+        &mut out,
+        json!({"ph": "M", "name": "process_name", "pid": 1, "tid": 0,
+               "args": {"name": timeline.program}}),
+    )?;
+    for (thread, line) in timeline.threads.iter().enumerate() {
+        let tid = thread + 1;
+        event(
+            &mut out,
+            json!({"ph": "M", "name": "thread_name", "pid": 1, "tid": tid,
+                   "args": {"name": line.name}}),
+        )?;
+        let mut previous: Vec<u32> = Vec::new();
+        let mut failed = None;
+        timeline.replay(thread, |at, stack, _| {
+            if failed.is_some() {
+                return;
+            }
+            let common = previous
+                .iter()
+                .zip(stack)
+                .take_while(|(a, b)| a == b)
+                .count();
+            let ts = us(at);
+            for &id in previous[common..].iter().rev() {
+                let (name, package) = &names[&id];
+                if let Err(e) = event(
+                    &mut out,
+                    json!({"ph": "E", "name": name, "cat": package, "ts": ts, "pid": 1, "tid": tid}),
+                ) {
+                    failed = Some(e);
+                    return;
+                }
+            }
+            for &id in &stack[common..] {
+                let (name, package) = &names[&id];
+                if let Err(e) = event(
+                    &mut out,
+                    json!({"ph": "B", "name": name, "cat": package, "ts": ts, "pid": 1, "tid": tid}),
+                ) {
+                    failed = Some(e);
+                    return;
+                }
+            }
+            previous = stack.to_vec();
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+    }
+    writeln!(out, "]}}")?;
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{convert_bytes, ProfileFormat};
+
+    /// A recording in a temp file, made from a Chrome trace (exact) or folded stacks (sampled).
+    fn recording(name: &str, format: ProfileFormat, profile: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!(
+            "highrise-export-{}-{name}.hrec",
+            std::process::id()
+        ));
+        let mut out = Vec::new();
+        convert_bytes(profile.as_bytes(), format, name, &mut out).expect("converts");
+        std::fs::write(&path, out).expect("writes");
+        path
+    }
+
+    /// Two threads: on `main`, `app.Game.run` 0..20 µs calls `app.Board.step` twice (2..5 and
+    /// 10..14 µs); on `worker`, `app.Io.read` 0..8 µs.
+    const TRACE: &str = r#"{"traceEvents":[
+        {"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"main"}},
+        {"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"worker"}},
+        {"ph":"X","pid":1,"tid":1,"ts":100,"dur":20,"name":"app.Game.run"},
+        {"ph":"X","pid":1,"tid":1,"ts":102,"dur":3,"name":"app.Board.step"},
+        {"ph":"X","pid":1,"tid":1,"ts":110,"dur":4,"name":"app.Board.step"},
+        {"ph":"X","pid":1,"tid":2,"ts":100,"dur":8,"name":"app.Io.read"}]}"#;
+
+    fn exported(path: &Path, format: ExportFormat) -> Vec<u8> {
+        let mut out = Vec::new();
+        export(path, format, &mut out).expect("exports");
+        out
+    }
+
+    #[test]
+    fn an_exact_session_exports_its_time_and_calls_to_pprof() {
+        let path = recording("exact-pprof", ProfileFormat::ChromeTrace, TRACE);
+        let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+        let text = |i: i64| profile.string_table[i as usize].as_str();
+        let types: Vec<(&str, &str)> = profile
+            .sample_type
+            .iter()
+            .map(|t| (text(t.r#type), text(t.unit)))
+            .collect();
+        assert_eq!(types, [("wall", "nanoseconds"), ("calls", "count")]);
+        let name_of_location = |id: u64| {
+            let location = profile
+                .location
+                .iter()
+                .find(|l| l.id == id)
+                .expect("location");
+            let function = profile
+                .function
+                .iter()
+                .find(|f| f.id == location.line[0].function_id)
+                .expect("function");
+            text(function.name).to_owned()
+        };
+        let mut samples: Vec<(String, Vec<i64>, String)> = profile
+            .sample
+            .iter()
+            .map(|s| {
+                let stack: Vec<String> =
+                    s.location_id.iter().map(|&l| name_of_location(l)).collect();
+                (
+                    stack.join("<"),
+                    s.value.clone(),
+                    text(s.label[0].str).to_owned(),
+                )
+            })
+            .collect();
+        samples.sort();
+        assert_eq!(
+            samples,
+            [
+                (
+                    "app.Board.step<app.Game.run".to_owned(),
+                    vec![7_000, 2],
+                    "main".to_owned()
+                ),
+                (
+                    "app.Game.run".to_owned(),
+                    vec![13_000, 1],
+                    "main".to_owned()
+                ),
+                (
+                    "app.Io.read".to_owned(),
+                    vec![8_000, 1],
+                    "worker".to_owned()
+                ),
+            ]
+        );
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn collapsed_speedscope_and_chrome_exports_hold_the_same_calls() {
+        let path = recording("exact-text", ProfileFormat::ChromeTrace, TRACE);
+        let collapsed = String::from_utf8(exported(&path, ExportFormat::Collapsed)).expect("utf-8");
+        assert_eq!(
+            collapsed.lines().collect::<Vec<_>>(),
+            [
+                "thread (main);app.Game.run 13",
+                "thread (main);app.Game.run;app.Board.step 7",
+                "thread (worker);app.Io.read 8",
+            ]
+        );
+        let speedscope: serde_json::Value =
+            serde_json::from_slice(&exported(&path, ExportFormat::Speedscope)).expect("json");
+        let main = &speedscope["profiles"][0];
+        assert_eq!(main["type"], "evented");
+        assert_eq!(main["name"], "main");
+        let opens = main["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter(|e| e["type"] == "O")
+            .count();
+        assert_eq!(opens, 3, "run and two steps");
+        // The Chrome export read back by the importer: the same calls, as exact events.
+        let chrome = exported(&path, ExportFormat::Chrome);
+        let again =
+            std::env::temp_dir().join(format!("highrise-export-{}-again.json", std::process::id()));
+        std::fs::write(&again, &chrome).expect("writes");
+        let back = exported(&again, ExportFormat::Collapsed);
+        assert_eq!(String::from_utf8(back).expect("utf-8"), collapsed);
+        let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(again);
+    }
+
+    #[test]
+    fn a_sampled_session_exports_its_samples() {
+        let path = recording("sampled", ProfileFormat::Folded, "a.B.c;a.B.d 3\na.B.c 1\n");
+        let collapsed = String::from_utf8(exported(&path, ExportFormat::Collapsed)).expect("utf-8");
+        assert_eq!(collapsed, "a.B.c 1\na.B.c;a.B.d 3\n");
+        let speedscope: serde_json::Value =
+            serde_json::from_slice(&exported(&path, ExportFormat::Speedscope)).expect("json");
+        let profile = &speedscope["profiles"][0];
+        assert_eq!(profile["type"], "sampled");
+        assert_eq!(profile["samples"].as_array().map(Vec::len), Some(4));
+        let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+        let mut counts: Vec<i64> = profile.sample.iter().map(|s| s.value[0]).collect();
+        counts.sort_unstable();
+        assert_eq!(counts, [1, 3]);
+        assert_eq!(profile.period, crate::import::FOLDED_PERIOD_NS as i64);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn export_formats_parse_by_name() {
+        assert_eq!("pprof".parse(), Ok(ExportFormat::Pprof));
+        assert_eq!("folded".parse(), Ok(ExportFormat::Collapsed));
+        assert!("svg".parse::<ExportFormat>().is_err());
+    }
+}
