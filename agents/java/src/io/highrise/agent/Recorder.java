@@ -1,5 +1,10 @@
 package io.highrise.agent;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
+
 /**
  * The hooks instrumented methods call: {@code enter(id)} at method entry, {@code exit(ring, id)} before
  * every return and in a catch-all handler that rethrows. The cost when no session is live is one
@@ -24,6 +29,42 @@ public final class Recorder {
      * {@link #exit(Ring, int)} (one thread-local lookup per call, not two); null when off.
      */
     public static Ring enter(int id) {
+        try {
+            return (Ring) ENTER.invokeExact(id);
+        } catch (Throwable t) {
+            return null; // enterLive throws nothing; were it to, the program must not see it
+        }
+    }
+
+    /**
+     * What {@link #enter} runs: {@link #enterLive} until {@link #probesOff}. Through a call site, not a
+     * field, so that compiled code sees a constant: once off, the JIT folds every probe away.
+     */
+    private static final MutableCallSite ENTER_SITE;
+    private static final MethodHandle ENTER;
+
+    static {
+        try {
+            ENTER_SITE = new MutableCallSite(MethodHandles.lookup().findStatic(Recorder.class, "enterLive",
+                    MethodType.methodType(Ring.class, int.class)));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        ENTER = ENTER_SITE.dynamicInvoker();
+    }
+
+    /**
+     * mode=auto's switch to samples, for the probes left in code (methods running then keep theirs):
+     * from now on {@code enter} returns null. Code compiled with the probes is deoptimized and
+     * compiled again without them, running loops included (a retransformation would leave a running
+     * method interpreted until it returns). For the life of the JVM: later sessions are sampled too.
+     */
+    static void probesOff() {
+        ENTER_SITE.setTarget(MethodHandles.dropArguments(MethodHandles.constant(Ring.class, null), 0, int.class));
+        MutableCallSite.syncAll(new MutableCallSite[] {ENTER_SITE});
+    }
+
+    private static Ring enterLive(int id) {
         int s = session;
         if (s == 0) {
             return null;

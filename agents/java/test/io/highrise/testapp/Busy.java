@@ -13,13 +13,15 @@ public final class Busy {
     public static void main(String[] args) {
         long end = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
         long sum = 0;
+        long rounds = 0;
         while (System.nanoTime() < end) {
             for (int i = 0; i < 1_000_000; i++) {
                 sum += step(i);
             }
+            rounds++;
         }
         sink = sum;
-        System.out.println("BUSY DONE");
+        System.out.println("BUSY DONE " + rounds + " rounds");
     }
 
     static long step(int i) {
