@@ -85,8 +85,10 @@ fn export(file: &Path, format: &str, out: &Path) -> anyhow::Result<()> {
     let writer = std::io::BufWriter::new(
         std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?,
     );
-    highrise_record::export::export(file, format, writer)
-        .with_context(|| format!("exporting {}", file.display()))?;
+    if let Err(error) = highrise_record::export::export(file, format, writer) {
+        let _ = std::fs::remove_file(out);
+        return Err(error).with_context(|| format!("exporting {}", file.display()));
+    }
     eprintln!("wrote {}", out.display());
     Ok(())
 }

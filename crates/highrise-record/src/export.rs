@@ -43,6 +43,18 @@ pub enum ExportFormat {
     Chrome,
 }
 
+impl ExportFormat {
+    /// The file extension an export of this format gets (`pb.gz`, `speedscope.json`, …).
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Pprof => "pb.gz",
+            ExportFormat::Speedscope => "speedscope.json",
+            ExportFormat::Collapsed => "collapsed.txt",
+            ExportFormat::Chrome => "trace.json",
+        }
+    }
+}
+
 impl std::str::FromStr for ExportFormat {
     type Err = String;
 

@@ -13,6 +13,7 @@ use highrise_ingest::{
     MIN_REPLAY_SPEED,
 };
 use highrise_protocol::{Hello, MAGIC, PROTOCOL_VERSION};
+use highrise_record::export::ExportFormat;
 
 use super::sessions::{Ingest, SessionView};
 
@@ -27,6 +28,8 @@ pub struct Recorder {
     pub open_path: String,
     /// The outcome of the last action (an error, or where a file went).
     pub message: Option<String>,
+    /// Exports writing in the background; each ends with its message.
+    pub exports: Vec<std::thread::JoinHandle<String>>,
 }
 
 impl Default for Recorder {
@@ -42,6 +45,45 @@ impl Recorder {
             replays: BTreeMap::new(),
             open_path: String::new(),
             message: None,
+            exports: Vec::new(),
+        }
+    }
+
+    /// Writes the recording at `path` as `format` beside it (`run.hrec` → `run.pb.gz`, …), on a
+    /// thread of its own: a long recording does not hold the window.
+    pub fn export(&mut self, path: &Path, format: ExportFormat) {
+        let out = path.with_extension(format.extension());
+        let path = path.to_owned();
+        self.message = Some(format!("exporting to {}…", out.display()));
+        self.exports.push(std::thread::spawn(move || {
+            let written = std::fs::File::create(&out)
+                .map_err(highrise_record::RecordError::from)
+                .and_then(|file| {
+                    highrise_record::export::export(&path, format, std::io::BufWriter::new(file))
+                });
+            match written {
+                Ok(()) => format!("exported {}", out.display()),
+                Err(error) => {
+                    let _ = std::fs::remove_file(&out);
+                    format!("cannot export {}: {error}", path.display())
+                }
+            }
+        }));
+    }
+
+    /// Takes the messages of the exports that have finished.
+    fn poll_exports(&mut self) {
+        let (done, running): (Vec<_>, Vec<_>) = self
+            .exports
+            .drain(..)
+            .partition(|export| export.is_finished());
+        self.exports = running;
+        for export in done {
+            self.message = Some(
+                export
+                    .join()
+                    .unwrap_or_else(|_| "the export failed".to_owned()),
+            );
         }
     }
 
@@ -160,6 +202,7 @@ pub fn recording_section(
                 handle.seek_to((at_s * 1e9) as u64);
             }
         }
+        export_row(ui, path, recorder);
         return;
     }
     if !view.is_live() {
@@ -187,10 +230,42 @@ pub fn recording_section(
             }
         }
     });
+    if let Some(status) = stats
+        .recording
+        .as_ref()
+        .filter(|status| status.state == RecordingState::Finished)
+    {
+        export_row(ui, &status.path, recorder);
+    }
+}
+
+/// "export as pprof · speedscope · collapsed · chrome" for a recording file.
+fn export_row(ui: &mut egui::Ui, path: &Path, recorder: &mut Recorder) {
+    ui.horizontal(|ui| {
+        ui.label("export as");
+        for (label, format) in [
+            ("pprof", ExportFormat::Pprof),
+            ("speedscope", ExportFormat::Speedscope),
+            ("collapsed", ExportFormat::Collapsed),
+            ("chrome", ExportFormat::Chrome),
+        ] {
+            if ui
+                .small_button(label)
+                .on_hover_text(format!(
+                    "writes {}",
+                    path.with_extension(format.extension()).display()
+                ))
+                .clicked()
+            {
+                recorder.export(path, format);
+            }
+        }
+    });
 }
 
 /// The "open a recording" box of the sessions panel.
 pub fn open_section(ui: &mut egui::Ui, ingest: Option<&Ingest>, recorder: &mut Recorder) {
+    recorder.poll_exports();
     let Some(ingest) = ingest else {
         return;
     };
@@ -207,5 +282,53 @@ pub fn open_section(ui: &mut egui::Ui, ingest: Option<&Ingest>, recorder: &mut R
     });
     if let Some(message) = &recorder.message {
         ui.small(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The session menu's export writes beside the recording, in the background, and says so.
+    #[test]
+    fn export_writes_beside_the_recording_and_says_where() {
+        let dir =
+            std::env::temp_dir().join(format!("highrise-viewer-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let recording = dir.join("run.hrec");
+        let mut bytes = Vec::new();
+        highrise_record::import::convert_bytes(
+            b"app.Game.run;app.Board.step 3\napp.Game.run 1\n",
+            highrise_record::import::ProfileFormat::Folded,
+            "run",
+            &mut bytes,
+        )
+        .expect("converts");
+        std::fs::write(&recording, bytes).expect("writes");
+        let mut recorder = Recorder::new(dir.clone());
+        recorder.export(&recording, ExportFormat::Collapsed);
+        while !recorder.exports.is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            recorder.poll_exports();
+        }
+        let out = dir.join("run.collapsed.txt");
+        assert_eq!(
+            recorder.message.as_deref(),
+            Some(format!("exported {}", out.display()).as_str())
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).expect("exported"),
+            "app.Game.run 1\napp.Game.run;app.Board.step 3\n"
+        );
+        recorder.export(&dir.join("missing.hrec"), ExportFormat::Pprof);
+        while !recorder.exports.is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            recorder.poll_exports();
+        }
+        assert!(recorder
+            .message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("cannot export")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
