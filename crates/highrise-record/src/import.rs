@@ -10,10 +10,17 @@
 //!   or `process …` names the thread. Counts carry no time: each thread's samples are spread
 //!   evenly over the profile (every stack at its share in every window), one per
 //!   [`FOLDED_PERIOD_NS`].
-//! - **speedscope JSON** (`$schema` …/file-format-schema.json), sampled profiles (one thread
-//!   each; py-spy's `--format speedscope`, rbspy, pyinstrument's speedscope export): samples in
-//!   order, each lasting its weight when the unit is a time, else one [`FOLDED_PERIOD_NS`] per
-//!   unit of weight.
+//! - **speedscope JSON** (`$schema` …/file-format-schema.json), one thread a profile. Sampled
+//!   profiles (py-spy's `--format speedscope`, rbspy): samples in order, each lasting its
+//!   weight when the unit is a time, else one [`FOLDED_PERIOD_NS`] per unit of weight. Evented
+//!   profiles: each frame opened and closed at its time, as calls; pyinstrument's are its
+//!   samples merged into a timeline, so its sessions say "sampled" and count no calls.
+//! - **pprof** (`profile.proto`, gzipped or not; [`crate::pprof`]): each sample's stack with its
+//!   time (`cpu`, `wall`) in samples of the profile's period, or its sample count, spread evenly
+//!   as folded stacks are; a `thread` label names the thread. Allocation-only profiles are
+//!   refused with a message.
+//! - **JFR** (Java Flight Recorder, read with the `jfrs` crate): each `jdk.ExecutionSample` and
+//!   `jdk.NativeMethodSample` is its thread's stack at its time.
 //!
 //! - **V8 CPU profiles** (`.cpuprofile` JSON: Node's `--cpu-prof`, Chrome DevTools): the call
 //!   tree's nodes and each sample's node with its time delta; `(idle)` is a thread on nothing,
@@ -24,9 +31,11 @@
 //!   names come from the `thread_name` metadata.
 //!
 //! Frame names become package, class and method as the agents name them: a Python frame with a
-//! file (`Shape.area` in `…/site-packages/pkg/mod.py`) is `pkg.mod` · `Shape` · `area`; a
-//! dotted or `::` name (`java/util/HashMap.get_[j]`, `core::fmt::write`) splits at its last two
-//! separators; a bare name (`malloc`) stands in the package `native`.
+//! file (`Shape.area` in `…/site-packages/pkg/mod.py`) is `pkg.mod` · `Shape` · `area`; a Go
+//! function (a `.go` file) splits at its import path, `main.(*Shape).Area` is `main` · `Shape` ·
+//! `Area`; a dotted or `::` name (`java/util/HashMap.get_[j]`, `core::fmt::write`) splits at its
+//! last two separators; a bare name (`malloc`) stands in the package `native`, and an unnamed
+//! address under its library's (`native.libc`).
 //!
 //! [`RecordingReader::open`]: crate::RecordingReader::open
 
