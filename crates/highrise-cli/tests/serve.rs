@@ -725,6 +725,15 @@ fn profiler(tool: &str) -> Option<(PathBuf, PathBuf)> {
         .then(|| (bin.join(tool), bin.join("python")))
 }
 
+/// The tests that profile a program take turns: a sampler starved by another test's program (two
+/// cores) skips samples, and a profile's shares then depend on which it skipped.
+fn profiling() -> std::sync::MutexGuard<'static, ()> {
+    static PROFILING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    PROFILING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Each name's share of `total`, in percent, busiest first.
 fn ranked(weights: std::collections::HashMap<String, f64>, total: f64) -> Vec<(String, f64)> {
     let mut ranked: Vec<(String, f64)> = weights
@@ -807,6 +816,7 @@ fn shapes_work(dir: &Path) -> PathBuf {
 /// innermost function's share of the file's samples), each within 5 points.
 #[test]
 fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
+    let _one_at_a_time = profiling();
     let Some((py_spy, python)) = profiler("py-spy") else {
         eprintln!("skipped: no py-spy (scripts/install-profilers.sh installs it)");
         return;
@@ -886,6 +896,7 @@ fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
 /// points, and each method's calls are its events in the file.
 #[test]
 fn viztracer_chrome_traces_open_as_exact_reports() {
+    let _one_at_a_time = profiling();
     let Some((viztracer, python)) = profiler("viztracer") else {
         eprintln!("skipped: no viztracer (scripts/install-profilers.sh installs it)");
         return;
@@ -962,6 +973,7 @@ fn viztracer_chrome_traces_open_as_exact_reports() {
 /// (each sample's innermost function), each within 5 points.
 #[test]
 fn node_cpu_profiles_open_as_sampled_reports() {
+    let _one_at_a_time = profiling();
     let Ok(version) = Command::new("node").arg("--version").output() else {
         eprintln!("skipped: no node (scripts/install-profilers.sh installs it)");
         return;
@@ -1095,6 +1107,7 @@ fn export(file: &Path, format: &str, out: &Path) {
 /// shares (within 2 points).
 #[test]
 fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
+    let _one_at_a_time = profiling();
     let Some(mut go_run) = go() else {
         eprintln!("skipped: no go (scripts/install-profilers.sh installs it)");
         return;
@@ -1166,6 +1179,7 @@ fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
 /// file passes speedscope's published schema.
 #[test]
 fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
+    let _one_at_a_time = profiling();
     let (Some((viztracer, python)), Some(_)) = (profiler("viztracer"), go()) else {
         eprintln!("skipped: no viztracer or go (scripts/install-profilers.sh installs them)");
         return;
@@ -1228,6 +1242,7 @@ fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
 /// execution samples, each within 5 points.
 #[test]
 fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
+    let _one_at_a_time = profiling();
     let jfr_tool = Path::new("/usr/lib/jvm")
         .read_dir()
         .into_iter()
@@ -1326,6 +1341,7 @@ fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
 /// children's, over the profile's span), each within 5 points.
 #[test]
 fn pyinstrument_evented_profiles_open_as_sampled_reports() {
+    let _one_at_a_time = profiling();
     let Some((pyinstrument, python)) = profiler("pyinstrument") else {
         eprintln!("skipped: no pyinstrument (scripts/install-profilers.sh installs it)");
         return;
