@@ -810,6 +810,25 @@ fn shapes_work(dir: &Path) -> PathBuf {
     script
 }
 
+/// viztracer's Chrome trace of [`shapes_work`] run from `dir`: `dir/trace.json`.
+fn viztrace(dir: &Path, viztracer: &Path, python: &Path) -> PathBuf {
+    let script = shapes_work(dir);
+    let out = dir.join("trace.json");
+    let traced = Command::new(python)
+        .arg(viztracer)
+        .args(["--quiet", "-o"])
+        .arg(&out)
+        .arg(&script)
+        .output()
+        .expect("viztracer runs");
+    assert!(
+        traced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&traced.stderr)
+    );
+    out
+}
+
 /// Profiles written by a real producer (py-spy: `--format raw`, folded stacks; `--format
 /// speedscope`) open in `highrise report` as sampled sessions, detected by content whatever
 /// their names, and their two busiest methods are those py-spy's own samples put first (each
@@ -903,20 +922,7 @@ fn viztracer_chrome_traces_open_as_exact_reports() {
     };
     let dir = std::env::temp_dir().join(format!("highrise-trace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let script = shapes_work(&dir);
-    let out = dir.join("trace.json");
-    let traced = Command::new(&python)
-        .arg(&viztracer)
-        .args(["--quiet", "-o"])
-        .arg(&out)
-        .arg(&script)
-        .output()
-        .expect("viztracer runs");
-    assert!(
-        traced.status.success(),
-        "{}",
-        String::from_utf8_lossy(&traced.stderr)
-    );
+    let out = viztrace(&dir, &viztracer, &python);
     // The file's own account: each function's own time (its complete events' durations less
     // their callees' on the same thread) and its number of events.
     let json: serde_json::Value =
@@ -1188,20 +1194,7 @@ fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
     let schema = Path::new(&home).join(".cache/highrise/speedscope/1.25.0/file-format-schema.json");
     let dir = std::env::temp_dir().join(format!("highrise-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let script = shapes_work(&dir);
-    let trace = dir.join("trace.json");
-    let traced = Command::new(&python)
-        .arg(&viztracer)
-        .args(["--quiet", "-o"])
-        .arg(&trace)
-        .arg(&script)
-        .output()
-        .expect("viztracer runs");
-    assert!(
-        traced.status.success(),
-        "{}",
-        String::from_utf8_lossy(&traced.stderr)
-    );
+    let trace = viztrace(&dir, &viztracer, &python);
     let (_, methods) = report_methods(&trace);
     let (busiest, _, calls) = &methods[0];
     let pprof = dir.join("exported.pb.gz");

@@ -464,6 +464,17 @@ fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordErr
     Ok(())
 }
 
+/// From `previous` to `stack` (outermost first): the frames that closed (outermost first) and
+/// those that opened, below the part they share.
+fn stack_change<'a>(previous: &'a [u32], stack: &'a [u32]) -> (&'a [u32], &'a [u32]) {
+    let common = previous
+        .iter()
+        .zip(stack)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (&previous[common..], &stack[common..])
+}
+
 /// The methods in a timeline's stacks, as dense frame indices (for speedscope and Chrome).
 fn frame_indices(timeline: &Timeline) -> (Vec<u32>, HashMap<u32, usize>) {
     let mut ids: Vec<u32> = timeline.methods.keys().copied().collect();
@@ -509,15 +520,11 @@ fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), Reco
             timeline.replay(thread, |at, stack, _| {
                 start.get_or_insert(at);
                 end = at;
-                let common = previous
-                    .iter()
-                    .zip(stack)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                for &id in previous[common..].iter().rev() {
+                let (closed, opened) = stack_change(&previous, stack);
+                for &id in closed.iter().rev() {
                     events.push(json!({ "type": "C", "frame": index[&id], "at": at }));
                 }
-                for &id in &stack[common..] {
+                for &id in opened {
                     events.push(json!({ "type": "O", "frame": index[&id], "at": at }));
                 }
                 previous = stack.to_vec();
@@ -599,27 +606,14 @@ fn write_chrome(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordEr
             if failed.is_some() {
                 return;
             }
-            let common = previous
-                .iter()
-                .zip(stack)
-                .take_while(|(a, b)| a == b)
-                .count();
+            let (closed, opened) = stack_change(&previous, stack);
             let ts = us(at);
-            for &id in previous[common..].iter().rev() {
-                let (name, package) = &names[&id];
+            let ends = closed.iter().rev().map(|id| ("E", id));
+            for (phase, id) in ends.chain(opened.iter().map(|id| ("B", id))) {
+                let (name, package) = &names[id];
                 if let Err(e) = event(
                     &mut out,
-                    json!({"ph": "E", "name": name, "cat": package, "ts": ts, "pid": 1, "tid": tid}),
-                ) {
-                    failed = Some(e);
-                    return;
-                }
-            }
-            for &id in &stack[common..] {
-                let (name, package) = &names[&id];
-                if let Err(e) = event(
-                    &mut out,
-                    json!({"ph": "B", "name": name, "cat": package, "ts": ts, "pid": 1, "tid": tid}),
+                    json!({"ph": phase, "name": name, "cat": package, "ts": ts, "pid": 1, "tid": tid}),
                 ) {
                     failed = Some(e);
                     return;

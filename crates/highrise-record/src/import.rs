@@ -602,29 +602,45 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
     Ok(profile)
 }
 
-fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
+/// A speedscope file's `shared.frames`: each frame's name and file.
+fn speedscope_frames(json: &serde_json::Value) -> Result<Vec<(&str, Option<&str>)>, RecordError> {
     let frames = json
         .pointer("/shared/frames")
         .and_then(|f| f.as_array())
         .ok_or_else(|| invalid("speedscope: no shared.frames"))?;
+    Ok(frames
+        .iter()
+        .map(|frame| {
+            (
+                frame.get("name").and_then(|n| n.as_str()).unwrap_or("?"),
+                frame.get("file").and_then(|f| f.as_str()),
+            )
+        })
+        .collect())
+}
+
+/// Who wrote a speedscope file: `speedscope from EXPORTER`, or `speedscope`.
+fn speedscope_producer(json: &serde_json::Value) -> String {
+    json.get("exporter")
+        .and_then(|e| e.as_str())
+        .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}"))
+}
+
+fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
+    let frames = speedscope_frames(json)?;
     let profiles = json
         .get("profiles")
         .and_then(|p| p.as_array())
         .ok_or_else(|| invalid("speedscope: no profiles"))?;
     let mut profile = Profile {
-        producer: json
-            .get("exporter")
-            .and_then(|e| e.as_str())
-            .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}")),
+        producer: speedscope_producer(json),
         period_ns: FOLDED_PERIOD_NS,
         ..Profile::default()
     };
-    let mut frame_ids = Vec::with_capacity(frames.len());
-    for frame in frames {
-        let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-        let file = frame.get("file").and_then(|f| f.as_str());
-        frame_ids.push(profile.frame(name, file));
-    }
+    let frame_ids: Vec<u32> = frames
+        .into_iter()
+        .map(|(name, file)| profile.frame(name, file))
+        .collect();
     let mut periods = Vec::new();
     for (number, p) in profiles.iter().enumerate() {
         let kind = p.get("type").and_then(|t| t.as_str()).unwrap_or("?");
@@ -639,13 +655,10 @@ fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
             .and_then(|n| n.as_str())
             .map_or_else(|| format!("thread {}", number + 1), str::to_owned);
         let thread = profile.thread(&name);
-        let unit_ns = match p.get("unit").and_then(|u| u.as_str()) {
-            Some("seconds") => Some(1e9),
-            Some("milliseconds") => Some(1e6),
-            Some("microseconds") => Some(1e3),
-            Some("nanoseconds") => Some(1.0),
-            _ => None,
-        };
+        let unit_ns = p
+            .get("unit")
+            .and_then(|u| u.as_str())
+            .and_then(time_unit_ns);
         let empty = Vec::new();
         let samples = p
             .get("samples")
@@ -1067,6 +1080,18 @@ struct Trace {
 /// A call in a trace: start ns, end ns, function.
 type Call = (u64, u64, u32);
 
+impl Trace {
+    /// The function `name` in `file`, added when new.
+    fn function(&mut self, name: &str, file: Option<&str>) -> u32 {
+        let key = (name.to_owned(), file.map(str::to_owned));
+        let next = self.functions.len() as u32;
+        *self.function_ids.entry(key).or_insert_with_key(|key| {
+            self.functions.push(key.clone());
+            next
+        })
+    }
+}
+
 /// Whether a speedscope file holds evented profiles (every call opened and closed at its time).
 fn speedscope_is_evented(json: &serde_json::Value) -> bool {
     json.get("profiles")
@@ -1079,45 +1104,17 @@ fn speedscope_is_evented(json: &serde_json::Value) -> bool {
 /// pyinstrument's are its samples merged into one timeline (calls not counted): the session says
 /// it is sampled, at pyinstrument's default 1 ms.
 fn parse_speedscope_evented(json: &serde_json::Value) -> Result<Trace, RecordError> {
-    let frames = json
-        .pointer("/shared/frames")
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| invalid("speedscope: no shared.frames"))?;
     let mut trace = Trace {
-        producer: json
-            .get("exporter")
-            .and_then(|e| e.as_str())
-            .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}")),
+        producer: speedscope_producer(json),
         ..Trace::default()
     };
     if trace.producer.contains("pyinstrument") {
         trace.sampled_period_us = Some(1000);
     }
-    for frame in frames {
-        let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-        let file = frame
-            .get("file")
-            .and_then(|f| f.as_str())
-            .map(str::to_owned);
-        let entry = (name.to_owned(), file);
-        if !trace.function_ids.contains_key(&entry) {
-            trace
-                .function_ids
-                .insert(entry.clone(), trace.functions.len() as u32);
-            trace.functions.push(entry);
-        }
-    }
     // Frames naming the same function share it.
-    let function_of: Vec<u32> = frames
-        .iter()
-        .map(|frame| {
-            let name = frame.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-            let file = frame
-                .get("file")
-                .and_then(|f| f.as_str())
-                .map(str::to_owned);
-            trace.function_ids[&(name.to_owned(), file)]
-        })
+    let function_of: Vec<u32> = speedscope_frames(json)?
+        .into_iter()
+        .map(|(name, file)| trace.function(name, file))
         .collect();
     let profiles = json
         .get("profiles")
@@ -1254,12 +1251,7 @@ fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
                     continue;
                 }
                 let (function, file) = split_located(name);
-                let entry = (function.to_owned(), file.map(str::to_owned));
-                let next = trace.functions.len() as u32;
-                let function = *trace.function_ids.entry(entry.clone()).or_insert_with(|| {
-                    trace.functions.push(entry);
-                    next
-                });
+                let function = trace.function(function, file);
                 if phase == "B" {
                     open.entry(thread).or_default().push((ns(ts), function));
                 } else {
