@@ -13,9 +13,14 @@
 #   host-6  an auto-instrumented Flask service (opentelemetry-instrument, no tracing code:
 #           examples/otlp-python/inventory.py) that host-1's shop calls over a veth of their
 #           own, the trace context in `traceparent`: one call between services per reserve
+#   host-8  OTLP profiles over gRPC (grpcio, gzip): a program that samples itself every 10 ms
+#           and sends its stacks as the eBPF profiler does (examples/otlp-python/profiler.py)
+#   host-9  the same over HTTP with JSON bodies, as protobuf's JSON mapping writes them
 #   host-1  again, without the token: refused, nothing of it recorded
 # Then `highrise report --json` on each recording must show exactly the spans each client says
-# it made, nested as made, and links.json every call between services (check_landscape.py).
+# it made, nested as made, and links.json every call between services (check_landscape.py);
+# each profiled program a sampled city whose busiest functions are the ones it sampled most, at
+# their share (check_profiles.py).
 # Installs what it needs: the Python SDK and exporters (a venv under $HOME/.cache/highrise), the
 # Node SDK (npm, same cache), faketime and iproute2 from Debian.
 set -euo pipefail
@@ -53,7 +58,7 @@ fi
 
 work="$(mktemp -d)"
 tag="hro$$"
-hosts=(1 2 3 4 5 6 7)
+hosts=(1 2 3 4 5 6 7 8 9)
 cleanup() {
     for n in "${hosts[@]}"; do
         ip netns delete "$tag-$n" 2>/dev/null || true
@@ -139,6 +144,14 @@ NODE_PATH="$node_dir/node_modules" "${bounded[@]}" ip netns exec "$tag-4" node "
 NODE_PATH="$node_dir/node_modules" "${bounded[@]}" ip netns exec "$tag-7" node "$root/examples/otlp-node/shop.js" \
     --protocol json --endpoint "http://10.231.7.1:$http_port" --service search --host host-7 \
     "${common[@]}" >"$work/made-search.json" &
+# OTLP profiles: a program sampling itself, over gRPC and over HTTP/JSON.
+profiler="$root/examples/otlp-python/profiler.py"
+"${bounded[@]}" ip netns exec "$tag-8" "$python" "$profiler" --protocol grpc \
+    --endpoint "http://10.231.8.1:$grpc_port" --service profiled-grpc --host host-8 \
+    "${common[@]}" >"$work/sampled-grpc.json" &
+"${bounded[@]}" ip netns exec "$tag-9" "$python" "$profiler" --protocol json --compression gzip \
+    --endpoint "http://10.231.9.1:$http_port" --service profiled-json --host host-9 \
+    "${common[@]}" >"$work/sampled-json.json" &
 # No token from another host: refused (the SDK logs the failure and goes on).
 "${bounded[@]}" ip netns exec "$tag-1" "$python" "$shop" --protocol http \
     --endpoint "http://10.231.1.1:$http_port" --service intruder --host host-1 --seconds 2 >/dev/null 2>"$work/intruder.log" &
@@ -151,3 +164,5 @@ recorder=""
 cat "$work/record.log"
 "$python" "$root/scripts/otlp/check_landscape.py" --highrise "$highrise" --recordings "$work/rec" \
     --record-log "$work/record.log" "$work"/made-*.json
+"$python" "$root/scripts/otlp/check_profiles.py" --highrise "$highrise" --recordings "$work/rec" \
+    --record-log "$work/record.log" "$work"/sampled-*.json

@@ -12,9 +12,9 @@ use highrise_otlp::{OtlpConfig, OtlpServer, DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT
 /// The OTLP options shared by the commands that listen.
 #[derive(Debug, Clone, clap::Args)]
 pub struct OtlpArgs {
-    /// Also take OpenTelemetry traces (OTLP): gRPC on 127.0.0.1:4317 and HTTP (protobuf or
-    /// JSON, plain or gzip) on 127.0.0.1:4318 (each port takes both). Each service instance
-    /// becomes a city.
+    /// Also take OpenTelemetry traces and profiles (OTLP): gRPC on 127.0.0.1:4317 and HTTP
+    /// (protobuf or JSON, plain or gzip) on 127.0.0.1:4318 (each port takes both). Each service
+    /// instance becomes a city: its spans as exact calls, its profile samples as a sampled city.
     #[arg(long)]
     pub otlp: bool,
     /// Where OTLP/gRPC listens (implies --otlp). Beyond loopback only with --allow-remote;
@@ -24,7 +24,8 @@ pub struct OtlpArgs {
     /// Where OTLP/HTTP listens (implies --otlp); the same rules as --otlp-grpc.
     #[arg(long, value_name = "ADDR")]
     pub otlp_http: Option<SocketAddr>,
-    /// How far behind now OTLP cities run, so spans exported late still find their place.
+    /// How far behind now OTLP cities run, so spans and samples exported late still find their
+    /// place.
     /// SDKs' batch processors export every 5 s by default: lower this together with their
     /// OTEL_BSP_SCHEDULE_DELAY.
     #[arg(long, value_name = "MS", default_value_t = highrise_otlp::DEFAULT_DELAY.as_millis() as u64)]
@@ -76,7 +77,7 @@ impl OtlpArgs {
         )
         .context("starting the OTLP receivers")?;
         println!(
-            "highrise: taking OpenTelemetry traces (OTLP) on {} (gRPC) and {} (HTTP), {} ms behind",
+            "highrise: taking OpenTelemetry traces and profiles (OTLP) on {} (gRPC) and {} (HTTP), {} ms behind",
             server.grpc_addr().map_or("-".into(), |a| a.to_string()),
             server.http_addr().map_or("-".into(), |a| a.to_string()),
             self.otlp_delay_ms

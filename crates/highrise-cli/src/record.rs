@@ -112,6 +112,15 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
             counts.spans_refused,
             counts.spans_rejected
         );
+        if counts.samples_received + counts.samples_rejected > 0 {
+            println!(
+                "otlp profiles: {} samples: {} placed, {} late, {} invalid",
+                counts.samples_received,
+                counts.samples_placed,
+                counts.samples_late,
+                counts.samples_rejected
+            );
+        }
         let settle = Instant::now() + Duration::from_secs(2);
         while let Ok(report) = server
             .updates()

@@ -1,6 +1,8 @@
-//! The bridge thread: decoded requests in, one ingest session per OTel resource out. It corrects
-//! each host's clock ([`SkewEstimator`]), queues spans on their session's [`Timeline`], and on
-//! every tick moves every session's horizon to now − delay, handing the messages to the session.
+//! The bridge thread: decoded requests in, one ingest session per OTel resource and signal out
+//! (a resource's spans and its profile samples are two sessions: exact calls, and samples). It
+//! corrects each host's clock ([`SkewEstimator`]), queues spans on their session's [`Timeline`]
+//! and samples on its [`SampleTimeline`], and on every tick moves every session's horizon to
+//! now − delay, handing the messages to the session.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -13,6 +15,7 @@ use highrise_ingest::{LocalSession, LocalSessions, MethodRef};
 use highrise_protocol::{AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
 
 use crate::links::{LinkTracker, SpanIds};
+use crate::profiles::{DecodedProfiles, ProfileBatch, SampleCounts, SampleTimeline};
 use crate::skew::SkewEstimator;
 use crate::spans::{Decoded, ResourceId, ResourceInfo};
 use crate::stats::OtlpStats;
@@ -23,7 +26,14 @@ use crate::timeline::{Timeline, TimelineCounts};
 pub(crate) struct Incoming {
     pub peer: SocketAddr,
     pub received_unix_ns: u64,
-    pub decoded: Decoded,
+    pub payload: Payload,
+}
+
+/// What a request brought.
+#[derive(Debug)]
+pub(crate) enum Payload {
+    Spans(Decoded),
+    Profiles(DecodedProfiles),
 }
 
 /// How the bridge runs.
@@ -46,6 +56,22 @@ impl OtlpSession {
     fn report(&mut self, stats: &OtlpStats) {
         let now = self.timeline.counts();
         stats.count_progress(&self.reported, &now);
+        self.reported = now;
+    }
+}
+
+/// One resource's profile samples, as a sampled session.
+struct ProfileSession {
+    session: LocalSession,
+    timeline: SampleTimeline,
+    last_sample: Instant,
+    reported: SampleCounts,
+}
+
+impl ProfileSession {
+    fn report(&mut self, stats: &OtlpStats) {
+        let now = self.timeline.counts();
+        stats.count_samples(&self.reported, &now);
         self.reported = now;
     }
 }
@@ -81,6 +107,7 @@ pub(crate) fn run(
     let delay_ns = u64::try_from(settings.delay.as_nanos()).unwrap_or(u64::MAX);
     let ticker = tick(settings.tick);
     let mut open: HashMap<ResourceId, OtlpSession> = HashMap::new();
+    let mut profiled: HashMap<ResourceId, ProfileSession> = HashMap::new();
     let mut hosts: HashMap<String, SkewEstimator> = HashMap::new();
     let mut links = Links {
         tracker: LinkTracker::new(),
@@ -91,7 +118,7 @@ pub(crate) fn run(
         select! {
             recv(incoming) -> request => {
                 let Ok(request) = request else { break };
-                accept(request, &mut open, &mut hosts, &sessions, delay_ns, &stats, &mut links);
+                take(request, &mut open, &mut profiled, &mut hosts, &sessions, delay_ns, &stats, &mut links);
             },
             recv(ticker) -> _ => {
                 if stop.load(Ordering::Relaxed) {
@@ -109,14 +136,33 @@ pub(crate) fn run(
                     going_on
                 });
                 links.publish(&sessions, horizon, false);
+                profiled.retain(|id, session| {
+                    advance_samples(id, session, horizon, settings.idle_end, &stats)
+                });
             },
         }
     }
     // Lossless ends: every waiting span out, then a Goodbye.
     while let Ok(request) = incoming.try_recv() {
-        accept(
-            request, &mut open, &mut hosts, &sessions, delay_ns, &stats, &mut links,
+        take(
+            request,
+            &mut open,
+            &mut profiled,
+            &mut hosts,
+            &sessions,
+            delay_ns,
+            &stats,
+            &mut links,
         );
+    }
+    for (_, mut session) in profiled.drain() {
+        let (messages, end) = session.timeline.finish();
+        session.report(&stats);
+        if send_all(&mut session.session, messages).is_ok() {
+            let _ = session
+                .session
+                .send(AgentMessage::Goodbye { timestamp: end });
+        }
     }
     let mut last_horizon = 0;
     for (_, mut session) in open.drain() {
@@ -162,8 +208,159 @@ impl Links {
     }
 }
 
-fn accept(
+#[allow(clippy::too_many_arguments)]
+fn take(
     request: Incoming,
+    open: &mut HashMap<ResourceId, OtlpSession>,
+    profiled: &mut HashMap<ResourceId, ProfileSession>,
+    hosts: &mut HashMap<String, SkewEstimator>,
+    sessions: &LocalSessions,
+    delay_ns: u64,
+    stats: &OtlpStats,
+    links: &mut Links,
+) {
+    let Incoming {
+        peer,
+        received_unix_ns,
+        payload,
+    } = request;
+    match payload {
+        Payload::Spans(decoded) => accept(
+            peer,
+            received_unix_ns,
+            decoded,
+            open,
+            hosts,
+            sessions,
+            delay_ns,
+            stats,
+            links,
+        ),
+        Payload::Profiles(decoded) => {
+            for batch in decoded.resources {
+                accept_samples(
+                    peer,
+                    received_unix_ns,
+                    batch,
+                    profiled,
+                    hosts,
+                    sessions,
+                    delay_ns,
+                    stats,
+                );
+            }
+        }
+    }
+}
+
+/// The host a resource runs on, for its clock: `host.name`, or the exporter's address.
+fn host_of(id: &ResourceId, peer: SocketAddr) -> String {
+    if id.host.is_empty() {
+        peer.ip().to_string()
+    } else {
+        id.host.clone()
+    }
+}
+
+/// The Hello of a session for `info` whose wire time 0 is `zero`.
+fn hello(info: &ResourceInfo, agent: String, zero: u64) -> Hello {
+    Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent,
+        program: info.id.service.clone(),
+        version_label: info.version.clone(),
+        pid: info.pid,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: zero,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn accept_samples(
+    peer: SocketAddr,
+    received_unix_ns: u64,
+    mut batch: ProfileBatch,
+    profiled: &mut HashMap<ResourceId, ProfileSession>,
+    hosts: &mut HashMap<String, SkewEstimator>,
+    sessions: &LocalSessions,
+    delay_ns: u64,
+    stats: &OtlpStats,
+) {
+    let skew = hosts
+        .entry(host_of(&batch.info.id, peer))
+        .or_insert_with(|| SkewEstimator::new(delay_ns));
+    if let Some(latest) = batch.samples.iter().map(|sample| sample.time_unix_ns).max() {
+        skew.observe(received_unix_ns, latest);
+    }
+    for sample in &mut batch.samples {
+        sample.time_unix_ns = skew.correct(sample.time_unix_ns);
+    }
+    let session = match profiled.get_mut(&batch.info.id) {
+        Some(session) => session,
+        None => {
+            // The session starts with its first sample, or at its horizon if that is later.
+            let horizon = unix_now_ns().saturating_sub(delay_ns);
+            let first = batch.samples.iter().map(|sample| sample.time_unix_ns).min();
+            let zero = first.map_or(horizon, |first| first.max(horizon));
+            let agent = format!("{}; signal=profiles", agent_text(&batch.info));
+            let Some(session) = sessions.open(hello(&batch.info, agent, zero), peer) else {
+                // The server is shutting down: nothing more can be placed.
+                return;
+            };
+            tracing::info!(
+                service = %batch.info.id.service,
+                host = %batch.info.id.host,
+                session = session.id(),
+                "OTLP profiles session opened"
+            );
+            profiled
+                .entry(batch.info.id.clone())
+                .or_insert(ProfileSession {
+                    session,
+                    timeline: SampleTimeline::new(zero),
+                    last_sample: Instant::now(),
+                    reported: SampleCounts::default(),
+                })
+        }
+    };
+    session.last_sample = Instant::now();
+    session.timeline.add(batch.period_ns, batch.samples);
+    session.report(stats);
+}
+
+/// Moves one profiles session to `horizon`; false when it is over.
+fn advance_samples(
+    id: &ResourceId,
+    session: &mut ProfileSession,
+    horizon: u64,
+    idle_end: Duration,
+    stats: &OtlpStats,
+) -> bool {
+    let messages = session.timeline.advance(horizon);
+    session.report(stats);
+    if send_all(&mut session.session, messages).is_err() {
+        tracing::warn!(service = %id.service, "OTLP profiles session closed by the server");
+        return false;
+    }
+    if session.timeline.is_idle() && session.last_sample.elapsed() >= idle_end {
+        tracing::info!(service = %id.service, "OTLP profiles session idle: ended");
+        let end = session
+            .timeline
+            .wire_time(session.timeline.emitted_unix_ns());
+        let _ = session
+            .session
+            .send(AgentMessage::Goodbye { timestamp: end });
+        return false;
+    }
+    true
+}
+
+#[allow(clippy::too_many_arguments)]
+fn accept(
+    peer: SocketAddr,
+    received_unix_ns: u64,
+    decoded: Decoded,
     open: &mut HashMap<ResourceId, OtlpSession>,
     hosts: &mut HashMap<String, SkewEstimator>,
     sessions: &LocalSessions,
@@ -171,33 +368,19 @@ fn accept(
     stats: &OtlpStats,
     links: &mut Links,
 ) {
-    for batch in request.decoded.resources {
-        let host = if batch.info.id.host.is_empty() {
-            request.peer.ip().to_string()
-        } else {
-            batch.info.id.host.clone()
-        };
+    for batch in decoded.resources {
         let skew = hosts
-            .entry(host)
+            .entry(host_of(&batch.info.id, peer))
             .or_insert_with(|| SkewEstimator::new(delay_ns));
         if let Some(latest_end) = batch.spans.iter().map(|span| span.end_unix_ns).max() {
-            skew.observe(request.received_unix_ns, latest_end);
+            skew.observe(received_unix_ns, latest_end);
         }
         let session = match open.get_mut(&batch.info.id) {
             Some(session) => session,
             None => {
                 let zero = unix_now_ns().saturating_sub(delay_ns);
-                let hello = Hello {
-                    magic: MAGIC,
-                    protocol_version: PROTOCOL_VERSION,
-                    agent: agent_text(&batch.info),
-                    program: batch.info.id.service.clone(),
-                    version_label: batch.info.version.clone(),
-                    pid: batch.info.pid,
-                    clock_unit_ns: 1,
-                    clock_zero_unix_ns: zero,
-                };
-                let Some(session) = sessions.open(hello, request.peer) else {
+                let hello = hello(&batch.info, agent_text(&batch.info), zero);
+                let Some(session) = sessions.open(hello, peer) else {
                     // The server is shutting down: nothing more can be placed.
                     stats.count_unplaced(batch.spans.len() as u64);
                     continue;

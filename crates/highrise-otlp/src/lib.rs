@@ -1,5 +1,6 @@
-//! `highrise-otlp`: OpenTelemetry traces (OTLP) into highrise sessions, so services already
-//! instrumented with OpenTelemetry show up as cities without a highrise agent.
+//! `highrise-otlp`: OpenTelemetry traces and profiles (OTLP) into highrise sessions, so services
+//! already instrumented with OpenTelemetry, or profiled by its eBPF profiler or a Collector, show
+//! up as cities without a highrise agent.
 //!
 //! ```text
 //! exporter / Collector ─ OTLP gRPC or HTTP/protobuf ─► receive.rs (hyper + tonic, 4317 / 4318)
@@ -12,12 +13,19 @@
 //! highrise-ingest LocalSession: the same worker, aggregator, recording and reports as agents
 //! ```
 //!
+//! Profiles (`ProfilesService/Export`, `/v1development/profiles`) take the same doors and
+//! bridge: profiles.rs resolves each sample's stack and thread against the request's
+//! dictionary, and a [`profiles::SampleTimeline`] per resource places the samples in time order
+//! as a sampled session (its elevations stated as estimates, as for the JVM sampler).
+//!
 //! Where to start: [`OtlpServer::start`] with an [`OtlpConfig`] and the ingest server's
 //! [`highrise_ingest::IngestServer::local_sessions`]. Shut it down before the ingest server
 //! (dropping it does): every waiting span is placed and each session ends with a Goodbye.
 
 mod bridge;
 pub mod links;
+pub mod profiles;
+mod profiles_json;
 mod receive;
 mod skew;
 pub mod spans;
@@ -37,7 +45,7 @@ use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 
 pub use bridge::agent_text;
-pub use receive::{GRPC_EXPORT_PATH, HTTP_TRACES_PATH};
+pub use receive::{GRPC_EXPORT_PATH, GRPC_PROFILES_PATH, HTTP_PROFILES_PATH, HTTP_TRACES_PATH};
 pub use skew::SkewEstimator;
 pub use stats::{OtlpCounts, OtlpStats};
 

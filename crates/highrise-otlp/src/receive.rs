@@ -1,8 +1,10 @@
 //! The OTLP front doors. Each listener speaks HTTP/1.1 and HTTP/2 on the same port (hyper's
 //! automatic protocol detection), so both ports take both transports:
-//! - OTLP/gRPC: `POST /opentelemetry.proto.collector.trace.v1.TraceService/Export`, served by
-//!   tonic's gRPC server with prost's codec (gzip-compressed messages taken too);
-//! - OTLP/HTTP: `POST /v1/traces`, with protobuf or JSON bodies, plain or gzip.
+//! - OTLP/gRPC: `POST /opentelemetry.proto.collector.trace.v1.TraceService/Export` and
+//!   `…collector.profiles.v1development.ProfilesService/Export`, served by tonic's gRPC server
+//!   with prost's codec (gzip-compressed messages taken too);
+//! - OTLP/HTTP: `POST /v1/traces` and `/v1development/profiles`, with protobuf or JSON bodies,
+//!   plain or gzip.
 //!
 //! A request is decoded into the lean messages of [`crate::wire`], checked span by span
 //! ([`crate::spans::check_request`]) and handed to the bridge thread; invalid spans are reported
@@ -21,6 +23,9 @@ use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming as HyperBody;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto::Builder as ConnectionBuilder;
+use opentelemetry_proto::tonic::collector::profiles::v1development::{
+    ExportProfilesPartialSuccess, ExportProfilesServiceRequest, ExportProfilesServiceResponse,
+};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
@@ -30,7 +35,8 @@ use tonic::body::Body;
 use tonic::codec::CompressionEncoding;
 use tonic_prost::ProstCodec;
 
-use crate::bridge::{unix_now_ns, Incoming};
+use crate::bridge::{unix_now_ns, Incoming, Payload};
+use crate::profiles::check_profiles;
 use crate::spans::{check_request, NameCache};
 use crate::stats::OtlpStats;
 use crate::wire;
@@ -39,6 +45,11 @@ use crate::wire;
 pub const GRPC_EXPORT_PATH: &str = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
 /// The OTLP/HTTP path of trace export.
 pub const HTTP_TRACES_PATH: &str = "/v1/traces";
+/// The gRPC method path of profiles export.
+pub const GRPC_PROFILES_PATH: &str =
+    "/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export";
+/// The OTLP/HTTP path of profiles export.
+pub const HTTP_PROFILES_PATH: &str = "/v1development/profiles";
 
 /// Why a request was refused whole.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -108,22 +119,11 @@ impl Front {
         let rejected = decoded.rejected_spans;
         let first_error = decoded.first_error.take();
         if spans > 0 {
-            let incoming = Incoming {
+            self.hand_over(Incoming {
                 peer,
                 received_unix_ns,
-                decoded,
-            };
-            match self.bridge.try_send(incoming) {
-                Ok(()) => {}
-                Err(TrySendError::Full(_)) => {
-                    self.stats.count_refused_request();
-                    return Err(Refusal::Busy);
-                }
-                Err(TrySendError::Disconnected(_)) => {
-                    self.stats.count_refused_request();
-                    return Err(Refusal::ShuttingDown);
-                }
-            }
+                payload: Payload::Spans(decoded),
+            })?;
         }
         self.stats.count_request(spans, rejected);
         Ok(ExportTraceServiceResponse {
@@ -132,6 +132,48 @@ impl Front {
                 error_message: first_error.unwrap_or_default(),
             }),
         })
+    }
+
+    /// Checks and hands over one profiles export request.
+    fn take_profiles(
+        &self,
+        peer: SocketAddr,
+        request: &ExportProfilesServiceRequest,
+    ) -> Result<ExportProfilesServiceResponse, Refusal> {
+        let received_unix_ns = unix_now_ns();
+        let mut decoded = check_profiles(request);
+        let samples = decoded.sample_count() as u64;
+        let (rejected_profiles, rejected_samples) =
+            (decoded.rejected_profiles, decoded.rejected_samples);
+        let first_error = decoded.first_error.take();
+        if samples > 0 {
+            self.hand_over(Incoming {
+                peer,
+                received_unix_ns,
+                payload: Payload::Profiles(decoded),
+            })?;
+        }
+        self.stats.count_profiles_request(samples, rejected_samples);
+        Ok(ExportProfilesServiceResponse {
+            partial_success: (rejected_profiles > 0).then(|| ExportProfilesPartialSuccess {
+                rejected_profiles: i64::try_from(rejected_profiles).unwrap_or(i64::MAX),
+                error_message: first_error.unwrap_or_default(),
+            }),
+        })
+    }
+
+    fn hand_over(&self, incoming: Incoming) -> Result<(), Refusal> {
+        match self.bridge.try_send(incoming) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => {
+                self.stats.count_refused_request();
+                Err(Refusal::Busy)
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                self.stats.count_refused_request();
+                Err(Refusal::ShuttingDown)
+            }
+        }
     }
 
     fn authorized<B>(&self, peer: SocketAddr, request: &Request<B>) -> bool {
@@ -161,6 +203,26 @@ impl tonic::server::UnaryService<wire::ExportRequest> for GrpcExport {
         ready(
             self.front
                 .take(self.peer, request.into_inner(), &self.names)
+                .map(tonic::Response::new)
+                .map_err(|refusal| refusal.grpc_status()),
+        )
+    }
+}
+
+/// Profiles export over gRPC, for one connection.
+struct GrpcProfiles {
+    front: Arc<Front>,
+    peer: SocketAddr,
+}
+
+impl tonic::server::UnaryService<ExportProfilesServiceRequest> for GrpcProfiles {
+    type Response = ExportProfilesServiceResponse;
+    type Future = Ready<Result<tonic::Response<Self::Response>, tonic::Status>>;
+
+    fn call(&mut self, request: tonic::Request<ExportProfilesServiceRequest>) -> Self::Future {
+        ready(
+            self.front
+                .take_profiles(self.peer, request.get_ref())
                 .map(tonic::Response::new)
                 .map_err(|refusal| refusal.grpc_status()),
         )
@@ -213,13 +275,24 @@ async fn route(
             front.stats.count_refused_request();
             return Ok(Refusal::Unauthorized.grpc_status().into_http());
         }
+        let max_request_bytes = front.max_request_bytes;
+        if path == GRPC_PROFILES_PATH {
+            let export = GrpcProfiles { front, peer };
+            let mut grpc = tonic::server::Grpc::new(ProstCodec::<
+                ExportProfilesServiceResponse,
+                ExportProfilesServiceRequest,
+            >::default())
+            .accept_compressed(CompressionEncoding::Gzip)
+            .apply_max_message_size_config(Some(max_request_bytes), None);
+            return Ok(grpc.unary(export, request).await);
+        }
         if path != GRPC_EXPORT_PATH {
             return Ok(tonic::Status::unimplemented(format!(
-                "{path}: highrise takes traces only ({GRPC_EXPORT_PATH})"
+                "{path}: highrise takes traces ({GRPC_EXPORT_PATH}) and profiles \
+                 ({GRPC_PROFILES_PATH}) only"
             ))
             .into_http());
         }
-        let max_request_bytes = front.max_request_bytes;
         let export = GrpcExport { front, peer, names };
         let mut grpc = tonic::server::Grpc::new(ProstCodec::<
             ExportTraceServiceResponse,
@@ -246,19 +319,23 @@ async fn http_request(
     front: &Front,
     names: &Mutex<NameCache>,
 ) -> Response<Body> {
-    if request.uri().path() != HTTP_TRACES_PATH {
-        return plain(
-            StatusCode::NOT_FOUND,
-            format!(
-                "{}: highrise takes OTLP traces at {HTTP_TRACES_PATH} (metrics and logs are not taken)",
-                request.uri().path()
-            ),
-        );
-    }
+    let profiles = match request.uri().path() {
+        HTTP_TRACES_PATH => false,
+        HTTP_PROFILES_PATH => true,
+        path => {
+            return plain(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "{path}: highrise takes OTLP traces at {HTTP_TRACES_PATH} and profiles at \
+                     {HTTP_PROFILES_PATH} (metrics and logs are not taken)"
+                ),
+            )
+        }
+    };
     if request.method() != Method::POST {
         return plain(
             StatusCode::METHOD_NOT_ALLOWED,
-            "POST OTLP traces here".to_owned(),
+            "POST OTLP traces or profiles here".to_owned(),
         );
     }
     if !front.authorized(peer, &request) {
@@ -330,6 +407,16 @@ async fn http_request(
     } else {
         body
     };
+    if profiles {
+        let request = match format {
+            BodyFormat::Protobuf => ExportProfilesServiceRequest::decode(body)
+                .map_err(|error| Refusal::Malformed(error.to_string())),
+            BodyFormat::Json => crate::profiles_json::from_json(&body)
+                .map_err(|error| Refusal::MalformedJson(error.to_string())),
+        };
+        let taken = request.and_then(|request| front.take_profiles(peer, &request));
+        return answer(format, taken, front);
+    }
     // JSON goes through the generated messages (serde), then as protobuf like the rest.
     let protobuf = match format {
         BodyFormat::Protobuf => Ok(body),
@@ -342,6 +429,15 @@ async fn http_request(
             .map_err(|error| Refusal::Malformed(error.to_string()))
             .and_then(|request| front.take(peer, request, names))
     });
+    answer(format, taken, front)
+}
+
+/// The reply to an export request: its response in the request's format, or why it was refused.
+fn answer<M: Message + serde::Serialize>(
+    format: BodyFormat,
+    taken: Result<M, Refusal>,
+    front: &Front,
+) -> Response<Body> {
     match taken {
         Ok(answer) => {
             let (content_type, bytes) = match format {

@@ -221,14 +221,18 @@ pub(crate) fn check_request(request: wire::ExportRequest, names: &mut NameCache)
 }
 
 fn resource_info(attributes: &[wire::KeyValue]) -> ResourceInfo {
-    let text = |key: &str| -> String {
+    resource_info_with(|key| {
         attributes
             .iter()
             .find(|kv| kv.key == key.as_bytes())
             .and_then(|kv| kv.value.as_ref())
             .map(wire::AnyValue::display)
             .unwrap_or_default()
-    };
+    })
+}
+
+/// A resource's identity from its attributes, `text(key)` giving each as text ("" if absent).
+pub(crate) fn resource_info_with(text: impl Fn(&str) -> String) -> ResourceInfo {
     let mut service = text("service.name");
     if service.is_empty() {
         // What the SDKs themselves call a service without a name.

@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::profiles::SampleCounts;
 use crate::timeline::TimelineCounts;
 
 /// Running totals, shared by the receivers and the bridge.
@@ -14,6 +15,10 @@ pub struct OtlpStats {
     spans_placed: AtomicU64,
     spans_late: AtomicU64,
     spans_refused: AtomicU64,
+    samples_received: AtomicU64,
+    samples_rejected: AtomicU64,
+    samples_placed: AtomicU64,
+    samples_late: AtomicU64,
 }
 
 /// A copy of [`OtlpStats`] at one moment.
@@ -34,6 +39,14 @@ pub struct OtlpCounts {
     pub spans_late: u64,
     /// Spans that could not be placed otherwise (clock far ahead, no session).
     pub spans_refused: u64,
+    /// Profile samples taken (each timestamp of a sample, or each count of an aggregated one).
+    pub samples_received: u64,
+    /// Profile samples not read (bad references, allocation profiles).
+    pub samples_rejected: u64,
+    /// Profile samples placed in a city.
+    pub samples_placed: u64,
+    /// Profile samples that arrived after their session had passed their time.
+    pub samples_late: u64,
 }
 
 impl OtlpStats {
@@ -47,6 +60,10 @@ impl OtlpStats {
             spans_placed: get(&self.spans_placed),
             spans_late: get(&self.spans_late),
             spans_refused: get(&self.spans_refused),
+            samples_received: get(&self.samples_received),
+            samples_rejected: get(&self.samples_rejected),
+            samples_placed: get(&self.samples_placed),
+            samples_late: get(&self.samples_late),
         }
     }
 
@@ -54,6 +71,20 @@ impl OtlpStats {
         self.requests.fetch_add(1, Ordering::Relaxed);
         self.spans_received.fetch_add(spans, Ordering::Relaxed);
         self.spans_rejected.fetch_add(rejected, Ordering::Relaxed);
+    }
+
+    pub(crate) fn count_profiles_request(&self, samples: u64, rejected: u64) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.samples_received.fetch_add(samples, Ordering::Relaxed);
+        self.samples_rejected.fetch_add(rejected, Ordering::Relaxed);
+    }
+
+    /// A session's samples went from `before` to `after`.
+    pub(crate) fn count_samples(&self, before: &SampleCounts, after: &SampleCounts) {
+        self.samples_placed
+            .fetch_add(after.placed - before.placed, Ordering::Relaxed);
+        self.samples_late
+            .fetch_add(after.late - before.late, Ordering::Relaxed);
     }
 
     pub(crate) fn count_refused_request(&self) {

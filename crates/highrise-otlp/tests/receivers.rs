@@ -703,3 +703,211 @@ fn exporters_beyond_loopback_need_the_token() {
     let (_, reports) = finish(&ingest, otlp, 1);
     assert_eq!(method(by_program(&reports, "remote"), "r", "R", "run").1, 1);
 }
+
+mod profiles {
+    use super::*;
+    use opentelemetry_proto::tonic::collector::profiles::v1development::profiles_service_client::ProfilesServiceClient;
+    use opentelemetry_proto::tonic::collector::profiles::v1development::{
+        ExportProfilesServiceRequest, ExportProfilesServiceResponse,
+    };
+    use opentelemetry_proto::tonic::profiles::v1development::{
+        Function, KeyValueAndUnit, Line, Location, Profile, ProfilesDictionary, ResourceProfiles,
+        Sample, ScopeProfiles, Stack, ValueType,
+    };
+
+    const STRINGS: [&str; 10] = [
+        "",
+        "shop.Main.main",
+        "shop.Cart.total",
+        "thread.id",
+        "thread.name",
+        "worker",
+        "samples",
+        "count",
+        "cpu",
+        "nanoseconds",
+    ];
+
+    /// `main` (stack 1) and `main` → `total` (stack 2), Java names; attribute 1 and 2: thread 7,
+    /// "worker".
+    fn dictionary() -> ProfilesDictionary {
+        let function = |name| Function {
+            name_strindex: name,
+            ..Default::default()
+        };
+        let location = |function_index| Location {
+            lines: vec![Line {
+                function_index,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let attribute = |key, value| KeyValueAndUnit {
+            key_strindex: key,
+            value: Some(AnyValue { value: Some(value) }),
+            unit_strindex: 0,
+        };
+        ProfilesDictionary {
+            string_table: STRINGS.iter().map(|s| (*s).to_owned()).collect(),
+            function_table: vec![Function::default(), function(1), function(2)],
+            location_table: vec![Location::default(), location(1), location(2)],
+            stack_table: vec![
+                Stack::default(),
+                Stack {
+                    location_indices: vec![1],
+                },
+                Stack {
+                    location_indices: vec![2, 1],
+                },
+            ],
+            attribute_table: vec![
+                KeyValueAndUnit::default(),
+                attribute(3, any_value::Value::IntValue(7)),
+                attribute(4, any_value::Value::StringValue("worker".into())),
+            ],
+            ..Default::default()
+        }
+    }
+
+    fn request(service: &str, base: u64, samples: Vec<Sample>) -> ExportProfilesServiceRequest {
+        ExportProfilesServiceRequest {
+            resource_profiles: vec![ResourceProfiles {
+                resource: Some(Resource {
+                    attributes: vec![text("service.name", service), text("host.name", "host-p")],
+                    ..Default::default()
+                }),
+                scope_profiles: vec![ScopeProfiles {
+                    profiles: vec![Profile {
+                        sample_type: Some(ValueType {
+                            type_strindex: 6,
+                            unit_strindex: 7,
+                        }),
+                        period_type: Some(ValueType {
+                            type_strindex: 8,
+                            unit_strindex: 9,
+                        }),
+                        period: 10_000_000,
+                        time_unix_nano: base,
+                        duration_nano: 300 * MS,
+                        samples,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            dictionary: Some(dictionary()),
+        }
+    }
+
+    fn grpc_export_profiles(
+        addr: SocketAddr,
+        request: ExportProfilesServiceRequest,
+    ) -> ExportProfilesServiceResponse {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            ProfilesServiceClient::connect(format!("http://{addr}"))
+                .await
+                .expect("gRPC connects")
+                .export(request)
+                .await
+                .expect("gRPC export")
+                .into_inner()
+        })
+    }
+
+    #[test]
+    fn profiles_over_grpc_and_http_become_sampled_sessions_with_their_shares() {
+        let (ingest, otlp) = servers(test_otlp_config());
+        let base = now_unix_ns() - 400 * MS;
+        // "shop" over gRPC: the eBPF profiler's shape, a timestamp per sample every 10 ms on
+        // thread 7: 200 ms in total, then 100 ms in main alone.
+        let at = |from_ms: u64, to_ms: u64| (from_ms..to_ms).step_by(10).map(|ms| base + ms * MS);
+        let timed = vec![
+            Sample {
+                stack_index: 2,
+                attribute_indices: vec![1, 2],
+                timestamps_unix_nano: at(0, 200).collect(),
+                ..Default::default()
+            },
+            Sample {
+                stack_index: 1,
+                attribute_indices: vec![1, 2],
+                timestamps_unix_nano: at(200, 300).collect(),
+                ..Default::default()
+            },
+            // Outside the dictionary: rejected, the rest taken.
+            Sample {
+                stack_index: 9,
+                timestamps_unix_nano: vec![base],
+                ..Default::default()
+            },
+        ];
+        let answer = grpc_export_profiles(
+            otlp.grpc_addr().expect("gRPC"),
+            request("shop", base, timed),
+        );
+        let partial = answer.partial_success.expect("the bad sample is told");
+        assert_eq!(partial.rejected_profiles, 1);
+        assert!(
+            partial.error_message.contains("stack index 9"),
+            "{partial:?}"
+        );
+
+        // "cart" over HTTP/protobuf, aggregated counts (a Collector's pprof conversion's shape):
+        // 20 samples in total, 10 in main, spread over the profile's 300 ms.
+        let counted = vec![
+            Sample {
+                stack_index: 2,
+                values: vec![20],
+                ..Default::default()
+            },
+            Sample {
+                stack_index: 1,
+                values: vec![10],
+                ..Default::default()
+            },
+        ];
+        let body = request("cart", base, counted).encode_to_vec();
+        let http = otlp.http_addr().expect("HTTP");
+        let (status, answer) = http_post(http, "/v1development/profiles", &[PROTOBUF], &body);
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+        let answer =
+            ExportProfilesServiceResponse::decode(answer.as_slice()).expect("an OTLP answer");
+        assert_eq!(answer.partial_success, None);
+
+        let (counts, reports) = finish(&ingest, otlp, 2);
+        assert_eq!(
+            (counts.samples_received, counts.samples_rejected),
+            (60, 1),
+            "{counts:?}"
+        );
+        assert_eq!((counts.samples_placed, counts.samples_late), (60, 0));
+
+        for (program, total_ms, main_ms) in [("shop", 200.0, 100.0), ("cart", 200.0, 100.0)] {
+            let report = by_program(&reports, program);
+            let info = report.info.as_ref().expect("hello");
+            assert!(info.agent.ends_with("signal=profiles"), "{}", info.agent);
+            assert_eq!(info.measure.mode_name(), "sampled");
+            assert_eq!(info.measure.sample_period_us, 10_000);
+            let (total, total_calls) = method(report, "shop", "Cart", "total");
+            let (main, _) = method(report, "shop", "Main", "main");
+            assert_eq!(total_calls, 0, "samples count no calls");
+            // Elevations over the 3 s window, within a sample period.
+            assert!(
+                (total * 3000.0 - total_ms).abs() <= 16.0,
+                "{program} total {total}"
+            );
+            assert!(
+                (main * 3000.0 - main_ms).abs() <= 16.0,
+                "{program} main {main}"
+            );
+        }
+        let shop = by_program(&reports, "shop");
+        let threads: Vec<&str> = shop.threads.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(threads, ["worker (7)"]);
+    }
+}

@@ -1375,23 +1375,29 @@ const BATCH_NS: u64 = 50_000_000;
 
 /// Frames → methods: frames naming the same function (py-spy names each line) share one.
 /// Returns each frame's method id and the methods' definitions.
+/// The building a frame stands for: package, class, method and source file, as the agents
+/// would name its function ([`frame_method`]). A frame's `file` may say where the name came from:
+/// `js:URL` (a JavaScript script), `lib:PATH` (a native binary without symbols).
+pub fn frame_building(name: &str, file: Option<&str>) -> (String, String, String, Option<String>) {
+    let (package, class, method) = frame_method(name, file);
+    // A JavaScript frame's file is its script's URL; an unnamed native one's, its binary.
+    let file = file
+        .map(|f| {
+            f.strip_prefix("js:")
+                .or_else(|| f.strip_prefix("lib:"))
+                .unwrap_or(f)
+        })
+        .filter(|f| !f.is_empty() && *f != "v8")
+        .map(str::to_owned);
+    (package, class, method, file)
+}
+
 fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>) {
     let mut method_of_frame = Vec::with_capacity(frames.len());
     let mut methods: HashMap<(String, String, String, Option<String>), u32> = HashMap::new();
     let mut definitions = Vec::new();
     for (name, file) in frames {
-        let (package, class, method) = frame_method(name, file.as_deref());
-        // A JavaScript frame's file is its script's URL; an unnamed native one's, its binary.
-        let file = file
-            .as_deref()
-            .map(|f| {
-                f.strip_prefix("js:")
-                    .or_else(|| f.strip_prefix("lib:"))
-                    .unwrap_or(f)
-            })
-            .filter(|f| !f.is_empty() && *f != "v8")
-            .map(str::to_owned);
-        let key = (package, class, method, file);
+        let key = frame_building(name, file.as_deref());
         let next = methods.len() as u32;
         let id = *methods.entry(key.clone()).or_insert_with(|| {
             definitions.push(MethodDef {
