@@ -1180,6 +1180,63 @@ fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A heap profile from Go's own profiler (`pprof.WriteHeapProfile`) opens in `highrise report`
+/// as allocations: the two functions that allocated most are `go tool pprof -top
+/// -sample_index=alloc_space`'s two, each at its share of the bytes (within 1 point).
+#[test]
+fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
+    let _one_at_a_time = profiling();
+    let Some(mut go_run) = go() else {
+        eprintln!("skipped: no go (scripts/install-profilers.sh installs it)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("highrise-heap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let program = dir.join("heap.go");
+    std::fs::write(
+        &program,
+        "package main\n\
+         import (\"os\"; \"runtime\"; \"runtime/pprof\")\n\
+         var keep [][]byte\n\
+         //go:noinline\n\
+         func grow(n int) { keep = append(keep, make([]byte, n)) }\n\
+         //go:noinline\n\
+         func small(n int) { for i := 0; i < n; i++ { keep = append(keep, make([]byte, 64)) } }\n\
+         func main() {\n\
+             runtime.MemProfileRate = 4096\n\
+             for i := 0; i < 100; i++ { grow(256 << 10); small(1000) }\n\
+             runtime.GC(); f, _ := os.Create(os.Args[1]); pprof.WriteHeapProfile(f); f.Close()\n\
+         }\n",
+    )
+    .expect("program");
+    let profile = dir.join("heap.pprof");
+    let ran = go_run
+        .arg("run")
+        .arg(&program)
+        .arg(&profile)
+        .output()
+        .expect("go runs");
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let go_top = go_pprof_top(&profile, &["-sample_index=alloc_space"]);
+    let (json, _) = report_methods(&profile);
+    let allocating = allocating_methods(&json);
+    let total: u64 = allocating.iter().map(|(_, bytes)| bytes).sum();
+    eprintln!("go heap: highrise {allocating:?}, go tool pprof {go_top:?}");
+    for ((name, bytes), (top, _, flat_pct)) in allocating.iter().zip(&go_top).take(2) {
+        let share = 100.0 * *bytes as f64 / total as f64;
+        assert_eq!(&exported_name(name), top);
+        assert!(
+            (share - flat_pct).abs() <= 1.0,
+            "{name}: {share:.1} % vs {flat_pct} %"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An exact session (viztracer's trace of a Python program) exported for other tools: as pprof,
 /// `go tool pprof` reads the same busiest method with its calls counted; as speedscope, the
 /// file passes speedscope's published schema.
@@ -1230,9 +1287,26 @@ fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Each method's bytes allocated in a report, most first.
+fn allocating_methods(json: &serde_json::Value) -> Vec<(String, u64)> {
+    let mut methods: Vec<(String, u64)> = json["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter_map(|m| {
+            let bytes = m["allocations_total"]["bytes"].as_u64()?;
+            Some((m["name"].as_str()?.to_owned(), bytes))
+        })
+        .filter(|(_, bytes)| *bytes > 0)
+        .collect();
+    methods.sort_by_key(|m| std::cmp::Reverse(m.1));
+    methods
+}
+
 /// A JFR recording from the JDK's own recorder (`-XX:StartFlightRecording`) opens in `highrise
 /// report` with the two busiest methods the JDK's own reader (`jfr print`) finds on top of its
-/// execution samples, each within 5 points.
+/// execution samples, each within 5 points; and its allocation samples as allocations: the two
+/// methods that allocated most, with exactly the bytes `jfr print` sums from their samples.
 #[test]
 fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
     let _one_at_a_time = profiling();
@@ -1257,9 +1331,14 @@ fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
         "public class Work {\n\
          static int area(int n) { int t = 0; for (int i = 0; i < n; i++) { t += i * i % 7; } return t; }\n\
          static int mix(int n) { int t = 0; for (int i = 0; i < n; i++) { t ^= i * 31; } return t; }\n\
+         static long[] keep(int n) { return new long[n]; }\n\
+         static String label(int k) { return \"item-\" + k; }\n\
          public static void main(String[] args) {\n\
              long end = System.nanoTime() + 1_500_000_000L; long sink = 0;\n\
-             while (System.nanoTime() < end) { sink += area(3_000_000) + mix(6_000_000); }\n\
+             while (System.nanoTime() < end) {\n\
+                 sink += area(3_000_000) + mix(6_000_000) + keep(20_000).length;\n\
+                 for (int k = 0; k < 2_000; k++) { sink += label(k).length(); }\n\
+             }\n\
              System.out.println(sink != 0);\n\
          }\n}\n",
     )
@@ -1325,6 +1404,36 @@ fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
         json["measure"]
     );
     assert_two_busiest_agree("jfr", &methods, &ranked);
+    // Allocation samples: JFR's weight (the bytes a sample stands for) on the innermost frame.
+    let printed = Command::new(&jfr_tool)
+        .args(["print", "--json", "--events", "jdk.ObjectAllocationSample"])
+        .arg(&recording)
+        .output()
+        .expect("jfr print runs");
+    let printed: serde_json::Value = serde_json::from_slice(&printed.stdout).expect("json");
+    let mut weights: std::collections::HashMap<String, u64> = Default::default();
+    for event in printed["recording"]["events"].as_array().expect("events") {
+        let method = &event["values"]["stackTrace"]["frames"][0]["method"];
+        let (Some(class), Some(name), Some(weight)) = (
+            method["type"]["name"].as_str(),
+            method["name"].as_str(),
+            event["values"]["weight"].as_u64(),
+        ) else {
+            continue;
+        };
+        *weights
+            .entry(format!("{}.{name}", class.replace('/', ".")))
+            .or_default() += weight;
+    }
+    let mut weights: Vec<(String, u64)> = weights.into_iter().collect();
+    weights.sort_by_key(|w| std::cmp::Reverse(w.1));
+    let allocating = allocating_methods(&json);
+    eprintln!("jfr allocations: highrise {allocating:?}, jfr print {weights:?}");
+    assert!(weights.len() >= 2, "the program allocates: {weights:?}");
+    for ((name, bytes), (top, weight)) in allocating.iter().zip(&weights).take(2) {
+        assert!(name.ends_with(top.as_str()), "{name} vs jfr's {top}");
+        assert_eq!(bytes, weight, "{name}'s bytes");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -17,10 +17,16 @@
 //!   samples merged into a timeline, so its sessions say "sampled" and count no calls.
 //! - **pprof** (`profile.proto`, gzipped or not; [`crate::pprof`]): each sample's stack with its
 //!   time (`cpu`, `wall`) in samples of the profile's period, or its sample count, spread evenly
-//!   as folded stacks are; a `thread` label names the thread. Allocation-only profiles are
-//!   refused with a message.
+//!   as folded stacks are; a `thread` label names the thread. Allocation values (Go's heap
+//!   profile: `alloc_objects`/`alloc_space`, else `inuse_*`) become memory records of an untyped
+//!   class, made by each stack's innermost frame, spread like the samples.
 //! - **JFR** (Java Flight Recorder, read with the `jfrs` crate): each `jdk.ExecutionSample` and
-//!   `jdk.NativeMethodSample` is its thread's stack at its time.
+//!   `jdk.NativeMethodSample` is its thread's stack at its time; each
+//!   `jdk.ObjectAllocationSample` a memory record at its time: one object of its class, its
+//!   weight in bytes (the allocation the sample stands for).
+//!
+//! An allocation is written as its thread's stack at that instant, the memory record, then the
+//! thread's sampled stack again: it takes no time, so elevations are the samples' alone.
 //!
 //! - **V8 CPU profiles** (`.cpuprofile` JSON: Node's `--cpu-prof`, Chrome DevTools): the call
 //!   tree's nodes and each sample's node with its time delta; `(idle)` is a thread on nothing,
@@ -44,7 +50,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use highrise_protocol::{
-    encode_frame, AgentMessage, Hello, Measure, MeasureMode, MethodDef, MAGIC, PROTOCOL_VERSION,
+    encode_frame, AgentMessage, ClassDef, ClassKind, Hello, Measure, MeasureMode, MemoryAmount,
+    MethodDef, PackedRecordWriter, MAGIC, PROTOCOL_VERSION,
 };
 
 use crate::{RecordError, RecordingHeader, RecordingWriter};
@@ -141,6 +148,24 @@ struct Profile {
     /// The typical period between a thread's samples.
     period_ns: u64,
     producer: String,
+    /// Allocation samples, in time order.
+    allocations: Vec<Allocation>,
+    /// The classes allocations name: (package, name, kind), by index.
+    classes: Vec<(String, String, ClassKind)>,
+    class_ids: HashMap<(String, String), u32>,
+}
+
+/// Objects of one class created at one stack of a thread (a JFR `jdk.ObjectAllocationSample`,
+/// a pprof allocation sample).
+#[derive(Debug)]
+struct Allocation {
+    thread: u32,
+    at_ns: u64,
+    /// Frame indices, outermost first: the innermost frame created the objects.
+    stack: Vec<u32>,
+    class: u32,
+    count: u64,
+    bytes: u64,
 }
 
 impl Profile {
@@ -152,6 +177,17 @@ impl Profile {
         let id = self.frames.len() as u32;
         self.frames.push(key.clone());
         self.frame_ids.insert(key, id);
+        id
+    }
+
+    fn class(&mut self, package: String, name: String, kind: ClassKind) -> u32 {
+        let key = (package, name);
+        if let Some(&id) = self.class_ids.get(&key) {
+            return id;
+        }
+        let id = self.classes.len() as u32;
+        self.classes.push((key.0.clone(), key.1.clone(), kind));
+        self.class_ids.insert(key, id);
         id
     }
 
@@ -321,7 +357,6 @@ fn parse_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
 }
 
 fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
-    use jfrs::reader::value_descriptor::ValueDescriptor;
     use jfrs::reader::JfrReader;
     let mut profile = Profile {
         producer: "jfr".into(),
@@ -330,14 +365,15 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
     let mut reader = JfrReader::new(std::io::Cursor::new(bytes));
     let mut first_ns: Option<i64> = None;
     let mut raw: Vec<(u32, i64, Vec<u32>)> = Vec::new();
+    // (thread, time, stack, class, bytes)
+    let mut allocated: Vec<(u32, i64, Vec<u32>, u32, u64)> = Vec::new();
     for chunk in reader.chunks() {
         let (mut chunk_reader, chunk) = chunk.map_err(|e| invalid(format!("jfr: {e:?}")))?;
         let header = &chunk.header;
         let ticks_per_ns = header.ticks_per_second.max(1) as f64 / 1e9;
         let (start_ticks, start_ns) = (header.start_ticks, header.start_time_nanos);
-        // Stacks and threads are constants of the chunk: each resolved once.
-        let mut stacks: HashMap<i64, Vec<u32>> = HashMap::new();
-        let mut threads: HashMap<i64, u32> = HashMap::new();
+        // Stacks, threads and classes are constants of the chunk: each resolved once.
+        let mut names = JfrChunkNames::default();
         let mut last_offset = None;
         for event in chunk_reader.events(&chunk) {
             let event = event.map_err(|e| invalid(format!("jfr: {e:?}")))?;
@@ -345,7 +381,8 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
                 break; // an event of no size: a damaged chunk
             }
             let kind = event.class.name();
-            if kind != "jdk.ExecutionSample" && kind != "jdk.NativeMethodSample" {
+            let allocation = kind == "jdk.ObjectAllocationSample";
+            if !allocation && kind != "jdk.ExecutionSample" && kind != "jdk.NativeMethodSample" {
                 continue;
             }
             let value = event.value();
@@ -357,81 +394,44 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
             };
             let at_ns =
                 start_ns.saturating_add(((ticks - start_ticks) as f64 / ticks_per_ns) as i64);
-            let thread_field = value.get_field_raw("sampledThread");
-            let thread_key = match thread_field.as_ref().map(|t| t.value) {
-                Some(ValueDescriptor::ConstantPool { constant_index, .. }) => Some(*constant_index),
-                _ => None,
+            let thread_field = if allocation {
+                "eventThread"
+            } else {
+                "sampledThread"
             };
-            let thread = match thread_key.and_then(|key| threads.get(&key)) {
-                Some(&thread) => thread,
-                None => {
-                    let resolved = thread_field.and_then(|t| t.resolve());
-                    let name = |field: &str| {
-                        resolved
-                            .as_ref()
-                            .and_then(|t| t.get_field(field))
-                            .and_then(|n| <&str>::try_from(n.value).ok())
-                            .map(str::to_owned)
-                    };
-                    let name = name("javaName")
-                        .or_else(|| name("osName"))
-                        .unwrap_or_else(|| "thread".into());
-                    let thread = profile.thread(&name);
-                    if let Some(key) = thread_key {
-                        threads.insert(key, thread);
-                    }
-                    thread
-                }
-            };
-            let stack_field = value.get_field_raw("stackTrace");
-            let stack_key = match stack_field.as_ref().map(|s| s.value) {
-                Some(ValueDescriptor::ConstantPool { constant_index, .. }) => Some(*constant_index),
-                _ => None,
-            };
-            let stack = match stack_key.and_then(|key| stacks.get(&key)) {
-                Some(stack) => stack.clone(),
-                None => {
-                    let mut stack = Vec::new();
-                    let frames = stack_field
-                        .and_then(|s| s.resolve())
-                        .and_then(|s| s.get_field("frames"))
-                        .and_then(|f| f.as_iter());
-                    for frame in frames.into_iter().flatten() {
-                        let method = frame.get_field("method");
-                        // Names are symbols (`jdk.types.Symbol`), their text in `string`.
-                        let text = |accessor: Option<jfrs::reader::event::Accessor<'_>>| {
-                            let accessor = accessor?;
-                            let symbol = accessor.get_field("string");
-                            <&str>::try_from(symbol.as_ref().unwrap_or(&accessor).value)
-                                .ok()
-                                .map(str::to_owned)
-                        };
-                        let class = text(
-                            method
-                                .as_ref()
-                                .and_then(|m| m.get_field("type"))
-                                .and_then(|t| t.get_field("name")),
-                        )
-                        .unwrap_or_else(|| "?".into());
-                        let name = text(method.as_ref().and_then(|m| m.get_field("name")))
-                            .unwrap_or_else(|| "?".into());
-                        // JFR's innermost frame is first.
-                        stack.push(
-                            profile.frame(&format!("{}.{name}", class.replace('/', ".")), None),
-                        );
-                    }
-                    stack.reverse();
-                    if let Some(key) = stack_key {
-                        stacks.insert(key, stack.clone());
-                    }
-                    stack
-                }
-            };
-            first_ns = Some(first_ns.map_or(at_ns, |first| first.min(at_ns)));
-            raw.push((thread, at_ns, stack));
+            let thread = names.thread(&mut profile, value.get_field_raw(thread_field));
+            let stack = names.stack(&mut profile, value.get_field_raw("stackTrace"));
+            if allocation {
+                // The bytes of allocation this sample stands for (JFR's weight).
+                let bytes = value
+                    .get_field("weight")
+                    .and_then(|w| i64::try_from(w.value).ok())
+                    .unwrap_or(0)
+                    .max(0) as u64;
+                let class = names.class(&mut profile, value.get_field_raw("objectClass"));
+                allocated.push((thread, at_ns, stack, class, bytes));
+            } else {
+                first_ns = Some(first_ns.map_or(at_ns, |first| first.min(at_ns)));
+                raw.push((thread, at_ns, stack));
+            }
         }
     }
-    let first_ns = first_ns.ok_or_else(|| invalid("jfr: no execution samples"))?;
+    if let Some(first_allocation) = allocated.iter().map(|a| a.1).min() {
+        first_ns = Some(first_ns.map_or(first_allocation, |first| first.min(first_allocation)));
+    }
+    let first_ns = first_ns.ok_or_else(|| invalid("jfr: no execution or allocation samples"))?;
+    profile.allocations = allocated
+        .into_iter()
+        .map(|(thread, at, stack, class, bytes)| Allocation {
+            thread,
+            at_ns: (at - first_ns).max(0) as u64,
+            stack,
+            class,
+            count: 1,
+            bytes,
+        })
+        .collect();
+    profile.allocations.sort_by_key(|a| (a.at_ns, a.thread));
     profile.samples = raw
         .into_iter()
         .map(|(thread, at, stack)| (thread, (at - first_ns).max(0) as u64, stack))
@@ -468,6 +468,161 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
     profile.samples.extend(gaps_closed);
     profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
     Ok(profile)
+}
+
+/// A JFR chunk's threads, stacks and classes (constant-pool entries), each resolved once.
+#[derive(Default)]
+struct JfrChunkNames {
+    stacks: HashMap<i64, Vec<u32>>,
+    threads: HashMap<i64, u32>,
+    classes: HashMap<i64, u32>,
+}
+
+/// The constant-pool index a field refers to, when it does.
+fn jfr_constant(field: Option<&jfrs::reader::event::Accessor<'_>>) -> Option<i64> {
+    match field.map(|f| f.value) {
+        Some(jfrs::reader::value_descriptor::ValueDescriptor::ConstantPool {
+            constant_index,
+            ..
+        }) => Some(*constant_index),
+        _ => None,
+    }
+}
+
+/// A JFR string or symbol (`jdk.types.Symbol`, its text in `string`).
+fn jfr_text(accessor: Option<jfrs::reader::event::Accessor<'_>>) -> Option<String> {
+    let accessor = accessor?;
+    let symbol = accessor.get_field("string");
+    <&str>::try_from(symbol.as_ref().unwrap_or(&accessor).value)
+        .ok()
+        .map(str::to_owned)
+}
+
+impl JfrChunkNames {
+    fn thread(
+        &mut self,
+        profile: &mut Profile,
+        field: Option<jfrs::reader::event::Accessor<'_>>,
+    ) -> u32 {
+        let key = jfr_constant(field.as_ref());
+        if let Some(&thread) = key.and_then(|key| self.threads.get(&key)) {
+            return thread;
+        }
+        let resolved = field.and_then(|t| t.resolve());
+        let name = |field: &str| {
+            resolved
+                .as_ref()
+                .and_then(|t| t.get_field(field))
+                .and_then(|n| <&str>::try_from(n.value).ok())
+                .map(str::to_owned)
+        };
+        let name = name("javaName")
+            .or_else(|| name("osName"))
+            .unwrap_or_else(|| "thread".into());
+        let thread = profile.thread(&name);
+        if let Some(key) = key {
+            self.threads.insert(key, thread);
+        }
+        thread
+    }
+
+    fn stack(
+        &mut self,
+        profile: &mut Profile,
+        field: Option<jfrs::reader::event::Accessor<'_>>,
+    ) -> Vec<u32> {
+        let key = jfr_constant(field.as_ref());
+        if let Some(stack) = key.and_then(|key| self.stacks.get(&key)) {
+            return stack.clone();
+        }
+        let mut stack = Vec::new();
+        let frames = field
+            .and_then(|s| s.resolve())
+            .and_then(|s| s.get_field("frames"))
+            .and_then(|f| f.as_iter());
+        for frame in frames.into_iter().flatten() {
+            let method = frame.get_field("method");
+            let class = jfr_text(
+                method
+                    .as_ref()
+                    .and_then(|m| m.get_field("type"))
+                    .and_then(|t| t.get_field("name")),
+            )
+            .unwrap_or_else(|| "?".into());
+            let name = jfr_text(method.as_ref().and_then(|m| m.get_field("name")))
+                .unwrap_or_else(|| "?".into());
+            stack.push(profile.frame(&format!("{}.{name}", class.replace('/', ".")), None));
+        }
+        // JFR's innermost frame is first.
+        stack.reverse();
+        if let Some(key) = key {
+            self.stacks.insert(key, stack.clone());
+        }
+        stack
+    }
+
+    fn class(
+        &mut self,
+        profile: &mut Profile,
+        field: Option<jfrs::reader::event::Accessor<'_>>,
+    ) -> u32 {
+        let key = jfr_constant(field.as_ref());
+        if let Some(&class) = key.and_then(|key| self.classes.get(&key)) {
+            return class;
+        }
+        let name = jfr_text(
+            field
+                .and_then(|c| c.resolve())
+                .and_then(|c| c.get_field("name")),
+        )
+        .unwrap_or_else(|| "?".into());
+        let (package, name, kind) = jvm_class(&name);
+        let class = profile.class(package, name, kind);
+        if let Some(key) = key {
+            self.classes.insert(key, class);
+        }
+        class
+    }
+}
+
+/// A JVM class name as the Java agent names its classes: `java/lang/String` is `java.lang` ·
+/// `String`; arrays by their element, `[B` is `byte[]`, `[[Ljava/lang/String;` `java.lang` ·
+/// `String[][]`.
+fn jvm_class(name: &str) -> (String, String, ClassKind) {
+    let dims = name.bytes().take_while(|&b| b == b'[').count();
+    let element = &name[dims..];
+    let primitive = match element {
+        "B" => Some("byte"),
+        "C" => Some("char"),
+        "D" => Some("double"),
+        "F" => Some("float"),
+        "I" => Some("int"),
+        "J" => Some("long"),
+        "S" => Some("short"),
+        "Z" => Some("boolean"),
+        _ => None,
+    };
+    let (package, simple) = match primitive.filter(|_| dims > 0) {
+        Some(primitive) => (String::new(), primitive.to_owned()),
+        None => {
+            let internal = if dims > 0 {
+                element.trim_start_matches('L').trim_end_matches(';')
+            } else {
+                element
+            };
+            let internal = internal.replace('.', "/");
+            match internal.rsplit_once('/') {
+                Some((package, simple)) => (package.replace('/', "."), simple.to_owned()),
+                None => (String::new(), internal),
+            }
+        }
+    };
+    let kind = if dims > 0 {
+        ClassKind::Array
+    } else {
+        ClassKind::Class
+    };
+    (package, format!("{simple}{}", "[]".repeat(dims)), kind)
 }
 
 /// A time unit's length in ns (`nanoseconds`, `ms`, …), or `None` for other units.
@@ -517,22 +672,41 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
         .map(|unit| p.period as f64 * unit)
         .filter(|&ns| ns >= 1.0)
         .unwrap_or(FOLDED_PERIOD_NS as f64);
+    // Allocations: the bytes and objects allocated (or, without those, in use) per stack.
+    let allocation_value = |unit: &str, word: &str| {
+        let of = |prefix: &str| {
+            kinds
+                .iter()
+                .position(|(kind, u)| *u == unit && kind.starts_with(prefix) && kind.contains(word))
+        };
+        of("alloc").or_else(|| of("inuse")).or_else(|| of(""))
+    };
+    let allocated_bytes = allocation_value("bytes", "");
+    let allocated_objects = allocation_value("count", "objects");
     // (value index, ns per unit of it: None = the value counts samples).
-    let (index, ns_per_unit) = match (time, counted) {
-        (Some(time), _) => (time, time_unit_ns(kinds[time].1)),
-        (None, Some(counted)) => (counted, None),
+    let sampled = match (time, counted) {
+        (Some(time), _) => Some((time, time_unit_ns(kinds[time].1))),
+        (None, Some(counted)) => Some((counted, None)),
+        (None, None) if allocated_bytes.is_some() || allocated_objects.is_some() => None,
         (None, None) => {
             return Err(invalid(format!(
-                "pprof: no time and no sample count among the sample types ({}); \
-                 allocation profiles are not read",
+                "pprof: no time, sample count or allocation among the sample types ({})",
                 described()
             )))
         }
     };
-    let (kind, unit) = kinds[index];
+    let (kind, unit) = kinds[sampled
+        .map(|(index, _)| index)
+        .or(allocated_bytes)
+        .or(allocated_objects)
+        .unwrap_or(0)];
     let mut profile = Profile {
         producer: format!("pprof {kind}/{unit}"),
-        period_ns: period_ns as u64,
+        period_ns: if sampled.is_some() {
+            period_ns as u64
+        } else {
+            FOLDED_PERIOD_NS
+        },
         ..Profile::default()
     };
     let functions: HashMap<u64, &crate::pprof::Function> =
@@ -571,15 +745,27 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
         .map(|i| i as i64)
         .collect();
     let mut counts: HashMap<(u32, Vec<u32>), u64> = HashMap::new();
+    // (thread, stack) → (objects, bytes)
+    let mut allocated: HashMap<(u32, Vec<u32>), (u64, u64)> = HashMap::new();
     for sample in &p.sample {
-        let value = sample.value.get(index).copied().unwrap_or(0);
-        if value <= 0 {
+        let value_at = |index: Option<usize>| {
+            index
+                .and_then(|i| sample.value.get(i).copied())
+                .unwrap_or(0)
+                .max(0) as u64
+        };
+        let (objects, bytes) = (value_at(allocated_objects), value_at(allocated_bytes));
+        let samples = match sampled {
+            Some((index, Some(unit))) => match sample.value.get(index).copied().unwrap_or(0) {
+                value if value > 0 => ((value as f64 * unit / period_ns).round() as u64).max(1),
+                _ => 0,
+            },
+            Some((index, None)) => value_at(Some(index)),
+            None => 0,
+        };
+        if samples == 0 && objects == 0 && bytes == 0 {
             continue;
         }
-        let samples = match ns_per_unit {
-            Some(unit) => ((value as f64 * unit / period_ns).round() as u64).max(1),
-            None => value as u64,
-        };
         let thread_name = sample
             .label
             .iter()
@@ -595,10 +781,47 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
                 stack.extend(frames.iter().rev());
             }
         }
-        let total = counts.entry((thread, stack)).or_default();
-        *total = total.saturating_add(samples);
+        if objects > 0 || bytes > 0 {
+            let total = allocated.entry((thread, stack.clone())).or_default();
+            total.0 = total.0.saturating_add(objects);
+            total.1 = total.1.saturating_add(bytes);
+        }
+        if samples > 0 {
+            let total = counts.entry((thread, stack)).or_default();
+            *total = total.saturating_add(samples);
+        }
     }
-    spread(&mut profile, counts)?;
+    if !counts.is_empty() || allocated.is_empty() {
+        spread(&mut profile, counts)?;
+    }
+    // Allocations carry no time: one record per stack, spread evenly over the profile.
+    let mut allocated: Vec<_> = allocated.into_iter().collect();
+    allocated.sort_unstable();
+    let span_ns = profile
+        .samples
+        .iter()
+        .map(|(_, at, _)| *at)
+        .max()
+        .map_or(allocated.len() as u64 * profile.period_ns, |last| {
+            last + profile.period_ns
+        });
+    let untyped = profile.class(String::new(), "(untyped)".into(), ClassKind::Untyped);
+    let n = allocated.len() as u64;
+    for (i, ((thread, stack), (count, bytes))) in allocated.into_iter().enumerate() {
+        profile.allocations.push(Allocation {
+            thread,
+            at_ns: (span_ns as f64 * (i as f64 + 0.5) / n as f64) as u64,
+            stack,
+            class: untyped,
+            count,
+            bytes,
+        });
+    }
+    profile.allocations.sort_by_key(|a| (a.at_ns, a.thread));
+    if profile.allocations.is_empty() {
+        profile.classes.clear();
+        profile.class_ids.clear();
+    }
     Ok(profile)
 }
 
@@ -1033,19 +1256,89 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
             },
         )?;
     }
-    for (thread, at, stack) in &profile.samples {
-        at_ns = at_ns.max(*at);
-        let stack = stack
+    if !profile.classes.is_empty() {
+        let classes = profile
+            .classes
+            .iter()
+            .enumerate()
+            .map(|(id, (package, name, kind))| ClassDef {
+                id: id as u32,
+                package: package.clone(),
+                name: name.clone(),
+                kind: *kind,
+            })
+            .collect();
+        send(&mut writer, 0, &AgentMessage::DefineClasses(classes))?;
+    }
+    let methods_of_stack = |stack: &[u32]| -> Vec<u32> {
+        stack
             .iter()
             .map(|&frame| method_of_frame[frame as usize])
-            .collect();
+            .collect()
+    };
+    // Samples and allocations merged in time order (samples first at the same time). An
+    // allocation is its thread's stack at that instant, the memory record, then the thread's
+    // sampled stack again: it takes no time, so elevations are the samples' alone.
+    let mut sampled: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut allocations = profile.allocations.iter().peekable();
+    let mut samples = profile.samples.iter().peekable();
+    loop {
+        let take_sample = match (samples.peek(), allocations.peek()) {
+            (Some((_, at, _)), Some(allocation)) => *at <= allocation.at_ns,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        if take_sample {
+            let Some((thread, at, stack)) = samples.next() else {
+                break;
+            };
+            at_ns = at_ns.max(*at);
+            let stack = methods_of_stack(stack);
+            sampled.insert(*thread, stack.clone());
+            send(
+                &mut writer,
+                at_ns,
+                &AgentMessage::Resync {
+                    thread_id: u64::from(*thread) + 1,
+                    timestamp: at_ns,
+                    stack,
+                },
+            )?;
+            continue;
+        }
+        let Some(allocation) = allocations.next() else {
+            break;
+        };
+        at_ns = at_ns.max(allocation.at_ns);
+        let thread_id = u64::from(allocation.thread) + 1;
         send(
             &mut writer,
             at_ns,
             &AgentMessage::Resync {
-                thread_id: u64::from(*thread) + 1,
+                thread_id,
                 timestamp: at_ns,
-                stack,
+                stack: methods_of_stack(&allocation.stack),
+            },
+        )?;
+        let mut record = PackedRecordWriter::new(thread_id, at_ns);
+        record.push_memory(
+            at_ns,
+            allocation.class,
+            MemoryAmount {
+                count: allocation.count,
+                bytes: allocation.bytes,
+                free: false,
+            },
+        );
+        send(&mut writer, at_ns, &AgentMessage::Records(record.finish()))?;
+        send(
+            &mut writer,
+            at_ns,
+            &AgentMessage::Resync {
+                thread_id,
+                timestamp: at_ns,
+                stack: sampled.get(&allocation.thread).cloned().unwrap_or_default(),
             },
         )?;
     }
@@ -1765,17 +2058,60 @@ mod tests {
             frame_method("0x7f00", Some("lib:/lib/x86_64-linux-gnu/libc.so.6")),
             ("native.libc".into(), "<module>".into(), "0x7f00".into())
         );
-        // Allocation profiles say what they hold.
+        // An allocation profile (Go's heap profile): each stack's objects and bytes, made by its
+        // innermost frame, of an untyped class; no time samples.
+        let mut heap_strings: Vec<String> = strings.iter().map(|s| s.to_string()).collect();
+        heap_strings.extend(["alloc_objects", "alloc_space", "bytes"].map(String::from));
         let heap = Pprof {
-            sample_type: vec![ValueType { r#type: 1, unit: 2 }],
-            string_table: ["", "alloc_space", "bytes"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            sample_type: vec![
+                ValueType { r#type: 9, unit: 2 },
+                ValueType {
+                    r#type: 10,
+                    unit: 11,
+                },
+            ],
+            sample: vec![
+                Sample {
+                    location_id: vec![2, 1],
+                    value: vec![4, 4096],
+                    label: vec![],
+                },
+                Sample {
+                    location_id: vec![3, 1],
+                    value: vec![1, 100],
+                    label: vec![],
+                },
+            ],
+            string_table: heap_strings,
+            period_type: None,
+            period: 0,
+            ..pprof.clone()
+        };
+        let profile = parse_pprof(&prost::Message::encode_to_vec(&heap)).expect("reads");
+        assert!(profile.samples.is_empty());
+        assert_eq!(profile.allocations.len(), 2);
+        let area = profile
+            .frames
+            .iter()
+            .position(|(name, _)| name == "main.(*Shape).Area")
+            .expect("Area") as u32;
+        let by_area = profile
+            .allocations
+            .iter()
+            .find(|a| a.stack.last() == Some(&area))
+            .expect("Area allocates");
+        assert_eq!((by_area.count, by_area.bytes), (4, 4096));
+        assert_eq!(profile.classes[by_area.class as usize].1, "(untyped)");
+        // Neither time nor allocations: refused, saying what it holds.
+        let other = Pprof {
+            sample_type: vec![ValueType { r#type: 5, unit: 8 }],
             ..pprof
         };
-        let error = parse_pprof(&prost::Message::encode_to_vec(&heap)).expect_err("not read");
-        assert!(error.to_string().contains("alloc_space/bytes"), "{error}");
+        let error = parse_pprof(&prost::Message::encode_to_vec(&other)).expect_err("not read");
+        assert!(
+            error.to_string().contains("main.main//src/main.go"),
+            "{error}"
+        );
         // Text that starts like a profile is still text.
         assert_ne!(
             ProfileFormat::detect(b"\n5\na;b 1\n"),
