@@ -4,7 +4,9 @@
 # against them: py-spy (folded stacks, speedscope), viztracer (Chrome trace events), pyinstrument
 # (speedscope evented profiles) and jsonschema (to check exports against speedscope's published
 # schema) in a virtual environment of their own, $HOME/.cache/highrise/profilers-venv; speedscope's npm package (its schema) in
-# $HOME/.cache/highrise/speedscope; from Debian when missing: Node (`node --cpu-prof`) and Go
+# $HOME/.cache/highrise/speedscope; Chrome DevTools' trace engine (reads Chrome trace exports) in
+# $HOME/.cache/highrise/trace-engine; inferno (reads collapsed exports) in
+# $HOME/.cache/highrise/inferno; from Debian when missing: Node (`node --cpu-prof`) and Go
 # (`runtime/pprof` writes pprof, `go tool pprof` reads it). Python from python3 (Debian's ships
 # venv apart: installed when missing).
 set -euo pipefail
@@ -26,6 +28,27 @@ if [ ! -f "$cache/speedscope/$speedscope/file-format-schema.json" ]; then
     (cd "$cache/speedscope" && npm pack --silent "speedscope@$speedscope" >/dev/null \
         && tar xzf "speedscope-$speedscope.tgz" -C "$speedscope" --strip-components=3 \
             package/dist/release/file-format-schema.json)
+fi
+# Chrome DevTools' trace engine (the Performance panel's parser), to read Chrome trace exports
+# (scripts/readers/chrome-trace.mjs); its two dependencies pinned.
+trace_engine=0.0.65
+if [ "$(cat "$cache/trace-engine/wanted" 2>/dev/null)" != "$trace_engine" ]; then
+    echo "install-profilers: @paulirish/trace_engine $trace_engine (Chrome DevTools' trace reader)"
+    rm -rf "$cache/trace-engine" && mkdir -p "$cache/trace-engine"
+    cat >"$cache/trace-engine/package.json" <<JSON
+{"private": true, "dependencies": {"@paulirish/trace_engine": "$trace_engine"},
+ "overrides": {"third-party-web": "0.30.0", "legacy-javascript": "0.0.1"}}
+JSON
+    (cd "$cache/trace-engine" && npm install --silent --no-audit --no-fund >/dev/null)
+    echo "$trace_engine" >"$cache/trace-engine/wanted"
+fi
+# inferno's flame graph (crates.io), to read collapsed-stack exports.
+inferno=0.12.8
+if [ "$(cat "$cache/inferno/wanted" 2>/dev/null)" != "$inferno" ]; then
+    echo "install-profilers: inferno $inferno (flame graphs from collapsed stacks)"
+    cargo install -q inferno --version "$inferno" --locked --root "$cache/inferno" \
+        --no-default-features --features cli
+    echo "$inferno" >"$cache/inferno/wanted"
 fi
 venv="$cache/profilers-venv"
 wanted=(py-spy==0.4.3 viztracer==1.1.1 jsonschema==4.23.0 pyinstrument==5.1.3)

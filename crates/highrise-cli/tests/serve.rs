@@ -1239,9 +1239,11 @@ fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
 
 /// An exact session (viztracer's trace of a Python program) exported for other tools: as pprof,
 /// `go tool pprof` reads the same busiest method with its calls counted; as speedscope, the
-/// file passes speedscope's published schema.
+/// file passes speedscope's published schema; as a Chrome trace, Chrome DevTools' own trace
+/// engine reads every method's calls as the report counts them; as collapsed stacks, inferno's
+/// flame graph reads every line, each thread at its total.
 #[test]
-fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
+fn exact_sessions_export_to_formats_that_their_own_readers_accept() {
     let _one_at_a_time = profiling();
     let (Some((viztracer, python)), Some(_)) = (profiler("viztracer"), go()) else {
         eprintln!("skipped: no viztracer or go (scripts/install-profilers.sh installs them)");
@@ -1284,7 +1286,124 @@ fn exact_sessions_export_to_pprof_and_speedscope_that_their_readers_accept() {
         "speedscope's schema: {}",
         String::from_utf8_lossy(&checked.stderr)
     );
+    chrome_export_reads_in_devtools(&trace, &dir, &methods);
+    collapsed_export_reads_in_inferno(&trace, &dir);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Chrome export of `file` read by Chrome DevTools' trace engine
+/// (scripts/readers/chrome-trace.mjs): each of the report's `methods` with calls has as many
+/// events, over all threads. Skipped without the engine.
+fn chrome_export_reads_in_devtools(
+    file: &Path,
+    dir: &Path,
+    methods: &[(String, f64, Option<u64>)],
+) {
+    let home = std::env::var_os("HOME").expect("HOME");
+    if !Path::new(&home)
+        .join(".cache/highrise/trace-engine/node_modules/@paulirish/trace_engine")
+        .is_dir()
+    {
+        eprintln!("skipped the Chrome reader: scripts/install-profilers.sh installs it");
+        return;
+    }
+    let chrome = dir.join("exported.trace.json");
+    export(file, "chrome", &chrome);
+    let reader =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/readers/chrome-trace.mjs");
+    let read = Command::new("node")
+        .arg(reader)
+        .arg(&chrome)
+        .output()
+        .expect("node runs");
+    assert!(
+        read.status.success(),
+        "DevTools' trace engine: {}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&read.stdout).expect("json");
+    let mut calls: std::collections::HashMap<String, u64> = Default::default();
+    for thread in json["threads"].as_array().expect("threads") {
+        for (name, seen) in thread["calls"].as_object().expect("calls") {
+            *calls.entry(name.clone()).or_default() += seen["calls"].as_u64().expect("a count");
+        }
+    }
+    let mut compared = 0;
+    for (name, _, counted) in methods {
+        let Some(counted) = counted.filter(|&c| c > 0) else {
+            continue;
+        };
+        let read = calls.get(name).or_else(|| calls.get(&exported_name(name)));
+        assert_eq!(read, Some(&counted), "{name}: DevTools read {read:?} calls");
+        compared += 1;
+    }
+    eprintln!("chrome export: DevTools' trace engine read the calls of {compared} methods");
+    assert!(compared >= 3, "{compared} methods compared");
+}
+
+/// The collapsed export of `file` read by inferno's flame graph: no line ignored, the whole at the
+/// file's total and each thread at its own. Skipped without inferno.
+fn collapsed_export_reads_in_inferno(file: &Path, dir: &Path) {
+    let home = std::env::var_os("HOME").expect("HOME");
+    let inferno = Path::new(&home).join(".cache/highrise/inferno/bin/inferno-flamegraph");
+    if !inferno.is_file() {
+        eprintln!("skipped inferno: scripts/install-profilers.sh installs it");
+        return;
+    }
+    let collapsed = dir.join("exported.folded");
+    export(file, "collapsed", &collapsed);
+    let drawn = Command::new(&inferno)
+        .arg(&collapsed)
+        .output()
+        .expect("inferno runs");
+    let warnings = String::from_utf8_lossy(&drawn.stderr);
+    assert!(
+        drawn.status.success() && !warnings.contains("Ignored"),
+        "inferno: {warnings}"
+    );
+    let svg = String::from_utf8_lossy(&drawn.stdout);
+    let text = std::fs::read_to_string(&collapsed).expect("collapsed");
+    let mut per_thread: std::collections::HashMap<&str, u64> = Default::default();
+    for line in text.lines() {
+        let (stack, value) = line.rsplit_once(' ').expect("a count");
+        let first = stack.split(';').next().expect("a frame");
+        *per_thread.entry(first).or_default() += value.parse::<u64>().expect("a number");
+    }
+    let total: u64 = per_thread.values().sum();
+    let title = |name: &str, value: u64| {
+        let name = name
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        format!("<title>{name} ({} samples, ", group_thousands(value))
+    };
+    assert!(
+        svg.contains(&title("all", total)),
+        "inferno's total is not {total}"
+    );
+    for (first, value) in &per_thread {
+        assert!(
+            svg.contains(&title(first, *value)),
+            "inferno: {first} is not at {value}"
+        );
+    }
+    eprintln!(
+        "collapsed export: inferno read {} threads, {total} µs in all",
+        per_thread.len()
+    );
+}
+
+/// `1234567` as inferno writes counts: `1,234,567`.
+fn group_thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Each method's bytes allocated in a report, most first.
