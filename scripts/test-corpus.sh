@@ -160,8 +160,8 @@ else:
         problems.append("the session counted %d events, the agent sent %d" % (report["events"], sent))
     if report["events_dropped"] != dropped:
         problems.append("the session counted %d dropped, the agent dropped %d" % (report["events_dropped"], dropped))
-# No false alarm (issue 42): a steady program raises no stuck or jump alert, and a dropping
-# alert only when its agent did drop events.
+# No false alarm (such as a jump at start-up): a steady program raises no stuck or jump alert,
+# and a dropping alert only when its agent did drop events.
 for alert in report.get("alerts", []):
     if alert["kind"] != "dropping" or report["events_dropped"] == 0:
         problems.append("a false alert: %s" % alert["text"])

@@ -13,6 +13,8 @@ scripts/install-java-deps.sh
 # py-spy, viztracer and Node, whose profiles `highrise report` must read as they wrote them.
 scripts/install-profilers.sh
 scripts/check-pure-crates.sh
+# Comments and docs name features, not issue numbers.
+scripts/check-docs.sh
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh

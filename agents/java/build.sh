@@ -38,7 +38,7 @@ jar --create --file build/highrise-api.jar -C build/api-classes .
 if [[ -d test ]]; then
     javac --release 11 -nowarn -d build/test-classes -cp build/highrise-agent.jar \
         $(find test -name '*.java' ! -name 'JfrSampler.java')
-    # JFR event streaming (issue 38's probe) is JDK 14+: built only by a JDK that has it.
+    # JFR event streaming (the sampled-mode probe) is JDK 14+: built only by a JDK that has it.
     javac --release 17 -nowarn -d build/test-classes test/io/highrise/bench/JfrSampler.java 2>/dev/null ||
         echo "build.sh: JfrSampler not built (needs a JDK 17)"
 fi

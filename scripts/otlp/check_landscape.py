@@ -56,7 +56,7 @@ def main():
         check(f"host={host}" in report["agent"], f"{service}: agent {report['agent']!r} names no {host}")
         check(report["events_dropped"] == 0, f"{service}: {report['events_dropped']} events dropped")
         check(report["end"] == "goodbye", f"{service}: ended {report['end']}")
-        # No false alarm: a steady service raises no alert (issue 42: its busiest function
+        # No false alarm: a steady service raises no alert (its busiest function once
         # "jumped 2 % to 69 %" as it started).
         check(not report.get("alerts"), f"{service}: alerts {[a['text'] for a in report.get('alerts', [])]}")
         # 5 s of requests and a 3 s delay: a host 40 s off would stretch its session's time.

@@ -1,4 +1,4 @@
-"""What a phase mark costs (issue 16's goal: at most 1 µs): `with highrise_agent.phase("p"): pass`
+"""What a phase mark costs (the goal: at most 1 µs): `with highrise_agent.phase("p"): pass`
 timed in a loop, in this process, with the agent running and streaming to a real listener
 (`highrise record` into a temporary directory), against the same loop with no agent (the mark
 then only reads a global).

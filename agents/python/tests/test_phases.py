@@ -1,4 +1,4 @@
-"""Phase marks (`highrise_agent.phase`, issue 16) through the real pipeline: the program under
+"""Phase marks (`highrise_agent.phase`) through the real pipeline: the program under
 the agent against `highrise record`, then `highrise classes --json`: each mark is a phase run of
 `highrise.phase.NAME` on its thread, with the objects made inside it (native recorder), nested
 marks included in the enclosing one.

@@ -1,4 +1,4 @@
-"""Memory prediction from sample runs (Murphy & Saenko 1998; highrise issue 16) as a user does
+"""Memory prediction from sample runs (Murphy & Saenko 1998; `highrise predict`) as a user does
 it: examples/python-parser (a small compiler front end with the phases `Parser.parse` and
 `Resolver.resolve`) runs under the agent at three input sizes against the real `highrise
 record`, then at a fourth, larger one; `highrise classes --json` must count the phases' objects

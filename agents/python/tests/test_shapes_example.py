@@ -69,7 +69,7 @@ def test_report_counts_the_papers_allocation_sites(backend):
     assert calls["shapes.canvas.Canvas.main"] == RUNS
     assert calls["shapes.canvas.Canvas.create_shape"] == 4 * RUNS
     assert calls["shapes.factory.ShapeFactory.create"] == 46 * RUNS
-    # Who called whom (issue 17's call arcs), through the real agent and `highrise report`.
+    # Who called whom (the call arcs' edges), through the real agent and `highrise report`.
     edges = {}
     for edge in report["call_edges"]:
         pair = (edge["caller"].split("(")[0], edge["callee"].split("(")[0])

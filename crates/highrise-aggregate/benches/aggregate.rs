@@ -161,7 +161,7 @@ fn records(c: &mut Criterion) {
 }
 
 /// The same with the calling-context tree kept, as the viewer keeps it (node cap 200k): the
-/// issue's "ingest + aggregation with context tracking". The tree runs on its own thread and
+/// goal's "ingest + aggregation with context tracking". The tree runs on its own thread and
 /// memory records are folded where `MemoryFold::Auto` puts them (the defaults); the `_inline`
 /// groups do both on the aggregator's thread.
 fn records_with_contexts(c: &mut Criterion) {

@@ -1,4 +1,4 @@
-//! The timeline's cost (issue 17): memory per session per minute of program time, the time to
+//! The timeline's cost: memory per session per minute of program time, the time to
 //! keep a sample, and the time to rebuild a moment, for cities of 4k and 200k methods of which
 //! a given share changes between two samples (4 per second).
 //!

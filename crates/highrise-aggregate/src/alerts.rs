@@ -1,4 +1,4 @@
-//! Alerts: what should make a developer look, raised from successive snapshots (issue 17).
+//! Alerts: what should make a developer look, raised from successive snapshots.
 //!
 //! - **Stuck**: a method at or above `stuck_elevation` for `stuck_for_s` while the threads
 //!   parked in it ([`MethodStats::parked_threads`](crate::MethodStats::parked_threads)) rose

@@ -1,4 +1,4 @@
-//! A session's recent past (issue 17): snapshots kept at a steady program-time rate, in bounded
+//! A session's recent past: snapshots kept at a steady program-time rate, in bounded
 //! memory, so a consumer can go back to any kept moment ([`History::at`]), draw a method's
 //! elevation over time ([`History::series`]) or the whole session's activity
 //! ([`History::activity`]).

@@ -290,7 +290,7 @@ proptest! {
     }
 }
 
-/// The reference with a node cap, node by node as the issue states it: a new path gets a
+/// The reference with a node cap, node by node as the design states it: a new path gets a
 /// node while there is room; past the cap it goes to its parent's "(other contexts)" node,
 /// whose own new paths fold into it. Paths name overflow nodes `OTHER_CONTEXTS`.
 fn capped_reference(
@@ -479,7 +479,7 @@ proptest! {
     }
 }
 
-/// The issue's budget: a million call paths in at most 200 MiB (nodes, the child index and
+/// The memory budget: a million call paths in at most 200 MiB (nodes, the child index and
 /// a class slot per path that allocates).
 #[test]
 fn a_million_contexts_fit_in_200_mib() {

@@ -1,4 +1,4 @@
-//! History (issue 17): going back to a kept moment gives that moment's snapshot exactly; a
+//! History: going back to a kept moment gives that moment's snapshot exactly; a
 //! method's series follows its snapshots; the span and byte bounds hold. And the focused
 //! method's per-thread shares add up to its statistics.
 

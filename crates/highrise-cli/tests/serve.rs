@@ -619,7 +619,7 @@ fn last_events_of_threads_in(recording: &Path, method: &str) -> Vec<f64> {
 /// played to their end, then 20 s at the menu: each finished game's thread parked for good in
 /// `MainSinglePlayerThread.run` (a self-`join`), and each new game's thread started as the
 /// old one parked, so two threads ran `run()` from the moment it was stuck and the second leak
-/// added none (the issue's missed alert). The recording's provenance is in
+/// added none (the alert once missed). The recording's provenance is in
 /// assets/recordings/README.md. `highrise report --fail-on-alert` exits 3 with one stuck
 /// alert, parked threads 1 to 2, marked estimated, raised within 15 s of the second thread
 /// parking, and no jump; `highrise serve`, sent the recording live, prints it too.
@@ -667,8 +667,8 @@ fn the_real_games_thread_leak_with_drops_raises_its_stuck_alert() {
     assert!(!text.contains("jumped"), "{text}");
 }
 
-/// No false alarm (issue 42: every program raised a jump as it started): the built-in demos
-/// at rest — tetris playing without restarts (no leak), the bookstore serving — run 70 s
+/// No false alarm at start-up (every program once raised a jump as it started): the built-in
+/// demos at rest — tetris playing without restarts (no leak), the bookstore serving — run 70 s
 /// (past the 30 s every method needs before it may jump) as real processes into
 /// `highrise record`, and `highrise report --fail-on-alert` finds no alert in either.
 #[test]

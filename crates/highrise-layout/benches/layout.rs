@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the layout at the scale: 200k methods in 10k classes in 1k
+//! Criterion benchmarks of the layout at its target scale: 200k methods in 10k classes in 1k
 //! packages (nesting depth up to 6). Run with
 //! `cargo bench -p highrise-layout -- --warm-up-time 1 --measurement-time 3`.
 

@@ -20,7 +20,7 @@ pub struct SyntheticShape {
 }
 
 impl SyntheticShape {
-    /// The benchmark shape from the layout issue: 200k methods, 10k classes, 1k packages,
+    /// The benchmark shape the layout targets: 200k methods, 10k classes, 1k packages,
     /// nesting depth up to 6.
     pub const BENCH_200K: SyntheticShape = SyntheticShape {
         methods: 200_000,

@@ -1,5 +1,5 @@
 //! Stability of incremental insertion at a realistic scale, and aspect ratios: the figures the
-//! issues ask for (nothing moves unless an insert reports a re-layout, area overhead <= 25 %
+//! layout's goals set (nothing moves unless an insert reports a re-layout, area overhead <= 25 %
 //! after +1 % methods, a lazily loaded city within 1.3x a full layout).
 
 mod support;

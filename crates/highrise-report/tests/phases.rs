@@ -234,7 +234,7 @@ fn write_marked(path: &Path, calls: u64) {
     );
 }
 
-/// The finding: `--phase parse` matched both the mark and the function, so each
+/// The bug this guards against: `--phase parse` matched both the mark and the function, so each
 /// recording gave two data sets (6 from 3 runs). Now the name is the mark, once per run.
 #[test]
 fn phase_named_like_a_function_counts_each_run_once() {

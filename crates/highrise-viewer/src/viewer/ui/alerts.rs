@@ -1,4 +1,4 @@
-//! Alerts in the viewer (issue 17): each session's snapshots go through an
+//! Alerts in the viewer: each session's snapshots go through an
 //! [`AlertDetector`] (at most every 100 ms of program time); an alerted method's building
 //! wears a badge ("⚠ stuck", "⚠ jump") over its roof, and a window lists every alert — click
 //! one to fly to its building. Dropping alerts are listed without a building.

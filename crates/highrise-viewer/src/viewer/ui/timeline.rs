@@ -1,4 +1,4 @@
-//! The timeline (issue 17): one strip per session along the bottom of the window, over the
+//! The timeline: one strip per session along the bottom of the window, over the
 //! past the session keeps (`SessionView::history`): the threads busy in profiled code as a
 //! sparkline, a red tick per alert, a band per phase mark while it was open, and the moment
 //! the city shows. Pause freezes the city at

@@ -676,7 +676,7 @@ public final class AgentTests {
     }
 
     /**
-     * Test (1) of issue 12 item 8: N threads stuck in a profiled method since before the attach.
+     * Attach, test (1): N threads stuck in a profiled method since before the attach.
      * Each is announced at the attach with a Resync holding Stuck.run and makes no event after:
      * the aggregator reads Stuck.run at 100 % with N threads from the attach on (a frame open
      * from the Resync to the end, at every window).
@@ -1321,7 +1321,7 @@ public final class AgentTests {
     }
 
     /**
-     * Memory prediction (Murphy & Saenko 1998; issue 16) on examples/java-parser, a toy compiler
+     * Memory prediction (Murphy & Saenko 1998) on examples/java-parser, a toy compiler
      * front end with the phases Parser.parse and Resolver.resolve: recorded at 50, 100 and 200
      * procedures and at 400, through `highrise record` on a real socket (the agent lossless, so
      * nothing is dropped); `highrise classes --json` counts each phase's objects as the program
@@ -1454,7 +1454,7 @@ public final class AgentTests {
             "");
 
     /**
-     * Phase marks ({@code io.highrise.Highrise.phase}, issue 16): a program compiled against the
+     * Phase marks ({@code io.highrise.Highrise.phase}): a program compiled against the
      * API jar runs without the agent (the marks do nothing) and with it, through `highrise record`
      * on a real socket; `highrise classes --json` finds each mark as a phase run of
      * {@code highrise.phase.NAME} on its thread, nested marks inside the enclosing one, with the

@@ -7,12 +7,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordingStream;
 
 /**
- * Issue 38's feasibility probe: the JVM's own sampler streamed in-process, as a sampled mode of
- * the agent would use it. Starts a JFR {@link RecordingStream} of {@code jdk.ExecutionSample} and
- * {@code jdk.NativeMethodSample} at PERIOD_MS on a daemon thread, runs MAIN_CLASS's main with
- * ARGS, and at exit prints on stderr what arrived: samples per second, frames per sample, flushes
- * (how often samples reach a consumer) and the lag of the last sample at its callback. Compare its
- * wall time with the program run plainly (BENCHMARKS.md, "The JVM's own sampler").
+ * Feasibility probe for a sampled mode: the JVM's own sampler streamed in-process, as a sampled
+ * mode of the agent would use it. Starts a JFR {@link RecordingStream} of
+ * {@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample} at PERIOD_MS on a daemon thread,
+ * runs MAIN_CLASS's main with ARGS, and at exit prints on stderr what arrived: samples per
+ * second, frames per sample, flushes (how often samples reach a consumer) and the lag of the last
+ * sample at its callback. Compare its wall time with the program run plainly (BENCHMARKS.md,
+ * "The JVM's own sampler").
  * Usage: JfrSampler PERIOD_MS MAIN_CLASS [ARGS...]
  */
 public final class JfrSampler {
