@@ -221,28 +221,41 @@ fn split_located(frame: &str) -> (&str, Option<&str>) {
     (frame, None)
 }
 
-fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
+fn parse_folded(mut input: impl std::io::BufRead) -> Result<Profile, RecordError> {
+    type Fast = foldhash::fast::RandomState;
     let mut profile = Profile {
         producer: "folded stacks".into(),
         period_ns: FOLDED_PERIOD_NS,
         ..Profile::default()
     };
     // Read line by line, the same stack's lines summed: memory grows with the distinct
-    // stacks, not with the file.
-    let mut counts: HashMap<(u32, Vec<u32>), u64> = HashMap::new();
-    for (number, line) in input.lines().enumerate() {
-        let line = line?;
-        let line = line.trim_end();
-        if line.is_empty() || line.starts_with('#') {
+    // stacks, not with the file. Keys are [thread, frames…], looked up by slice, and each
+    // frame's text is looked up as written: a line already seen allocates nothing.
+    let mut counts: HashMap<Vec<u32>, u64, Fast> = HashMap::default();
+    let mut frame_ids: HashMap<String, u32, Fast> = HashMap::default();
+    let mut line = String::new();
+    let mut key: Vec<u32> = Vec::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        number += 1;
+        let text = line.trim_end();
+        if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let (stack, count) = line
+        let (stack, count) = text
             .rsplit_once(' ')
-            .ok_or_else(|| invalid(format!("line {}: no sample count", number + 1)))?;
+            .ok_or_else(|| invalid(format!("line {number}: no sample count")))?;
         let count: f64 = count
             .parse()
-            .map_err(|_| invalid(format!("line {}: {count:?} is not a count", number + 1)))?;
+            .map_err(|_| invalid(format!("line {number}: {count:?} is not a count")))?;
         let count = count.max(0.0).round() as u64;
+        if count == 0 {
+            continue;
+        }
         let mut frames = stack.split(';').filter(|f| !f.is_empty()).peekable();
         let thread = match frames.peek() {
             Some(first) if first.starts_with("thread (") || first.starts_with("process ") => {
@@ -251,17 +264,31 @@ fn parse_folded(input: impl std::io::BufRead) -> Result<Profile, RecordError> {
             }
             _ => profile.thread("main"),
         };
-        let stack: Vec<u32> = frames
-            .map(|frame| {
-                let (name, file) = split_located(frame);
-                profile.frame(name, file)
-            })
-            .collect();
-        if count > 0 {
-            let total = counts.entry((thread, stack)).or_default();
-            *total = total.saturating_add(count);
+        key.clear();
+        key.push(thread);
+        for frame in frames {
+            let id = match frame_ids.get(frame) {
+                Some(&id) => id,
+                None => {
+                    let (name, file) = split_located(frame);
+                    let id = profile.frame(name, file);
+                    frame_ids.insert(frame.to_owned(), id);
+                    id
+                }
+            };
+            key.push(id);
+        }
+        match counts.get_mut(key.as_slice()) {
+            Some(total) => *total = total.saturating_add(count),
+            None => {
+                counts.insert(key.clone(), count);
+            }
         }
     }
+    let counts = counts
+        .into_iter()
+        .map(|(key, count)| ((key[0], key[1..].to_vec()), count))
+        .collect();
     spread(&mut profile, counts)?;
     Ok(profile)
 }
