@@ -1515,84 +1515,382 @@ fn parse_speedscope_evented(json: &serde_json::Value) -> Result<Trace, RecordErr
     Ok(trace)
 }
 
-fn parse_chrome_trace(text: &str) -> Result<Trace, RecordError> {
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| invalid(format!("trace JSON: {e}")))?;
-    let events = match &json {
-        serde_json::Value::Array(events) => events,
-        other => other
-            .get("traceEvents")
-            .and_then(|e| e.as_array())
-            .ok_or_else(|| invalid("trace: no traceEvents"))?,
-    };
-    let mut trace = Trace {
-        producer: "chrome trace".into(),
-        ..Trace::default()
-    };
-    let mut thread_index: HashMap<(String, String), usize> = HashMap::new();
-    let key = |event: &serde_json::Value| {
-        let id = |field: &str| event.get(field).map_or_else(String::new, |v| v.to_string());
-        (id("pid"), id("tid"))
-    };
-    let mut thread_of = |trace: &mut Trace, key: (String, String)| -> usize {
-        *thread_index.entry(key.clone()).or_insert_with(|| {
-            trace
-                .threads
-                .push((format!("thread {}", key.1.trim_matches('"')), Vec::new()));
-            trace.threads.len() - 1
-        })
-    };
-    let first_ts = events
-        .iter()
-        .filter_map(|e| e.get("ts").and_then(|t| t.as_f64()))
-        .fold(f64::INFINITY, f64::min);
-    let ns = |ts: f64| ((ts - first_ts).max(0.0) * 1000.0) as u64;
-    // Begin events waiting for their end, per thread.
-    let mut open: HashMap<usize, Vec<(u64, u32)>> = HashMap::new();
-    for event in events {
-        let phase = event.get("ph").and_then(|p| p.as_str()).unwrap_or("");
-        let name = event.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-        match phase {
-            "M" if name == "thread_name" => {
-                let thread = thread_of(&mut trace, key(event));
-                if let Some(title) = event.pointer("/args/name").and_then(|n| n.as_str()) {
-                    trace.threads[thread].0 = title.to_owned();
-                }
-            }
-            "X" | "B" | "E" => {
-                let Some(ts) = event.get("ts").and_then(|t| t.as_f64()) else {
-                    continue;
-                };
-                let thread = thread_of(&mut trace, key(event));
-                if phase == "E" {
-                    if let Some((start, function)) = open.get_mut(&thread).and_then(Vec::pop) {
-                        trace.threads[thread].1.push((start, ns(ts), function));
-                    }
-                    continue;
-                }
-                let (function, file) = split_located(name);
-                let function = trace.function(function, file);
-                if phase == "B" {
-                    open.entry(thread).or_default().push((ns(ts), function));
-                } else {
-                    let duration = event.get("dur").and_then(|d| d.as_f64()).unwrap_or(0.0);
-                    trace.threads[thread]
-                        .1
-                        .push((ns(ts), ns(ts + duration.max(0.0)), function));
-                }
-            }
-            _ => {}
+fn parse_chrome_trace(bytes: &[u8]) -> Result<Trace, RecordError> {
+    read_chrome_trace(&mut serde_json::Deserializer::from_slice(bytes))
+}
+
+/// A `pid` or `tid`: a number (no allocation) or, rarely, a string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+enum ChromeId {
+    #[default]
+    None,
+    Int(i64),
+    /// Any other value, as its JSON text.
+    Text(String),
+}
+
+impl ChromeId {
+    fn shown(&self) -> String {
+        match self {
+            Self::None => String::new(),
+            Self::Int(id) => id.to_string(),
+            Self::Text(text) => text.trim_matches('"').to_owned(),
         }
     }
+}
+
+impl<'de> serde::Deserialize<'de> for ChromeId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Id;
+        impl serde::de::Visitor<'_> for Id {
+            type Value = ChromeId;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a pid or tid")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<ChromeId, E> {
+                Ok(ChromeId::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<ChromeId, E> {
+                Ok(i64::try_from(v).map_or_else(|_| ChromeId::Text(v.to_string()), ChromeId::Int))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<ChromeId, E> {
+                Ok(ChromeId::Text(v.to_string()))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<ChromeId, E> {
+                Ok(ChromeId::Text(v.to_owned()))
+            }
+            fn visit_unit<E>(self) -> Result<ChromeId, E> {
+                Ok(ChromeId::None)
+            }
+        }
+        d.deserialize_any(Id)
+    }
+}
+
+/// An event's phase, read without allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Phase {
+    #[default]
+    Other,
+    Complete,
+    Begin,
+    End,
+    Metadata,
+}
+
+impl<'de> serde::Deserialize<'de> for Phase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Ph;
+        impl serde::de::Visitor<'_> for Ph {
+            type Value = Phase;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a phase")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Phase, E> {
+                Ok(match v {
+                    "X" => Phase::Complete,
+                    "B" => Phase::Begin,
+                    "E" => Phase::End,
+                    "M" => Phase::Metadata,
+                    _ => Phase::Other,
+                })
+            }
+        }
+        d.deserialize_str(Ph)
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct ChromeArgs {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// One trace event: only the fields highrise reads (the rest, `args` of calls included, are
+/// skipped as they are parsed). `name` is interned as it is read: a name seen before costs no
+/// allocation.
+#[derive(Default)]
+struct ChromeEvent {
+    ph: Phase,
+    /// The interned name (an index into [`ChromeState::names`]).
+    name: Option<u32>,
+    ts: Option<f64>,
+    dur: Option<f64>,
+    pid: ChromeId,
+    tid: ChromeId,
+    thread_title: Option<String>,
+}
+
+/// Event names, each stored once: its id is its index.
+#[derive(Default)]
+struct ChromeNames {
+    ids: HashMap<String, u32, foldhash::fast::RandomState>,
+    texts: Vec<String>,
+}
+
+impl ChromeNames {
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.texts.len() as u32;
+        self.ids.insert(name.to_owned(), id);
+        self.texts.push(name.to_owned());
+        id
+    }
+}
+
+/// Reads one event's fields, interning its name into `names`.
+struct EventSeed<'a> {
+    names: &'a mut ChromeNames,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for EventSeed<'_> {
+    type Value = ChromeEvent;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<ChromeEvent, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for EventSeed<'_> {
+    type Value = ChromeEvent;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a trace event")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ChromeEvent, A::Error> {
+        use serde::de::IgnoredAny;
+        /// A name, interned without allocating when seen before.
+        struct Intern<'a>(&'a mut ChromeNames);
+        impl<'de> serde::de::DeserializeSeed<'de> for Intern<'_> {
+            type Value = u32;
+            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+                d.deserialize_str(self)
+            }
+        }
+        impl serde::de::Visitor<'_> for Intern<'_> {
+            type Value = u32;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a name")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<u32, E> {
+                Ok(self.0.intern(v))
+            }
+        }
+        /// A field name, read without allocating.
+        struct Key(u8);
+        impl<'de> serde::Deserialize<'de> for Key {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+                struct K;
+                impl serde::de::Visitor<'_> for K {
+                    type Value = Key;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a field name")
+                    }
+                    fn visit_str<E>(self, v: &str) -> Result<Key, E> {
+                        Ok(Key(match v {
+                            "ph" => 1,
+                            "name" => 2,
+                            "ts" => 3,
+                            "dur" => 4,
+                            "pid" => 5,
+                            "tid" => 6,
+                            "args" => 7,
+                            _ => 0,
+                        }))
+                    }
+                }
+                d.deserialize_identifier(K)
+            }
+        }
+        let mut event = ChromeEvent::default();
+        let mut args = None;
+        while let Some(Key(key)) = map.next_key::<Key>()? {
+            match key {
+                1 => event.ph = map.next_value()?,
+                2 => event.name = Some(map.next_value_seed(Intern(&mut *self.names))?),
+                3 => event.ts = map.next_value()?,
+                4 => event.dur = map.next_value()?,
+                5 => event.pid = map.next_value()?,
+                6 => event.tid = map.next_value()?,
+                // Only metadata's args are read (a thread's name); they may come before `ph`.
+                7 => args = Some(map.next_value::<serde_json::Value>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if event.ph == Phase::Metadata {
+            event.thread_title = args
+                .and_then(|a| serde_json::from_value::<ChromeArgs>(a).ok())
+                .and_then(|a| a.name);
+        }
+        Ok(event)
+    }
+}
+
+/// What the events build up as they stream by.
+#[derive(Default)]
+struct ChromeState {
+    trace: Trace,
+    names: ChromeNames,
+    /// Each interned name's function, once it named a call.
+    functions: Vec<Option<u32>>,
+    thread_index: HashMap<(ChromeId, ChromeId), usize, foldhash::fast::RandomState>,
+    /// Begin events waiting for their end, per thread: (start ns, function).
+    open: HashMap<usize, Vec<(u64, u32)>>,
+    first_ns: u64,
+}
+
+impl ChromeState {
+    fn thread(&mut self, event: &ChromeEvent) -> usize {
+        let key = (event.pid.clone(), event.tid.clone());
+        let threads = &mut self.trace.threads;
+        *self.thread_index.entry(key).or_insert_with_key(|(_, tid)| {
+            threads.push((format!("thread {}", tid.shown()), Vec::new()));
+            threads.len() - 1
+        })
+    }
+
+    /// The function a name stands for (`name (file:line)` splits into both).
+    fn function(&mut self, name: Option<u32>) -> u32 {
+        let Some(name) = name else {
+            return self.trace.function("?", None);
+        };
+        let slot = name as usize;
+        if self.functions.len() <= slot {
+            self.functions.resize(slot + 1, None);
+        }
+        if let Some(function) = self.functions[slot] {
+            return function;
+        }
+        let (function, file) = split_located(&self.names.texts[slot]);
+        let function = self.trace.function(function, file);
+        self.functions[slot] = Some(function);
+        function
+    }
+
+    fn take(&mut self, event: ChromeEvent) {
+        match event.ph {
+            Phase::Metadata => {
+                if let Some(title) = &event.thread_title {
+                    let is_thread_name = event
+                        .name
+                        .is_some_and(|name| self.names.texts[name as usize] == "thread_name");
+                    if is_thread_name {
+                        let thread = self.thread(&event);
+                        self.trace.threads[thread].0 = title.clone();
+                    }
+                }
+            }
+            phase @ (Phase::Complete | Phase::Begin | Phase::End) => {
+                let Some(ts) = event.ts.filter(|ts| ts.is_finite()) else {
+                    return;
+                };
+                // Absolute ns for now; made relative to the first event at the end.
+                let at_ns = (ts.max(0.0) * 1000.0) as u64;
+                self.first_ns = self.first_ns.min(at_ns);
+                let thread = self.thread(&event);
+                if phase == Phase::End {
+                    if let Some((start, function)) = self.open.get_mut(&thread).and_then(Vec::pop) {
+                        self.trace.threads[thread].1.push((start, at_ns, function));
+                    }
+                    return;
+                }
+                let function = self.function(event.name);
+                if phase == Phase::Begin {
+                    self.open.entry(thread).or_default().push((at_ns, function));
+                } else {
+                    let end_ns = ((ts + event.dur.unwrap_or(0.0).max(0.0)) * 1000.0) as u64;
+                    self.trace.threads[thread].1.push((at_ns, end_ns, function));
+                }
+            }
+            Phase::Other => {}
+        }
+    }
+}
+
+/// Reads a Chrome trace event by event as it is parsed (an array of events, or an object with
+/// `traceEvents`), so a file of any size costs only what its calls take.
+fn read_chrome_trace<'de, D>(deserializer: D) -> Result<Trace, RecordError>
+where
+    D: serde::Deserializer<'de>,
+    D::Error: std::fmt::Display,
+{
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct Events<'a>(&'a mut ChromeState);
+    impl<'de> Visitor<'de> for Events<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an array of trace events")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(event) = seq.next_element_seed(EventSeed {
+                names: &mut self.0.names,
+            })? {
+                self.0.take(event);
+            }
+            Ok(())
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Events<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    struct File<'a>(&'a mut ChromeState);
+    impl<'de> Visitor<'de> for File<'_> {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a trace: an array of events or an object with traceEvents")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+            Events(self.0).visit_seq(seq).map(|()| true)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "traceEvents" {
+                    map.next_value_seed(Events(&mut *self.0))?;
+                    found = true;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut state = ChromeState {
+        trace: Trace {
+            producer: "chrome trace".into(),
+            ..Trace::default()
+        },
+        first_ns: u64::MAX,
+        ..ChromeState::default()
+    };
+    let found = deserializer
+        .deserialize_any(File(&mut state))
+        .map_err(|e| invalid(format!("trace JSON: {e}")))?;
+    if !found {
+        return Err(invalid("trace: no traceEvents"));
+    }
+    let mut trace = state.trace;
     if trace.threads.iter().all(|(_, calls)| calls.is_empty()) {
         return Err(invalid("trace: no complete (X) or begin/end (B/E) events"));
+    }
+    let first_ns = state.first_ns;
+    for (_, calls) in &mut trace.threads {
+        for (start, end, _) in calls {
+            *start -= first_ns;
+            *end = end.saturating_sub(first_ns);
+        }
     }
     Ok(trace)
 }
 
 /// Writes `trace` as a recording of exact events into `out`: each thread's calls, outer ones
 /// first where they start together, entered and exited in time order.
-fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
+fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
     use highrise_protocol::{EventKind, PackedEventWriter};
     let mut writer = begin(out, &trace.producer, program)?;
     if let Some(period_us) = trace.sampled_period_us {
@@ -1610,44 +1908,52 @@ fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), Reco
     for chunk in definitions.chunks(4096) {
         send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
     }
-    // Each thread's enters and exits in time order: (time, thread, kind, method).
-    let mut events: Vec<(u64, u32, EventKind, u32)> = Vec::new();
-    for (thread, (name, calls)) in trace.threads.iter().enumerate() {
+    // Each thread's enters and exits come in time order from its calls ([`ThreadEvents`]);
+    // the threads are merged by time (ties in thread order), so no event is held in memory.
+    let mut threads: Vec<ThreadEvents> = Vec::with_capacity(trace.threads.len());
+    for (thread, (name, mut calls)) in trace.threads.into_iter().enumerate() {
         send(
             &mut writer,
             0,
             &AgentMessage::ThreadStart {
                 thread_id: thread as u64 + 1,
-                name: name.clone(),
+                name,
                 timestamp: 0,
             },
         )?;
-        let thread = thread as u32;
-        let mut calls = calls.clone();
+        for call in &mut calls {
+            call.2 = method_of[call.2 as usize];
+        }
         // Starting together, the longer call is the outer one; as long, the one listed first
         // (a stable sort: evented profiles list calls as they open).
         calls.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
-        let mut open: Vec<(u64, u32)> = Vec::new(); // (end, method) of the calls open now
-        for (start, end, function) in calls {
-            while let Some(&(top_end, method)) = open.last().filter(|(e, _)| *e <= start) {
-                open.pop();
-                events.push((top_end, thread, EventKind::Exit, method));
-            }
-            let method = method_of[function as usize];
-            // A call that outlives its caller ends with it (a trace cut mid-call).
-            let end = open
-                .last()
-                .map_or(end, |&(outer_end, _)| end.min(outer_end));
-            events.push((start, thread, EventKind::Enter, method));
-            open.push((end.max(start), method));
-        }
-        while let Some((end, method)) = open.pop() {
-            events.push((end, thread, EventKind::Exit, method));
-        }
+        threads.push(ThreadEvents::new(calls));
     }
-    // All threads in time order (stable: a thread's own order holds), sent in batches of at
-    // most 50 ms or 64 Ki events per thread, as an agent sends them.
-    events.sort_by_key(|&(at, ..)| at);
+    let mut heads: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32, u8, u32)>> = threads
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(thread, events)| {
+            let (at, kind, method) = events.next()?;
+            Some(std::cmp::Reverse((at, thread as u32, kind as u8, method)))
+        })
+        .collect();
+    let events = std::iter::from_fn(|| {
+        let std::cmp::Reverse((at, thread, kind, method)) = heads.pop()?;
+        if let Some((next_at, next_kind, next_method)) = threads[thread as usize].next() {
+            heads.push(std::cmp::Reverse((
+                next_at,
+                thread,
+                next_kind as u8,
+                next_method,
+            )));
+        }
+        let kind = if kind == EventKind::Enter as u8 {
+            EventKind::Enter
+        } else {
+            EventKind::Exit
+        };
+        Some((at, thread, kind, method))
+    });
     let mut writers: HashMap<u32, PackedEventWriter> = HashMap::new();
     let mut flush_at = BATCH_NS;
     let mut last = 0u64;
@@ -1688,6 +1994,51 @@ fn write_trace(trace: &Trace, program: &str, out: impl Write) -> Result<(), Reco
     )?;
     writer.finish()?;
     Ok(())
+}
+
+/// One thread's enters and exits in time order, from its calls (start, end, method) sorted by
+/// start, outer first: a call that outlives its caller ends with it (a trace cut mid-call).
+struct ThreadEvents {
+    calls: std::vec::IntoIter<(u64, u64, u32)>,
+    next_call: Option<(u64, u64, u32)>,
+    /// (end, method) of the calls open now, innermost last.
+    open: Vec<(u64, u32)>,
+}
+
+impl ThreadEvents {
+    fn new(calls: Vec<(u64, u64, u32)>) -> Self {
+        let mut calls = calls.into_iter();
+        Self {
+            next_call: calls.next(),
+            calls,
+            open: Vec::new(),
+        }
+    }
+}
+
+impl Iterator for ThreadEvents {
+    type Item = (u64, highrise_protocol::EventKind, u32);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use highrise_protocol::EventKind;
+        let Some((start, end, method)) = self.next_call else {
+            return self
+                .open
+                .pop()
+                .map(|(end, method)| (end, EventKind::Exit, method));
+        };
+        if let Some(&(top_end, top_method)) = self.open.last().filter(|(e, _)| *e <= start) {
+            self.open.pop();
+            return Some((top_end, EventKind::Exit, top_method));
+        }
+        self.next_call = self.calls.next();
+        let end = self
+            .open
+            .last()
+            .map_or(end, |&(outer_end, _)| end.min(outer_end));
+        self.open.push((end.max(start), method));
+        Some((start, EventKind::Enter, method))
+    }
 }
 
 /// A trace's events go out in batches at most this far apart, ns.
@@ -1751,16 +2102,14 @@ pub fn convert_bytes(
             let json: serde_json::Value = serde_json::from_str(text()?)
                 .map_err(|e| invalid(format!("speedscope JSON: {e}")))?;
             if speedscope_is_evented(&json) {
-                return write_trace(&parse_speedscope_evented(&json)?, program, out);
+                return write_trace(parse_speedscope_evented(&json)?, program, out);
             }
             parse_speedscope(&json)?
         }
         ProfileFormat::CpuProfile => parse_cpuprofile(text()?)?,
         ProfileFormat::Pprof => parse_pprof(bytes)?,
         ProfileFormat::Jfr => parse_jfr(bytes)?,
-        ProfileFormat::ChromeTrace => {
-            return write_trace(&parse_chrome_trace(text()?)?, program, out)
-        }
+        ProfileFormat::ChromeTrace => return write_trace(parse_chrome_trace(bytes)?, program, out),
     };
     write_recording(&profile, program, out)
 }
@@ -1771,10 +2120,20 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
-    if format == ProfileFormat::Folded {
-        // Read as a stream: a folded file need not fit in memory.
-        let input = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
-        return write_recording(&parse_folded(input)?, &program, out);
+    // Read as streams: these files need not fit in memory.
+    let input = || -> Result<_, RecordError> {
+        Ok(std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(path)?,
+        ))
+    };
+    match format {
+        ProfileFormat::Folded => return write_recording(&parse_folded(input()?)?, &program, out),
+        ProfileFormat::ChromeTrace => {
+            let trace = read_chrome_trace(&mut serde_json::Deserializer::from_reader(input()?))?;
+            return write_trace(trace, &program, out);
+        }
+        _ => {}
     }
     convert_bytes(&std::fs::read(path)?, format, &program, out)
 }
@@ -1938,7 +2297,8 @@ mod tests {
                 {"ph":"X","pid":1,"tid":7,"ts":1000,"dur":20,"name":"outer (a.py:1)"},
                 {"ph":"B","pid":1,"tid":8,"ts":1002,"name":"Game.run"},
                 {"ph":"E","pid":1,"tid":8,"ts":1012},
-                {"ph":"i","pid":1,"tid":8,"ts":1005,"name":"ignored"}]}"#,
+                {"ph":"i","pid":1,"tid":8,"ts":1005,"name":"ignored"}]}"#
+                .as_bytes(),
         )
         .expect("parses");
         assert_eq!(trace.threads.len(), 2);
@@ -1949,11 +2309,11 @@ mod tests {
         assert_eq!(worker, [(0, 20_000, 1), (10_000, 15_000, 0)]);
         assert_eq!(trace.threads[1].1, [(2_000, 12_000, 2)]);
         let mut out = Vec::new();
-        write_trace(&trace, "t", &mut out).expect("writes");
+        write_trace(trace, "t", &mut out).expect("writes");
         let mut reader =
             crate::RecordingReader::new(std::io::Cursor::new(out)).expect("a recording");
         assert!(reader.frame_count() > 3);
-        assert!(parse_chrome_trace(r#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
+        assert!(parse_chrome_trace(br#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
         let _ = reader.frames();
     }
 
