@@ -1516,7 +1516,7 @@ fn parse_speedscope_evented(json: &serde_json::Value) -> Result<Trace, RecordErr
 }
 
 fn parse_chrome_trace(bytes: &[u8]) -> Result<Trace, RecordError> {
-    read_chrome_trace(&mut serde_json::Deserializer::from_slice(bytes))
+    read_chrome_trace(bytes)
 }
 
 /// A `pid` or `tid`: a number (no allocation) or, rarely, a string.
@@ -1809,57 +1809,12 @@ impl ChromeState {
     }
 }
 
-/// Reads a Chrome trace event by event as it is parsed (an array of events, or an object with
-/// `traceEvents`), so a file of any size costs only what its calls take.
-fn read_chrome_trace<'de, D>(deserializer: D) -> Result<Trace, RecordError>
-where
-    D: serde::Deserializer<'de>,
-    D::Error: std::fmt::Display,
-{
-    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-    struct Events<'a>(&'a mut ChromeState);
-    impl<'de> Visitor<'de> for Events<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an array of trace events")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while let Some(event) = seq.next_element_seed(EventSeed {
-                names: &mut self.0.names,
-            })? {
-                self.0.take(event);
-            }
-            Ok(())
-        }
-    }
-    impl<'de> DeserializeSeed<'de> for Events<'_> {
-        type Value = ();
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_seq(self)
-        }
-    }
-    struct File<'a>(&'a mut ChromeState);
-    impl<'de> Visitor<'de> for File<'_> {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a trace: an array of events or an object with traceEvents")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
-            Events(self.0).visit_seq(seq).map(|()| true)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            let mut found = false;
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "traceEvents" {
-                    map.next_value_seed(Events(&mut *self.0))?;
-                    found = true;
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(found)
-        }
-    }
+/// Reads a Chrome trace event by event (an array of events, or an object with `traceEvents`),
+/// each event parsed on its own as the file is read in blocks ([`crate::json_array`]), so a
+/// file of any size costs only what its calls take.
+fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
+    use crate::json_array::{for_each_element, ArrayError};
+    use serde::de::DeserializeSeed;
     let mut state = ChromeState {
         trace: Trace {
             producer: "chrome trace".into(),
@@ -1868,9 +1823,21 @@ where
         first_ns: u64::MAX,
         ..ChromeState::default()
     };
-    let found = deserializer
-        .deserialize_any(File(&mut state))
-        .map_err(|e| invalid(format!("trace JSON: {e}")))?;
+    let found = for_each_element(input, "traceEvents", |element| {
+        let mut events = serde_json::Deserializer::from_slice(element);
+        let event = EventSeed {
+            names: &mut state.names,
+        }
+        .deserialize(&mut events)?;
+        events.end()?;
+        state.take(event);
+        Ok::<(), serde_json::Error>(())
+    })
+    .map_err(|error| match error {
+        ArrayError::Io(error) => RecordError::from(error),
+        ArrayError::Shape(what) => invalid(format!("trace JSON: {what}")),
+        ArrayError::Element(error) => invalid(format!("trace JSON: an event: {error}")),
+    })?;
     if !found {
         return Err(invalid("trace: no traceEvents"));
     }
@@ -2130,7 +2097,7 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
     match format {
         ProfileFormat::Folded => return write_recording(&parse_folded(input()?)?, &program, out),
         ProfileFormat::ChromeTrace => {
-            let trace = read_chrome_trace(&mut serde_json::Deserializer::from_reader(input()?))?;
+            let trace = read_chrome_trace(std::fs::File::open(path)?)?;
             return write_trace(trace, &program, out);
         }
         _ => {}

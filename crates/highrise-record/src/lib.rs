@@ -30,6 +30,7 @@ mod error;
 pub mod export;
 mod format;
 pub mod import;
+mod json_array;
 pub mod pprof;
 mod reader;
 mod writer;
