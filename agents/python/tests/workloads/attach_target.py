@@ -14,7 +14,7 @@ def helper(n):
 def work():
     total = 0
     for _ in range(50):
-        total += helper(200)
+        total += helper(20)
     return total
 
 
