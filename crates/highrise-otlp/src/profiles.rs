@@ -604,15 +604,8 @@ impl SampleTimeline {
         let key = highrise_record::import::frame_building(&frame.0, frame.1.as_deref());
         let next = self.buildings.len() as u32;
         let id = *self.buildings.entry(key).or_insert_with_key(|key| {
-            self.new_methods.push(MethodDef {
-                id: next,
-                package: key.0.clone(),
-                class: key.1.clone(),
-                method: key.2.clone(),
-                signature: None,
-                file: key.3.clone(),
-                line: None,
-            });
+            self.new_methods
+                .push(highrise_record::import::building_definition(next, key));
             next
         });
         self.frames.insert(Arc::clone(frame), id);

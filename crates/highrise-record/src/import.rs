@@ -2030,6 +2030,19 @@ pub fn frame_building(name: &str, file: Option<&str>) -> (String, String, String
     (package, class, method, file)
 }
 
+/// Method `id`'s definition: the building `key` ([`frame_building`]) stands for.
+pub fn building_definition(id: u32, key: &(String, String, String, Option<String>)) -> MethodDef {
+    MethodDef {
+        id,
+        package: key.0.clone(),
+        class: key.1.clone(),
+        method: key.2.clone(),
+        signature: None,
+        file: key.3.clone(),
+        line: None,
+    }
+}
+
 fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>) {
     let mut method_of_frame = Vec::with_capacity(frames.len());
     let mut methods: HashMap<(String, String, String, Option<String>), u32> = HashMap::new();
@@ -2037,16 +2050,8 @@ fn methods_of(frames: &[(String, Option<String>)]) -> (Vec<u32>, Vec<MethodDef>)
     for (name, file) in frames {
         let key = frame_building(name, file.as_deref());
         let next = methods.len() as u32;
-        let id = *methods.entry(key.clone()).or_insert_with(|| {
-            definitions.push(MethodDef {
-                id: next,
-                package: key.0.clone(),
-                class: key.1.clone(),
-                method: key.2.clone(),
-                signature: None,
-                file: key.3.clone(),
-                line: None,
-            });
+        let id = *methods.entry(key).or_insert_with_key(|key| {
+            definitions.push(building_definition(next, key));
             next
         });
         method_of_frame.push(id);
