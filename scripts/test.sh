@@ -15,6 +15,8 @@ scripts/install-profilers.sh
 scripts/check-pure-crates.sh
 # Comments and docs name features, not issue numbers.
 scripts/check-docs.sh
+# No new import cycle between a crate's files (the aggregator has none).
+scripts/check-module-cycles.py
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::{clamp_window_ns, AggregatorConfig};
-use crate::contexts::ContextTree;
-use crate::contexts_worker::ContextsHandle;
+use crate::contexts::{ContextTree, ContextsHandle};
 use crate::drops::DropHistory;
 use crate::edges::CallEdges;
 use crate::engine::Engine;
+use crate::memory::FoldShare;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{FocusThreads, Snapshot, SnapshotState, ThreadShare};
 use crate::stats::AggregatorStats;
@@ -279,10 +279,11 @@ impl Aggregator {
         out.stats = self.stats();
         self.sample_drops();
         out.dropped_share = self.drops.share(out.now_ns, out.window_ns);
-        out.memory = self
-            .engine
-            .memory
-            .snapshot(out.now_ns, out.window_ns, self.contexts.as_mut());
+        out.memory = self.engine.memory.snapshot(
+            out.now_ns,
+            out.window_ns,
+            self.contexts.as_mut().map(|c| c as &mut dyn FoldShare),
+        );
         out.focus = self.snapshots.focus_method.map(|method_id| {
             let per_ns = 1.0 / out.window_ns.max(1) as f32;
             let mut threads: Vec<ThreadShare> = self

@@ -14,6 +14,9 @@ pub const MIN_BUCKETS_PER_WINDOW: u64 = 64;
 /// Default bound on a thread's stack depth; see [`AggregatorConfig::max_stack_depth`].
 pub const DEFAULT_MAX_STACK_DEPTH: u32 = 65_536;
 
+/// Default most nodes a calling-context tree keeps.
+pub const DEFAULT_MAX_CONTEXT_NODES: u32 = 1 << 20;
+
 /// How an [`crate::Aggregator`] is set up. Everything here can also be changed later except
 /// `max_stack_depth`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +34,7 @@ pub struct AggregatorConfig {
     /// by default (the headless report turns it on).
     pub contexts: bool,
     /// Most nodes the calling-context tree keeps; past it, new paths are counted in their
-    /// parent's "(other contexts)" node. Default [`crate::DEFAULT_MAX_CONTEXT_NODES`].
+    /// parent's "(other contexts)" node. Default [`DEFAULT_MAX_CONTEXT_NODES`].
     pub max_context_nodes: u32,
     /// Build the calling-context tree on a thread of its own, beside the windowed
     /// statistics (each batch is copied to it; reads wait for it to catch up). Default on;
@@ -67,7 +70,7 @@ impl Default for AggregatorConfig {
             window_ns: DEFAULT_WINDOW_NS,
             max_stack_depth: DEFAULT_MAX_STACK_DEPTH,
             contexts: false,
-            max_context_nodes: crate::DEFAULT_MAX_CONTEXT_NODES,
+            max_context_nodes: DEFAULT_MAX_CONTEXT_NODES,
             contexts_thread: true,
             memory_fold: MemoryFold::Auto,
         }

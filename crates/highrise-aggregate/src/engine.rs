@@ -13,30 +13,13 @@ use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::config::MemoryFold;
 use crate::config::{bucket_ns_for_window, clamp_window_ns, RING_SLOTS};
-use crate::memory::OUTSIDE_METHODS;
-use crate::memory_worker::MemoryHandle;
+use crate::memory::{MemoryHandle, OUTSIDE_METHODS};
 use crate::methods::Methods;
 use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
+use crate::prefetch::prefetch;
 use crate::ring::{Entry, Ring};
 use crate::stats::AggregatorStats;
 use crate::thread::{Frame, ThreadState};
-
-/// Asks the CPU to bring `value`'s cache line in, without waiting for it (unlike a load,
-/// a prefetch does not hold up retirement, so many more misses can be in flight).
-#[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch has no architectural effect; SSE is part of the x86_64 baseline.
-    // (Newer compilers consider the intrinsic safe, hence `unused_unsafe`.)
-    #[allow(unsafe_code, unused_unsafe)]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast::<i8>(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
 
 /// Which accumulator an interval is charged to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! [`KeyedTable`]: a value per 64-bit key, for the hot paths that fold queued updates in with
 //! prefetching (memory records' (method, class) totals, calls below "(other contexts)").
 
-use crate::engine::prefetch;
+use crate::prefetch::prefetch;
 
 /// The one key a [`KeyedTable`] cannot hold (it marks free slots).
 pub(crate) const FREE_KEY: u64 = u64::MAX;

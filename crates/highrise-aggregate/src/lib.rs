@@ -72,8 +72,8 @@
 //! batches, and records are subtracted when their bucket leaves the window.
 //! Memory records are queued and folded per batch, on a thread of their own where the machine
 //! has a core for it, else a quarter of them on the calling-context tree's thread
-//! ([`MemoryFold`], `memory_worker.rs`); the tree replays the stacks on its own thread
-//! (`contexts_worker.rs`). Reads wait for both, so they see every batch given before.
+//! ([`MemoryFold`], `memory/worker.rs`); the tree replays the stacks on its own thread
+//! (`contexts/worker.rs`). Reads wait for both, so they see every batch given before.
 //!
 //! Memory grows with the (method, thread) pairs that ran in the window: pairs and ended threads
 //! are released at most 16 buckets after their last data left the window, so memory depends on
@@ -84,31 +84,30 @@ mod aggregator;
 mod alerts;
 mod config;
 mod contexts;
-mod contexts_worker;
 mod drops;
 mod edges;
 mod engine;
 mod history;
 mod keyed;
 mod memory;
-mod memory_worker;
 mod methods;
 mod multiplicity;
 mod pair;
+mod prefetch;
 mod ring;
 mod snapshot;
 mod stats;
 mod thread;
-mod worker;
+mod worker_thread;
 
 pub use aggregator::Aggregator;
 pub use alerts::{Alert, AlertConfig, AlertDetector, AlertKind};
 pub use config::{
     bucket_ns_for_window, clamp_window_ns, elevation_error_bound, AggregatorConfig, MemoryFold,
-    DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, DEFAULT_WINDOW_S, MAX_WINDOW_NS,
-    MIN_BUCKETS_PER_WINDOW, MIN_WINDOW_NS,
+    DEFAULT_MAX_CONTEXT_NODES, DEFAULT_MAX_STACK_DEPTH, DEFAULT_WINDOW_NS, DEFAULT_WINDOW_S,
+    MAX_WINDOW_NS, MIN_BUCKETS_PER_WINDOW, MIN_WINDOW_NS,
 };
-pub use contexts::{ContextNode, ContextTree, DEFAULT_MAX_CONTEXT_NODES, OTHER_CONTEXTS};
+pub use contexts::{ContextNode, ContextTree, OTHER_CONTEXTS};
 pub use edges::{CallEdge, CallEdges, MAX_OVERFLOW_EDGES};
 pub use history::{History, HistoryConfig, HistoryPoint};
 pub use memory::{

@@ -131,10 +131,10 @@ impl PairMap {
     #[inline(always)]
     pub(crate) fn prefetch(&self, method_id: u32) {
         if self.dense.is_empty() {
-            crate::engine::prefetch(&self.table.slots[self.table.home(method_id)]);
+            crate::prefetch::prefetch(&self.table.slots[self.table.home(method_id)]);
         } else if self.dense.len() > PREFETCH_DENSE_IDS {
             if let Some(slot) = self.dense.get(method_id as usize) {
-                crate::engine::prefetch(slot);
+                crate::prefetch::prefetch(slot);
             }
         }
     }

@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use crate::engine::{prefetch, Engine};
+use crate::engine::Engine;
 use crate::memory::MemorySnapshot;
 use crate::pair::NO_PAIR;
+use crate::prefetch::prefetch;
 use crate::stats::AggregatorStats;
 use crate::thread::ThreadState;
 

@@ -61,17 +61,8 @@ pub struct AttachArgs {
     pub jcmd: Option<PathBuf>,
 }
 
-/// Runs `highrise attach`: the Python agent for a CPython process, else the Java agent.
+/// Runs `highrise attach` on a JVM (or a process that may be one): loads the Java agent.
 pub fn run(args: AttachArgs) -> anyhow::Result<()> {
-    use crate::attach_python::{runtime_of, Runtime};
-    match runtime_of(args.pid)? {
-        Runtime::Python(version) => return crate::attach_python::run(&args, version.as_deref()),
-        Runtime::Other(exe) => bail!(
-            "process {} ({exe}) is neither a JVM nor CPython: highrise attach loads the Java or the Python agent",
-            args.pid
-        ),
-        Runtime::Jvm | Runtime::Unknown => {}
-    }
     let options = agent_options(&args)?;
     let jar = agent_jar(&args)?;
     let jcmd = jcmd_path(&args);

@@ -88,12 +88,25 @@ fn main() -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => serve::run(args),
         Command::Demo(args) => demo::run(args),
-        Command::Attach(args) => attach::run(args),
+        Command::Attach(args) => attach_any(args),
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
         Command::Classes(args) => predict::run_classes(args),
         Command::Predict(args) => predict::run_predict(args),
+    }
+}
+
+/// `highrise attach`: the Python agent for a CPython process, else the Java agent.
+fn attach_any(args: attach::AttachArgs) -> anyhow::Result<()> {
+    use attach_python::{runtime_of, Runtime};
+    match runtime_of(args.pid)? {
+        Runtime::Python(version) => attach_python::run(&args, version.as_deref()),
+        Runtime::Other(exe) => anyhow::bail!(
+            "process {} ({exe}) is neither a JVM nor CPython: highrise attach loads the Java or the Python agent",
+            args.pid
+        ),
+        Runtime::Jvm | Runtime::Unknown => attach::run(args),
     }
 }
 

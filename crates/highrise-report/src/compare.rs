@@ -4,38 +4,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+pub use crate::pairing::MethodKey;
 use crate::pairing::{pair_up_with_classes, ClassMethods, FxSet, Paired};
 use crate::summary::{round, MethodSummary, RunSummary};
-
-/// What identifies a method across runs.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct MethodKey {
-    pub package: String,
-    pub class: String,
-    pub method: String,
-    pub signature: Option<String>,
-}
-
-impl MethodKey {
-    /// The key of a method definition.
-    pub fn of_definition(definition: &highrise_protocol::MethodDef) -> Self {
-        Self {
-            package: definition.package.clone(),
-            class: definition.class.clone(),
-            method: definition.method.clone(),
-            signature: definition.signature.clone(),
-        }
-    }
-
-    fn of(method: &MethodSummary) -> Self {
-        Self {
-            package: method.package.clone(),
-            class: method.class.clone(),
-            method: method.method.clone(),
-            signature: method.signature.clone(),
-        }
-    }
-}
 
 /// One method in A and/or B.
 #[derive(Debug, Clone, PartialEq, Serialize)]

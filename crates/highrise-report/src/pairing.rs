@@ -29,8 +29,39 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use highrise_protocol::{JvmBase, JvmDescriptor, JvmType};
+use serde::Serialize;
 
-use crate::compare::MethodKey;
+use crate::summary::MethodSummary;
+
+/// What identifies a method across runs.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct MethodKey {
+    pub package: String,
+    pub class: String,
+    pub method: String,
+    pub signature: Option<String>,
+}
+
+impl MethodKey {
+    /// The key of a method definition.
+    pub fn of_definition(definition: &highrise_protocol::MethodDef) -> Self {
+        Self {
+            package: definition.package.clone(),
+            class: definition.class.clone(),
+            method: definition.method.clone(),
+            signature: definition.signature.clone(),
+        }
+    }
+
+    pub(crate) fn of(method: &MethodSummary) -> Self {
+        Self {
+            package: method.package.clone(),
+            class: method.class.clone(),
+            method: method.method.clone(),
+            signature: method.signature.clone(),
+        }
+    }
+}
 
 /// Index into A, index into B, verdict (`same`, `moved`, `removed`, `added`).
 pub(crate) type Pair = (Option<usize>, Option<usize>, &'static str);

@@ -20,11 +20,11 @@ use std::sync::Arc;
 
 use highrise_protocol::MemoryAmount;
 
-use crate::engine::prefetch;
 use crate::keyed::{KeyedTable, FREE_KEY};
+use crate::prefetch::prefetch;
 
 /// Buckets of 2^24 ns.
-const BUCKET_SHIFT: u32 = 24;
+pub(super) const BUCKET_SHIFT: u32 = 24;
 
 /// The method id memory at stack depth 0 is kept under ("outside profiled methods").
 pub const OUTSIDE_METHODS: u32 = u32::MAX;
@@ -375,7 +375,7 @@ const PREFETCH_AHEAD: usize = 8;
 /// The aggregator's allocation state.
 ///
 /// Records are queued ([`Pending`], a sequential append, by
-/// [`crate::memory_worker::MemoryHandle`]) and folded in together ([`MemoryState::fold`]):
+/// [`super::worker::MemoryHandle`]) and folded in together ([`MemoryState::fold`]):
 /// there the lines each record will touch (its method's slot and its (method, class) slot)
 /// are prefetched a few records ahead, so that at 200k methods their cache misses overlap
 /// instead of following one another.
@@ -775,7 +775,7 @@ fn sort_and_sum(method_classes: &mut Vec<MethodClassAmount>) {
 }
 
 /// The first bucket with any part inside `[now_ns - window_ns, now_ns]`.
-fn oldest_live_epoch(now_ns: u64, window_ns: u64) -> u64 {
+pub(super) fn oldest_live_epoch(now_ns: u64, window_ns: u64) -> u64 {
     now_ns.saturating_sub(window_ns) >> BUCKET_SHIFT
 }
 
@@ -873,112 +873,6 @@ mod tests {
         assert_eq!(second.dropped.allocations, 5);
         state.dropped(3, 10, 0);
         assert_eq!(state.snapshot().dropped.bytes, 50);
-    }
-
-    const INVALID_CLASS: u32 = highrise_protocol::MAX_CLASS_ID + 4;
-
-    /// One step of [`window_and_totals_match_the_reference`]: `(advance now by this many ms,
-    /// method (6 = outside), class, ms before now, count, free, huge)`.
-    type Step = (u64, u32, u32, u64, u64, bool, bool);
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-
-        /// Accumulators opened, written out, overflowed and expired, with lagging records
-        /// (up to 4 s before "now") and folds of any size, against a plain sum of the records;
-        /// inline, or on the worker thread (which folds several batches at the latest one's
-        /// "now").
-        #[test]
-        fn window_and_totals_match_the_reference(
-            steps in proptest::collection::vec(
-                (0u64..40, 0u32..7, 0u32..5, 0u64..4000, 1u64..5, proptest::prelude::any::<bool>(),
-                    proptest::prelude::any::<bool>()),
-                1..300,
-            ),
-            fold_every in 1usize..20,
-            window_ms in 100u64..3000,
-            own_thread in proptest::prelude::any::<bool>(),
-        ) {
-            let window_ns = window_ms * 1_000_000;
-            let mut state = crate::memory_worker::MemoryHandle::new(if own_thread {
-                crate::MemoryFold::OwnThread
-            } else {
-                crate::MemoryFold::Inline
-            });
-            let mut now_ns = 10 * SECOND;
-            // (method, epoch, amount) of every record.
-            let mut seen: Vec<(u32, u64, MemoryAmount)> = Vec::new();
-            let mut classes: Vec<u32> = Vec::new();
-            let steps: Vec<Step> = steps;
-            for (index, &(advance_ms, method, class_id, before_ms, count, free, huge)) in
-                steps.iter().enumerate()
-            {
-                now_ns += advance_ms * 1_000_000;
-                let method_id = if method == 6 { OUTSIDE_METHODS } else { method };
-                // Class 4 stands for an id past the protocol's limit.
-                let class_id = if class_id == 4 { INVALID_CLASS } else { class_id };
-                let count = if huge { count << 31 } else { count };
-                let amount = MemoryAmount { count, bytes: count * 24, free };
-                let timestamp_ns = now_ns - before_ms * 1_000_000;
-                state.push(method_id, class_id, amount, timestamp_ns, now_ns);
-                seen.push((method_id, timestamp_ns >> BUCKET_SHIFT, amount));
-                classes.push(class_id);
-                if index % fold_every == 0 {
-                    state.batch_ended(now_ns, window_ns);
-                }
-            }
-            state.batch_ended(now_ns, window_ns);
-            let snapshot = state.snapshot(now_ns, window_ns, None);
-            let oldest = oldest_live_epoch(now_ns, window_ns);
-            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
-                let mut window = Amount::default();
-                let mut total = Amount::default();
-                for &(_, epoch, amount) in seen.iter().filter(|(m, _, _)| *m == method_id) {
-                    total.add_record(amount);
-                    if epoch >= oldest {
-                        window.add_record(amount);
-                    }
-                }
-                let got = snapshot.method(method_id);
-                proptest::prop_assert_eq!(got.window, window, "window of {}", method_id);
-                for class_id in [0, 1, 2, 3, INVALID_CLASS] {
-                    let mut class_total = Amount::default();
-                    for (&(_, _, amount), _) in seen
-                        .iter()
-                        .zip(&classes)
-                        .filter(|((m, _, _), c)| *m == method_id && **c == class_id)
-                    {
-                        class_total.add_record(amount);
-                    }
-                    let listed = snapshot
-                        .classes_of(method_id)
-                        .iter()
-                        .find(|entry| entry.class_id == class_id)
-                        .map_or(Amount::default(), |entry| entry.amount);
-                    proptest::prop_assert_eq!(listed, class_total, "{} of {}", class_id, method_id);
-                }
-                proptest::prop_assert_eq!(got.total, total, "total of {}", method_id);
-            }
-            // Per class, all methods (ids past the limit have no entry).
-            for class_id in 0..4 {
-                let mut class_total = Amount::default();
-                for (&(_, _, amount), _) in seen.iter().zip(&classes).filter(|(_, c)| **c == class_id) {
-                    class_total.add_record(amount);
-                }
-                let listed = snapshot.classes.get(class_id as usize).copied().unwrap_or_default();
-                proptest::prop_assert_eq!(listed, class_total, "class {}", class_id);
-            }
-            proptest::prop_assert!(snapshot.classes.len() <= 4);
-            // Later, everything has left the window and the totals stay.
-            let later = state.snapshot(now_ns + 10 * SECOND, window_ns, None);
-            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
-                proptest::prop_assert!(later.method(method_id).window.is_zero());
-                proptest::prop_assert_eq!(
-                    later.method(method_id).total,
-                    snapshot.method(method_id).total
-                );
-            }
-        }
     }
 
     fn made_amount(count: u64, bytes: u64) -> Amount {

@@ -11,7 +11,7 @@
 //! waits too. Every read hands over what is queued and waits for the worker, so it sees every
 //! record applied before it, as inline. The thread starts with the session's first memory
 //! record: sessions without any never start one. The thread itself is
-//! [`crate::worker::WorkerThread`], as for [`crate::contexts_worker`].
+//! [`crate::worker_thread::WorkerThread`], as for [`crate::contexts::worker`].
 //!
 //! Shared with the tree's thread (two cores, both busy): the records of every
 //! [`SHARED_EVERY`]-th method wait in [`MemoryHandle::shared`] until the aggregator adds them
@@ -24,10 +24,9 @@ use std::sync::Arc;
 
 use highrise_protocol::MemoryAmount;
 
+use super::fold::{MemorySnapshot, MemoryState, Pending};
 use crate::config::MemoryFold;
-use crate::contexts_worker::ContextsHandle;
-use crate::memory::{MemorySnapshot, MemoryState, Pending};
-use crate::worker::WorkerThread;
+use crate::worker_thread::WorkerThread;
 
 /// Records queued before they are handed to the worker.
 const JOB_RECORDS: usize = 8 * 1024;
@@ -37,6 +36,15 @@ const QUEUED_JOBS: usize = 4;
 /// `SHARED_EVERY`-th method: on two cores a quarter balanced the two threads best (a third,
 /// a sixth and an eighth did less well, a half no better than inline).
 const SHARED_EVERY: u32 = 4;
+
+/// The other thread that takes a share of the fold ([`MemoryFold::SharedWithTree`]: the
+/// calling-context tree's), seen from here only through what it is asked.
+pub(crate) trait FoldShare {
+    /// Takes `records` (leaving the vector empty) to fold at (now, window).
+    fn fold_memory(&mut self, records: &mut Vec<Pending>, now_ns: u64, window_ns: u64);
+    /// Its share at (now, window), everything handed to it folded.
+    fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot>;
+}
 
 /// Records to fold, and the "now" and window to fold them at.
 #[derive(Debug, Default)]
@@ -263,8 +271,8 @@ impl MemoryHandle {
 
     /// Hands the tree's share of the records queued so far to its thread (nothing unless
     /// the fold is shared with it).
-    pub(crate) fn hand_shared(&mut self, contexts: &mut ContextsHandle) {
-        contexts.fold_memory(&mut self.shared, self.now_ns, self.window_ns);
+    pub(crate) fn hand_shared(&mut self, share: &mut dyn FoldShare) {
+        share.fold_memory(&mut self.shared, self.now_ns, self.window_ns);
     }
 
     /// Everything queued folded, expired to `[now_ns - window_ns, now_ns]`, read back; with
@@ -273,7 +281,7 @@ impl MemoryHandle {
         &mut self,
         now_ns: u64,
         window_ns: u64,
-        contexts: Option<&mut ContextsHandle>,
+        share: Option<&mut dyn FoldShare>,
     ) -> Arc<MemorySnapshot> {
         self.hand_over();
         let local = match &mut self.place {
@@ -283,10 +291,10 @@ impl MemoryHandle {
                 .ask(|reply| Request::Snapshot(now_ns, window_ns, reply))
                 .unwrap_or_default(),
         };
-        match contexts {
-            Some(contexts) if self.fold == MemoryFold::SharedWithTree => {
-                self.hand_shared(contexts);
-                let shared = contexts.memory_snapshot(now_ns, window_ns);
+        match share {
+            Some(share) if self.fold == MemoryFold::SharedWithTree => {
+                self.hand_shared(share);
+                let shared = share.memory_snapshot(now_ns, window_ns);
                 self.merged(&local, &shared)
             }
             _ => local,
@@ -329,5 +337,119 @@ impl MemoryHandle {
             Place::Thread(worker) => worker.thread.ask(Request::MemoryBytes).unwrap_or_default(),
         };
         state + self.queued.capacity() * size_of::<Pending>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fold::{oldest_live_epoch, Amount, BUCKET_SHIFT, OUTSIDE_METHODS};
+    use super::*;
+
+    const SECOND: u64 = 1_000_000_000;
+
+    const INVALID_CLASS: u32 = highrise_protocol::MAX_CLASS_ID + 4;
+
+    /// One step of [`window_and_totals_match_the_reference`]: `(advance now by this many ms,
+    /// method (6 = outside), class, ms before now, count, free, huge)`.
+    type Step = (u64, u32, u32, u64, u64, bool, bool);
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Accumulators opened, written out, overflowed and expired, with lagging records
+        /// (up to 4 s before "now") and folds of any size, against a plain sum of the records;
+        /// inline, or on the worker thread (which folds several batches at the latest one's
+        /// "now").
+        #[test]
+        fn window_and_totals_match_the_reference(
+            steps in proptest::collection::vec(
+                (0u64..40, 0u32..7, 0u32..5, 0u64..4000, 1u64..5, proptest::prelude::any::<bool>(),
+                    proptest::prelude::any::<bool>()),
+                1..300,
+            ),
+            fold_every in 1usize..20,
+            window_ms in 100u64..3000,
+            own_thread in proptest::prelude::any::<bool>(),
+        ) {
+            let window_ns = window_ms * 1_000_000;
+            let mut state = MemoryHandle::new(if own_thread {
+                MemoryFold::OwnThread
+            } else {
+                MemoryFold::Inline
+            });
+            let mut now_ns = 10 * SECOND;
+            // (method, epoch, amount) of every record.
+            let mut seen: Vec<(u32, u64, MemoryAmount)> = Vec::new();
+            let mut classes: Vec<u32> = Vec::new();
+            let steps: Vec<Step> = steps;
+            for (index, &(advance_ms, method, class_id, before_ms, count, free, huge)) in
+                steps.iter().enumerate()
+            {
+                now_ns += advance_ms * 1_000_000;
+                let method_id = if method == 6 { OUTSIDE_METHODS } else { method };
+                // Class 4 stands for an id past the protocol's limit.
+                let class_id = if class_id == 4 { INVALID_CLASS } else { class_id };
+                let count = if huge { count << 31 } else { count };
+                let amount = MemoryAmount { count, bytes: count * 24, free };
+                let timestamp_ns = now_ns - before_ms * 1_000_000;
+                state.push(method_id, class_id, amount, timestamp_ns, now_ns);
+                seen.push((method_id, timestamp_ns >> BUCKET_SHIFT, amount));
+                classes.push(class_id);
+                if index % fold_every == 0 {
+                    state.batch_ended(now_ns, window_ns);
+                }
+            }
+            state.batch_ended(now_ns, window_ns);
+            let snapshot = state.snapshot(now_ns, window_ns, None);
+            let oldest = oldest_live_epoch(now_ns, window_ns);
+            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
+                let mut window = Amount::default();
+                let mut total = Amount::default();
+                for &(_, epoch, amount) in seen.iter().filter(|(m, _, _)| *m == method_id) {
+                    total.add_record(amount);
+                    if epoch >= oldest {
+                        window.add_record(amount);
+                    }
+                }
+                let got = snapshot.method(method_id);
+                proptest::prop_assert_eq!(got.window, window, "window of {}", method_id);
+                for class_id in [0, 1, 2, 3, INVALID_CLASS] {
+                    let mut class_total = Amount::default();
+                    for (&(_, _, amount), _) in seen
+                        .iter()
+                        .zip(&classes)
+                        .filter(|((m, _, _), c)| *m == method_id && **c == class_id)
+                    {
+                        class_total.add_record(amount);
+                    }
+                    let listed = snapshot
+                        .classes_of(method_id)
+                        .iter()
+                        .find(|entry| entry.class_id == class_id)
+                        .map_or(Amount::default(), |entry| entry.amount);
+                    proptest::prop_assert_eq!(listed, class_total, "{} of {}", class_id, method_id);
+                }
+                proptest::prop_assert_eq!(got.total, total, "total of {}", method_id);
+            }
+            // Per class, all methods (ids past the limit have no entry).
+            for class_id in 0..4 {
+                let mut class_total = Amount::default();
+                for (&(_, _, amount), _) in seen.iter().zip(&classes).filter(|(_, c)| **c == class_id) {
+                    class_total.add_record(amount);
+                }
+                let listed = snapshot.classes.get(class_id as usize).copied().unwrap_or_default();
+                proptest::prop_assert_eq!(listed, class_total, "class {}", class_id);
+            }
+            proptest::prop_assert!(snapshot.classes.len() <= 4);
+            // Later, everything has left the window and the totals stay.
+            let later = state.snapshot(now_ns + 10 * SECOND, window_ns, None);
+            for method_id in (0..6).chain([OUTSIDE_METHODS]) {
+                proptest::prop_assert!(later.method(method_id).window.is_zero());
+                proptest::prop_assert_eq!(
+                    later.method(method_id).total,
+                    snapshot.method(method_id).total
+                );
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! It replays each thread's stack on its own (the engine's stack semantics: an exit closes the
 //! matching frame and any above it, an exit with no match is ignored, a resync replaces the
 //! stack), so it is independent of the windowed statistics and can run on a thread of its
-//! own (`contexts_worker.rs`). Cumulative since the session started. Memory: 40 bytes per node
+//! own ([`super::worker`]). Cumulative since the session started. Memory: 40 bytes per node
 //! plus 40 per (node, class) with allocations, plus 8 to 16 bytes per node and per
 //! (node, class) of hash index; bounded by [`ContextTree`]'s node cap: past it, a missing
 //! child is counted in its parent's "(other contexts)" child, and a missing child of an
@@ -17,16 +17,13 @@ use std::collections::HashMap;
 use highrise_protocol::{Event, EventKind, MemoryAmount};
 
 use crate::edges::{totals, CallEdges, EdgeHistory, OverflowEdges};
-use crate::engine::prefetch;
 use crate::memory::Amount;
+use crate::prefetch::prefetch;
 
 /// The method id of a node standing for the contexts beyond the cap.
 pub const OTHER_CONTEXTS: u32 = u32::MAX;
 
 const NONE: u32 = u32::MAX;
-
-/// Default most nodes a tree keeps.
-pub const DEFAULT_MAX_CONTEXT_NODES: u32 = 1 << 20;
 
 /// Events per chunk of [`Contexts::apply`]: the path lookups of a chunk are prefetched
 /// before it is applied.

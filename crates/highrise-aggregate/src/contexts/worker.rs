@@ -8,17 +8,17 @@
 //! worker's wake-ups cost little per event; at most [`QUEUED_JOBS`] wait, then the
 //! aggregator waits too. Every read (export, node count, memory) first hands over what is
 //! gathered and waits for the worker to apply it, so a read sees every batch applied before
-//! it, as inline. The thread itself is [`crate::worker::WorkerThread`].
+//! it, as inline. The thread itself is [`crate::worker_thread::WorkerThread`].
 
 use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use highrise_protocol::{Event, MemoryAmount};
 
-use crate::contexts::{ContextTree, Contexts};
+use super::tree::{ContextTree, Contexts};
 use crate::edges::CallEdges;
-use crate::memory::{MemorySnapshot, MemoryState, Pending};
-use crate::worker::WorkerThread;
+use crate::memory::{FoldShare, MemorySnapshot, MemoryState, Pending};
+use crate::worker_thread::WorkerThread;
 
 /// Events gathered before a job is handed to the worker.
 const JOB_EVENTS: usize = 16 * 1024;
@@ -56,7 +56,7 @@ struct Job {
     events: Vec<Event>,
     amounts: Vec<MemoryAmount>,
     stacks: Vec<u32>,
-    /// Memory records whose fold this thread takes (see [`crate::memory_worker`]), and the
+    /// Memory records whose fold this thread takes (see [`crate::memory::worker`]), and the
     /// "now" and window of the latest batch they came with.
     memory: Vec<Pending>,
     memory_now_ns: u64,
@@ -113,7 +113,7 @@ impl Job {
 }
 
 /// What the tree's place owns: the tree, and the memory records whose fold it takes (where
-/// the aggregator splits the fold with this thread: [`crate::memory_worker`]).
+/// the aggregator splits the fold with this thread: [`crate::memory::worker`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Owned {
     contexts: Box<Contexts>,
@@ -319,38 +319,6 @@ impl ContextsHandle {
         }
     }
 
-    /// Takes the fold of `records` (emptied), made with a "now" no later than `now_ns`.
-    pub(crate) fn fold_memory(&mut self, records: &mut Vec<Pending>, now_ns: u64, window_ns: u64) {
-        if records.is_empty() {
-            return;
-        }
-        match self {
-            Self::Inline(owned) => {
-                owned.memory.fold(records, now_ns, window_ns);
-                records.clear();
-            }
-            Self::Thread(worker) => {
-                let job = worker.gathering();
-                job.memory.append(records);
-                job.memory_now_ns = now_ns;
-                job.memory_window_ns = window_ns;
-                if job.memory.len() >= JOB_MEMORY_RECORDS {
-                    worker.hand_over();
-                }
-            }
-        }
-    }
-
-    /// The memory records' share folded here ([`Self::fold_memory`]), at (now, window).
-    pub(crate) fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
-        match self {
-            Self::Inline(owned) => owned.memory.snapshot_at(now_ns, window_ns),
-            Self::Thread(worker) => worker
-                .ask(|reply| Request::Memory(now_ns, window_ns, reply))
-                .unwrap_or_default(),
-        }
-    }
-
     pub(crate) fn thread_ended(&mut self, thread_id: u64, timestamp_ns: u64) {
         match self {
             Self::Inline(owned) => owned.contexts.thread_ended(thread_id, timestamp_ns),
@@ -410,6 +378,41 @@ impl ContextsHandle {
         match self {
             Self::Inline(owned) => owned.measure(),
             Self::Thread(worker) => worker.ask(Request::Measure).unwrap_or_default(),
+        }
+    }
+}
+
+/// The memory records' share this thread folds ([`MemoryFold::SharedWithTree`](crate::MemoryFold)).
+impl FoldShare for ContextsHandle {
+    /// Takes the fold of `records` (emptied), made with a "now" no later than `now_ns`.
+    fn fold_memory(&mut self, records: &mut Vec<Pending>, now_ns: u64, window_ns: u64) {
+        if records.is_empty() {
+            return;
+        }
+        match self {
+            Self::Inline(owned) => {
+                owned.memory.fold(records, now_ns, window_ns);
+                records.clear();
+            }
+            Self::Thread(worker) => {
+                let job = worker.gathering();
+                job.memory.append(records);
+                job.memory_now_ns = now_ns;
+                job.memory_window_ns = window_ns;
+                if job.memory.len() >= JOB_MEMORY_RECORDS {
+                    worker.hand_over();
+                }
+            }
+        }
+    }
+
+    /// The memory records' share folded here ([`Self::fold_memory`]), at (now, window).
+    fn memory_snapshot(&mut self, now_ns: u64, window_ns: u64) -> Arc<MemorySnapshot> {
+        match self {
+            Self::Inline(owned) => owned.memory.snapshot_at(now_ns, window_ns),
+            Self::Thread(worker) => worker
+                .ask(|reply| Request::Memory(now_ns, window_ns, reply))
+                .unwrap_or_default(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! A thread that owns one piece of the aggregator's state and applies requests to it in
-//! order: the plumbing shared by [`crate::contexts_worker`] and [`crate::memory_worker`].
+//! order: the plumbing shared by [`crate::contexts::worker`] and [`crate::memory::worker`].
 //! Written on `std`'s channels: this crate depends on no runtime.
 
 use std::sync::mpsc::{sync_channel, Sender, SyncSender, TrySendError};
