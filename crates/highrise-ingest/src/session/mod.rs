@@ -10,6 +10,7 @@
 //! - `recorder`: the recording tee (`.hrec` writer, frames synthesized mid-session);
 //! - `publisher`: sending reports without ever queueing more than the channel holds.
 
+mod dense;
 mod processor;
 mod publisher;
 mod recorder;

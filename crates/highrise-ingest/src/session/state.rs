@@ -18,6 +18,8 @@ use crate::report::{
 };
 use crate::sink::SessionSink;
 
+use super::dense::{DenseTable, Refusal};
+
 /// Definitions per synthesized `DefineMethods` frame (keeps each frame far below the 4 MiB
 /// frame limit).
 const SYNTHESIZED_DEFINITIONS_PER_FRAME: usize = 4096;
@@ -35,13 +37,8 @@ pub(crate) struct Session<S: SessionSink> {
     pub(super) status: SessionStatus,
     pub(super) stats: SessionStats,
     errors: Vec<SessionError>,
-    definition_chunks: Vec<Arc<[MethodDef]>>,
-    /// Indexed by method id: the definition's position (chunk, index), for duplicate checks
-    /// and the per-event "is it defined" test.
-    defined: Vec<Option<(u32, u32)>>,
-    class_chunks: Vec<Arc<[ClassDef]>>,
-    /// Indexed by class id: the definition's position (chunk, index), like `defined`.
-    classes_defined: Vec<Option<(u32, u32)>>,
+    methods: DenseTable<MethodDef>,
+    classes: DenseTable<ClassDef>,
     /// Class relations (the class diagram) in arrival order, each once.
     relation_chunks: Vec<Arc<[ClassRelation]>>,
     relations_seen: HashSet<ClassRelation>,
@@ -72,10 +69,8 @@ impl<S: SessionSink> Session<S> {
             status: SessionStatus::Handshaking,
             stats: SessionStats::default(),
             errors: Vec::new(),
-            definition_chunks: Vec::new(),
-            defined: Vec::new(),
-            class_chunks: Vec::new(),
-            classes_defined: Vec::new(),
+            methods: DenseTable::new(MAX_METHOD_ID, MAX_METHOD_ID_GAP),
+            classes: DenseTable::new(MAX_CLASS_ID, MAX_METHOD_ID_GAP),
             relation_chunks: Vec::new(),
             relations_seen: HashSet::new(),
             threads: Arc::new(Vec::new()),
@@ -357,122 +352,78 @@ impl<S: SessionSink> Session<S> {
     }
 
     fn is_defined(&self, method_id: u32) -> bool {
-        matches!(self.defined.get(method_id as usize), Some(Some(_)))
+        self.methods.contains(method_id)
     }
 
+    /// Method definitions: dense ids below [`MAX_METHOD_ID`], a re-definition must be identical.
     fn define_methods(&mut self, definitions: Vec<MethodDef>) {
-        let chunk_index = self.definition_chunks.len() as u32;
-        let mut accepted: Vec<MethodDef> = Vec::with_capacity(definitions.len());
-        for definition in definitions {
-            let id = definition.id;
-            if id >= MAX_METHOD_ID {
-                self.stats.skipped_records += 1;
-                self.record_error(SessionError::MethodIdTooLarge {
-                    method_id: id,
-                    max_method_id: MAX_METHOD_ID,
-                });
-                continue;
-            }
-            let defined_so_far = self.stats.definitions + accepted.len() as u64;
-            if u64::from(id) >= defined_so_far + u64::from(MAX_METHOD_ID_GAP) {
-                self.stats.skipped_records += 1;
-                self.record_error(SessionError::MethodIdTooSparse {
-                    method_id: id,
-                    defined: defined_so_far,
-                });
-                continue;
-            }
-            let slot = id as usize;
-            if self.defined.len() <= slot {
-                self.defined.resize(slot + 1, None);
-            }
-            if let Some((chunk, index)) = self.defined[slot] {
-                let existing = if chunk == chunk_index {
-                    &accepted[index as usize]
-                } else {
-                    &self.definition_chunks[chunk as usize][index as usize]
-                };
-                if *existing == definition {
+        let mut refusals = Vec::new();
+        let accepted = self.methods.admit(
+            definitions,
+            |definition| definition.id,
+            |definition, refusal| refusals.push((definition.id, refusal)),
+        );
+        for (method_id, refusal) in refusals {
+            let error = match refusal {
+                Refusal::Duplicate => {
                     self.stats.duplicate_definitions += 1;
-                } else {
-                    self.stats.skipped_records += 1;
-                    self.record_error(SessionError::ConflictingDefinition { method_id: id });
+                    continue;
                 }
-                continue;
-            }
-            self.defined[slot] = Some((chunk_index, accepted.len() as u32));
-            accepted.push(definition);
+                Refusal::TooLarge => SessionError::MethodIdTooLarge {
+                    method_id,
+                    max_method_id: MAX_METHOD_ID,
+                },
+                Refusal::TooSparse { defined } => {
+                    SessionError::MethodIdTooSparse { method_id, defined }
+                }
+                Refusal::Conflicting => SessionError::ConflictingDefinition { method_id },
+            };
+            self.stats.skipped_records += 1;
+            self.record_error(error);
         }
-        if accepted.is_empty() {
+        let Some(accepted) = accepted else {
             return;
-        }
-        self.stats.definitions += accepted.len() as u64;
+        };
+        self.stats.definitions = self.methods.len();
         self.with_sink(|sink| {
             crate::guard::maybe_inject_panic(&accepted);
             sink.define_methods(&accepted)
         });
-        self.definition_chunks.push(accepted.into());
     }
 
     fn is_class_defined(&self, class_id: u32) -> bool {
-        matches!(self.classes_defined.get(class_id as usize), Some(Some(_)))
+        self.classes.contains(class_id)
     }
 
     /// Class definitions, checked like method definitions (dense ids below
     /// [`MAX_CLASS_ID`], a re-definition must be identical).
     fn define_classes(&mut self, definitions: Vec<ClassDef>) {
-        let chunk_index = self.class_chunks.len() as u32;
-        let mut accepted: Vec<ClassDef> = Vec::with_capacity(definitions.len());
-        for definition in definitions {
-            let id = definition.id;
-            let defined_so_far = self.stats.class_definitions + accepted.len() as u64;
-            let refusal = if id >= MAX_CLASS_ID {
-                Some(format!("at or above the maximum {MAX_CLASS_ID}"))
-            } else if u64::from(id) >= defined_so_far + u64::from(MAX_METHOD_ID_GAP) {
-                Some(format!(
-                    "not dense: only {defined_so_far} class(es) defined so far"
-                ))
-            } else {
-                None
-            };
-            if let Some(reason) = refusal {
-                self.stats.skipped_records += 1;
-                self.record_error(SessionError::BadClassDefinition {
-                    class_id: id,
-                    reason,
-                });
-                continue;
-            }
-            let slot = id as usize;
-            if self.classes_defined.len() <= slot {
-                self.classes_defined.resize(slot + 1, None);
-            }
-            if let Some((chunk, index)) = self.classes_defined[slot] {
-                let existing = if chunk == chunk_index {
-                    &accepted[index as usize]
-                } else {
-                    &self.class_chunks[chunk as usize][index as usize]
-                };
-                if *existing == definition {
+        let mut refusals = Vec::new();
+        let accepted = self.classes.admit(
+            definitions,
+            |definition| definition.id,
+            |definition, refusal| refusals.push((definition.id, refusal)),
+        );
+        for (class_id, refusal) in refusals {
+            let reason = match refusal {
+                Refusal::Duplicate => {
                     self.stats.duplicate_definitions += 1;
-                } else {
-                    self.stats.skipped_records += 1;
-                    self.record_error(SessionError::BadClassDefinition {
-                        class_id: id,
-                        reason: "conflicting redefinition (first definition kept)".into(),
-                    });
+                    continue;
                 }
-                continue;
-            }
-            self.classes_defined[slot] = Some((chunk_index, accepted.len() as u32));
-            accepted.push(definition);
+                Refusal::TooLarge => format!("at or above the maximum {MAX_CLASS_ID}"),
+                Refusal::TooSparse { defined } => {
+                    format!("not dense: only {defined} class(es) defined so far")
+                }
+                Refusal::Conflicting => "conflicting redefinition (first definition kept)".into(),
+            };
+            self.stats.skipped_records += 1;
+            self.record_error(SessionError::BadClassDefinition { class_id, reason });
         }
-        if accepted.is_empty() {
+        let Some(accepted) = accepted else {
             return;
-        }
-        self.stats.class_definitions += accepted.len() as u64;
+        };
+        self.stats.class_definitions = self.classes.len();
         self.with_sink(|sink| sink.define_classes(&accepted));
-        self.class_chunks.push(accepted.into());
     }
 
     /// Class relations: each between defined classes (else skipped with an error), each kept
@@ -678,7 +629,8 @@ impl<S: SessionSink> Session<S> {
             ..hello
         }))];
         let definitions: Vec<MethodDef> = self
-            .definition_chunks
+            .methods
+            .chunks()
             .iter()
             .flat_map(|chunk| chunk.iter().cloned())
             .collect();
@@ -686,7 +638,8 @@ impl<S: SessionSink> Session<S> {
             frames.push(encode_message(&AgentMessage::DefineMethods(chunk.to_vec())));
         }
         let classes: Vec<ClassDef> = self
-            .class_chunks
+            .classes
+            .chunks()
             .iter()
             .flat_map(|chunk| chunk.iter().cloned())
             .collect();
@@ -787,8 +740,8 @@ impl<S: SessionSink> Session<S> {
             status: self.status.clone(),
             stats: self.stats.clone(),
             errors: self.errors.clone(),
-            definition_chunks: self.definition_chunks.clone(),
-            class_chunks: self.class_chunks.clone(),
+            definition_chunks: self.methods.chunks().to_vec(),
+            class_chunks: self.classes.chunks().to_vec(),
             relation_chunks: self.relation_chunks.clone(),
             threads: Arc::clone(&self.threads),
             sink,
