@@ -192,7 +192,14 @@ public final class Agent {
             }
         }
         if (verbose) {
-            Sender.log("retransformed " + (todo.size() - failed) + " loaded classes (" + failed + " failed)");
+            List<String> kept = new ArrayList<>();
+            for (String name : keep) {
+                if (filter.accepts(name.replace('.', '/'))) {
+                    kept.add(name);
+                }
+            }
+            Sender.log("retransformed " + (todo.size() - failed) + " loaded classes (" + failed + " failed)"
+                    + (kept.isEmpty() ? "" : "; kept, running: " + kept));
         }
     }
 
