@@ -2479,10 +2479,14 @@ mod tests {
             assert_eq!(got, expected, "thread {tid}");
         }
         let bad = json.replacen(r#""ts":590000,"#, r#""ts":"late","#, 1);
-        let error = parse_chrome_trace(bad.as_bytes()).err().expect("an error");
+        let Err(error) = parse_chrome_trace(bad.as_bytes()) else {
+            panic!("a bad event must fail");
+        };
         assert!(error.to_string().contains("an event"), "{error}");
         let cut = &json.as_bytes()[..json.len() / 2];
-        let error = parse_chrome_trace(cut).err().expect("an error");
+        let Err(error) = parse_chrome_trace(cut) else {
+            panic!("a cut trace must fail");
+        };
         assert!(error.to_string().contains("ends inside"), "{error}");
     }
 
