@@ -1,7 +1,9 @@
 //! Framing: every message travels as `u32` little-endian payload length, then the payload.
 //!
-//! The synchronous helpers here serve agents and test clients that use `std::io`; the ingest
-//! server reads frames asynchronously but validates headers with the same [`FrameHeader`].
+//! [`FrameDecoder`] reads frames without doing I/O: it names the bytes to read next and takes
+//! what was read, so the blocking [`read_frame`] here (agents, test clients) and the ingest
+//! server's async reader share every rule: the length limit, truncation, a clean end between
+//! frames.
 
 use std::io::{self, Read, Write};
 
@@ -61,46 +63,98 @@ pub fn write_frame<M: bincode::Encode>(out: &mut impl Write, message: &M) -> io:
     out.write_all(&frame)
 }
 
+/// What the bytes read so far make ([`FrameDecoder::advance`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decoded {
+    /// More bytes are needed: read into [`FrameDecoder::unfilled`] again.
+    NeedMore,
+    /// A whole frame: its payload is in the caller's buffer; `frame_bytes` counts the header too.
+    Frame { frame_bytes: u64 },
+    /// The stream ended cleanly, between frames.
+    End,
+}
+
+/// One frame at a time, without I/O: [`Self::unfilled`] is where the next bytes go (the rest of
+/// the length header, then of the payload, which it sizes in the caller's buffer), and
+/// [`Self::advance`] takes how many were read (0: the stream ended).
+#[derive(Debug, Default)]
+pub struct FrameDecoder {
+    header: [u8; FRAME_HEADER_BYTES],
+    /// Bytes of the current frame read so far, header included.
+    filled: usize,
+    /// The payload's length, once the header is whole.
+    payload_len: Option<usize>,
+}
+
+impl FrameDecoder {
+    /// Where the next bytes read go.
+    pub fn unfilled<'a>(&'a mut self, payload: &'a mut [u8]) -> &'a mut [u8] {
+        match self.payload_len {
+            None => &mut self.header[self.filled..],
+            Some(_) => &mut payload[self.filled - FRAME_HEADER_BYTES..],
+        }
+    }
+
+    /// Takes `read` bytes written into [`Self::unfilled`]; the payload goes into `payload`
+    /// (cleared and sized when the header is whole). After a frame, the decoder starts the next.
+    pub fn advance(
+        &mut self,
+        read: usize,
+        payload: &mut Vec<u8>,
+    ) -> Result<Decoded, ProtocolError> {
+        if read == 0 {
+            let (filled, payload_len) = (self.filled, self.payload_len);
+            *self = Self::default();
+            return match payload_len {
+                None if filled == 0 => Ok(Decoded::End),
+                None => Err(ProtocolError::Truncated {
+                    got_bytes: filled as u64,
+                    expected_bytes: FRAME_HEADER_BYTES as u64,
+                }),
+                Some(len) => Err(ProtocolError::Truncated {
+                    got_bytes: (filled - FRAME_HEADER_BYTES) as u64,
+                    expected_bytes: len as u64,
+                }),
+            };
+        }
+        self.filled += read;
+        let len = match self.payload_len {
+            Some(len) => len,
+            None if self.filled < FRAME_HEADER_BYTES => return Ok(Decoded::NeedMore),
+            None => {
+                let len = FrameHeader::parse(self.header)?.payload_len_bytes as usize;
+                payload.clear();
+                payload.resize(len, 0);
+                self.payload_len = Some(len);
+                len
+            }
+        };
+        if self.filled < FRAME_HEADER_BYTES + len {
+            return Ok(Decoded::NeedMore);
+        }
+        *self = Self::default();
+        Ok(Decoded::Frame {
+            frame_bytes: (FRAME_HEADER_BYTES + len) as u64,
+        })
+    }
+}
+
 /// Reads one frame's payload into `payload`. `Ok(false)` means a clean end of stream before
 /// any byte of a new frame.
 pub fn read_frame(input: &mut impl Read, payload: &mut Vec<u8>) -> Result<bool, ReadFrameError> {
-    let mut header = [0u8; FRAME_HEADER_BYTES];
-    let got = read_up_to(input, &mut header)?;
-    if got == 0 {
-        return Ok(false);
-    }
-    if got < FRAME_HEADER_BYTES {
-        return Err(ProtocolError::Truncated {
-            got_bytes: got as u64,
-            expected_bytes: FRAME_HEADER_BYTES as u64,
-        }
-        .into());
-    }
-    let header = FrameHeader::parse(header)?;
-    payload.clear();
-    payload.resize(header.payload_len_bytes as usize, 0);
-    let got = read_up_to(input, payload)?;
-    if got < payload.len() {
-        return Err(ProtocolError::Truncated {
-            got_bytes: got as u64,
-            expected_bytes: u64::from(header.payload_len_bytes),
-        }
-        .into());
-    }
-    Ok(true)
-}
-
-fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+    let mut decoder = FrameDecoder::default();
+    loop {
+        let read = match input.read(decoder.unfilled(payload)) {
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error.into()),
+        };
+        match decoder.advance(read, payload)? {
+            Decoded::NeedMore => {}
+            Decoded::Frame { .. } => return Ok(true),
+            Decoded::End => return Ok(false),
         }
     }
-    Ok(filled)
 }
 
 /// Reading a frame failed: the transport, or the bytes.
@@ -110,4 +164,64 @@ pub enum ReadFrameError {
     Io(#[from] io::Error),
     #[error(transparent)]
     Protocol(#[from] ProtocolError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames come out whole however the bytes arrive; a cut frame is an error naming what it
+    /// got, a stream that ends between frames a clean end.
+    #[test]
+    fn frames_come_out_whole_from_any_split() {
+        let mut stream = frame_payload(b"hello").expect("frames");
+        stream.extend(frame_payload(b"").expect("frames"));
+        stream.extend(frame_payload(&[7; 300]).expect("frames"));
+        for step in [1, 2, 3, 5, 64, 1000] {
+            let mut decoder = FrameDecoder::default();
+            let mut payload = Vec::new();
+            let mut frames = Vec::new();
+            let mut at = 0;
+            loop {
+                let into = decoder.unfilled(&mut payload);
+                let read = into.len().min(step).min(stream.len() - at);
+                into[..read].copy_from_slice(&stream[at..at + read]);
+                at += read;
+                match decoder.advance(read, &mut payload).expect("decodes") {
+                    Decoded::NeedMore => {}
+                    Decoded::Frame { frame_bytes } => frames.push((frame_bytes, payload.clone())),
+                    Decoded::End => break,
+                }
+            }
+            assert_eq!(
+                frames,
+                [(9, b"hello".to_vec()), (4, Vec::new()), (304, vec![7; 300])],
+                "step {step}"
+            );
+        }
+        let mut payload = Vec::new();
+        let cut = &stream[..7];
+        assert!(matches!(
+            read_frame(&mut &cut[..], &mut payload),
+            Err(ReadFrameError::Protocol(ProtocolError::Truncated {
+                got_bytes: 3,
+                expected_bytes: 5
+            }))
+        ));
+        assert!(matches!(
+            read_frame(&mut &stream[..2], &mut payload),
+            Err(ReadFrameError::Protocol(ProtocolError::Truncated {
+                got_bytes: 2,
+                expected_bytes: 4
+            }))
+        ));
+        let too_big = (MAX_FRAME_BYTES + 1).to_le_bytes();
+        assert!(matches!(
+            read_frame(&mut &too_big[..], &mut payload),
+            Err(ReadFrameError::Protocol(
+                ProtocolError::FrameTooLarge { .. }
+            ))
+        ));
+        assert!(!read_frame(&mut &[][..], &mut payload).expect("a clean end"));
+    }
 }

@@ -42,8 +42,8 @@ pub use events::{
     PackedRecordWriter,
 };
 pub use frame::{
-    encode_frame, frame_payload, read_frame, write_frame, FrameHeader, ReadFrameError,
-    FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
+    encode_frame, frame_payload, read_frame, write_frame, Decoded, FrameDecoder, FrameHeader,
+    ReadFrameError, FRAME_HEADER_BYTES, MAX_FRAME_BYTES,
 };
 pub use message::{
     qualified_name, replay_agent, replayed_file, AgentMessage, ClassDef, ClassKind, ClassRelation,

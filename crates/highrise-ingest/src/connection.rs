@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Sender, TrySendError};
 use highrise_protocol::{
     decode_agent_message, decode_hello, encode_frame, encode_message, peek_hello_header,
-    AgentMessage, FrameHeader, Hello, ProtocolError, ViewerMessage, FRAME_HEADER_BYTES,
-    PROTOCOL_VERSION,
+    AgentMessage, Decoded, FrameDecoder, Hello, ProtocolError, ViewerMessage, PROTOCOL_VERSION,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -224,53 +223,26 @@ async fn drain_briefly<R: AsyncRead + Unpin>(reader: &mut R) {
     .await;
 }
 
-/// Reads one frame into `payload`. `Ok(None)`: clean end of stream between frames.
+/// Reads one frame into `payload` with the protocol's [`FrameDecoder`] (the rules the
+/// blocking reader follows too). `Ok(None)`: clean end of stream between frames.
 /// `Ok(Some(n))`: a frame of `n` bytes including its header.
 async fn read_frame<R: AsyncRead + Unpin>(
     reader: &mut R,
     payload: &mut Vec<u8>,
 ) -> Result<Option<u64>, SessionError> {
-    let mut header = [0u8; FRAME_HEADER_BYTES];
-    let got = read_up_to(reader, &mut header).await?;
-    if got == 0 {
-        return Ok(None);
-    }
-    if got < FRAME_HEADER_BYTES {
-        return Err(ProtocolError::Truncated {
-            got_bytes: got as u64,
-            expected_bytes: FRAME_HEADER_BYTES as u64,
-        }
-        .into());
-    }
-    let header = FrameHeader::parse(header)?;
-    let len = header.payload_len_bytes as usize;
-    payload.clear();
-    payload.resize(len, 0);
-    let got = read_up_to(reader, payload).await?;
-    if got < len {
-        return Err(ProtocolError::Truncated {
-            got_bytes: got as u64,
-            expected_bytes: len as u64,
-        }
-        .into());
-    }
-    Ok(Some((FRAME_HEADER_BYTES + len) as u64))
-}
-
-async fn read_up_to<R: AsyncRead + Unpin>(
-    reader: &mut R,
-    buf: &mut [u8],
-) -> Result<usize, SessionError> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]).await {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+    let mut decoder = FrameDecoder::default();
+    loop {
+        let read = match reader.read(decoder.unfilled(payload)).await {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(error) => return Err(SessionError::io(&error)),
+        };
+        match decoder.advance(read, payload)? {
+            Decoded::NeedMore => {}
+            Decoded::Frame { frame_bytes } => return Ok(Some(frame_bytes)),
+            Decoded::End => return Ok(None),
         }
     }
-    Ok(filled)
 }
 
 async fn write_frame_async(
