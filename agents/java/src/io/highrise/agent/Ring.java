@@ -106,6 +106,12 @@ public final class Ring {
     private long allocationBytesDropped;
     /** Set by the sender every few ms: write the pending counts at the next allocation. */
     volatile boolean flushAsked;
+    /**
+     * mode=auto switched to samples: nothing more is read from this ring. Frames entered before
+     * the switch still hold it (a loop running since then); their hooks stop at the first slow
+     * path instead of filling it and then dropping into it on every miss.
+     */
+    volatile boolean retired;
     /** Memory drop totals published for the sender. */
     volatile long allocationsDroppedPublished;
     volatile long allocationBytesDroppedPublished;
@@ -278,6 +284,9 @@ public final class Ring {
 
     /** Class {@code c} is not in its slot: write out the slot's counts and take it. */
     private void allocMiss(int c, int i, long objects, long bytes) {
+        if (retired) {
+            return;
+        }
         // First: the class's size (measured once per class, while nothing here is half done).
         long size = Classes.objectSize(c);
         if (pendCount[i] != 0) {
@@ -391,6 +400,9 @@ public final class Ring {
      */
     private void flushPending(int slots, long t) {
         pendMask &= ~slots;
+        if (retired) {
+            return;
+        }
         int need = 2 * Integer.bitCount(slots) + (inGap ? 1 : 0);
         long tl = tail;
         if (tl - headCache > capacity - need) {
@@ -536,6 +548,9 @@ public final class Ring {
 
     /** The ring looked full, or a loss must be marked first. */
     private void putSlow(int code, long t) {
+        if (retired) {
+            return;
+        }
         long tl = tail;
         int need = inGap ? 2 : 1;
         if (tl - headCache > capacity - need) {

@@ -168,6 +168,7 @@ final class Sender implements Runnable {
         long now = ticks(System.nanoTime());
         for (Ring ring : rings) {
             sampled.adopt(ring.thread.getId(), ring.threadId, now);
+            ring.retired = true;
         }
         rings.clear();
         premade.clear();
