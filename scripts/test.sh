@@ -17,6 +17,8 @@ scripts/check-pure-crates.sh
 scripts/check-docs.sh
 # No new import cycle between a crate's files (the aggregator has none).
 scripts/check-module-cycles.py
+# ARCHITECTURE.md's crate table says what each crate depends on.
+scripts/check-architecture.py
 cargo test --workspace --locked
 scripts/test-java.sh
 scripts/test-python.sh
