@@ -1828,17 +1828,19 @@ struct ScannedEvents {
     ends: Vec<usize>,
 }
 
-/// One batch parsed: by `parser`, its events (names as that parser's own ids) and the names it
-/// met first in this batch, in id order; the batch's buffers come back to be filled again.
+/// One batch parsed: by `parser`, its events (names as that parser's own ids) or why they could
+/// not be read, and the names it met first in this batch, in id order; the batch's buffers come
+/// back to be filled again.
 struct ParsedEvents {
     parser: usize,
-    events: Result<Vec<ChromeEvent>, serde_json::Error>,
+    events: Result<Vec<ChromeEvent>, String>,
     new_names: Vec<String>,
     buffers: ScannedEvents,
 }
 
 /// A parser thread: parses each batch it takes into events, with names interned in its own
-/// table (each parser's new names go out with the batch that met them).
+/// table (each parser's new names go out with the batch that met them). A panic while parsing
+/// (a bug) goes back as that batch's error, so the reading thread never waits for it.
 fn parse_batches(
     parser: usize,
     work: &std::sync::Mutex<std::sync::mpsc::Receiver<(u64, ScannedEvents)>>,
@@ -1852,27 +1854,107 @@ fn parse_batches(
             return;
         };
         let known = names.texts.len();
-        let mut events = Vec::with_capacity(buffers.ends.len());
-        let mut start = 0;
-        let parsed = buffers.ends.iter().try_for_each(|&end| {
-            let mut json = serde_json::Deserializer::from_slice(&buffers.bytes[start..end]);
-            let event = EventSeed { names: &mut names }.deserialize(&mut json)?;
-            json.end()?;
-            events.push(event);
-            start = end;
-            Ok(())
-        });
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+            || -> Result<Vec<ChromeEvent>, String> {
+                let mut events = Vec::with_capacity(buffers.ends.len());
+                let mut start = 0;
+                for &end in &buffers.ends {
+                    let mut json = serde_json::Deserializer::from_slice(&buffers.bytes[start..end]);
+                    let event = EventSeed { names: &mut names }
+                        .deserialize(&mut json)
+                        .and_then(|event| json.end().map(|()| event))
+                        .map_err(|error| format!("trace JSON: an event: {error}"))?;
+                    events.push(event);
+                    start = end;
+                }
+                Ok(events)
+            },
+        ))
+        .unwrap_or_else(|_| Err("trace: the parse failed (a bug in highrise)".into()));
         buffers.bytes.clear();
         buffers.ends.clear();
         let batch = ParsedEvents {
             parser,
-            events: parsed.map(|()| events),
-            new_names: names.texts[known..].to_vec(),
+            events: parsed,
+            new_names: names.texts.get(known..).unwrap_or_default().to_vec(),
             buffers,
         };
         if done.send((seq, batch)).is_err() {
             return;
         }
+    }
+}
+
+/// The parsed batches, taken into the trace in file order.
+struct InOrder {
+    /// Batches handed to the parsers, and taken in.
+    sent: u64,
+    taken: u64,
+    /// Parsed ahead of their turn.
+    ahead: std::collections::BTreeMap<u64, ParsedEvents>,
+    /// Each parser's name ids, as ids of the trace's names.
+    global_names: Vec<Vec<u32>>,
+    /// Emptied buffers, to be filled again.
+    spare: Vec<ScannedEvents>,
+    /// The first batch (in file order) that could not be read: why.
+    failed: Option<String>,
+    /// The parsers are gone with batches still out.
+    lost: bool,
+}
+
+impl InOrder {
+    /// Takes in the batches whose turn it is; with `wait`, first waits until one is taken.
+    /// False when the scan should stop: a batch failed, or the parsers are gone.
+    fn take_ready(
+        &mut self,
+        parsed: &std::sync::mpsc::Receiver<(u64, ParsedEvents)>,
+        state: &mut ChromeState,
+        wait: bool,
+    ) -> bool {
+        use std::sync::mpsc::TryRecvError;
+        let mut waiting = wait;
+        loop {
+            while let Some(batch) = self.ahead.remove(&self.taken) {
+                self.take_in(batch, state);
+                self.taken += 1;
+                waiting = false;
+            }
+            if self.failed.is_some() {
+                return false;
+            }
+            let next = if waiting && self.taken < self.sent {
+                parsed.recv().map_err(|_| TryRecvError::Disconnected)
+            } else {
+                parsed.try_recv()
+            };
+            match next {
+                Ok((seq, batch)) => {
+                    self.ahead.insert(seq, batch);
+                }
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => {
+                    self.lost = self.taken < self.sent;
+                    return !self.lost;
+                }
+            }
+        }
+    }
+
+    fn take_in(&mut self, batch: ParsedEvents, state: &mut ChromeState) {
+        let ids = &mut self.global_names[batch.parser];
+        ids.extend(batch.new_names.iter().map(|name| state.names.intern(name)));
+        match batch.events {
+            Ok(events) => {
+                for mut event in events {
+                    event.name = event.name.map(|local| ids[local as usize]);
+                    state.take(event);
+                }
+            }
+            Err(error) => {
+                self.failed.get_or_insert(error);
+            }
+        }
+        self.spare.push(batch.buffers);
     }
 }
 
@@ -1884,7 +1966,6 @@ fn parse_batches(
 /// cores, 7.4–7.7 s with the whole parse on this thread.
 fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
     use crate::json_array::{for_each_element, ArrayError};
-    use std::collections::BTreeMap;
     use std::sync::mpsc::{channel, sync_channel};
     let parsers = std::thread::available_parallelism().map_or(1, |n| n.get().min(3));
     let (work, incoming) = sync_channel::<(u64, ScannedEvents)>(parsers);
@@ -1898,24 +1979,14 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
         first_ns: u64::MAX,
         ..ChromeState::default()
     };
-    // Each parser's name ids, as ids of `state.names`.
-    let mut global_names: Vec<Vec<u32>> = vec![Vec::new(); parsers];
-    let mut failed: Option<serde_json::Error> = None;
-    let mut take_in = |batch: ParsedEvents, state: &mut ChromeState| -> ScannedEvents {
-        let ids = &mut global_names[batch.parser];
-        ids.extend(batch.new_names.iter().map(|name| state.names.intern(name)));
-        match batch.events {
-            Ok(events) => {
-                for mut event in events {
-                    event.name = event.name.map(|local| ids[local as usize]);
-                    state.take(event);
-                }
-            }
-            Err(error) => {
-                failed.get_or_insert(error);
-            }
-        }
-        batch.buffers
+    let mut order = InOrder {
+        sent: 0,
+        taken: 0,
+        ahead: std::collections::BTreeMap::new(),
+        global_names: vec![Vec::new(); parsers],
+        spare: Vec::new(),
+        failed: None,
+        lost: false,
     };
     let found = std::thread::scope(|scope| {
         for parser in 0..parsers {
@@ -1928,66 +1999,39 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
             }
         }
         drop(done);
-        // Batches sent, and taken in (in order; those parsed ahead of their turn wait here).
-        let (mut sent, mut taken) = (0u64, 0u64);
-        let mut ahead: BTreeMap<u64, ParsedEvents> = BTreeMap::new();
-        let mut spare: Vec<ScannedEvents> = Vec::new();
-        let mut take_ready = |block: bool,
-                              sent: u64,
-                              taken: &mut u64,
-                              state: &mut ChromeState,
-                              spare: &mut Vec<ScannedEvents>| {
-            loop {
-                while let Some(batch) = ahead.remove(taken) {
-                    spare.push(take_in(batch, state));
-                    *taken += 1;
-                }
-                let next = if block && *taken < sent {
-                    parsed.recv().ok()
-                } else {
-                    parsed.try_recv().ok()
-                };
-                let Some((seq, batch)) = next else {
-                    return;
-                };
-                ahead.insert(seq, batch);
-            }
-        };
         let mut batch = ScannedEvents::default();
-        let mut found = for_each_element(input, "traceEvents", |element| {
+        let found = for_each_element(input, "traceEvents", |element| {
             batch.bytes.extend_from_slice(element);
             batch.ends.push(batch.bytes.len());
             if batch.bytes.len() >= CHROME_BATCH_BYTES {
-                let next = spare.pop().unwrap_or_default();
-                work.send((sent, std::mem::replace(&mut batch, next)))
+                let next = order.spare.pop().unwrap_or_default();
+                work.send((order.sent, std::mem::replace(&mut batch, next)))
                     .map_err(|_| ())?;
-                sent += 1;
-                take_ready(false, sent, &mut taken, &mut state, &mut spare);
-                while sent - taken > CHROME_BATCHES_OUT {
-                    take_ready(true, sent, &mut taken, &mut state, &mut spare);
+                order.sent += 1;
+                let mut go_on = order.take_ready(&parsed, &mut state, false);
+                while go_on && order.sent - order.taken > CHROME_BATCHES_OUT {
+                    go_on = order.take_ready(&parsed, &mut state, true);
+                }
+                if !go_on {
+                    return Err(());
                 }
             }
             Ok::<(), ()>(())
         });
-        if found.is_ok() && !batch.ends.is_empty() {
-            if work.send((sent, batch)).is_ok() {
-                sent += 1;
-            } else {
-                found = Err(ArrayError::Element(()));
-            }
+        // What was scanned before an error or the end is parsed too: an event's own error
+        // comes first in the file.
+        if !batch.ends.is_empty() && work.send((order.sent, batch)).is_ok() {
+            order.sent += 1;
         }
         drop(work);
-        while taken < sent {
-            let before = taken;
-            take_ready(true, sent, &mut taken, &mut state, &mut spare);
-            if taken == before {
-                break; // the parsers are gone
-            }
-        }
+        while order.taken < order.sent && order.take_ready(&parsed, &mut state, true) {}
         found
     });
-    if let Some(error) = failed {
-        return Err(invalid(format!("trace JSON: an event: {error}")));
+    if let Some(error) = order.failed {
+        return Err(invalid(error));
+    }
+    if order.lost {
+        return Err(invalid("trace: the parse failed (a bug in highrise)"));
     }
     let found = found.map_err(|error| match error {
         ArrayError::Io(error) => RecordError::from(error),
@@ -2481,6 +2525,11 @@ mod tests {
         let bad = json.replacen(r#""ts":590000,"#, r#""ts":"late","#, 1);
         let Err(error) = parse_chrome_trace(bad.as_bytes()) else {
             panic!("a bad event must fail");
+        };
+        assert!(error.to_string().contains("an event"), "{error}");
+        // The bad event near the end, then the file cut: the event comes first in the file.
+        let Err(error) = parse_chrome_trace(&bad.as_bytes()[..bad.len() - 2000]) else {
+            panic!("a bad event in a cut trace must fail");
         };
         assert!(error.to_string().contains("an event"), "{error}");
         let cut = &json.as_bytes()[..json.len() / 2];

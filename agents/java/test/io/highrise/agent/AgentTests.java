@@ -607,8 +607,11 @@ public final class AgentTests {
             check(calls.containsKey(APP + ".Work.step") && num(calls.get(APP + ".Work.step")) > 0,
                     "steps recorded after attach: " + calls);
             boolean lossFree = num(map(s.get("stats")).get("agent_events_dropped")) == 0;
-            check(!lossFree || num(calls.get(APP + ".Work.step")) == num(calls.get(APP + ".Work.inner")),
-                    "step and inner called equally often: " + calls);
+            // A thread inside step's old code when the class is retransformed calls the new inner
+            // once with no step counted: inner may lead by one per thread running steps (two).
+            long innerLead = num(calls.get(APP + ".Work.inner")) - num(calls.get(APP + ".Work.step"));
+            check(!lossFree || (innerLead >= 0 && innerLead <= 2),
+                    "step and inner called equally often (inner one ahead per thread at most): " + calls);
             allThreadsBalanced(s, lossFree);
             List<String> names = new ArrayList<>();
             for (Object t : list(s.get("threads"))) {
