@@ -3,7 +3,7 @@
 
 A file imports another when its code (comments left out) names a path into it: `use crate::a::b`,
 `crate::a::X` anywhere, a re-export from lib.rs (`crate::X` where lib.rs has `pub use a::X`),
-`super::` at the file's top level, or a child module by its bare name from its parent. A file's
+`super::` and `self::` paths, or a child module by its bare name from its parent. A file's
 `#[cfg(test)]` modules are left out: tests may reach across; the code they test may not.
 
 Usage: scripts/check-module-cycles.py [--list] [CRATE_DIR...]   (default: every crates/*)
@@ -27,7 +27,7 @@ KNOWN = {
     "highrise-viewer": [
         {"viewer/camera.rs", "viewer/city/cities.rs", "viewer/city/floors.rs", "viewer/city/mod.rs",
          "viewer/city/model.rs", "viewer/city/palette.rs", "viewer/city/systems.rs", "viewer/compare.rs",
-         "viewer/hover.rs", "viewer/instancing.rs", "viewer/landscape.rs"},
+         "viewer/hover.rs", "viewer/instancing.rs", "viewer/landscape.rs", "viewer/offscreen.rs"},
         {"viewer/ui/diagram.rs", "viewer/ui/predict.rs"},
         {"viewer/ui/alerts.rs", "viewer/ui/mod.rs", "viewer/ui/names.rs", "viewer/ui/panel.rs",
          "viewer/ui/search.rs", "viewer/ui/sites.rs", "viewer/ui/timeline.rs", "viewer/ui/tooltip.rs"},
@@ -162,23 +162,23 @@ def crate_edges(crate_dir):
         for tree in re.findall(r"\buse\s+([^;]+);", code):
             found += expand_use(tree)
         found += re.findall(r"\bcrate(?:::\w+)+", code)
-        # super:: at the file's top level (brace depth 0) is the parent module; deeper, it is
-        # almost always a test module's `use super::*` (this file itself).
-        depth, top_level = 0, []
-        for line in code.splitlines():
-            if depth == 0:
-                top_level.append(line)
-            depth += line.count("{") - line.count("}")
-        for tree in re.findall(r"\buse\s+(super::[^;]+);", "\n".join(top_level)):
-            for path in expand_use(tree):
-                found.append("crate::" + "::".join(key[:-1] + tuple(path.split("::")[1:])))
+        # super:: (and super::super::) from this file's module; `use super::…` groups expanded.
+        # (Test modules, where `super` is the file itself, are already left out.)
+        supers = [p for tree in re.findall(r"\buse\s+(super::[^;]+);", code) for p in expand_use(tree)]
+        supers += re.findall(r"\bsuper(?:::\w+)+", code)
+        for path in supers:
+            parts, base = path.split("::"), key
+            while parts and parts[0] == "super":
+                parts, base = parts[1:], base[:-1]
+            found.append("::".join(("crate",) + base + tuple(parts)))
         for path in found:
             names = path.split("::")
             if names[0] == "crate":
                 names = tuple(names[1:])
-            elif names[0] == "self" and modules[key].name in ("mod.rs", "lib.rs"):
+            elif names[0] == "self":
                 names = key + tuple(names[1:])
-            elif key + (names[0],) in modules and modules[key].name == "mod.rs":
+            elif key + (names[0],) in modules:
+                # A child module by its bare name (from mod.rs, or a `name.rs` beside `name/`).
                 names = key + tuple(names)
             else:
                 continue
@@ -247,7 +247,8 @@ def main(argv):
             for v in component:
                 for w, path in sorted(edges[v].items()):
                     if w in members:
-                        print(f"  {modules[v].relative_to(ROOT)} uses {'::'.join(w)} ({path})")
+                        shown = modules[v].relative_to(crate_dir.parent.parent) if ROOT in modules[v].parents else modules[v]
+                        print(f"  {shown} uses {'::'.join(w)} ({path})")
     if not failed:
         print(f"no new module cycle in {len(dirs)} crates")
     return 1 if failed else 0
