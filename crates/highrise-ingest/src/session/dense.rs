@@ -17,6 +17,9 @@ pub(super) enum Refusal {
     Conflicting,
 }
 
+/// The ids a chunk left out, and why, in their order.
+pub(super) type Refused = Vec<(u32, Refusal)>;
+
 /// The definitions of one kind, by id.
 #[derive(Debug)]
 pub(super) struct DenseTable<T> {
@@ -54,30 +57,30 @@ impl<T: PartialEq> DenseTable<T> {
         &self.chunks
     }
 
-    /// Takes the definitions of `definitions` that are new and valid, as one chunk (returned,
-    /// `None` when none was); tells `refused` each one left out and why.
+    /// Takes the definitions of `definitions` that are new and valid, as one chunk (`None`
+    /// when none was), with the id of each one left out and why, in their order.
     pub(super) fn admit(
         &mut self,
         definitions: Vec<T>,
         id_of: impl Fn(&T) -> u32,
-        mut refused: impl FnMut(&T, Refusal),
-    ) -> Option<Arc<[T]>> {
+    ) -> (Option<Arc<[T]>>, Refused) {
         let chunk_index = self.chunks.len() as u32;
         let mut accepted: Vec<T> = Vec::with_capacity(definitions.len());
+        let mut refused = Vec::new();
         for definition in definitions {
             let id = id_of(&definition);
             let defined_so_far = self.defined + accepted.len() as u64;
             if id >= self.max_id {
-                refused(&definition, Refusal::TooLarge);
+                refused.push((id, Refusal::TooLarge));
                 continue;
             }
             if u64::from(id) >= defined_so_far + u64::from(self.max_gap) {
-                refused(
-                    &definition,
+                refused.push((
+                    id,
                     Refusal::TooSparse {
                         defined: defined_so_far,
                     },
-                );
+                ));
                 continue;
             }
             let slot = id as usize;
@@ -95,19 +98,19 @@ impl<T: PartialEq> DenseTable<T> {
                 } else {
                     Refusal::Conflicting
                 };
-                refused(&definition, refusal);
+                refused.push((id, refusal));
                 continue;
             }
             self.at[slot] = Some((chunk_index, accepted.len() as u32));
             accepted.push(definition);
         }
         if accepted.is_empty() {
-            return None;
+            return (None, refused);
         }
         self.defined += accepted.len() as u64;
         let chunk: Arc<[T]> = accepted.into();
         self.chunks.push(Arc::clone(&chunk));
-        Some(chunk)
+        (Some(chunk), refused)
     }
 }
 
@@ -119,11 +122,9 @@ mod tests {
     fn ids_are_dense_once_each_and_below_the_maximum() {
         // (id, payload) definitions.
         let mut table = DenseTable::<(u32, char)>::new(100, 4);
-        let mut refusals = Vec::new();
-        let chunk = table.admit(
+        let (chunk, refusals) = table.admit(
             vec![(0, 'a'), (2, 'b'), (0, 'a'), (2, 'x'), (9, 'c'), (100, 'd')],
             |d| d.0,
-            |d, why| refusals.push((d.0, why)),
         );
         assert_eq!(chunk.as_deref(), Some(&[(0, 'a'), (2, 'b')][..]));
         assert_eq!(
@@ -137,15 +138,10 @@ mod tests {
         );
         assert!(table.contains(0) && table.contains(2) && !table.contains(1));
         // A later chunk is checked against the earlier ones.
-        refusals.clear();
-        let chunk = table.admit(
-            vec![(2, 'b'), (1, 'e')],
-            |d| d.0,
-            |d, why| refusals.push((d.0, why)),
-        );
+        let (chunk, refusals) = table.admit(vec![(2, 'b'), (1, 'e')], |d| d.0);
         assert_eq!(chunk.as_deref(), Some(&[(1, 'e')][..]));
         assert_eq!(refusals, [(2, Refusal::Duplicate)]);
         assert_eq!((table.len(), table.chunks().len()), (3, 2));
-        assert!(table.admit(vec![(1, 'e')], |d| d.0, |_, _| {}).is_none());
+        assert!(table.admit(vec![(1, 'e')], |d| d.0).0.is_none());
     }
 }

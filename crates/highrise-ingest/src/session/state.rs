@@ -357,12 +357,7 @@ impl<S: SessionSink> Session<S> {
 
     /// Method definitions: dense ids below [`MAX_METHOD_ID`], a re-definition must be identical.
     fn define_methods(&mut self, definitions: Vec<MethodDef>) {
-        let mut refusals = Vec::new();
-        let accepted = self.methods.admit(
-            definitions,
-            |definition| definition.id,
-            |definition, refusal| refusals.push((definition.id, refusal)),
-        );
+        let (accepted, refusals) = self.methods.admit(definitions, |definition| definition.id);
         for (method_id, refusal) in refusals {
             let error = match refusal {
                 Refusal::Duplicate => {
@@ -398,12 +393,7 @@ impl<S: SessionSink> Session<S> {
     /// Class definitions, checked like method definitions (dense ids below
     /// [`MAX_CLASS_ID`], a re-definition must be identical).
     fn define_classes(&mut self, definitions: Vec<ClassDef>) {
-        let mut refusals = Vec::new();
-        let accepted = self.classes.admit(
-            definitions,
-            |definition| definition.id,
-            |definition, refusal| refusals.push((definition.id, refusal)),
-        );
+        let (accepted, refusals) = self.classes.admit(definitions, |definition| definition.id);
         for (class_id, refusal) in refusals {
             let reason = match refusal {
                 Refusal::Duplicate => {
