@@ -1898,8 +1898,6 @@ struct InOrder {
     spare: Vec<ScannedEvents>,
     /// The first batch (in file order) that could not be read: why.
     failed: Option<String>,
-    /// The parsers are gone with batches still out.
-    lost: bool,
 }
 
 impl InOrder {
@@ -1932,10 +1930,8 @@ impl InOrder {
                     self.ahead.insert(seq, batch);
                 }
                 Err(TryRecvError::Empty) => return true,
-                Err(TryRecvError::Disconnected) => {
-                    self.lost = self.taken < self.sent;
-                    return !self.lost;
-                }
+                // The parsers are gone: a loss if batches are still out.
+                Err(TryRecvError::Disconnected) => return self.taken >= self.sent,
             }
         }
     }
@@ -1986,7 +1982,6 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
         global_names: vec![Vec::new(); parsers],
         spare: Vec::new(),
         failed: None,
-        lost: false,
     };
     let found = std::thread::scope(|scope| {
         for parser in 0..parsers {
@@ -2030,7 +2025,8 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
     if let Some(error) = order.failed {
         return Err(invalid(error));
     }
-    if order.lost {
+    if order.taken < order.sent {
+        // The parsers went with batches still out.
         return Err(invalid("trace: the parse failed (a bug in highrise)"));
     }
     let found = found.map_err(|error| match error {
