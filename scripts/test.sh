@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # One target directory that survives between runs (and between CI runs on the same machine).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
+# Old test binaries and incremental caches go when that directory's disk runs low.
+scripts/prune-target.sh
 scripts/install-render-deps.sh
 # The window tests run the lazily loading Java example (examples/java-lazy) too.
 scripts/install-java-deps.sh
