@@ -1086,6 +1086,23 @@ fn go_pprof_top(file: &Path, args: &[&str]) -> Vec<(String, String, f64)> {
         .collect()
 }
 
+/// The file passes speedscope's published JSON schema (`python` has jsonschema).
+fn assert_speedscope_schema(python: &Path, file: &Path) {
+    let home = std::env::var_os("HOME").expect("HOME");
+    let schema = Path::new(&home).join(".cache/highrise/speedscope/1.25.0/file-format-schema.json");
+    let checked = Command::new(python)
+        .args(["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); print('valid')"])
+        .arg(file)
+        .arg(&schema)
+        .output()
+        .expect("python runs");
+    assert!(
+        checked.status.success(),
+        "speedscope's schema: {}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+}
+
 /// A report's method name as exports write it: `package.function` outside classes.
 fn exported_name(name: &str) -> String {
     name.replace(".<module>.", ".")
@@ -1190,7 +1207,8 @@ fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
 
 /// A heap profile from Go's own profiler (`pprof.WriteHeapProfile`) opens in `highrise report`
 /// as allocations: the two functions that allocated most are `go tool pprof -top
-/// -sample_index=alloc_space`'s two, each at its share of the bytes (within 1 point).
+/// -sample_index=alloc_space`'s two, each at its share of the bytes (within 1 point); exported
+/// as pprof, `go tool pprof` reads the same two at the same shares.
 #[test]
 fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
     let _one_at_a_time = profiling();
@@ -1242,6 +1260,35 @@ fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
             "{name}: {share:.1} % vs {flat_pct} %"
         );
     }
+    // Exported as pprof, the allocations read back in `go tool pprof` as Go's own file had them.
+    let exported = dir.join("exported.pb.gz");
+    export(&profile, "pprof", &exported);
+    let back = go_pprof_top(&exported, &["-sample_index=alloc_space"]);
+    eprintln!("go heap exported: go tool pprof {back:?}");
+    for ((read, _, flat_pct), (original, _, file_pct)) in back.iter().zip(&go_top).take(2) {
+        assert_eq!(read, original);
+        assert!(
+            (flat_pct - file_pct).abs() <= 1.0,
+            "{read}: {flat_pct} % exported vs {file_pct} % in Go's file"
+        );
+    }
+    // As speedscope: a valid file whose allocated bytes are the report's.
+    if let Some((_, python)) = profiler("viztracer") {
+        let speedscope = dir.join("exported.speedscope.json");
+        export(&profile, "speedscope", &speedscope);
+        assert_speedscope_schema(&python, &speedscope);
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&speedscope).expect("reads")).expect("json");
+        let allocated: u64 = file["profiles"]
+            .as_array()
+            .expect("profiles")
+            .iter()
+            .filter(|p| p["unit"] == "bytes")
+            .flat_map(|p| p["weights"].as_array().expect("weights"))
+            .map(|w| w.as_u64().expect("bytes"))
+            .sum();
+        assert_eq!(allocated, total, "the speedscope export's allocated bytes");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1257,8 +1304,6 @@ fn exact_sessions_export_to_formats_that_their_own_readers_accept() {
         eprintln!("skipped: no viztracer or go (scripts/install-profilers.sh installs them)");
         return;
     };
-    let home = std::env::var_os("HOME").expect("HOME");
-    let schema = Path::new(&home).join(".cache/highrise/speedscope/1.25.0/file-format-schema.json");
     let dir = std::env::temp_dir().join(format!("highrise-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let trace = viztrace(&dir, &viztracer, &python);
@@ -1283,17 +1328,7 @@ fn exact_sessions_export_to_formats_that_their_own_readers_accept() {
     assert_eq!(counted, *calls, "{busiest}'s calls in the pprof export");
     let speedscope = dir.join("exported.speedscope.json");
     export(&trace, "speedscope", &speedscope);
-    let checked = Command::new(&python)
-        .args(["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))); print('valid')"])
-        .arg(&speedscope)
-        .arg(&schema)
-        .output()
-        .expect("python runs");
-    assert!(
-        checked.status.success(),
-        "speedscope's schema: {}",
-        String::from_utf8_lossy(&checked.stderr)
-    );
+    assert_speedscope_schema(&python, &speedscope);
     chrome_export_reads_in_devtools(&trace, &dir, &methods);
     collapsed_export_reads_in_inferno(&trace, &dir);
     let _ = std::fs::remove_dir_all(&dir);

@@ -5,15 +5,20 @@
 //!   values are `wall`/`nanoseconds` (time with that stack on top) and `calls`/`count` (how many
 //!   times the stack's innermost method was entered with that stack); a sampled one's
 //!   `samples`/`count` and `wall`/`nanoseconds` (samples × the time each lasted). The thread is
-//!   the label `thread`.
+//!   the label `thread`. Memory records add `alloc_objects`/`alloc_space` (and
+//!   `free_objects`/`free_space` where frees were counted), as Go's heap profiles name them: one
+//!   sample per thread, stack and class, the class as the label `class`. `wall` is the default
+//!   type.
 //! - **speedscope** JSON: a profile per thread; exact sessions as `evented` (every enter and exit
-//!   at its time), sampled ones as `sampled` (each sample weighted by the time it lasted).
+//!   at its time), sampled ones as `sampled` (each sample weighted by the time it lasted). Memory
+//!   records add a `sampled` profile per thread, "NAME: allocated bytes" (objects where bytes were
+//!   not measured): each stack with the class made as its innermost frame.
 //! - **collapsed** stacks (`a;b;c N`): an exact session's N is microseconds on top, a sampled
 //!   one's the count of samples; with several threads each stack starts with `thread (NAME)`, as
-//!   py-spy writes it.
+//!   py-spy writes it. Time only: the format holds one value per stack.
 //! - **Chrome trace events** JSON: begin/end (`B`/`E`) events per thread, from every enter and
 //!   exit (exact) or from the change between successive samples (sampled: a flame chart of the
-//!   samples), with the threads' names as metadata.
+//!   samples), with the threads' names as metadata. Time only.
 //!
 //! A method is named `package.Class.method` (`package.function` outside classes). Where to start: [`export`], then [`Timeline`] (a
 //! recording as each thread's stack changes), which every writer replays.
@@ -23,7 +28,8 @@ use std::io::Write;
 use std::path::Path;
 
 use highrise_protocol::{
-    decode_agent_message, decode_events, AgentMessage, MeasureMode, MethodDef,
+    decode_agent_message, decode_events, AgentMessage, ClassDef, MeasureMode, MemoryAmount,
+    MethodDef,
 };
 
 use crate::{RecordError, RecordingReader};
@@ -33,6 +39,18 @@ type ThreadStack = (usize, Vec<u32>);
 
 /// What a thread's stack held: (ns on top, calls entered with it, samples of it).
 type StackTotal = (u64, u64, u64);
+
+/// Objects of one class made (or freed) with a thread's stack on top: (thread, stack, class).
+type AllocationSite = (usize, Vec<u32>, u32);
+
+/// What an [`AllocationSite`] made and freed: objects and bytes each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct AllocationTotal {
+    objects: u64,
+    bytes: u64,
+    freed_objects: u64,
+    freed_bytes: u64,
+}
 
 /// A format [`export`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +98,8 @@ enum Change {
     Exit(u32),
     /// The whole stack, outermost first: a sample, or an exact session's resync.
     Stack(Vec<u32>),
+    /// Objects of a class made or freed by the innermost frame (a memory record).
+    Memory(u32, MemoryAmount),
 }
 
 /// One thread: its name, its changes in time order, and when it ended.
@@ -99,6 +119,8 @@ pub struct Timeline {
     /// The sampling period (sampled sessions), ns.
     pub period_ns: u64,
     pub methods: HashMap<u32, MethodDef>,
+    /// The classes memory records name.
+    pub classes: HashMap<u32, ClassDef>,
     /// Threads in order of appearance.
     pub threads: Vec<ThreadLine>,
     /// The session's first and last times, ns.
@@ -118,6 +140,7 @@ impl Timeline {
         let mut clock_unit_ns = 1u32;
         let mut thread_index: HashMap<u64, usize> = HashMap::new();
         let mut events = Vec::new();
+        let mut amounts: Vec<MemoryAmount> = Vec::new();
         let mut line = |timeline: &mut Timeline, id: u64| -> usize {
             *thread_index.entry(id).or_insert_with(|| {
                 timeline.threads.push(ThreadLine {
@@ -152,6 +175,11 @@ impl Timeline {
                         timeline.methods.insert(method.id, method);
                     }
                 }
+                AgentMessage::DefineClasses(classes) => {
+                    for class in classes {
+                        timeline.classes.insert(class.id, class);
+                    }
+                }
                 AgentMessage::ThreadStart {
                     thread_id,
                     name,
@@ -175,8 +203,8 @@ impl Timeline {
                 }
                 AgentMessage::Events(batch) | AgentMessage::Records(batch) => {
                     events.clear();
+                    amounts.clear();
                     let decoded = if records {
-                        let mut amounts = Vec::new();
                         highrise_protocol::decode_records(
                             &batch,
                             clock_unit_ns,
@@ -190,11 +218,16 @@ impl Timeline {
                         continue;
                     }
                     let index = line(&mut timeline, batch.thread_id);
+                    // The k-th memory record's amounts are the k-th in `amounts`.
+                    let mut amounts = amounts.iter();
                     for event in &events {
                         let change = match event.kind {
                             highrise_protocol::EventKind::Enter => Change::Enter(event.method_id),
                             highrise_protocol::EventKind::Exit => Change::Exit(event.method_id),
-                            highrise_protocol::EventKind::Memory => continue,
+                            highrise_protocol::EventKind::Memory => match amounts.next() {
+                                Some(amount) => Change::Memory(event.method_id, *amount),
+                                None => continue,
+                            },
                         };
                         timeline.threads[index]
                             .changes
@@ -251,7 +284,18 @@ impl Timeline {
     /// Replays thread `index`: `visit(at_ns, stack, entered)` after each change, with the stack
     /// then (outermost first) and whether it was a call; a last visit at the thread's end with
     /// an empty stack.
-    fn replay(&self, index: usize, mut visit: impl FnMut(u64, &[u32], bool)) {
+    fn replay(&self, index: usize, visit: impl FnMut(u64, &[u32], bool)) {
+        self.replay_with_memory(index, visit, |_, _, _| {});
+    }
+
+    /// As [`Timeline::replay`], and `memory(stack, class, amount)` at each memory record, with
+    /// the stack then.
+    fn replay_with_memory(
+        &self,
+        index: usize,
+        mut visit: impl FnMut(u64, &[u32], bool),
+        mut memory: impl FnMut(&[u32], u32, MemoryAmount),
+    ) {
         let thread = &self.threads[index];
         let mut stack: Vec<u32> = Vec::new();
         let mut last_ns = self.start_ns;
@@ -276,6 +320,10 @@ impl Timeline {
                     stack.clone_from(new);
                     false
                 }
+                Change::Memory(class, amount) => {
+                    memory(&stack, *class, *amount);
+                    continue;
+                }
             };
             visit(at, &stack, entered);
         }
@@ -286,11 +334,14 @@ impl Timeline {
     /// Each thread's time on top of each stack: (thread index, stack) → (ns, calls, samples).
     fn stack_totals(&self) -> HashMap<ThreadStack, StackTotal> {
         let mut totals: HashMap<ThreadStack, StackTotal> = HashMap::new();
+        let timeline_exact = self.exact;
         for index in 0..self.threads.len() {
             let mut previous: Option<(u64, Vec<u32>)> = None;
             self.replay(index, |at, stack, entered| {
                 if let Some((since, held)) = previous.take() {
-                    if !held.is_empty() {
+                    // A stack held for no time is no sample: imported allocations stand at
+                    // their stack for an instant, between two samples.
+                    if !held.is_empty() && (at > since || timeline_exact) {
                         let total = totals.entry((index, held)).or_default();
                         total.0 = total.0.saturating_add(at - since);
                         total.2 += 1;
@@ -303,6 +354,39 @@ impl Timeline {
             });
         }
         totals
+    }
+
+    /// What each thread's stacks made and freed, class by class (memory records on an empty
+    /// stack, made before any frame opened, are left out as time there is).
+    fn allocation_totals(&self) -> HashMap<AllocationSite, AllocationTotal> {
+        let mut totals: HashMap<AllocationSite, AllocationTotal> = HashMap::new();
+        for index in 0..self.threads.len() {
+            self.replay_with_memory(
+                index,
+                |_, _, _| {},
+                |stack, class, amount| {
+                    if stack.is_empty() {
+                        return;
+                    }
+                    let total = totals.entry((index, stack.to_vec(), class)).or_default();
+                    let (objects, bytes) = if amount.free {
+                        (&mut total.freed_objects, &mut total.freed_bytes)
+                    } else {
+                        (&mut total.objects, &mut total.bytes)
+                    };
+                    *objects = objects.saturating_add(amount.count);
+                    *bytes = bytes.saturating_add(amount.bytes);
+                },
+            );
+        }
+        totals
+    }
+
+    /// How people read class `id` (`class#ID` if it was never defined).
+    pub fn class_name(&self, id: u32) -> String {
+        self.classes
+            .get(&id)
+            .map_or_else(|| format!("class#{id}"), ClassDef::display_name)
     }
 }
 
@@ -373,7 +457,7 @@ fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordErr
         r#type: text("wall"),
         unit: text("nanoseconds"),
     };
-    let sample_type = if timeline.exact {
+    let mut sample_type = if timeline.exact {
         vec![
             wall.clone(),
             ValueType {
@@ -390,10 +474,29 @@ fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordErr
             wall.clone(),
         ]
     };
+    // Allocations as Go's heap profiles name them, each class a label; frees where counted.
+    let allocations = timeline.allocation_totals();
+    let freed = allocations.values().any(|t| t.freed_objects > 0);
+    if !allocations.is_empty() {
+        let mut types = vec![("alloc_objects", "count"), ("alloc_space", "bytes")];
+        if freed {
+            types.extend([("free_objects", "count"), ("free_space", "bytes")]);
+        }
+        for (kind, unit) in types {
+            sample_type.push(ValueType {
+                r#type: text(kind),
+                unit: text(unit),
+            });
+        }
+    }
+    let values_per_sample = sample_type.len();
     // One function and one location per method; location id = function id = method id + 1.
     let mut ids: Vec<u32> = timeline.methods.keys().copied().collect();
     let totals = timeline.stack_totals();
     for (_, stack) in totals.keys() {
+        ids.extend(stack.iter().filter(|id| !timeline.methods.contains_key(id)));
+    }
+    for (_, stack, _) in allocations.keys() {
         ids.extend(stack.iter().filter(|id| !timeline.methods.contains_key(id)));
     }
     ids.sort_unstable();
@@ -423,26 +526,54 @@ fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordErr
         });
     }
     let thread_key = text("thread");
+    let class_key = text("class");
     let thread_names: Vec<i64> = timeline.threads.iter().map(|t| text(&t.name)).collect();
+    let thread_label = |thread: usize| Label {
+        key: thread_key,
+        str: thread_names[thread],
+        ..Label::default()
+    };
+    let locations = |stack: &[u32]| stack.iter().rev().map(|&id| u64::from(id) + 1).collect();
     let mut totals: Vec<(ThreadStack, StackTotal)> = totals.into_iter().collect();
     totals.sort();
-    let sample = totals
+    let mut sample: Vec<Sample> = totals
         .into_iter()
-        .filter(|((_, stack), _)| !stack.is_empty())
-        .map(|((thread, stack), (ns, calls, samples))| Sample {
-            location_id: stack.iter().rev().map(|&id| u64::from(id) + 1).collect(),
-            value: if timeline.exact {
+        .filter(|((_, stack), (ns, calls, samples))| {
+            !stack.is_empty() && (*ns > 0 || *calls > 0 || *samples > 0)
+        })
+        .map(|((thread, stack), (ns, calls, samples))| {
+            let mut value = if timeline.exact {
                 vec![ns as i64, calls as i64]
             } else {
                 vec![samples as i64, ns as i64]
-            },
-            label: vec![Label {
-                key: thread_key,
-                str: thread_names[thread],
-                ..Label::default()
-            }],
+            };
+            value.resize(values_per_sample, 0);
+            Sample {
+                location_id: locations(&stack),
+                value,
+                label: vec![thread_label(thread)],
+            }
         })
         .collect();
+    let mut allocations: Vec<(AllocationSite, AllocationTotal)> = allocations.into_iter().collect();
+    allocations.sort();
+    for ((thread, stack, class), total) in allocations {
+        let mut value = vec![0; 2];
+        value.extend([total.objects as i64, total.bytes as i64]);
+        if freed {
+            value.extend([total.freed_objects as i64, total.freed_bytes as i64]);
+        }
+        let class_label = Label {
+            key: class_key,
+            str: text(&timeline.class_name(class)),
+            ..Label::default()
+        };
+        sample.push(Sample {
+            location_id: locations(&stack),
+            value,
+            label: vec![thread_label(thread), class_label],
+        });
+    }
     let profile = Profile {
         sample_type,
         sample,
@@ -456,6 +587,8 @@ fn write_pprof(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordErr
         } else {
             timeline.period_ns as i64
         },
+        // The time first in `go tool pprof` and its peers (they default to the last type).
+        default_sample_type: text("wall"),
         string_table: strings,
         ..Profile::default()
     };
@@ -483,6 +616,7 @@ fn frame_indices(timeline: &Timeline) -> (Vec<u32>, HashMap<u32, usize>) {
             match change {
                 Change::Enter(id) | Change::Exit(id) => ids.push(*id),
                 Change::Stack(stack) => ids.extend(stack),
+                Change::Memory(..) => {}
             }
         }
     }
@@ -495,7 +629,7 @@ fn frame_indices(timeline: &Timeline) -> (Vec<u32>, HashMap<u32, usize>) {
 fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), RecordError> {
     use serde_json::json;
     let (ids, index) = frame_indices(timeline);
-    let frames: Vec<serde_json::Value> = ids
+    let mut frames: Vec<serde_json::Value> = ids
         .iter()
         .map(|&id| {
             let mut frame = json!({ "name": timeline.method_name(id) });
@@ -539,9 +673,13 @@ fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), Reco
             timeline.replay(thread, |at, stack, _| {
                 start.get_or_insert(at);
                 end = at;
-                if let Some(since) = since {
-                    samples.push(previous.iter().map(|id| index[id]).collect::<Vec<_>>());
-                    weights.push(at - since);
+                match since {
+                    // A stack held for no time (an imported allocation's instant) is no sample.
+                    Some(since) if at > since => {
+                        samples.push(previous.iter().map(|id| index[id]).collect::<Vec<_>>());
+                        weights.push(at - since);
+                    }
+                    _ => {}
                 }
                 since = Some(at);
                 previous = stack.to_vec();
@@ -552,6 +690,44 @@ fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), Reco
                 "samples": samples, "weights": weights,
             }));
         }
+    }
+    // Allocations: a sampled profile per thread that made any, each stack with the class made
+    // as its innermost frame (as async-profiler's allocation flame graphs show them), weighed
+    // in bytes where they were measured, else in objects.
+    let mut allocations: Vec<(AllocationSite, AllocationTotal)> =
+        timeline.allocation_totals().into_iter().collect();
+    allocations.sort();
+    let in_bytes = allocations.iter().any(|(_, total)| total.bytes > 0);
+    let mut class_frames: HashMap<u32, usize> = HashMap::new();
+    for (thread, line) in timeline.threads.iter().enumerate() {
+        let (mut samples, mut weights) = (Vec::new(), Vec::new());
+        for ((_, stack, class), total) in allocations.iter().filter(|((t, _, _), _)| *t == thread) {
+            let weight = if in_bytes { total.bytes } else { total.objects };
+            if weight == 0 {
+                continue;
+            }
+            let class_frame = *class_frames.entry(*class).or_insert_with(|| {
+                frames.push(json!({ "name": timeline.class_name(*class) }));
+                frames.len() - 1
+            });
+            let mut sample: Vec<usize> = stack.iter().map(|id| index[id]).collect();
+            sample.push(class_frame);
+            samples.push(sample);
+            weights.push(weight);
+        }
+        if samples.is_empty() {
+            continue;
+        }
+        let total: u64 = weights.iter().sum();
+        let (what, unit) = if in_bytes {
+            ("allocated bytes", "bytes")
+        } else {
+            ("allocated objects", "none")
+        };
+        profiles.push(json!({
+            "type": "sampled", "name": format!("{}: {what}", line.name), "unit": unit,
+            "startValue": 0, "endValue": total, "samples": samples, "weights": weights,
+        }));
     }
     let file = json!({
         "$schema": "https://www.speedscope.app/file-format-schema.json",
@@ -774,6 +950,191 @@ mod tests {
         counts.sort_unstable();
         assert_eq!(counts, [1, 3]);
         assert_eq!(profile.period, crate::import::FOLDED_PERIOD_NS as i64);
+        let _ = std::fs::remove_file(path);
+    }
+
+    /// An exact session whose `app.Game.run` makes 3 `app.Piece` (48 B) and calls
+    /// `app.Board.step`, which makes one `int[]` of 1000 B and frees 2 `app.Piece` (32 B).
+    fn recording_with_memory(name: &str) -> std::path::PathBuf {
+        use highrise_protocol::{
+            encode_frame, ClassKind, EventKind, Hello, PackedRecordWriter, MAGIC, PROTOCOL_VERSION,
+        };
+        let path = std::env::temp_dir().join(format!(
+            "highrise-export-{}-{name}.hrec",
+            std::process::id()
+        ));
+        let file = std::fs::File::create(&path).expect("creates");
+        let mut writer =
+            crate::RecordingWriter::new(file, &crate::RecordingHeader::new(0)).expect("writer");
+        let method = |id: u32, class: &str, method: &str| MethodDef {
+            id,
+            package: "app".into(),
+            class: class.into(),
+            method: method.into(),
+            signature: None,
+            file: None,
+            line: None,
+        };
+        let class = |id: u32, package: &str, name: &str, kind: ClassKind| ClassDef {
+            id,
+            package: package.into(),
+            name: name.into(),
+            kind,
+        };
+        let amount = |count: u64, bytes: u64, free: bool| MemoryAmount { count, bytes, free };
+        let mut records = PackedRecordWriter::new(1, 1_000);
+        records.push(1_000, 0, EventKind::Enter);
+        records.push_memory(1_500, 0, amount(3, 48, false));
+        records.push(2_000, 1, EventKind::Enter);
+        records.push_memory(2_500, 1, amount(1, 1_000, false));
+        records.push_memory(2_600, 0, amount(2, 32, true));
+        records.push(3_000, 1, EventKind::Exit);
+        records.push(5_000, 0, EventKind::Exit);
+        let messages = [
+            AgentMessage::Hello(Hello {
+                magic: MAGIC,
+                protocol_version: PROTOCOL_VERSION,
+                agent: "test".into(),
+                program: "game".into(),
+                version_label: String::new(),
+                pid: 1,
+                clock_unit_ns: 1,
+                clock_zero_unix_ns: 0,
+            }),
+            AgentMessage::DefineMethods(vec![method(0, "Game", "run"), method(1, "Board", "step")]),
+            AgentMessage::DefineClasses(vec![
+                class(0, "app", "Piece", ClassKind::Class),
+                class(1, "", "int[]", ClassKind::Array),
+            ]),
+            AgentMessage::ThreadStart {
+                thread_id: 1,
+                name: "main".into(),
+                timestamp: 1_000,
+            },
+            AgentMessage::Records(records.finish()),
+            AgentMessage::Goodbye { timestamp: 5_000 },
+        ];
+        for message in &messages {
+            let frame = encode_frame(message).expect("encodes");
+            writer.write_frame(0, &frame, 0).expect("writes");
+        }
+        writer.finish().expect("finishes");
+        path
+    }
+
+    #[test]
+    fn pprof_and_speedscope_exports_carry_what_each_stack_allocated_and_freed() {
+        let path = recording_with_memory("memory");
+        let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+        let text = |i: i64| profile.string_table[i as usize].as_str();
+        let types: Vec<&str> = profile.sample_type.iter().map(|t| text(t.r#type)).collect();
+        assert_eq!(
+            types,
+            [
+                "wall",
+                "calls",
+                "alloc_objects",
+                "alloc_space",
+                "free_objects",
+                "free_space"
+            ]
+        );
+        assert_eq!(text(profile.default_sample_type), "wall");
+        let function_of = |location: u64| {
+            let id = profile
+                .location
+                .iter()
+                .find(|l| l.id == location)
+                .expect("location")
+                .line[0]
+                .function_id;
+            text(
+                profile
+                    .function
+                    .iter()
+                    .find(|f| f.id == id)
+                    .expect("function")
+                    .name,
+            )
+        };
+        let mut samples: Vec<(String, String, Vec<i64>)> = profile
+            .sample
+            .iter()
+            .map(|s| {
+                let stack: Vec<&str> = s.location_id.iter().map(|&l| function_of(l)).collect();
+                let class = s
+                    .label
+                    .iter()
+                    .find(|l| text(l.key) == "class")
+                    .map_or("", |l| text(l.str));
+                (stack.join("<"), class.to_owned(), s.value.clone())
+            })
+            .collect();
+        samples.sort();
+        assert_eq!(
+            samples,
+            [
+                (
+                    "app.Board.step<app.Game.run".into(),
+                    String::new(),
+                    vec![1_000, 1, 0, 0, 0, 0]
+                ),
+                (
+                    "app.Board.step<app.Game.run".into(),
+                    "app.Piece".into(),
+                    vec![0, 0, 0, 0, 2, 32]
+                ),
+                (
+                    "app.Board.step<app.Game.run".into(),
+                    "int[]".into(),
+                    vec![0, 0, 1, 1_000, 0, 0]
+                ),
+                (
+                    "app.Game.run".into(),
+                    String::new(),
+                    vec![3_000, 1, 0, 0, 0, 0]
+                ),
+                (
+                    "app.Game.run".into(),
+                    "app.Piece".into(),
+                    vec![0, 0, 3, 48, 0, 0]
+                ),
+            ]
+        );
+        // speedscope: the time as before, and the bytes made by stack and class.
+        let speedscope: serde_json::Value =
+            serde_json::from_slice(&exported(&path, ExportFormat::Speedscope)).expect("json");
+        let frames = speedscope["shared"]["frames"].as_array().expect("frames");
+        let allocated = &speedscope["profiles"][1];
+        assert_eq!(allocated["name"], "main: allocated bytes");
+        assert_eq!(allocated["unit"], "bytes");
+        let mut stacks: Vec<(String, u64)> = allocated["samples"]
+            .as_array()
+            .expect("samples")
+            .iter()
+            .zip(allocated["weights"].as_array().expect("weights"))
+            .map(|(sample, weight)| {
+                let names: Vec<&str> = sample
+                    .as_array()
+                    .expect("a stack")
+                    .iter()
+                    .map(|i| {
+                        frames[i.as_u64().expect("index") as usize]["name"]
+                            .as_str()
+                            .expect("name")
+                    })
+                    .collect();
+                (names.join(";"), weight.as_u64().expect("weight"))
+            })
+            .collect();
+        stacks.sort();
+        assert_eq!(
+            stacks,
+            [
+                ("app.Game.run;app.Board.step;int[]".into(), 1_000),
+                ("app.Game.run;app.Piece".into(), 48),
+            ]
+        );
         let _ = std::fs::remove_file(path);
     }
 
