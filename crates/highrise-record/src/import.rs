@@ -144,7 +144,9 @@ struct Profile {
     threads: Vec<String>,
     thread_ids: HashMap<String, u32>,
     /// (thread index, time ns, stack as frame indices, outermost first).
-    samples: Vec<(u32, u64, Vec<u32>)>,
+    samples: Vec<(u32, u64, Stack)>,
+    /// Each distinct stack once ([`Profile::stack`]): a sample holds a reference to its stack.
+    stacks: std::collections::HashSet<Stack>,
     /// The typical period between a thread's samples.
     period_ns: u64,
     producer: String,
@@ -157,18 +159,31 @@ struct Profile {
 
 /// Objects of one class created at one stack of a thread (a JFR `jdk.ObjectAllocationSample`,
 /// a pprof allocation sample).
+/// A stack of frame indices, outermost first, shared by the samples that hold it.
+type Stack = std::sync::Arc<[u32]>;
+
 #[derive(Debug)]
 struct Allocation {
     thread: u32,
     at_ns: u64,
     /// Frame indices, outermost first: the innermost frame created the objects.
-    stack: Vec<u32>,
+    stack: Stack,
     class: u32,
     count: u64,
     bytes: u64,
 }
 
 impl Profile {
+    /// `frames` as a shared stack: each distinct stack is held once.
+    fn stack(&mut self, frames: &[u32]) -> Stack {
+        if let Some(stack) = self.stacks.get(frames) {
+            return stack.clone();
+        }
+        let stack = Stack::from(frames);
+        self.stacks.insert(stack.clone());
+        stack
+    }
+
     fn frame(&mut self, name: &str, file: Option<&str>) -> u32 {
         let key = (name.to_owned(), file.map(str::to_owned));
         if let Some(&id) = self.frame_ids.get(&key) {
@@ -330,6 +345,10 @@ fn spread(profile: &mut Profile, counts: HashMap<(u32, Vec<u32>), u64>) -> Resul
     }
     let longest = per_thread.values().copied().max().unwrap_or(1);
     let span_ns = longest.saturating_mul(profile.period_ns.max(1));
+    let shared: Vec<Stack> = stacks
+        .iter()
+        .map(|(_, stack, _)| profile.stack(stack))
+        .collect();
     let mut samples: Vec<(u32, u64, usize)> = Vec::new();
     for (index, (thread, _, count)) in stacks.iter().enumerate() {
         for k in 0..*count {
@@ -345,7 +364,7 @@ fn spread(profile: &mut Profile, counts: HashMap<(u32, Vec<u32>), u64>) -> Resul
         let slot = next_slot.entry(thread).or_default();
         let at = (u128::from(*slot) * u128::from(span_ns) / u128::from(total.max(1))) as u64;
         *slot += 1;
-        profile.samples.push((thread, at, stacks[index].1.clone()));
+        profile.samples.push((thread, at, shared[index].clone()));
     }
     profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
     Ok(())
@@ -359,53 +378,217 @@ const JFR_GAP_PERIODS: u64 = 10;
 
 /// JFR recordings (the JDK's Flight Recorder): each `jdk.ExecutionSample` (a thread running
 /// Java code) and `jdk.NativeMethodSample` (a thread in native code) is a sample of its thread at
-/// its time. Read with the `jfrs` crate; the chunks' sizes are checked against the file first
-/// (so a damaged file cannot make it allocate beyond the file), and a panic inside it is an
-/// error, not a crash.
-fn parse_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
+/// its time. Read with the `jfrs` crate, chunk by chunk (the JVM writes chunks of about 12 MB,
+/// each with its own constants): up to three chunks are parsed at once, on threads of their
+/// own, and taken in file order; each distinct stack is held once. The chunks' sizes are checked
+/// against the file first (so a damaged file cannot make it allocate beyond the file), and a
+/// panic inside the parser is an error, not a crash.
+fn parse_jfr<R: std::io::Read + std::io::Seek + Send>(
+    mut input: R,
+) -> Result<Profile, RecordError> {
+    use std::io::SeekFrom;
+    let length = input.seek(SeekFrom::End(0))?;
     // Each chunk: magic, version (2 × i16), size (i64), all big-endian.
-    let mut at = 0usize;
-    while at < bytes.len() {
-        let header = bytes
-            .get(at..at + 16)
-            .ok_or_else(|| invalid("jfr: a chunk is cut off"))?;
+    let mut chunks: Vec<(u64, usize)> = Vec::new();
+    let mut at = 0u64;
+    while at < length {
+        let mut header = [0u8; 16];
+        input.seek(SeekFrom::Start(at))?;
+        if length - at < 16 || input.read_exact(&mut header).is_err() {
+            return Err(invalid("jfr: a chunk is cut off"));
+        }
         if &header[..4] != JFR_MAGIC {
             return Err(invalid(format!("jfr: no chunk at byte {at}")));
         }
         let size = i64::from_be_bytes(header[8..16].try_into().unwrap_or_default());
-        let size = usize::try_from(size)
+        let size = u64::try_from(size)
             .ok()
-            .filter(|&size| size >= 68 && size <= bytes.len() - at)
+            .filter(|&size| size >= 68 && size <= length - at)
             .ok_or_else(|| invalid(format!("jfr: the chunk at byte {at} claims {size} bytes")))?;
+        chunks.push((at, size as usize));
         at += size;
     }
-    std::panic::catch_unwind(|| read_jfr(bytes))
+    // In waves of about JFR_WAVE_BYTES: parsed on threads, then taken in, so that only a
+    // wave's chunks are held at a time.
+    let parsers = std::thread::available_parallelism().map_or(1, |n| n.get().min(3));
+    let input = std::sync::Mutex::new(input);
+    let mut merged = JfrMerged::default();
+    let mut rest = &chunks[..];
+    while !rest.is_empty() {
+        let mut wave_bytes = 0;
+        let count = rest
+            .iter()
+            .take_while(|(_, size)| {
+                let under = wave_bytes < JFR_WAVE_BYTES;
+                wave_bytes += size;
+                under
+            })
+            .count();
+        let (wave, later) = rest.split_at(count.max(1));
+        rest = later;
+        let parsed = parse_jfr_chunks(&input, wave, parsers)?;
+        // The reader's own code runs here too: a panic is an error as well.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| merged.take(parsed)))
+            .map_err(|_| invalid("jfr: the recording could not be read (damaged?)"))?;
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || merged.finish()))
         .unwrap_or_else(|_| Err(invalid("jfr: the recording could not be read (damaged?)")))
 }
 
-fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
-    use jfrs::reader::JfrReader;
-    let mut profile = Profile {
-        producer: "jfr".into(),
-        ..Profile::default()
+/// The events the import reads: samples of running threads and allocation samples.
+const JFR_EVENTS: [&str; 3] = [
+    "jdk.ExecutionSample",
+    "jdk.NativeMethodSample",
+    "jdk.ObjectAllocationSample",
+];
+
+/// A JFR chunk's header: magic, version, size, offsets, times, ticks and features.
+const JFR_HEADER_BYTES: usize = 68;
+
+/// An event's size and type at the start of `bytes`: JFR integers, LEB128-like when
+/// `compressed` (7 bits a byte, the ninth byte whole), else big-endian.
+fn jfr_event_header(bytes: &[u8], compressed: bool) -> Option<(i64, i64)> {
+    if !compressed {
+        let size = i32::from_be_bytes(bytes.get(0..4)?.try_into().ok()?);
+        let event_type = i64::from_be_bytes(bytes.get(4..12)?.try_into().ok()?);
+        return Some((i64::from(size), event_type));
+    }
+    let mut at = 0;
+    let mut read = || -> Option<i64> {
+        let mut value = 0i64;
+        for i in 0..8 {
+            let b = *bytes.get(at)?;
+            at += 1;
+            value |= i64::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                return Some(value);
+            }
+        }
+        let b = *bytes.get(at)?;
+        at += 1;
+        Some(value | (i64::from(b) << 56))
     };
-    let mut reader = JfrReader::new(std::io::Cursor::new(bytes));
-    let mut first_ns: Option<i64> = None;
-    let mut raw: Vec<(u32, i64, Vec<u32>)> = Vec::new();
-    // (thread, time, stack, class, bytes)
-    let mut allocated: Vec<(u32, i64, Vec<u32>, u32, u64)> = Vec::new();
-    for chunk in reader.chunks() {
+    let size = read()?;
+    let event_type = read()?;
+    Some((size, event_type))
+}
+
+/// How many bytes of chunks a wave of parsers takes at most (one chunk more if that is over).
+const JFR_WAVE_BYTES: usize = 64 << 20;
+
+/// What one JFR chunk holds for the import, named in a table of its own.
+struct JfrChunk {
+    /// The frames, threads, classes and stacks the chunk's samples name (its own ids).
+    names: Profile,
+    /// (thread, time since the epoch in ns, stack).
+    samples: Vec<(u32, i64, Stack)>,
+    /// (thread, time, stack, class, bytes).
+    allocations: Vec<(u32, i64, Stack, u32, u64)>,
+}
+
+/// Parses `chunks` (offset, size) of `input` on up to `parsers` threads; each chunk's result in
+/// file order, or the first chunk's (in file order) error.
+fn parse_jfr_chunks<R: std::io::Read + std::io::Seek + Send>(
+    input: &std::sync::Mutex<R>,
+    chunks: &[(u64, usize)],
+    parsers: usize,
+) -> Result<Vec<JfrChunk>, RecordError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let read = |index: usize| -> Result<JfrChunk, RecordError> {
+        let (offset, size) = chunks[index];
+        let mut bytes = vec![0u8; size];
+        {
+            let mut input = input
+                .lock()
+                .map_err(|_| invalid("jfr: the file could not be read"))?;
+            input.seek(std::io::SeekFrom::Start(offset))?;
+            input.read_exact(&mut bytes)?;
+        }
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_jfr_chunk(bytes)))
+            .unwrap_or_else(|_| Err(invalid("jfr: the recording could not be read (damaged?)")))
+    };
+    let mut results: Vec<(usize, Result<JfrChunk, RecordError>)> = std::thread::scope(|scope| {
+        let parse = || {
+            let mut done = Vec::new();
+            while !failed.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= chunks.len() {
+                    break;
+                }
+                let result = read(index);
+                if result.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                done.push((index, result));
+            }
+            done
+        };
+        let handles: Vec<_> = (1..parsers.min(chunks.len()))
+            .map(|_| scope.spawn(parse))
+            .collect();
+        let mut results = parse();
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => results.extend(done),
+                Err(_) => results.push((0, Err(invalid("jfr: a parser thread failed")))),
+            }
+        }
+        results
+    });
+    results.sort_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, result)| result).collect()
+}
+
+/// Reads the one chunk in `bytes`: its samples and allocation samples.
+fn read_jfr_chunk(bytes: Vec<u8>) -> Result<JfrChunk, RecordError> {
+    use jfrs::reader::JfrReader;
+    let mut out = JfrChunk {
+        names: Profile::default(),
+        samples: Vec::new(),
+        allocations: Vec::new(),
+    };
+    let mut reader = JfrReader::new(std::io::Cursor::new(&bytes[..]));
+    // Whether the chunk's integers are compressed (the header's `features`, bit 0).
+    let compressed = bytes.get(64..68).is_some_and(|f| f[3] & 1 != 0);
+    if let Some(chunk) = reader.chunks().next() {
         let (mut chunk_reader, chunk) = chunk.map_err(|e| invalid(format!("jfr: {e:?}")))?;
         let header = &chunk.header;
         let ticks_per_ns = header.ticks_per_second.max(1) as f64 / 1e9;
         let (start_ticks, start_ns) = (header.start_ticks, header.start_time_nanos);
+        // The event types read; every other event is stepped over by its size, unparsed.
+        let wanted: Vec<i64> = chunk
+            .metadata
+            .type_pool
+            .get_types()
+            .filter(|t| JFR_EVENTS.contains(&t.name()))
+            .map(|t| t.class_id)
+            .collect();
         // Stacks, threads and classes are constants of the chunk: each resolved once.
         let mut names = JfrChunkNames::default();
-        let mut last_offset = None;
-        for event in chunk_reader.events(&chunk) {
-            let event = event.map_err(|e| invalid(format!("jfr: {e:?}")))?;
-            if last_offset.replace(event.byte_offset) == Some(event.byte_offset) {
+        let body = bytes
+            .get(JFR_HEADER_BYTES..header.chunk_size.max(0) as usize)
+            .unwrap_or_default();
+        let mut offset = 0usize;
+        while offset < body.len() {
+            let Some((size, event_type)) = jfr_event_header(&body[offset..], compressed) else {
+                return Err(invalid("jfr: an event is cut off"));
+            };
+            let Some(size) = usize::try_from(size).ok().filter(|&size| size > 0) else {
                 break; // an event of no size: a damaged chunk
+            };
+            let at = offset;
+            offset = offset.saturating_add(size);
+            if !wanted.contains(&event_type) {
+                continue;
+            }
+            let Some(event) = chunk_reader.events_from_offset(&chunk, at as u64).next() else {
+                break;
+            };
+            let event = event.map_err(|e| invalid(format!("jfr: {e:?}")))?;
+            if event.byte_offset != at as u64 {
+                continue;
             }
             let kind = event.class.name();
             let allocation = kind == "jdk.ObjectAllocationSample";
@@ -426,8 +609,9 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
             } else {
                 "sampledThread"
             };
-            let thread = names.thread(&mut profile, value.get_field_raw(thread_field));
-            let stack = names.stack(&mut profile, value.get_field_raw("stackTrace"));
+            let profile = &mut out.names;
+            let thread = names.thread(profile, value.get_field_raw(thread_field));
+            let stack = names.stack(profile, value.get_field_raw("stackTrace"));
             if allocation {
                 // The bytes of allocation this sample stands for (JFR's weight).
                 let bytes = value
@@ -435,30 +619,125 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
                     .and_then(|w| i64::try_from(w.value).ok())
                     .unwrap_or(0)
                     .max(0) as u64;
-                let class = names.class(&mut profile, value.get_field_raw("objectClass"));
-                allocated.push((thread, at_ns, stack, class, bytes));
+                let class = names.class(profile, value.get_field_raw("objectClass"));
+                out.allocations.push((thread, at_ns, stack, class, bytes));
             } else {
-                first_ns = Some(first_ns.map_or(at_ns, |first| first.min(at_ns)));
-                raw.push((thread, at_ns, stack));
+                out.samples.push((thread, at_ns, stack));
             }
         }
     }
-    if let Some(first_allocation) = allocated.iter().map(|a| a.1).min() {
-        first_ns = Some(first_ns.map_or(first_allocation, |first| first.min(first_allocation)));
+    Ok(out)
+}
+
+/// The chunks' samples as one profile, their names and stacks taken in file order.
+#[derive(Default)]
+struct JfrMerged {
+    profile: Profile,
+    /// (thread, time since the epoch in ns, stack).
+    raw: Vec<(u32, i64, Stack)>,
+    /// At their times since the epoch, coalesced chunk by chunk ([`JFR_COALESCE_NS`]).
+    allocated: Vec<Allocation>,
+}
+
+/// A chunk's allocation samples are coalesced over slots of this long (JFR's shortest
+/// execution sample period): the whole profile's, over its own period at the end.
+const JFR_COALESCE_NS: u64 = 10_000_000;
+
+impl JfrMerged {
+    /// Takes in `chunks`, the next ones in file order.
+    fn take(&mut self, chunks: Vec<JfrChunk>) {
+        let JfrMerged {
+            profile,
+            raw,
+            allocated,
+        } = self;
+        for chunk in chunks {
+            take_jfr_chunk(profile, raw, allocated, chunk);
+        }
     }
-    let first_ns = first_ns.ok_or_else(|| invalid("jfr: no execution or allocation samples"))?;
-    profile.allocations = allocated
-        .into_iter()
-        .map(|(thread, at, stack, class, bytes)| Allocation {
-            thread,
-            at_ns: (at - first_ns).max(0) as u64,
-            stack,
-            class,
+
+    fn finish(self) -> Result<Profile, RecordError> {
+        let JfrMerged {
+            mut profile,
+            raw,
+            allocated,
+        } = self;
+        profile.producer = "jfr".into();
+        finish_jfr(profile, raw, allocated)
+    }
+}
+
+/// One chunk's names, stacks, samples and allocations, as the profile's.
+fn take_jfr_chunk(
+    profile: &mut Profile,
+    raw: &mut Vec<(u32, i64, Stack)>,
+    allocated: &mut Vec<Allocation>,
+    chunk: JfrChunk,
+) {
+    let names = &chunk.names;
+    let frames: Vec<u32> = names
+        .frames
+        .iter()
+        .map(|(name, file)| profile.frame(name, file.as_deref()))
+        .collect();
+    let threads: Vec<u32> = names.threads.iter().map(|t| profile.thread(t)).collect();
+    let classes: Vec<u32> = names
+        .classes
+        .iter()
+        .map(|(package, name, kind)| profile.class(package.clone(), name.clone(), *kind))
+        .collect();
+    // The chunk's stacks are its own (one per distinct stack): each mapped once.
+    let mut stacks: HashMap<*const [u32], Stack> = HashMap::new();
+    let mut stack = |profile: &mut Profile, local: &Stack| -> Stack {
+        stacks
+            .entry(std::sync::Arc::as_ptr(local))
+            .or_insert_with(|| {
+                let mapped: Vec<u32> = local.iter().map(|&f| frames[f as usize]).collect();
+                profile.stack(&mapped)
+            })
+            .clone()
+    };
+    for (thread, at, local) in &chunk.samples {
+        let global = stack(profile, local);
+        raw.push((threads[*thread as usize], *at, global));
+    }
+    let mut chunk_allocated: Vec<Allocation> = chunk
+        .allocations
+        .iter()
+        .map(|(thread, at, local, class, bytes)| Allocation {
+            thread: threads[*thread as usize],
+            at_ns: u64::try_from(*at).unwrap_or(0),
+            stack: stack(profile, local),
+            class: classes[*class as usize],
             count: 1,
-            bytes,
+            bytes: *bytes,
         })
         .collect();
-    profile.allocations.sort_by_key(|a| (a.at_ns, a.thread));
+    chunk_allocated.sort_by_key(|a| (a.at_ns, a.thread));
+    allocated.extend(coalesce_allocations(chunk_allocated, JFR_COALESCE_NS));
+}
+
+/// The profile of the samples and allocations taken in: times from the first, the period.
+fn finish_jfr(
+    mut profile: Profile,
+    raw: Vec<(u32, i64, Stack)>,
+    mut allocated: Vec<Allocation>,
+) -> Result<Profile, RecordError> {
+    let first_ns = raw
+        .iter()
+        .map(|s| s.1)
+        .chain(
+            allocated
+                .iter()
+                .map(|a| i64::try_from(a.at_ns).unwrap_or(i64::MAX)),
+        )
+        .min();
+    let first_ns = first_ns.ok_or_else(|| invalid("jfr: no execution or allocation samples"))?;
+    for allocation in &mut allocated {
+        allocation.at_ns = allocation.at_ns.saturating_sub(first_ns.max(0) as u64);
+    }
+    allocated.sort_by_key(|a| (a.at_ns, a.thread));
+    profile.allocations = allocated;
     profile.samples = raw
         .into_iter()
         .map(|(thread, at, stack)| (thread, (at - first_ns).max(0) as u64, stack))
@@ -486,21 +765,57 @@ fn read_jfr(bytes: &[u8]) -> Result<Profile, RecordError> {
     let period = profile.period_ns;
     let mut next_at: HashMap<u32, u64> = HashMap::new();
     let mut gaps_closed = Vec::new();
+    let nothing = profile.stack(&[]);
     for (thread, at, _) in profile.samples.iter().rev() {
         let next = next_at.insert(*thread, *at);
         if next.is_none_or(|next| next - at > period.saturating_mul(JFR_GAP_PERIODS)) {
-            gaps_closed.push((*thread, at.saturating_add(period), Vec::new()));
+            gaps_closed.push((*thread, at.saturating_add(period), nothing.clone()));
         }
     }
     profile.samples.extend(gaps_closed);
     profile.samples.sort_by_key(|&(thread, at, _)| (at, thread));
+    profile.allocations = coalesce_allocations(std::mem::take(&mut profile.allocations), period);
     Ok(profile)
+}
+
+/// Allocations of one thread, stack and class within one period become one, their objects and
+/// bytes summed, at the first one's time: JFR takes several allocation samples a period where a
+/// program allocates much, and each would become messages of its own. Totals are unchanged;
+/// times move by less than a period. `allocations` are in time order, stacks interned.
+fn coalesce_allocations(allocations: Vec<Allocation>, period_ns: u64) -> Vec<Allocation> {
+    let mut out: Vec<Allocation> = Vec::with_capacity(allocations.len());
+    let mut open: HashMap<(u32, *const [u32], u32), usize> = HashMap::new();
+    let mut slot = None;
+    for allocation in allocations {
+        let at_slot = allocation.at_ns / period_ns.max(1);
+        if slot != Some(at_slot) {
+            open.clear();
+            slot = Some(at_slot);
+        }
+        let key = (
+            allocation.thread,
+            std::sync::Arc::as_ptr(&allocation.stack),
+            allocation.class,
+        );
+        match open.get(&key) {
+            Some(&index) => {
+                let into = &mut out[index];
+                into.count = into.count.saturating_add(allocation.count);
+                into.bytes = into.bytes.saturating_add(allocation.bytes);
+            }
+            None => {
+                open.insert(key, out.len());
+                out.push(allocation);
+            }
+        }
+    }
+    out
 }
 
 /// A JFR chunk's threads, stacks and classes (constant-pool entries), each resolved once.
 #[derive(Default)]
 struct JfrChunkNames {
-    stacks: HashMap<i64, Vec<u32>>,
+    stacks: HashMap<i64, Stack>,
     threads: HashMap<i64, u32>,
     classes: HashMap<i64, u32>,
 }
@@ -557,7 +872,7 @@ impl JfrChunkNames {
         &mut self,
         profile: &mut Profile,
         field: Option<jfrs::reader::event::Accessor<'_>>,
-    ) -> Vec<u32> {
+    ) -> Stack {
         let key = jfr_constant(field.as_ref());
         if let Some(stack) = key.and_then(|key| self.stacks.get(&key)) {
             return stack.clone();
@@ -582,6 +897,7 @@ impl JfrChunkNames {
         }
         // JFR's innermost frame is first.
         stack.reverse();
+        let stack = profile.stack(&stack);
         if let Some(key) = key {
             self.stacks.insert(key, stack.clone());
         }
@@ -838,7 +1154,7 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
         profile.allocations.push(Allocation {
             thread,
             at_ns: (span_ns as f64 * (i as f64 + 0.5) / n as f64) as u64,
-            stack,
+            stack: stack.into(),
             class: untyped,
             count,
             bytes,
@@ -937,6 +1253,7 @@ fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
                 Some(unit) => weight * unit,
                 None => weight * FOLDED_PERIOD_NS as f64,
             };
+            let stack = profile.stack(&stack);
             profile.samples.push((thread, at_ns as u64, stack));
             periods.push(duration_ns);
             at_ns += duration_ns;
@@ -1000,7 +1317,7 @@ fn parse_cpuprofile(text: &str) -> Result<Profile, RecordError> {
     let thread = profile.thread("main");
     let mut at_us = 0i64;
     let mut gaps = Vec::new();
-    let mut stacks: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut stacks: HashMap<u64, Stack> = HashMap::new();
     for (index, sample) in samples.iter().enumerate() {
         let delta = deltas
             .and_then(|d| d.get(index))
@@ -1028,7 +1345,7 @@ fn parse_cpuprofile(text: &str) -> Result<Profile, RecordError> {
                     at = parent_of.get(&id).copied();
                 }
                 stack.reverse();
-                stack
+                Stack::from(stack)
             })
             .clone();
         profile.samples.push((
@@ -2276,7 +2593,7 @@ pub fn convert_bytes(
         }
         ProfileFormat::CpuProfile => parse_cpuprofile(text()?)?,
         ProfileFormat::Pprof => parse_pprof(bytes)?,
-        ProfileFormat::Jfr => parse_jfr(bytes)?,
+        ProfileFormat::Jfr => parse_jfr(std::io::Cursor::new(bytes))?,
         ProfileFormat::ChromeTrace => return write_trace(parse_chrome_trace(bytes)?, program, out),
     };
     write_recording(&profile, program, out)
@@ -2300,6 +2617,9 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
         ProfileFormat::ChromeTrace => {
             let trace = read_chrome_trace(std::fs::File::open(path)?)?;
             return write_trace(trace, &program, out);
+        }
+        ProfileFormat::Jfr => {
+            return write_recording(&parse_jfr(std::fs::File::open(path)?)?, &program, out)
         }
         _ => {}
     }
@@ -2737,7 +3057,7 @@ mod tests {
         let times: Vec<u64> = profile.samples.iter().map(|s| s.1).collect();
         assert_eq!(times, [0, 10_000_000, 20_000_000]);
         assert_eq!(profile.period_ns, 10_000_000);
-        assert_eq!(profile.samples[0].2, [1, 0]);
+        assert_eq!(*profile.samples[0].2, [1, 0]);
         assert!(parse_speedscope(&json(
             r#"{"shared":{"frames":[]},"profiles":[{"type":"evented","events":[]}]}"#
         ))
