@@ -1168,93 +1168,197 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
     Ok(profile)
 }
 
-/// A speedscope file's `shared.frames`: each frame's name and file.
-fn speedscope_frames(json: &serde_json::Value) -> Result<Vec<(&str, Option<&str>)>, RecordError> {
-    let frames = json
-        .pointer("/shared/frames")
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| invalid("speedscope: no shared.frames"))?;
-    Ok(frames
-        .iter()
-        .map(|frame| {
-            (
-                frame.get("name").and_then(|n| n.as_str()).unwrap_or("?"),
-                frame.get("file").and_then(|f| f.as_str()),
-            )
-        })
-        .collect())
+/// A speedscope file as read: only the fields used, each profile's samples as the distinct
+/// stacks and, per sample, which one (a file of hundreds of MB holds few distinct stacks).
+#[derive(serde::Deserialize)]
+struct SpeedscopeFile {
+    shared: SpeedscopeShared,
+    profiles: Vec<SpeedscopeProfile>,
+    #[serde(default)]
+    exporter: Option<String>,
 }
 
-/// Who wrote a speedscope file: `speedscope from EXPORTER`, or `speedscope`.
-fn speedscope_producer(json: &serde_json::Value) -> String {
-    json.get("exporter")
-        .and_then(|e| e.as_str())
-        .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}"))
+#[derive(serde::Deserialize)]
+struct SpeedscopeShared {
+    frames: Vec<SpeedscopeFrame>,
 }
 
-fn parse_speedscope(json: &serde_json::Value) -> Result<Profile, RecordError> {
-    let frames = speedscope_frames(json)?;
-    let profiles = json
-        .get("profiles")
-        .and_then(|p| p.as_array())
-        .ok_or_else(|| invalid("speedscope: no profiles"))?;
+#[derive(serde::Deserialize)]
+struct SpeedscopeFrame {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    file: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct SpeedscopeProfile {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    unit: Option<String>,
+    #[serde(rename = "startValue", default)]
+    start_value: Option<f64>,
+    #[serde(rename = "endValue", default)]
+    end_value: Option<f64>,
+    /// Sampled profiles.
+    #[serde(default)]
+    samples: SpeedscopeSamples,
+    #[serde(default)]
+    weights: Option<Vec<f64>>,
+    /// Evented profiles.
+    #[serde(default)]
+    events: Vec<SpeedscopeEvent>,
+}
+
+/// A sampled profile's samples: each distinct stack (frame indices, outermost first) once, and
+/// each sample's stack by its index there.
+#[derive(Default)]
+struct SpeedscopeSamples {
+    stacks: Vec<Vec<u32>>,
+    of_sample: Vec<u32>,
+}
+
+impl<'de> serde::Deserialize<'de> for SpeedscopeSamples {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Samples;
+        impl<'de> serde::de::Visitor<'de> for Samples {
+            type Value = SpeedscopeSamples;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of samples, each a list of frame indices")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<SpeedscopeSamples, A::Error> {
+                let mut samples = SpeedscopeSamples::default();
+                let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+                while let Some(stack) = seq.next_element::<Vec<u32>>()? {
+                    let next = samples.stacks.len() as u32;
+                    let id = match index.get(&stack) {
+                        Some(&id) => id,
+                        None => {
+                            index.insert(stack.clone(), next);
+                            samples.stacks.push(stack);
+                            next
+                        }
+                    };
+                    samples.of_sample.push(id);
+                }
+                Ok(samples)
+            }
+        }
+        deserializer.deserialize_seq(Samples)
+    }
+}
+
+/// An evented profile's frame opening (`O`) or closing (`C`) at a time.
+#[derive(serde::Deserialize)]
+struct SpeedscopeEvent {
+    #[serde(rename = "type")]
+    kind: SpeedscopeEventKind,
+    frame: u64,
+    at: f64,
+}
+
+#[derive(serde::Deserialize, PartialEq, Eq)]
+enum SpeedscopeEventKind {
+    O,
+    C,
+    #[serde(other)]
+    Other,
+}
+
+impl SpeedscopeFile {
+    /// Reads a speedscope file, its samples and events as they stream by.
+    fn read(input: impl std::io::Read) -> Result<SpeedscopeFile, RecordError> {
+        serde_json::from_reader(input).map_err(|e| invalid(format!("speedscope JSON: {e}")))
+    }
+
+    /// Whether it holds evented profiles (every call opened and closed at its time).
+    fn is_evented(&self) -> bool {
+        self.profiles.iter().any(|p| p.kind == "evented")
+    }
+
+    /// Each frame's name and file.
+    fn frames(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.shared
+            .frames
+            .iter()
+            .map(|f| (f.name.as_deref().unwrap_or("?"), f.file.as_deref()))
+    }
+
+    /// Who wrote it: `speedscope from EXPORTER`, or `speedscope`.
+    fn producer(&self) -> String {
+        self.exporter
+            .as_deref()
+            .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}"))
+    }
+}
+
+/// A speedscope file's sampled profiles, one thread each: each sample lasts its weight.
+fn parse_speedscope(file: &SpeedscopeFile) -> Result<Profile, RecordError> {
     let mut profile = Profile {
-        producer: speedscope_producer(json),
+        producer: file.producer(),
         period_ns: FOLDED_PERIOD_NS,
         ..Profile::default()
     };
-    let frame_ids: Vec<u32> = frames
-        .into_iter()
-        .map(|(name, file)| profile.frame(name, file))
+    let frame_ids: Vec<u32> = file
+        .frames()
+        .map(|(name, path)| profile.frame(name, path))
         .collect();
     let mut periods = Vec::new();
-    for (number, p) in profiles.iter().enumerate() {
-        let kind = p.get("type").and_then(|t| t.as_str()).unwrap_or("?");
-        if kind != "sampled" {
+    for (number, p) in file.profiles.iter().enumerate() {
+        if p.kind != "sampled" {
             return Err(invalid(format!(
-                "speedscope: profile {} is {kind:?}; only sampled profiles are read",
-                number + 1
+                "speedscope: profile {} is {:?}; only sampled profiles are read",
+                number + 1,
+                p.kind
             )));
         }
         let name = p
-            .get("name")
-            .and_then(|n| n.as_str())
-            .map_or_else(|| format!("thread {}", number + 1), str::to_owned);
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("thread {}", number + 1));
         let thread = profile.thread(&name);
-        let unit_ns = p
-            .get("unit")
-            .and_then(|u| u.as_str())
-            .and_then(time_unit_ns);
-        let empty = Vec::new();
-        let samples = p
-            .get("samples")
-            .and_then(|s| s.as_array())
-            .unwrap_or(&empty);
-        let weights = p.get("weights").and_then(|w| w.as_array());
-        let start = p.get("startValue").and_then(|v| v.as_f64()).unwrap_or(0.0);
-        let mut at_ns = unit_ns.map_or(0.0, |unit| start * unit);
-        for (index, sample) in samples.iter().enumerate() {
-            let stack = sample
-                .as_array()
-                .ok_or_else(|| invalid("speedscope: a sample is not a list"))?
-                .iter()
-                .map(|f| {
-                    f.as_u64()
-                        .and_then(|f| frame_ids.get(f as usize).copied())
-                        .ok_or_else(|| invalid("speedscope: a sample names no frame"))
-                })
-                .collect::<Result<Vec<u32>, _>>()?;
-            let weight = weights
+        let unit_ns = p.unit.as_deref().and_then(time_unit_ns);
+        let stacks = p
+            .samples
+            .stacks
+            .iter()
+            .map(|stack| {
+                let frames = stack
+                    .iter()
+                    .map(|&f| {
+                        frame_ids
+                            .get(f as usize)
+                            .copied()
+                            .ok_or_else(|| invalid("speedscope: a sample names no frame"))
+                    })
+                    .collect::<Result<Vec<u32>, _>>()?;
+                Ok(profile.stack(&frames))
+            })
+            .collect::<Result<Vec<Stack>, RecordError>>()?;
+        let mut at_ns = unit_ns.map_or(0.0, |unit| p.start_value.unwrap_or(0.0) * unit);
+        for (index, &stack) in p.samples.of_sample.iter().enumerate() {
+            let weight = p
+                .weights
+                .as_ref()
                 .and_then(|w| w.get(index))
-                .and_then(|w| w.as_f64())
+                .copied()
                 .unwrap_or(1.0)
                 .max(0.0);
             let duration_ns = match unit_ns {
                 Some(unit) => weight * unit,
                 None => weight * FOLDED_PERIOD_NS as f64,
             };
-            let stack = profile.stack(&stack);
-            profile.samples.push((thread, at_ns as u64, stack));
+            profile
+                .samples
+                .push((thread, at_ns as u64, stacks[stack as usize].clone()));
             periods.push(duration_ns);
             at_ns += duration_ns;
         }
@@ -1729,88 +1833,61 @@ impl Trace {
     }
 }
 
-/// Whether a speedscope file holds evented profiles (every call opened and closed at its time).
-fn speedscope_is_evented(json: &serde_json::Value) -> bool {
-    json.get("profiles")
-        .and_then(|p| p.as_array())
-        .is_some_and(|profiles| profiles.iter().any(|p| p["type"] == "evented"))
-}
-
 /// speedscope's evented profiles, one thread each: every `O` (open) and `C` (close) of a frame at
 /// its time becomes a call, as in a Chrome trace. Frames left open close at the profile's end.
 /// pyinstrument's are its samples merged into one timeline (calls not counted): the session says
 /// it is sampled, at pyinstrument's default 1 ms.
-fn parse_speedscope_evented(json: &serde_json::Value) -> Result<Trace, RecordError> {
+fn parse_speedscope_evented(file: &SpeedscopeFile) -> Result<Trace, RecordError> {
     let mut trace = Trace {
-        producer: speedscope_producer(json),
+        producer: file.producer(),
         ..Trace::default()
     };
     if trace.producer.contains("pyinstrument") {
         trace.sampled_period_us = Some(1000);
     }
     // Frames naming the same function share it.
-    let function_of: Vec<u32> = speedscope_frames(json)?
-        .into_iter()
-        .map(|(name, file)| trace.function(name, file))
+    let function_of: Vec<u32> = file
+        .frames()
+        .map(|(name, path)| trace.function(name, path))
         .collect();
-    let profiles = json
-        .get("profiles")
-        .and_then(|p| p.as_array())
-        .ok_or_else(|| invalid("speedscope: no profiles"))?;
-    for (number, p) in profiles.iter().enumerate() {
-        if p["type"] != "evented" {
+    for (number, p) in file.profiles.iter().enumerate() {
+        if p.kind != "evented" {
             return Err(invalid(format!(
-                "speedscope: profile {} is {}, beside evented ones; one kind per file is read",
+                "speedscope: profile {} is {:?}, beside evented ones; one kind per file is read",
                 number + 1,
-                p["type"]
+                p.kind
             )));
         }
-        let unit_ns = p
-            .get("unit")
-            .and_then(|u| u.as_str())
-            .and_then(time_unit_ns)
-            .unwrap_or(1e6);
-        let start = p.get("startValue").and_then(|v| v.as_f64()).unwrap_or(0.0);
-        let end = p.get("endValue").and_then(|v| v.as_f64()).unwrap_or(start);
+        let unit_ns = p.unit.as_deref().and_then(time_unit_ns).unwrap_or(1e6);
+        let start = p.start_value.unwrap_or(0.0);
+        let end = p.end_value.unwrap_or(start);
         let ns = |at: f64| ((at - start).max(0.0) * unit_ns) as u64;
         let name = p
-            .get("name")
-            .and_then(|n| n.as_str())
-            .map_or_else(|| format!("thread {}", number + 1), str::to_owned);
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("thread {}", number + 1));
         // Calls in the order they open (outer first where they open together); each open one's
         // index in `calls`, its end still unknown.
         let mut calls: Vec<Call> = Vec::new();
         let mut open: Vec<(usize, u32)> = Vec::new();
-        for event in p
-            .get("events")
-            .and_then(|e| e.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let (Some(kind), Some(frame), Some(at)) = (
-                event.get("type").and_then(|t| t.as_str()),
-                event.get("frame").and_then(|f| f.as_u64()),
-                event.get("at").and_then(|a| a.as_f64()),
-            ) else {
-                return Err(invalid("speedscope: an event without type, frame or at"));
-            };
+        for event in &p.events {
             let function = *function_of
-                .get(frame as usize)
+                .get(event.frame as usize)
                 .ok_or_else(|| invalid("speedscope: an event names no frame"))?;
-            match kind {
-                "O" => {
-                    calls.push((ns(at), u64::MAX, function));
+            match event.kind {
+                SpeedscopeEventKind::O => {
+                    calls.push((ns(event.at), u64::MAX, function));
                     open.push((calls.len() - 1, function));
                 }
-                "C" => {
+                SpeedscopeEventKind::C => {
                     // Closes the innermost open frame of that function (and any left above it).
                     if let Some(depth) = open.iter().rposition(|&(_, f)| f == function) {
                         for (index, _) in open.drain(depth..) {
-                            calls[index].1 = ns(at).max(calls[index].0);
+                            calls[index].1 = ns(event.at).max(calls[index].0);
                         }
                     }
                 }
-                _ => {}
+                SpeedscopeEventKind::Other => {}
             }
         }
         let end_ns = ns(end).max(
@@ -2584,12 +2661,11 @@ pub fn convert_bytes(
     let profile = match format {
         ProfileFormat::Folded => parse_folded(bytes)?,
         ProfileFormat::Speedscope => {
-            let json: serde_json::Value = serde_json::from_str(text()?)
-                .map_err(|e| invalid(format!("speedscope JSON: {e}")))?;
-            if speedscope_is_evented(&json) {
-                return write_trace(parse_speedscope_evented(&json)?, program, out);
+            let file = SpeedscopeFile::read(bytes)?;
+            if file.is_evented() {
+                return write_trace(parse_speedscope_evented(&file)?, program, out);
             }
-            parse_speedscope(&json)?
+            parse_speedscope(&file)?
         }
         ProfileFormat::CpuProfile => parse_cpuprofile(text()?)?,
         ProfileFormat::Pprof => parse_pprof(bytes)?,
@@ -2620,6 +2696,13 @@ pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<()
         }
         ProfileFormat::Jfr => {
             return write_recording(&parse_jfr(std::fs::File::open(path)?)?, &program, out)
+        }
+        ProfileFormat::Speedscope => {
+            let file = SpeedscopeFile::read(input()?)?;
+            if file.is_evented() {
+                return write_trace(parse_speedscope_evented(&file)?, &program, out);
+            }
+            return write_recording(&parse_speedscope(&file)?, &program, out);
         }
         _ => {}
     }
@@ -3046,7 +3129,7 @@ mod tests {
 
     #[test]
     fn speedscope_samples_last_their_weight() {
-        let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).expect("json");
+        let json = |text: &str| SpeedscopeFile::read(text.as_bytes()).expect("json");
         let profile = parse_speedscope(&json(
             r#"{"$schema":"https://www.speedscope.app/file-format-schema.json",
                 "shared":{"frames":[{"name":"leaf","file":"w.py","line":5},{"name":"main","file":"w.py","line":13}]},
@@ -3066,15 +3149,16 @@ mod tests {
 
     #[test]
     fn speedscope_evented_profiles_become_calls() {
-        let json: serde_json::Value = serde_json::from_str(
+        let json = SpeedscopeFile::read(
             r#"{"shared":{"frames":[{"name":"main","file":"w.py"},{"name":"leaf","file":"w.py"}]},
                 "exporter":"pyinstrument 5",
                 "profiles":[{"type":"evented","name":"MainThread","unit":"seconds","startValue":1,"endValue":2,
                              "events":[{"type":"O","frame":0,"at":1},{"type":"O","frame":1,"at":1.25},
-                                       {"type":"C","frame":1,"at":1.5},{"type":"O","frame":1,"at":1.75}]}]}"#,
+                                       {"type":"C","frame":1,"at":1.5},{"type":"O","frame":1,"at":1.75}]}]}"#
+                .as_bytes(),
         )
         .expect("json");
-        assert!(speedscope_is_evented(&json));
+        assert!(json.is_evented());
         let trace = parse_speedscope_evented(&json).expect("parses");
         assert_eq!(trace.producer, "speedscope from pyinstrument 5");
         let (name, mut calls) = trace.threads[0].clone();
