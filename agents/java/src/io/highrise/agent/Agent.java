@@ -3,6 +3,7 @@ package io.highrise.agent;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The entry points: {@code premain} for -javaagent, {@code agentmain} for attaching. */
 public final class Agent {
@@ -139,13 +140,88 @@ public final class Agent {
         // inside its loop now runs as fast as mode=sampled, against 2-3x slower with probes that
         // read the session on each call.
         Recorder.probesOff();
+        Map<Thread, StackTraceElement[]> stacks = Thread.getAllStackTraces();
         java.util.Set<String> running = new java.util.HashSet<>();
-        for (StackTraceElement[] trace : Thread.getAllStackTraces().values()) {
+        for (StackTraceElement[] trace : stacks.values()) {
             for (StackTraceElement frame : trace) {
                 running.add(frame.getClassName());
             }
         }
+        stacksAtSwitch = stacks;
         retransformLoaded(inst, filter, verbose, running);
+    }
+
+    /** The threads' stacks at mode=auto's switch, until {@link #dropTransientProbes} reads them. */
+    private static volatile Map<Thread, StackTraceElement[]> stacksAtSwitch;
+
+    /**
+     * Sender thread, a moment after mode=auto's switch: the classes that kept their idle probes
+     * only for a frame that was passing through then (a helper a loop called) get their
+     * original code back ({@link #passingClasses}). Those with a frame still in place (the
+     * loop, the frames waiting below it) keep them: a retransformation would leave that frame
+     * interpreted until it returns, for good for a program's main loop.
+     */
+    static void dropTransientProbes() {
+        Map<Thread, StackTraceElement[]> before = stacksAtSwitch;
+        Instrumentation inst = instrumentation;
+        stacksAtSwitch = null;
+        if (before == null || inst == null) {
+            return;
+        }
+        java.util.Set<String> passing = new java.util.TreeSet<>();
+        for (String name : passingClasses(before, Thread.getAllStackTraces())) {
+            if (filter.accepts(name.replace('.', '/'))) {
+                passing.add(name);
+            }
+        }
+        if (passing.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> keep = new java.util.HashSet<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (!passing.contains(c.getName())) {
+                keep.add(c.getName());
+            }
+        }
+        retransformLoaded(inst, filter, false, keep);
+        if (verbose) {
+            Sender.log("original code back for " + passing + " (their frames were passing through at the switch)");
+        }
+    }
+
+    /**
+     * The classes with a frame in {@code then} that was passing through: above the frames its
+     * thread still has in place in {@code now} (the same methods, outermost first), and with no
+     * frame in place anywhere. A frame in place may be a long-running one (a loop, or a frame
+     * waiting for one) or a hot method caught twice; either way its class is left alone.
+     */
+    static java.util.Set<String> passingClasses(Map<Thread, StackTraceElement[]> then,
+            Map<Thread, StackTraceElement[]> now) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.Set<String> inPlace = new java.util.HashSet<>();
+        for (Map.Entry<Thread, StackTraceElement[]> e : then.entrySet()) {
+            StackTraceElement[] before = e.getValue();
+            StackTraceElement[] later = now.get(e.getKey());
+            int common = 0;
+            if (later != null) {
+                while (common < before.length && common < later.length
+                        && sameMethod(before[before.length - 1 - common], later[later.length - 1 - common])) {
+                    common++;
+                }
+            }
+            for (int i = 0; i < before.length; i++) {
+                seen.add(before[i].getClassName());
+                if (i >= before.length - common) {
+                    inPlace.add(before[i].getClassName());
+                }
+            }
+        }
+        seen.removeAll(inPlace);
+        return seen;
+    }
+
+    private static boolean sameMethod(StackTraceElement a, StackTraceElement b) {
+        return a.getClassName().equals(b.getClassName()) && a.getMethodName().equals(b.getMethodName());
     }
 
     /** Rewrites the application classes loaded before the agent came (attach). */

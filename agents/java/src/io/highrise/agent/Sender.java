@@ -108,6 +108,14 @@ final class Sender implements Runnable {
     private volatile String switchReason;
     private long autoCheckNs;
     private long autoCheckEvents;
+    /**
+     * mode=auto: when the session went on sampled (0 before and once looked again): after
+     * {@link #TRANSIENT_LOOK_NS} the threads' stacks are read again, so the classes kept for a
+     * frame that was only passing through get their original code back
+     * ({@link Agent#dropTransientProbes}).
+     */
+    private long switchedAtNs;
+    static final long TRANSIENT_LOOK_NS = 200_000_000L;
 
     private Socket socket;
     private OutputStream out;
@@ -175,6 +183,7 @@ final class Sender implements Runnable {
         reconciling = 0;
         wire.measure(Wire.MEASURE_ADAPTIVE, sampled.periodUs(), Methods.count());
         sampling = sampled;
+        switchedAtNs = Math.max(1, System.nanoTime());
         log("mode=auto: " + switchReason + "; measuring by samples from here on (every call: mode=exact)");
     }
 
@@ -354,6 +363,14 @@ final class Sender implements Runnable {
             if (now - lastDroppedCheckNs >= 1_000_000_000L) {
                 reportDrops();
                 lastDroppedCheckNs = now;
+            }
+            if (switchedAtNs != 0 && now - switchedAtNs >= TRANSIENT_LOOK_NS) {
+                switchedAtNs = 0;
+                try {
+                    Agent.dropTransientProbes();
+                } catch (Throwable t) {
+                    log("could not remove the idle probes of passing frames (" + t + "); they stay");
+                }
             }
             flush();
             if (last) {

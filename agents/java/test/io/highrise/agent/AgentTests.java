@@ -75,6 +75,7 @@ public final class AgentTests {
         tests.put("phase_marks_through_highrise_classes", AgentTests::phaseMarks);
         tests.put("sampled_mode_through_highrise_report", AgentTests::sampledMode);
         tests.put("auto_mode_drops_its_probes_when_they_cannot_keep_up", AgentTests::autoMode);
+        tests.put("auto_mode_gives_passing_frames_classes_their_code_back", AgentTests::passingFrames);
         tests.put("classes_all_defines_the_classes_of_a_jar_that_never_load", AgentTests::classesAll);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
@@ -1220,6 +1221,45 @@ public final class AgentTests {
             }
         }
         check(busy > 50, "the busy loop's methods on top after the switch: " + busy + " %");
+    }
+
+    /**
+     * mode=auto's switch keeps the idle probes of every class with a frame running then; a moment
+     * later, those whose frames were only passing through get their original code back. A frame
+     * still in place (same methods below it) is left alone, whether a loop, a frame waiting for
+     * one, or a hot helper caught in both readings (as Busy's step would be).
+     */
+    static void passingFrames() {
+        Thread main = new Thread(() -> { });
+        Thread worker = new Thread(() -> { });
+        // Innermost first, as Thread.getAllStackTraces gives them.
+        java.util.function.Function<String[], StackTraceElement[]> stack = frames -> {
+            StackTraceElement[] out = new StackTraceElement[frames.length];
+            for (int i = 0; i < frames.length; i++) {
+                String[] cm = frames[frames.length - 1 - i].split("#");
+                out[i] = new StackTraceElement(cm[0], cm[1], "F.java", i + 1);
+            }
+            return out;
+        };
+        Map<Thread, StackTraceElement[]> then = new java.util.HashMap<>();
+        Map<Thread, StackTraceElement[]> now = new java.util.HashMap<>();
+        // Outermost first here: main's loop in Interp.loop, which called Slots.get, then Slots.put.
+        then.put(main, stack.apply(new String[] {"Main#main", "Runtime#top", "Interp#loop", "Slots#get", "Map#find"}));
+        now.put(main, stack.apply(new String[] {"Main#main", "Runtime#top", "Interp#loop", "Slots#put"}));
+        // A busy loop whose helper both readings caught: nothing passing.
+        then.put(worker, stack.apply(new String[] {"Busy#main", "Step#step"}));
+        now.put(worker, stack.apply(new String[] {"Busy#main", "Step#step"}));
+        check(Agent.passingClasses(then, now).equals(new java.util.HashSet<>(Arrays.asList("Slots", "Map"))),
+                "passing: " + Agent.passingClasses(then, now));
+        // A thread gone since: its frames all passed.
+        now.remove(worker);
+        check(Agent.passingClasses(then, now).containsAll(Arrays.asList("Busy", "Step", "Slots", "Map"))
+                && !Agent.passingClasses(then, now).contains("Interp"), "a thread gone: " + Agent.passingClasses(then, now));
+        // A class with a frame in place on one thread keeps its probes even if it passed on another.
+        then.put(worker, stack.apply(new String[] {"Busy#main", "Slots#get"}));
+        now.put(worker, stack.apply(new String[] {"Busy#main", "Slots#get"}));
+        check(Agent.passingClasses(then, now).equals(new java.util.HashSet<>(Arrays.asList("Map"))),
+                "in place somewhere: " + Agent.passingClasses(then, now));
     }
 
     static void javaShapes() throws Exception {
