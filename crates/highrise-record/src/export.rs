@@ -334,14 +334,13 @@ impl Timeline {
     /// Each thread's time on top of each stack: (thread index, stack) → (ns, calls, samples).
     fn stack_totals(&self) -> HashMap<ThreadStack, StackTotal> {
         let mut totals: HashMap<ThreadStack, StackTotal> = HashMap::new();
-        let timeline_exact = self.exact;
         for index in 0..self.threads.len() {
             let mut previous: Option<(u64, Vec<u32>)> = None;
             self.replay(index, |at, stack, entered| {
                 if let Some((since, held)) = previous.take() {
                     // A stack held for no time is no sample: imported allocations stand at
                     // their stack for an instant, between two samples.
-                    if !held.is_empty() && (at > since || timeline_exact) {
+                    if !held.is_empty() && (at > since || self.exact) {
                         let total = totals.entry((index, held)).or_default();
                         total.0 = total.0.saturating_add(at - since);
                         total.2 += 1;
@@ -699,9 +698,11 @@ fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), Reco
     allocations.sort();
     let in_bytes = allocations.iter().any(|(_, total)| total.bytes > 0);
     let mut class_frames: HashMap<u32, usize> = HashMap::new();
-    for (thread, line) in timeline.threads.iter().enumerate() {
+    // Sorted by thread first: one run of sites per thread.
+    for sites in allocations.chunk_by(|((a, _, _), _), ((b, _, _), _)| a == b) {
+        let thread = sites[0].0 .0;
         let (mut samples, mut weights) = (Vec::new(), Vec::new());
-        for ((_, stack, class), total) in allocations.iter().filter(|((t, _, _), _)| *t == thread) {
+        for ((_, stack, class), total) in sites {
             let weight = if in_bytes { total.bytes } else { total.objects };
             if weight == 0 {
                 continue;
@@ -725,7 +726,7 @@ fn write_speedscope(timeline: &Timeline, mut out: impl Write) -> Result<(), Reco
             ("allocated objects", "none")
         };
         profiles.push(json!({
-            "type": "sampled", "name": format!("{}: {what}", line.name), "unit": unit,
+            "type": "sampled", "name": format!("{}: {what}", timeline.threads[thread].name), "unit": unit,
             "startValue": 0, "endValue": total, "samples": samples, "weights": weights,
         }));
     }

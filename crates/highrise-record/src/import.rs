@@ -431,7 +431,7 @@ fn parse_jfr<R: std::io::Read + std::io::Seek + Send>(
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| merged.take(parsed)))
             .map_err(|_| invalid("jfr: the recording could not be read (damaged?)"))?;
     }
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || merged.finish()))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || finish_jfr(merged)))
         .unwrap_or_else(|_| Err(invalid("jfr: the recording could not be read (damaged?)")))
 }
 
@@ -590,11 +590,8 @@ fn read_jfr_chunk(bytes: Vec<u8>) -> Result<JfrChunk, RecordError> {
             if event.byte_offset != at as u64 {
                 continue;
             }
-            let kind = event.class.name();
-            let allocation = kind == "jdk.ObjectAllocationSample";
-            if !allocation && kind != "jdk.ExecutionSample" && kind != "jdk.NativeMethodSample" {
-                continue;
-            }
+            // One of JFR_EVENTS (`wanted`): a running thread's sample, or an allocation's.
+            let allocation = event.class.name() == "jdk.ObjectAllocationSample";
             let value = event.value();
             let Some(ticks) = value
                 .get_field("startTime")
@@ -644,85 +641,73 @@ struct JfrMerged {
 const JFR_COALESCE_NS: u64 = 10_000_000;
 
 impl JfrMerged {
-    /// Takes in `chunks`, the next ones in file order.
+    /// Takes in `chunks`, the next ones in file order: their names, stacks, samples and
+    /// allocations, as the profile's.
     fn take(&mut self, chunks: Vec<JfrChunk>) {
+        for chunk in chunks {
+            self.take_chunk(chunk);
+        }
+    }
+
+    fn take_chunk(&mut self, chunk: JfrChunk) {
         let JfrMerged {
             profile,
             raw,
             allocated,
         } = self;
-        for chunk in chunks {
-            take_jfr_chunk(profile, raw, allocated, chunk);
+        let names = &chunk.names;
+        let frames: Vec<u32> = names
+            .frames
+            .iter()
+            .map(|(name, file)| profile.frame(name, file.as_deref()))
+            .collect();
+        let threads: Vec<u32> = names.threads.iter().map(|t| profile.thread(t)).collect();
+        let classes: Vec<u32> = names
+            .classes
+            .iter()
+            .map(|(package, name, kind)| profile.class(package.clone(), name.clone(), *kind))
+            .collect();
+        // The chunk's stacks are its own (one per distinct stack): each mapped once.
+        let mut stacks: HashMap<*const [u32], Stack> = HashMap::new();
+        let mut stack = |profile: &mut Profile, local: &Stack| -> Stack {
+            stacks
+                .entry(std::sync::Arc::as_ptr(local))
+                .or_insert_with(|| {
+                    let mapped: Vec<u32> = local.iter().map(|&f| frames[f as usize]).collect();
+                    profile.stack(&mapped)
+                })
+                .clone()
+        };
+        for (thread, at, local) in &chunk.samples {
+            let global = stack(profile, local);
+            raw.push((threads[*thread as usize], *at, global));
         }
-    }
-
-    fn finish(self) -> Result<Profile, RecordError> {
-        let JfrMerged {
-            mut profile,
-            raw,
-            allocated,
-        } = self;
-        profile.producer = "jfr".into();
-        finish_jfr(profile, raw, allocated)
-    }
-}
-
-/// One chunk's names, stacks, samples and allocations, as the profile's.
-fn take_jfr_chunk(
-    profile: &mut Profile,
-    raw: &mut Vec<(u32, i64, Stack)>,
-    allocated: &mut Vec<Allocation>,
-    chunk: JfrChunk,
-) {
-    let names = &chunk.names;
-    let frames: Vec<u32> = names
-        .frames
-        .iter()
-        .map(|(name, file)| profile.frame(name, file.as_deref()))
-        .collect();
-    let threads: Vec<u32> = names.threads.iter().map(|t| profile.thread(t)).collect();
-    let classes: Vec<u32> = names
-        .classes
-        .iter()
-        .map(|(package, name, kind)| profile.class(package.clone(), name.clone(), *kind))
-        .collect();
-    // The chunk's stacks are its own (one per distinct stack): each mapped once.
-    let mut stacks: HashMap<*const [u32], Stack> = HashMap::new();
-    let mut stack = |profile: &mut Profile, local: &Stack| -> Stack {
-        stacks
-            .entry(std::sync::Arc::as_ptr(local))
-            .or_insert_with(|| {
-                let mapped: Vec<u32> = local.iter().map(|&f| frames[f as usize]).collect();
-                profile.stack(&mapped)
+        let mut chunk_allocated: Vec<Allocation> = chunk
+            .allocations
+            .iter()
+            .map(|(thread, at, local, class, bytes)| Allocation {
+                thread: threads[*thread as usize],
+                at_ns: u64::try_from(*at).unwrap_or(0),
+                stack: stack(profile, local),
+                class: classes[*class as usize],
+                count: 1,
+                bytes: *bytes,
             })
-            .clone()
-    };
-    for (thread, at, local) in &chunk.samples {
-        let global = stack(profile, local);
-        raw.push((threads[*thread as usize], *at, global));
+            .collect();
+        chunk_allocated.sort_by_key(|a| (a.at_ns, a.thread));
+        allocated.extend(coalesce_allocations(chunk_allocated, JFR_COALESCE_NS));
     }
-    let mut chunk_allocated: Vec<Allocation> = chunk
-        .allocations
-        .iter()
-        .map(|(thread, at, local, class, bytes)| Allocation {
-            thread: threads[*thread as usize],
-            at_ns: u64::try_from(*at).unwrap_or(0),
-            stack: stack(profile, local),
-            class: classes[*class as usize],
-            count: 1,
-            bytes: *bytes,
-        })
-        .collect();
-    chunk_allocated.sort_by_key(|a| (a.at_ns, a.thread));
-    allocated.extend(coalesce_allocations(chunk_allocated, JFR_COALESCE_NS));
 }
 
-/// The profile of the samples and allocations taken in: times from the first, the period.
-fn finish_jfr(
-    mut profile: Profile,
-    raw: Vec<(u32, i64, Stack)>,
-    mut allocated: Vec<Allocation>,
-) -> Result<Profile, RecordError> {
+/// The profile of the samples and allocations taken in ([`JfrMerged`]): times from the first,
+/// the period.
+fn finish_jfr(merged: JfrMerged) -> Result<Profile, RecordError> {
+    let JfrMerged {
+        mut profile,
+        raw,
+        mut allocated,
+    } = merged;
+    profile.producer = "jfr".into();
     let first_ns = raw
         .iter()
         .map(|s| s.1)
