@@ -58,12 +58,14 @@ public final class Agent {
             if (firstLoad) {
                 transformer = new Transformer(filter, options.alloc, options.verbose, inst);
                 transformer.defineOnly = options.sampled;
+                transformer.skipTrivial = options.auto;
                 transformer.wholeJars = options.allClasses;
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
             } else {
                 transformer.filter = filter;
                 transformer.alloc = options.alloc;
                 transformer.defineOnly = options.sampled;
+                transformer.skipTrivial = options.auto;
                 transformer.wholeJars = options.allClasses;
             }
             int id = ++sessions;

@@ -43,6 +43,22 @@ public final class Recorder {
     private static final MutableCallSite ENTER_SITE;
     private static final MethodHandle ENTER;
 
+    /**
+     * Whether the probes run: true until {@link #probesOff}. Instrumented code tests it before
+     * each exit and allocation hook, so a frame that entered before the switch (a running loop,
+     * holding its ring) also loses its hooks once compiled again.
+     */
+    public static boolean on() {
+        try {
+            return (boolean) ON.invokeExact();
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private static final MutableCallSite ON_SITE = new MutableCallSite(MethodHandles.constant(boolean.class, true));
+    private static final MethodHandle ON = ON_SITE.dynamicInvoker();
+
     static {
         try {
             ENTER_SITE = new MutableCallSite(MethodHandles.lookup().findStatic(Recorder.class, "enterLive",
@@ -61,7 +77,8 @@ public final class Recorder {
      */
     static void probesOff() {
         ENTER_SITE.setTarget(MethodHandles.dropArguments(MethodHandles.constant(Ring.class, null), 0, int.class));
-        MutableCallSite.syncAll(new MutableCallSite[] {ENTER_SITE});
+        ON_SITE.setTarget(MethodHandles.constant(boolean.class, false));
+        MutableCallSite.syncAll(new MutableCallSite[] {ENTER_SITE, ON_SITE});
     }
 
     private static Ring enterLive(int id) {

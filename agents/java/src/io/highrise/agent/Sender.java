@@ -926,6 +926,9 @@ final class Sender implements Runnable {
             if (sampled != null) {
                 log("sent " + sampled.samplesSent + " samples (" + sampled.samplesLate + " came too late)");
             }
+            if (Transformer.TRIVIAL_METHODS.get() > 0) {
+                log(Transformer.TRIVIAL_METHODS.get() + " trivial methods had no probe (mode=exact gives them one)");
+            }
         }
         socket.shutdownOutput();
         socket.setSoTimeout(CLOSE_READ_TIMEOUT_MS);

@@ -17,6 +17,14 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.commons.AdviceAdapter;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
 
 /**
  * The bytecode rewriting (ASM 9). Each accepted method gets {@code ring = Recorder.enter(id)} at
@@ -33,6 +41,10 @@ import org.objectweb.asm.commons.AdviceAdapter;
  *   <li>bridge methods and compiler accessors (synthetic) are skipped; lambda bodies (synthetic
  *       {@code lambda$...}) are kept, they are the user's code; hidden lambda proxy classes are
  *       never offered to transformers;</li>
+ *   <li>mode=auto only: a trivial method (see {@link #trivial}) is defined but gets no probe, as
+ *       profilers' trivial-method filters do: its time goes to its caller until the switch to
+ *       samples, which see it. Probes more than double such a method's bytecode, past the size
+ *       under which HotSpot inlines it, so they would slow the program even once switched off;</li>
  *   <li>any failure leaves the class unchanged.</li>
  * </ul>
  * With allocation counting on ({@code alloc=on}), every {@code new}, {@code newarray},
@@ -57,6 +69,18 @@ final class Transformer implements ClassFileTransformer {
     volatile boolean defineOnly;
     /** classes=all: every profiled class of each jar a profiled class loads from is defined. */
     volatile boolean wholeJars;
+    /** mode=auto: trivial methods get no probe. */
+    volatile boolean skipTrivial;
+    /** Methods left without a probe as trivial (mode=auto), over the JVM's life. */
+    static final AtomicLong TRIVIAL_METHODS = new AtomicLong();
+    /**
+     * At most this many bytes of code make a method trivial: HotSpot's MaxInlineSize, under which
+     * it inlines a method at any call site.
+     */
+    static final int TRIVIAL_CODE_BYTES = 35;
+    /** Calls into these may block or wait: a method making one is never trivial. */
+    private static final String[] MAY_BLOCK = {"java/lang/Thread", "java/lang/Process",
+        "java/util/concurrent/", "java/io/", "java/nio/", "java/net/", "javax/", "sun/", "jdk/"};
     final boolean verbose;
     final AtomicLong classesInstrumented = new AtomicLong();
     final AtomicLong classesFailed = new AtomicLong();
@@ -119,7 +143,7 @@ final class Transformer implements ClassFileTransformer {
             if (!seesRecorder(loader)) {
                 return null;
             }
-            byte[] out = instrument(loader, className, classfileBuffer, alloc, filter);
+            byte[] out = instrument(loader, className, classfileBuffer, alloc, filter, skipTrivial);
             if (out != null) {
                 classesInstrumented.incrementAndGet();
             }
@@ -295,7 +319,7 @@ final class Transformer implements ClassFileTransformer {
     }
 
     static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc,
-            Options.Filter filter) {
+            Options.Filter filter, boolean skipTrivial) {
         ClassReader reader = new ClassReader(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return null;
@@ -303,6 +327,7 @@ final class Transformer implements ClassFileTransformer {
         ClassWriter writer = new HierarchyClassWriter(reader, loader);
         String loaderKey = loaderKey(loader);
         ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc, filter);
+        adapter.codeBytes = skipTrivial ? codeBytes(reader) : null;
         reader.accept(adapter, ClassReader.SKIP_FRAMES);
         if (adapter.defs.isEmpty()) {
             return null;
@@ -314,9 +339,102 @@ final class Transformer implements ClassFileTransformer {
         return out;
     }
 
+    /**
+     * Each method's code length in bytes (name + descriptor), read from the class file's Code
+     * attributes: ASM's visitors do not give it, and rewriting every method to learn it would cost
+     * class loading a second pass.
+     */
+    static Map<String, Integer> codeBytes(ClassReader r) {
+        Map<String, Integer> out = new HashMap<>();
+        char[] buf = new char[r.getMaxStringLength()];
+        int u = r.header + 6; // access, this class, super class
+        u += 2 + 2 * r.readUnsignedShort(u); // interfaces
+        int fields = r.readUnsignedShort(u);
+        u += 2;
+        for (int f = 0; f < fields; f++) {
+            int attributes = r.readUnsignedShort(u + 6);
+            u += 8;
+            for (int a = 0; a < attributes; a++) {
+                u += 6 + r.readInt(u + 2);
+            }
+        }
+        int methods = r.readUnsignedShort(u);
+        u += 2;
+        for (int m = 0; m < methods; m++) {
+            String key = r.readUTF8(u + 2, buf) + r.readUTF8(u + 4, buf);
+            int attributes = r.readUnsignedShort(u + 6);
+            u += 8;
+            for (int a = 0; a < attributes; a++) {
+                if ("Code".equals(r.readUTF8(u, buf))) {
+                    out.put(key, r.readInt(u + 10)); // after max_stack and max_locals
+                }
+                u += 6 + r.readInt(u + 2);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A trivial method: at most {@link #TRIVIAL_CODE_BYTES} of code, no loop, no lock, no allocation
+     * while allocations are counted, and no call that may block (into the JDK's threads, locks,
+     * I/O). Such a method runs a few dozen bytecodes and returns: its own time is too short to
+     * measure by probes, and what it calls in the program has probes of its own.
+     */
+    static boolean trivial(MethodNode m, boolean alloc) {
+        if ((m.access & Opcodes.ACC_SYNCHRONIZED) != 0) {
+            return false;
+        }
+        InsnList code = m.instructions;
+        for (AbstractInsnNode n = code.getFirst(); n != null; n = n.getNext()) {
+            int op = n.getOpcode();
+            if (op == Opcodes.MONITORENTER) {
+                return false;
+            }
+            if (alloc && (op == Opcodes.NEW || op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY
+                    || op == Opcodes.MULTIANEWARRAY)) {
+                return false;
+            }
+            if (n instanceof JumpInsnNode && backward(code, n, ((JumpInsnNode) n).label)) {
+                return false;
+            }
+            if (n instanceof TableSwitchInsnNode || n instanceof LookupSwitchInsnNode) {
+                List<LabelNode> targets = n instanceof TableSwitchInsnNode ? ((TableSwitchInsnNode) n).labels
+                        : ((LookupSwitchInsnNode) n).labels;
+                LabelNode dflt = n instanceof TableSwitchInsnNode ? ((TableSwitchInsnNode) n).dflt
+                        : ((LookupSwitchInsnNode) n).dflt;
+                if (backward(code, n, dflt)) {
+                    return false;
+                }
+                for (LabelNode t : targets) {
+                    if (backward(code, n, t)) {
+                        return false;
+                    }
+                }
+            }
+            if (n instanceof MethodInsnNode) {
+                String owner = ((MethodInsnNode) n).owner;
+                if (owner.equals("java/lang/Object") && ((MethodInsnNode) n).name.equals("wait")) {
+                    return false;
+                }
+                for (String p : MAY_BLOCK) {
+                    if (owner.startsWith(p)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean backward(InsnList code, AbstractInsnNode from, LabelNode to) {
+        return code.indexOf(to) <= code.indexOf(from);
+    }
+
     static final class ClassAdapter extends NamingVisitor {
         final ClassLoader loader;
         final boolean alloc;
+        /** mode=auto: the methods' code lengths, to find trivial ones; null to probe every method. */
+        Map<String, Integer> codeBytes;
         final List<MethodDef> defs = new ArrayList<>();
         final List<Integer> firstLines = new ArrayList<>();
         final List<Integer> lastLines = new ArrayList<>();
@@ -383,7 +501,22 @@ final class Transformer implements ClassFileTransformer {
             if (id < 0) {
                 return mv;
             }
-            return new MethodAdapter(mv, access, name, descriptor, id, this);
+            Integer length = codeBytes == null ? null : codeBytes.get(name + descriptor);
+            if (length == null || length > TRIVIAL_CODE_BYTES) {
+                return new MethodAdapter(mv, access, name, descriptor, id, this, true);
+            }
+            // Small enough to be trivial: held whole, then written with or without probes.
+            MethodVisitor next = mv; // (inside MethodNode, `mv` names its own field)
+            return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
+                @Override
+                public void visitEnd() {
+                    boolean probes = !trivial(this, alloc);
+                    if (!probes) {
+                        TRIVIAL_METHODS.incrementAndGet();
+                    }
+                    accept(new MethodAdapter(next, access, name, descriptor, id, ClassAdapter.this, probes));
+                }
+            };
         }
     }
 
@@ -400,14 +533,18 @@ final class Transformer implements ClassFileTransformer {
         boolean restartAfterReturn;
         final Lines lines = new Lines();
         int ringLocal = -1;
+        /** False for a trivial method: defined, with its lines, but left as it was. */
+        final boolean probes;
+        boolean defined;
 
         MethodAdapter(MethodVisitor mv, int access, String name, String descriptor, int id,
-                ClassAdapter owner) {
+                ClassAdapter owner, boolean probes) {
             super(Opcodes.ASM9, mv, access, name, descriptor);
             this.id = id;
             this.methodName = name;
             this.descriptor = descriptor;
             this.owner = owner;
+            this.probes = probes;
         }
 
         private void pushId() {
@@ -435,9 +572,11 @@ final class Transformer implements ClassFileTransformer {
                 return;
             }
             if (entered) {
+                Label skip = skipWhenOff();
                 mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
                 pushInt(c);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "alloc", "(L" + RING + ";I)V", false);
+                mv.visitLabel(skip);
             } else {
                 pushInt(c);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "allocHere", "(I)V", false);
@@ -450,14 +589,18 @@ final class Transformer implements ClassFileTransformer {
             if (c < 0) {
                 return;
             }
-            mv.visitInsn(Opcodes.DUP);
-            mv.visitInsn(Opcodes.ARRAYLENGTH);
             if (entered) {
+                Label skip = skipWhenOff();
+                mv.visitInsn(Opcodes.DUP);
+                mv.visitInsn(Opcodes.ARRAYLENGTH);
                 mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
                 pushInt(c);
                 pushInt(Sizes.shapeOf(desc.charAt(1)));
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "array", "(IL" + RING + ";II)V", false);
+                mv.visitLabel(skip);
             } else {
+                mv.visitInsn(Opcodes.DUP);
+                mv.visitInsn(Opcodes.ARRAYLENGTH);
                 pushInt(c);
                 pushInt(Sizes.shapeOf(desc.charAt(1)));
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "arrayHere", "(III)V", false);
@@ -469,14 +612,17 @@ final class Transformer implements ClassFileTransformer {
             if (c < 0) {
                 return;
             }
-            mv.visitInsn(Opcodes.DUP);
             if (entered) {
+                Label skip = skipWhenOff();
+                mv.visitInsn(Opcodes.DUP);
                 mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
                 pushInt(c);
                 pushInt(dims);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArray",
                         "(Ljava/lang/Object;L" + RING + ";II)V", false);
+                mv.visitLabel(skip);
             } else {
+                mv.visitInsn(Opcodes.DUP);
                 pushInt(c);
                 pushInt(dims);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArrayHere", "(Ljava/lang/Object;II)V", false);
@@ -511,6 +657,28 @@ final class Transformer implements ClassFileTransformer {
             mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "exit", EXIT_DESC, false);
         }
 
+        /** if (Recorder.on()) Recorder.exit(ring, id), before a return. */
+        private void callExitIfOn() {
+            Label skip = skipWhenOff();
+            callExit();
+            mv.visitLabel(skip);
+        }
+
+        /**
+         * {@code if (!Recorder.on()) goto skip}, for the caller to place {@code skip} after its
+         * hook. The test is in the method's own code: once the probes are off (mode=auto's switch)
+         * it is a constant, and the JIT drops the hook with it, even in a frame that entered
+         * before the switch and holds a ring. Left to the hook, a hook that is compiled already is
+         * called, not inlined, where the call is rare ("already compiled into a medium method"): a
+         * real call at every return of every method inlined into a hot loop.
+         */
+        private Label skipWhenOff() {
+            Label skip = new Label();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "on", "()Z", false);
+            mv.visitJumpInsn(Opcodes.IFEQ, skip);
+            return skip;
+        }
+
         private void openRange() {
             rangeStart = new Label();
             mv.visitLabel(rangeStart);
@@ -528,6 +696,10 @@ final class Transformer implements ClassFileTransformer {
 
         @Override
         protected void onMethodEnter() {
+            defined = true;
+            if (!probes) {
+                return;
+            }
             callEnter();
             entered = true;
             openRange();
@@ -539,7 +711,7 @@ final class Transformer implements ClassFileTransformer {
                 return; // a throw is seen by the catch-all handler
             }
             closeRange();
-            callExit();
+            callExitIfOn();
             restartAfterReturn = true;
         }
 
@@ -666,7 +838,7 @@ final class Transformer implements ClassFileTransformer {
 
         @Override
         public void visitEnd() {
-            if (entered) {
+            if (defined) {
                 owner.defs.add(new MethodDef(id, owner.packageName, owner.simpleName, methodName,
                         descriptor, owner.sourceFile, lines.first));
                 owner.firstLines.add(lines.first);

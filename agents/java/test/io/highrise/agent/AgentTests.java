@@ -77,6 +77,7 @@ public final class AgentTests {
         tests.put("auto_mode_drops_its_probes_when_they_cannot_keep_up", AgentTests::autoMode);
         tests.put("auto_mode_gives_passing_frames_classes_their_code_back", AgentTests::passingFrames);
         tests.put("classes_all_defines_the_classes_of_a_jar_that_never_load", AgentTests::classesAll);
+        tests.put("auto_mode_leaves_trivial_methods_without_probes", AgentTests::trivialMethods);
         int failed = 0;
         for (Map.Entry<String, Check> t : tests.entrySet()) {
             if (!only.isEmpty() && !only.contains(t.getKey())) {
@@ -1229,6 +1230,51 @@ public final class AgentTests {
      * still in place (same methods below it) is left alone, whether a loop, a frame waiting for
      * one, or a hot helper caught in both readings (as Busy's step would be).
      */
+    /**
+     * mode=auto's rewrite leaves trivial methods as they were (defined, no probe); every other
+     * method, and every method in exact mode, gets its probes. Read back from the rewritten class.
+     */
+    static void trivialMethods() throws Exception {
+        String name = "io/highrise/testapp/Trivial";
+        byte[] original;
+        try (java.io.InputStream in = AgentTests.class.getClassLoader().getResourceAsStream(name + ".class")) {
+            original = in.readAllBytes();
+        }
+        Map<String, Integer> lengths = Transformer.codeBytes(new org.objectweb.asm.ClassReader(original));
+        check(lengths.get("getter()I") == 5 && lengths.get("big(I)J") > Transformer.TRIVIAL_CODE_BYTES
+                && lengths.get("allocates()[I") == 4 && lengths.size() == 9, "code lengths " + lengths);
+        List<String> all = Arrays.asList("getter", "calls", "allocates", "loop", "locked", "sleeps", "waits", "big");
+        for (int pass = 0; pass < 3; pass++) {
+            boolean alloc = pass == 1;
+            boolean skipTrivial = pass < 2;
+            byte[] out = Transformer.instrument(AgentTests.class.getClassLoader(), name, original, alloc, null,
+                    skipTrivial);
+            java.util.Set<String> probed = new java.util.TreeSet<>();
+            new org.objectweb.asm.ClassReader(out).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                @Override
+                public org.objectweb.asm.MethodVisitor visitMethod(int access, String method, String desc,
+                        String signature, String[] exceptions) {
+                    return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                        @Override
+                        public void visitMethodInsn(int op, String owner, String called, String d, boolean itf) {
+                            if (owner.equals(Transformer.RECORDER) && called.equals("enter")) {
+                                probed.add(method);
+                            }
+                        }
+                    };
+                }
+            }, 0);
+            java.util.Set<String> expected = new java.util.TreeSet<>(skipTrivial
+                    ? Arrays.asList("loop", "locked", "sleeps", "waits", "big") : all);
+            if (alloc) {
+                expected.add("allocates");
+            }
+            probed.retainAll(all);
+            check(probed.equals(expected), "alloc " + alloc + ", trivial skipped " + skipTrivial + ": probed "
+                    + probed + ", expected " + expected);
+        }
+    }
+
     static void passingFrames() {
         Thread main = new Thread(() -> { });
         Thread worker = new Thread(() -> { });
