@@ -28,7 +28,7 @@ import org.objectweb.asm.tree.TableSwitchInsnNode;
 
 /**
  * The bytecode rewriting (ASM 9). Each accepted method gets {@code ring = Recorder.enter(id)} at
- * entry (ring in a new local), {@code Recorder.exit(ring, id)} before every return, and a catch-all handler (last in the exception
+ * entry (ring in a new local), {@code if (Recorder.on()) Recorder.exit(ring, id)} before every return, and a catch-all handler (last in the exception
  * table, so the method's own handlers run first) that calls exit and rethrows. The handler's
  * ranges exclude the exit calls at the returns, so a frame exits exactly once even if a hook
  * itself fails. Choices:
