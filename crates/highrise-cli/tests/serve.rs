@@ -775,7 +775,9 @@ fn report_methods(file: &Path) -> (serde_json::Value, Vec<(String, f64, Option<u
     (json, methods)
 }
 
-/// highrise's two busiest methods are the producer's two, each within 5 points.
+/// highrise's two busiest methods are the producer's two, each within 5 points. Where the
+/// producer has methods tied at a rank (within 0.1 point: pyinstrument gives every frame but one
+/// about 0 %), highrise's may be any of them.
 fn assert_two_busiest_agree(
     what: &str,
     methods: &[(String, f64, Option<u64>)],
@@ -783,9 +785,14 @@ fn assert_two_busiest_agree(
 ) {
     for ((name, share, _), (top, expected_pct)) in methods.iter().zip(producer).take(2) {
         eprintln!("{what}: highrise {name} {share:.1} %, the file's {top} {expected_pct:.1} %");
+        let tied: Vec<&str> = producer
+            .iter()
+            .filter(|(_, pct)| (pct - expected_pct).abs() <= 0.1)
+            .map(|(method, _)| method.as_str())
+            .collect();
         assert!(
-            name.ends_with(&format!(".{top}")),
-            "{what}: {name} vs the file's {top}"
+            tied.iter().any(|top| name.ends_with(&format!(".{top}"))),
+            "{what}: {name} vs the file's {tied:?}"
         );
         assert!(
             (share - expected_pct).abs() <= 5.0,

@@ -1155,11 +1155,9 @@ fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
 
 /// A speedscope file as read: only the fields used, each profile's samples as the distinct
 /// stacks and, per sample, which one (a file of hundreds of MB holds few distinct stacks).
-#[derive(serde::Deserialize)]
 struct SpeedscopeFile {
     shared: SpeedscopeShared,
     profiles: Vec<SpeedscopeProfile>,
-    #[serde(default)]
     exporter: Option<String>,
 }
 
@@ -1176,25 +1174,19 @@ struct SpeedscopeFrame {
     file: Option<String>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Default)]
 struct SpeedscopeProfile {
-    #[serde(rename = "type")]
+    /// `type`.
     kind: String,
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     unit: Option<String>,
-    #[serde(rename = "startValue", default)]
+    /// `startValue`, `endValue`.
     start_value: Option<f64>,
-    #[serde(rename = "endValue", default)]
     end_value: Option<f64>,
     /// Sampled profiles.
-    #[serde(default)]
     samples: SpeedscopeSamples,
-    #[serde(default)]
     weights: Option<Vec<f64>>,
     /// Evented profiles.
-    #[serde(default)]
     events: Vec<SpeedscopeEvent>,
 }
 
@@ -1206,38 +1198,19 @@ struct SpeedscopeSamples {
     of_sample: Vec<u32>,
 }
 
-impl<'de> serde::Deserialize<'de> for SpeedscopeSamples {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Samples;
-        impl<'de> serde::de::Visitor<'de> for Samples {
-            type Value = SpeedscopeSamples;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a list of samples, each a list of frame indices")
+impl SpeedscopeSamples {
+    /// One more sample, of `stack`; `index` finds the stacks seen before.
+    fn push(&mut self, stack: &[u32], index: &mut HashMap<Vec<u32>, u32, foldhash::fast::RandomState>) {
+        let next = self.stacks.len() as u32;
+        let id = match index.get(stack) {
+            Some(&id) => id,
+            None => {
+                index.insert(stack.to_vec(), next);
+                self.stacks.push(stack.to_vec());
+                next
             }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<SpeedscopeSamples, A::Error> {
-                let mut samples = SpeedscopeSamples::default();
-                let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
-                while let Some(stack) = seq.next_element::<Vec<u32>>()? {
-                    let next = samples.stacks.len() as u32;
-                    let id = match index.get(&stack) {
-                        Some(&id) => id,
-                        None => {
-                            index.insert(stack.clone(), next);
-                            samples.stacks.push(stack);
-                            next
-                        }
-                    };
-                    samples.of_sample.push(id);
-                }
-                Ok(samples)
-            }
-        }
-        deserializer.deserialize_seq(Samples)
+        };
+        self.of_sample.push(id);
     }
 }
 
@@ -1259,9 +1232,47 @@ enum SpeedscopeEventKind {
 }
 
 impl SpeedscopeFile {
-    /// Reads a speedscope file, its samples and events as they stream by.
+    /// Reads a speedscope file as it streams by ([`crate::json_array::Cursor`]): each sample's
+    /// frame indices and each weight read by hand (serde_json reading from a stream took half
+    /// of a 1 GB file's conversion), every other value by serde_json from its own bytes.
     fn read(input: impl std::io::Read) -> Result<SpeedscopeFile, RecordError> {
-        serde_json::from_reader(input).map_err(|e| invalid(format!("speedscope JSON: {e}")))
+        use crate::json_array::{Cursor, CursorError};
+        let mut json = Cursor::new(input);
+        let mut read = || -> Result<SpeedscopeFile, CursorError> {
+            let mut shared = None;
+            let mut profiles = Vec::new();
+            let mut exporter = None;
+            json.begin_object()?;
+            let mut first = true;
+            while let Some(key) = json.next_key(first)? {
+                first = false;
+                match key.as_str() {
+                    "shared" => shared = Some(speedscope_value(json.value()?, "shared")?),
+                    "exporter" => exporter = speedscope_value(json.value()?, "exporter")?,
+                    "profiles" => {
+                        json.begin_array()?;
+                        let mut first = true;
+                        while json.next_element(first)? {
+                            first = false;
+                            profiles.push(read_speedscope_profile(&mut json)?);
+                        }
+                    }
+                    _ => {
+                        json.value()?;
+                    }
+                }
+            }
+            json.end()?;
+            Ok(SpeedscopeFile {
+                shared: shared.ok_or_else(|| CursorError::Shape("missing field `shared`".into()))?,
+                profiles,
+                exporter,
+            })
+        };
+        read().map_err(|error| match error {
+            CursorError::Io(error) => RecordError::from(error),
+            CursorError::Shape(what) => invalid(format!("speedscope JSON: {what}")),
+        })
     }
 
     /// Whether it holds evented profiles (every call opened and closed at its time).
@@ -1283,6 +1294,117 @@ impl SpeedscopeFile {
             .as_deref()
             .map_or_else(|| "speedscope".into(), |e| format!("speedscope from {e}"))
     }
+}
+
+/// A small value of a speedscope file, by serde_json from its bytes (`what` names it in errors).
+fn speedscope_value<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    what: &str,
+) -> Result<T, crate::json_array::CursorError> {
+    serde_json::from_slice(bytes)
+        .map_err(|error| crate::json_array::CursorError::Shape(format!("{what}: {error}")))
+}
+
+/// A sample's frame indices (`[3,14,15]`) into `out`; by hand for the common compact form,
+/// by serde_json for any other (spaces, or not indices at all: its error).
+fn speedscope_stack(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), crate::json_array::CursorError> {
+    out.clear();
+    let compact = (|| {
+        let inner = bytes.strip_prefix(b"[")?.strip_suffix(b"]")?;
+        // One pass: digits make an index (at most 9: no overflow), a comma ends one.
+        let (mut index, mut digits) = (0u32, 0u32);
+        for &byte in inner {
+            if byte.is_ascii_digit() && digits < 9 {
+                index = index * 10 + u32::from(byte - b'0');
+                digits += 1;
+            } else if byte == b',' && digits > 0 {
+                out.push(index);
+                (index, digits) = (0, 0);
+            } else {
+                return None;
+            }
+        }
+        match digits {
+            0 if !inner.is_empty() => None,
+            0 => Some(()),
+            _ => {
+                out.push(index);
+                Some(())
+            }
+        }
+    })();
+    if compact.is_none() {
+        *out = speedscope_value(bytes, "a sample")?;
+    }
+    Ok(())
+}
+
+/// A weight: a JSON number, parsed by the standard library where it is plainly one.
+fn speedscope_number(bytes: &[u8]) -> Result<f64, crate::json_array::CursorError> {
+    let plain = bytes.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    match std::str::from_utf8(bytes).ok().filter(|_| plain).and_then(|text| text.parse().ok()) {
+        Some(number) => Ok(number),
+        None => speedscope_value(bytes, "a weight"),
+    }
+}
+
+/// One profile of a speedscope file's `profiles`, its samples and weights read as they stream.
+fn read_speedscope_profile<R: std::io::Read>(
+    json: &mut crate::json_array::Cursor<R>,
+) -> Result<SpeedscopeProfile, crate::json_array::CursorError> {
+    use crate::json_array::CursorError;
+    let mut profile = SpeedscopeProfile::default();
+    let mut kind = None;
+    let mut index = HashMap::default();
+    let mut stack = Vec::new();
+    json.begin_object()?;
+    let mut first = true;
+    while let Some(key) = json.next_key(first)? {
+        first = false;
+        match key.as_str() {
+            "type" => kind = Some(speedscope_value(json.value()?, "type")?),
+            "name" => profile.name = speedscope_value(json.value()?, "name")?,
+            "unit" => profile.unit = speedscope_value(json.value()?, "unit")?,
+            "startValue" => profile.start_value = speedscope_value(json.value()?, "startValue")?,
+            "endValue" => profile.end_value = speedscope_value(json.value()?, "endValue")?,
+            "samples" | "weights" | "events" if json.null()? => {}
+            "samples" => {
+                json.begin_array()?;
+                let mut first = true;
+                while json.next_element(first)? {
+                    first = false;
+                    speedscope_stack(json.value()?, &mut stack)?;
+                    profile.samples.push(&stack, &mut index);
+                }
+            }
+            "weights" => {
+                let mut weights = Vec::new();
+                json.begin_array()?;
+                let mut first = true;
+                while json.next_element(first)? {
+                    first = false;
+                    weights.push(speedscope_number(json.value()?)?);
+                }
+                profile.weights = Some(weights);
+            }
+            "events" => {
+                json.begin_array()?;
+                let mut first = true;
+                while json.next_element(first)? {
+                    first = false;
+                    profile.events.push(speedscope_value(json.value()?, "an event")?);
+                }
+            }
+            _ => {
+                json.value()?;
+            }
+        }
+    }
+    profile.kind = kind.ok_or_else(|| CursorError::Shape("a profile: missing field `type`".into()))?;
+    Ok(profile)
 }
 
 /// A speedscope file's sampled profiles, one thread each: each sample lasts its weight.
@@ -1627,13 +1749,101 @@ fn python_module(file: &str) -> String {
 }
 
 /// Appends `message` to the recording, arrived and stamped at `at` (ns).
-fn send<W: Write>(
-    writer: &mut RecordingWriter<W>,
-    at: u64,
-    message: &AgentMessage,
-) -> Result<(), RecordError> {
+fn send(frames: &mut Frames, at: u64, message: &AgentMessage) -> Result<(), RecordError> {
     let frame = encode_frame(message).map_err(|e| invalid(format!("encoding: {e}")))?;
-    writer.write_frame(at, &frame, at)
+    frames.push(at, &frame)
+}
+
+/// Frames encoded back to back, each with its time and where it ends.
+#[derive(Default)]
+struct FrameBatch {
+    bytes: Vec<u8>,
+    ends: Vec<(u64, usize)>,
+}
+
+/// A converted recording's frames: encoded on the converting thread, handed in batches to a
+/// writer thread that compresses and writes them on the other core (zstd took a third of a
+/// 1 GB file's conversion on one thread).
+struct Frames {
+    batch: FrameBatch,
+    full: std::sync::mpsc::SyncSender<FrameBatch>,
+    empty: std::sync::mpsc::Receiver<FrameBatch>,
+    /// The writer thread stopped (its error is the conversion's).
+    writer_gone: bool,
+}
+
+/// A batch goes to the writer once this many bytes are encoded.
+const FRAME_BATCH_BYTES: usize = 1 << 20;
+
+impl Frames {
+    fn push(&mut self, at: u64, frame: &[u8]) -> Result<(), RecordError> {
+        self.batch.bytes.extend_from_slice(frame);
+        self.batch.ends.push((at, self.batch.bytes.len()));
+        if self.batch.bytes.len() >= FRAME_BATCH_BYTES {
+            self.hand_over()?;
+        }
+        Ok(())
+    }
+
+    fn hand_over(&mut self) -> Result<(), RecordError> {
+        let next = self.empty.try_recv().unwrap_or_default();
+        let batch = std::mem::replace(&mut self.batch, next);
+        if self.full.send(batch).is_err() {
+            self.writer_gone = true;
+            return Err(invalid("the recording's writer stopped"));
+        }
+        Ok(())
+    }
+}
+
+/// Writes a recording into `out` that opens with the Hello of a session of `program` imported
+/// from `producer`'s file, then `produce`'s frames, through a writer thread ([`Frames`]).
+fn write_frames<W: Write + Send>(
+    out: W,
+    producer: &str,
+    program: &str,
+    produce: impl FnOnce(&mut Frames) -> Result<(), RecordError>,
+) -> Result<(), RecordError> {
+    use std::sync::mpsc::{channel, sync_channel};
+    let (full, batches) = sync_channel::<FrameBatch>(2);
+    let (give_back, empty) = channel::<FrameBatch>();
+    std::thread::scope(|scope| {
+        let writer = std::thread::Builder::new()
+            .name("highrise-import-write".into())
+            .spawn_scoped(scope, move || -> Result<(), RecordError> {
+                let mut writer = begin(out, producer, program)?;
+                for mut batch in batches {
+                    let mut start = 0;
+                    for &(at, end) in &batch.ends {
+                        writer.write_frame(at, &batch.bytes[start..end], at)?;
+                        start = end;
+                    }
+                    batch.bytes.clear();
+                    batch.ends.clear();
+                    let _ = give_back.send(batch);
+                }
+                writer.finish()?;
+                Ok(())
+            })?;
+        let mut frames = Frames {
+            batch: FrameBatch::default(),
+            full,
+            empty,
+            writer_gone: false,
+        };
+        let produced = produce(&mut frames).and_then(|()| frames.hand_over());
+        let writer_gone = frames.writer_gone;
+        drop(frames); // the writer's last batch: it finishes the recording
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(invalid("the recording's writer failed (a bug in highrise)")));
+        match produced {
+            // The writer's own error says why.
+            Err(_) if writer_gone => written,
+            Err(error) => Err(error),
+            Ok(()) => written,
+        }
+    })
 }
 
 /// A recording into `out` that opens with the Hello of a session of `program` imported from
@@ -1643,30 +1853,44 @@ fn begin<W: Write>(
     producer: &str,
     program: &str,
 ) -> Result<RecordingWriter<W>, RecordError> {
-    let mut writer = RecordingWriter::new(out, &RecordingHeader::new(0))?;
-    send(
-        &mut writer,
-        0,
-        &AgentMessage::Hello(Hello {
-            magic: MAGIC,
-            protocol_version: PROTOCOL_VERSION,
-            agent: format!("highrise import ({producer})"),
-            program: program.to_owned(),
-            version_label: String::new(),
-            pid: 0,
-            clock_unit_ns: 1,
-            clock_zero_unix_ns: 0,
-        }),
+    // zstd's fastest level: a converted file is mostly opened once (`highrise report FILE`
+    // converts into a temporary recording), and level 3 took a third of a 1 GB file's time.
+    let mut writer = RecordingWriter::with_compression(
+        out,
+        &RecordingHeader::new(0),
+        crate::Compression::Zstd { level: 1 },
     )?;
+    let hello = encode_frame(&AgentMessage::Hello(Hello {
+        magic: MAGIC,
+        protocol_version: PROTOCOL_VERSION,
+        agent: format!("highrise import ({producer})"),
+        program: program.to_owned(),
+        version_label: String::new(),
+        pid: 0,
+        clock_unit_ns: 1,
+        clock_zero_unix_ns: 0,
+    }))
+    .map_err(|e| invalid(format!("encoding: {e}")))?;
+    writer.write_frame(0, &hello, 0)?;
     Ok(writer)
 }
 
 /// Writes `profile` as a recording into `out`.
-fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<(), RecordError> {
-    let mut writer = begin(out, &profile.producer, program)?;
+fn write_recording(
+    profile: &Profile,
+    program: &str,
+    out: impl Write + Send,
+) -> Result<(), RecordError> {
+    write_frames(out, &profile.producer, program, |writer| {
+        write_profile(profile, writer)
+    })
+}
+
+/// [`write_recording`]'s frames.
+fn write_profile(profile: &Profile, writer: &mut Frames) -> Result<(), RecordError> {
     let mut at_ns = 0u64;
     send(
-        &mut writer,
+        writer,
         0,
         &AgentMessage::Measure(Measure {
             mode: MeasureMode::Sampled,
@@ -1676,11 +1900,11 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
     )?;
     let (method_of_frame, definitions) = methods_of(&profile.frames);
     for chunk in definitions.chunks(4096) {
-        send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
+        send(writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
     }
     for (index, name) in profile.threads.iter().enumerate() {
         send(
-            &mut writer,
+            writer,
             0,
             &AgentMessage::ThreadStart {
                 thread_id: index as u64 + 1,
@@ -1701,7 +1925,7 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
                 kind: *kind,
             })
             .collect();
-        send(&mut writer, 0, &AgentMessage::DefineClasses(classes))?;
+        send(writer, 0, &AgentMessage::DefineClasses(classes))?;
     }
     let methods_of_stack = |stack: &[u32]| -> Vec<u32> {
         stack
@@ -1730,7 +1954,7 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
             let stack = methods_of_stack(stack);
             sampled.insert(*thread, stack.clone());
             send(
-                &mut writer,
+                writer,
                 at_ns,
                 &AgentMessage::Resync {
                     thread_id: u64::from(*thread) + 1,
@@ -1746,7 +1970,7 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
         at_ns = at_ns.max(allocation.at_ns);
         let thread_id = u64::from(allocation.thread) + 1;
         send(
-            &mut writer,
+            writer,
             at_ns,
             &AgentMessage::Resync {
                 thread_id,
@@ -1764,9 +1988,9 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
                 free: false,
             },
         );
-        send(&mut writer, at_ns, &AgentMessage::Records(record.finish()))?;
+        send(writer, at_ns, &AgentMessage::Records(record.finish()))?;
         send(
-            &mut writer,
+            writer,
             at_ns,
             &AgentMessage::Resync {
                 thread_id,
@@ -1777,17 +2001,15 @@ fn write_recording(profile: &Profile, program: &str, out: impl Write) -> Result<
     }
     let end_ns = at_ns.saturating_add(profile.period_ns);
     send(
-        &mut writer,
+        writer,
         end_ns,
         &AgentMessage::Heartbeat { timestamp: end_ns },
     )?;
     send(
-        &mut writer,
+        writer,
         end_ns,
         &AgentMessage::Goodbye { timestamp: end_ns },
-    )?;
-    writer.finish()?;
-    Ok(())
+    )
 }
 
 /// A trace: its functions (name, file) and each thread's calls as intervals.
@@ -2432,12 +2654,17 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
 
 /// Writes `trace` as a recording of exact events into `out`: each thread's calls, outer ones
 /// first where they start together, entered and exited in time order.
-fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), RecordError> {
+fn write_trace(trace: Trace, program: &str, out: impl Write + Send) -> Result<(), RecordError> {
+    let producer = trace.producer.clone();
+    write_frames(out, &producer, program, |writer| write_trace_frames(trace, writer))
+}
+
+/// [`write_trace`]'s frames.
+fn write_trace_frames(trace: Trace, writer: &mut Frames) -> Result<(), RecordError> {
     use highrise_protocol::{EventKind, PackedEventWriter};
-    let mut writer = begin(out, &trace.producer, program)?;
     if let Some(period_us) = trace.sampled_period_us {
         send(
-            &mut writer,
+            writer,
             0,
             &AgentMessage::Measure(Measure {
                 mode: MeasureMode::Sampled,
@@ -2448,14 +2675,14 @@ fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), Recor
     }
     let (method_of, definitions) = methods_of(&trace.functions);
     for chunk in definitions.chunks(4096) {
-        send(&mut writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
+        send(writer, 0, &AgentMessage::DefineMethods(chunk.to_vec()))?;
     }
     // Each thread's enters and exits come in time order from its calls ([`ThreadEvents`]);
     // the threads are merged by time (ties in thread order), so no event is held in memory.
     let mut threads: Vec<ThreadEvents> = Vec::with_capacity(trace.threads.len());
     for (thread, (name, mut calls)) in trace.threads.into_iter().enumerate() {
         send(
-            &mut writer,
+            writer,
             0,
             &AgentMessage::ThreadStart {
                 thread_id: thread as u64 + 1,
@@ -2499,7 +2726,7 @@ fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), Recor
     let mut writers: HashMap<u32, PackedEventWriter> = HashMap::new();
     let mut flush_at = BATCH_NS;
     let mut last = 0u64;
-    let flush = |writer: &mut RecordingWriter<_>,
+    let flush = |writer: &mut Frames,
                  writers: &mut HashMap<u32, PackedEventWriter>,
                  at: u64|
      -> Result<(), RecordError> {
@@ -2514,7 +2741,7 @@ fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), Recor
     };
     for (at, thread, kind, method) in events {
         if at >= flush_at {
-            flush(&mut writer, &mut writers, last)?;
+            flush(writer, &mut writers, last)?;
             flush_at = (at / BATCH_NS + 1).saturating_mul(BATCH_NS);
         }
         let batch = writers
@@ -2524,18 +2751,16 @@ fn write_trace(trace: Trace, program: &str, out: impl Write) -> Result<(), Recor
         last = at;
         if batch.len() >= 1 << 16 {
             if let Some(full) = writers.remove(&thread) {
-                send(&mut writer, at, &AgentMessage::Events(full.finish()))?;
+                send(writer, at, &AgentMessage::Events(full.finish()))?;
             }
         }
     }
-    flush(&mut writer, &mut writers, last)?;
+    flush(writer, &mut writers, last)?;
     send(
-        &mut writer,
+        writer,
         last,
         &AgentMessage::Goodbye { timestamp: last },
-    )?;
-    writer.finish()?;
-    Ok(())
+    )
 }
 
 /// One thread's enters and exits in time order, from its calls (start, end, method) sorted by
@@ -2640,7 +2865,7 @@ pub fn convert_bytes(
     bytes: &[u8],
     format: ProfileFormat,
     program: &str,
-    out: impl Write,
+    out: impl Write + Send,
 ) -> Result<(), RecordError> {
     let text = || std::str::from_utf8(bytes).map_err(|e| invalid(format!("not UTF-8: {e}")));
     let profile = match format {
@@ -2662,7 +2887,11 @@ pub fn convert_bytes(
 
 /// Converts the profile at `path` (of `format`) into a recording written to `out`; the
 /// session's program is the file's name.
-pub fn convert(path: &Path, format: ProfileFormat, out: impl Write) -> Result<(), RecordError> {
+pub fn convert(
+    path: &Path,
+    format: ProfileFormat,
+    out: impl Write + Send,
+) -> Result<(), RecordError> {
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());

@@ -241,6 +241,139 @@ pub(crate) fn for_each_element<R: Read, E>(
     }
 }
 
+/// A JSON document read in blocks, walked by its reader: objects key by key, arrays element by
+/// element, and each value it does not walk into handed over as its own bytes. For files whose
+/// bulk is long arrays of small values inside objects (a speedscope profile's samples), which
+/// [`for_each_element`] cannot reach: memory holds a block and the value being read.
+pub(crate) struct Cursor<R> {
+    blocks: Blocks<R>,
+}
+
+/// Why a [`Cursor`] stopped: the input failed, or it is not the JSON expected (what, and where).
+#[derive(Debug)]
+pub(crate) enum CursorError {
+    Io(std::io::Error),
+    Shape(String),
+}
+
+impl<R: Read> Cursor<R> {
+    pub(crate) fn new(input: R) -> Self {
+        Self {
+            blocks: Blocks {
+                input,
+                buffer: Vec::with_capacity(BLOCK_BYTES * 2),
+                at: 0,
+                offset: 0,
+                ended: false,
+            },
+        }
+    }
+
+    fn shape(&self, expected: &str) -> CursorError {
+        CursorError::Shape(format!("expected {expected} at byte {}", self.blocks.position()))
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, CursorError> {
+        self.blocks.peek().map_err(CursorError::Io)
+    }
+
+    /// Consumes `byte` (after whitespace), or says what was expected.
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), CursorError> {
+        if self.peek()? == Some(byte) {
+            self.blocks.at += 1;
+            Ok(())
+        } else {
+            Err(self.shape(what))
+        }
+    }
+
+    /// Whether the next value is `null` (consumed if so).
+    pub(crate) fn null(&mut self) -> Result<bool, CursorError> {
+        if self.peek()? != Some(b'n') {
+            return Ok(false);
+        }
+        let value = self.value()?;
+        if value == b"null" {
+            Ok(true)
+        } else {
+            Err(self.shape("a JSON value"))
+        }
+    }
+
+    /// Steps into an object: its keys follow through [`Self::next_key`].
+    pub(crate) fn begin_object(&mut self) -> Result<(), CursorError> {
+        self.expect(b'{', "an object")
+    }
+
+    /// The object's next key, its value to be read next; `None` after the object's last value
+    /// (its `}` consumed). `first`: no value of this object was read yet.
+    pub(crate) fn next_key(&mut self, first: bool) -> Result<Option<String>, CursorError> {
+        match self.peek()? {
+            Some(b'}') => {
+                self.blocks.at += 1;
+                return Ok(None);
+            }
+            Some(b',') if !first => self.blocks.at += 1,
+            _ if first => {}
+            _ => return Err(self.shape("',' or '}' after a value")),
+        }
+        if self.peek()? != Some(b'"') {
+            return Err(self.shape("a key"));
+        }
+        let key = self.value()?;
+        let key = serde_json::from_slice::<String>(key).map_err(|_| self.shape("a key"))?;
+        self.expect(b':', "':' after a key")?;
+        Ok(Some(key))
+    }
+
+    /// Steps into an array: its elements follow through [`Self::next_element`].
+    pub(crate) fn begin_array(&mut self) -> Result<(), CursorError> {
+        self.expect(b'[', "an array")
+    }
+
+    /// Whether another element follows (to be read next); false after the last (its `]`
+    /// consumed). `first`: no element of this array was read yet.
+    pub(crate) fn next_element(&mut self, first: bool) -> Result<bool, CursorError> {
+        match self.peek()? {
+            Some(b']') => {
+                self.blocks.at += 1;
+                Ok(false)
+            }
+            Some(b',') if !first => {
+                self.blocks.at += 1;
+                Ok(true)
+            }
+            Some(_) if first => Ok(true),
+            _ => Err(self.shape("',' or ']' after an element")),
+        }
+    }
+
+    /// The next value's bytes, consumed (whole, however many blocks it spans; meant for small
+    /// values: a value is searched for its end again from its start after each block).
+    pub(crate) fn value(&mut self) -> Result<&[u8], CursorError> {
+        if self.peek()?.is_none() {
+            return Err(self.shape("a value (the file ends)"));
+        }
+        let end = self
+            .blocks
+            .value_end()
+            .map_err(CursorError::Io)?
+            .ok_or_else(|| self.shape("the rest of a value (the file ends inside one)"))?;
+        // (Reading more blocks moves the value to the buffer's start: `at` follows it.)
+        let start = self.blocks.at;
+        self.blocks.at = end;
+        Ok(&self.blocks.buffer[start..end])
+    }
+
+    /// After the document's value: nothing but whitespace may follow.
+    pub(crate) fn end(&mut self) -> Result<(), CursorError> {
+        match self.peek()? {
+            None => Ok(()),
+            Some(_) => Err(self.shape("the end of the file")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
