@@ -1200,7 +1200,11 @@ struct SpeedscopeSamples {
 
 impl SpeedscopeSamples {
     /// One more sample, of `stack`; `index` finds the stacks seen before.
-    fn push(&mut self, stack: &[u32], index: &mut HashMap<Vec<u32>, u32, foldhash::fast::RandomState>) {
+    fn push(
+        &mut self,
+        stack: &[u32],
+        index: &mut HashMap<Vec<u32>, u32, foldhash::fast::RandomState>,
+    ) {
         let next = self.stacks.len() as u32;
         let id = match index.get(stack) {
             Some(&id) => id,
@@ -1264,7 +1268,8 @@ impl SpeedscopeFile {
             }
             json.end()?;
             Ok(SpeedscopeFile {
-                shared: shared.ok_or_else(|| CursorError::Shape("missing field `shared`".into()))?,
+                shared: shared
+                    .ok_or_else(|| CursorError::Shape("missing field `shared`".into()))?,
                 profiles,
                 exporter,
             })
@@ -1307,7 +1312,10 @@ fn speedscope_value<T: serde::de::DeserializeOwned>(
 
 /// A sample's frame indices (`[3,14,15]`) into `out`; by hand for the common compact form,
 /// by serde_json for any other (spaces, or not indices at all: its error).
-fn speedscope_stack(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), crate::json_array::CursorError> {
+fn speedscope_stack(
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), crate::json_array::CursorError> {
     out.clear();
     let compact = (|| {
         let inner = bytes.strip_prefix(b"[")?.strip_suffix(b"]")?;
@@ -1341,11 +1349,17 @@ fn speedscope_stack(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), crate::json_
 
 /// A weight: a JSON number, parsed by the standard library where it is plainly one.
 fn speedscope_number(bytes: &[u8]) -> Result<f64, crate::json_array::CursorError> {
-    let plain = bytes.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+    let plain = bytes
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'-')
         && bytes
             .iter()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
-    match std::str::from_utf8(bytes).ok().filter(|_| plain).and_then(|text| text.parse().ok()) {
+    match std::str::from_utf8(bytes)
+        .ok()
+        .filter(|_| plain)
+        .and_then(|text| text.parse().ok())
+    {
         Some(number) => Ok(number),
         None => speedscope_value(bytes, "a weight"),
     }
@@ -1395,7 +1409,9 @@ fn read_speedscope_profile<R: std::io::Read>(
                 let mut first = true;
                 while json.next_element(first)? {
                     first = false;
-                    profile.events.push(speedscope_value(json.value()?, "an event")?);
+                    profile
+                        .events
+                        .push(speedscope_value(json.value()?, "an event")?);
                 }
             }
             _ => {
@@ -1403,7 +1419,8 @@ fn read_speedscope_profile<R: std::io::Read>(
             }
         }
     }
-    profile.kind = kind.ok_or_else(|| CursorError::Shape("a profile: missing field `type`".into()))?;
+    profile.kind =
+        kind.ok_or_else(|| CursorError::Shape("a profile: missing field `type`".into()))?;
     Ok(profile)
 }
 
@@ -2005,11 +2022,7 @@ fn write_profile(profile: &Profile, writer: &mut Frames) -> Result<(), RecordErr
         end_ns,
         &AgentMessage::Heartbeat { timestamp: end_ns },
     )?;
-    send(
-        writer,
-        end_ns,
-        &AgentMessage::Goodbye { timestamp: end_ns },
-    )
+    send(writer, end_ns, &AgentMessage::Goodbye { timestamp: end_ns })
 }
 
 /// A trace: its functions (name, file) and each thread's calls as intervals.
@@ -2656,7 +2669,9 @@ fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, RecordError> {
 /// first where they start together, entered and exited in time order.
 fn write_trace(trace: Trace, program: &str, out: impl Write + Send) -> Result<(), RecordError> {
     let producer = trace.producer.clone();
-    write_frames(out, &producer, program, |writer| write_trace_frames(trace, writer))
+    write_frames(out, &producer, program, |writer| {
+        write_trace_frames(trace, writer)
+    })
 }
 
 /// [`write_trace`]'s frames.
@@ -2756,11 +2771,7 @@ fn write_trace_frames(trace: Trace, writer: &mut Frames) -> Result<(), RecordErr
         }
     }
     flush(writer, &mut writers, last)?;
-    send(
-        writer,
-        last,
-        &AgentMessage::Goodbye { timestamp: last },
-    )
+    send(writer, last, &AgentMessage::Goodbye { timestamp: last })
 }
 
 /// One thread's enters and exits in time order, from its calls (start, end, method) sorted by

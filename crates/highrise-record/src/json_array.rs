@@ -270,7 +270,10 @@ impl<R: Read> Cursor<R> {
     }
 
     fn shape(&self, expected: &str) -> CursorError {
-        CursorError::Shape(format!("expected {expected} at byte {}", self.blocks.position()))
+        CursorError::Shape(format!(
+            "expected {expected} at byte {}",
+            self.blocks.position()
+        ))
     }
 
     fn peek(&mut self) -> Result<Option<u8>, CursorError> {
