@@ -43,7 +43,9 @@ pub use config::{recording_path, IngestConfig};
 pub use guard::{catch, injected_panic, panic_message, TEST_PANIC_ENV};
 pub use links::{CallsBySecond, LinksSnapshot, MethodRef, SessionLink, SessionLinks};
 pub use local::{LocalSession, LocalSessions, SessionClosed};
-pub use replay::{ReplayError, ReplayHandle, ReplayProgress, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED};
+pub use replay::{
+    ReplayError, ReplayHandle, ReplayProgress, ReplayReader, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED,
+};
 pub use report::{
     RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
     SessionReport, SessionSource, SessionStats, SessionStatus, ThreadInfo, MAX_KEPT_ERRORS,

@@ -138,11 +138,22 @@ pub(crate) struct ReplaySetup<S: SessionSink> {
     pub shutting_down: Arc<AtomicBool>,
 }
 
-pub(crate) fn spawn<S: SessionSink>(setup: ReplaySetup<S>) -> Result<ReplayHandle, ReplayError> {
-    let reader = RecordingReader::open(&setup.path).map_err(|source| ReplayError::Open {
-        path: setup.path.clone(),
+/// The reader [`spawn`] takes: a recording file opened (or a profile converted) by
+/// [`RecordingReader::open`].
+pub type ReplayReader = RecordingReader<BufReader<File>>;
+
+/// Opens the recording at `path` for [`spawn`].
+pub(crate) fn open(path: &std::path::Path) -> Result<ReplayReader, ReplayError> {
+    RecordingReader::open(path).map_err(|source| ReplayError::Open {
+        path: path.to_path_buf(),
         source,
-    })?;
+    })
+}
+
+pub(crate) fn spawn<S: SessionSink>(
+    setup: ReplaySetup<S>,
+    reader: ReplayReader,
+) -> Result<ReplayHandle, ReplayError> {
     let speed = clamp_speed(setup.speed);
     let progress = Arc::new(Mutex::new(ReplayProgress {
         program_time_ns: 0,
@@ -221,7 +232,7 @@ fn new_processor<S: SessionSink>(setup: &ReplaySetup<S>) -> SessionProcessor<S> 
 }
 
 struct Replay<S: SessionSink> {
-    reader: RecordingReader<BufReader<File>>,
+    reader: ReplayReader,
     processor: SessionProcessor<S>,
     setup: ReplaySetup<S>,
     /// File offset of the next frame to read.

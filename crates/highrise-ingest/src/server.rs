@@ -259,17 +259,32 @@ impl<S: SessionSink> IngestServer<S> {
         path: impl AsRef<Path>,
         speed: f64,
     ) -> Result<ReplayHandle, ReplayError> {
+        let reader = crate::replay::open(path.as_ref())?;
+        self.open_replay_reader(path, reader, speed)
+    }
+
+    /// [`Self::open_replay`] of a recording already opened (`RecordingReader::open`, which
+    /// converts another tool's profile first: a caller may do that on a thread of its own).
+    pub fn open_replay_reader(
+        &self,
+        path: impl AsRef<Path>,
+        reader: crate::replay::ReplayReader,
+        speed: f64,
+    ) -> Result<ReplayHandle, ReplayError> {
         let session_id = self.spawner.next_session_id.fetch_add(1, Ordering::Relaxed);
-        crate::replay::spawn(crate::replay::ReplaySetup {
-            session_id,
-            path: path.as_ref().to_path_buf(),
-            speed,
-            make_sink: Arc::clone(&self.spawner.make_sink),
-            reports: self.spawner.reports.clone(),
-            sessions: Arc::clone(&self.spawner.commands),
-            publish_interval: self.spawner.publish_interval,
-            shutting_down: Arc::clone(&self.spawner.shutting_down),
-        })
+        crate::replay::spawn(
+            crate::replay::ReplaySetup {
+                session_id,
+                path: path.as_ref().to_path_buf(),
+                speed,
+                make_sink: Arc::clone(&self.spawner.make_sink),
+                reports: self.spawner.reports.clone(),
+                sessions: Arc::clone(&self.spawner.commands),
+                publish_interval: self.spawner.publish_interval,
+                shutting_down: Arc::clone(&self.spawner.shutting_down),
+            },
+            reader,
+        )
     }
 
     /// Stops listening and ends all sessions.

@@ -122,7 +122,22 @@ impl ProfileFormat {
         folded.then_some(ProfileFormat::Folded)
     }
 
-    fn name(self) -> &'static str {
+    /// What the file at `path` is, from its first bytes: `None` for a recording (or a file
+    /// none of these formats) — what [`crate::RecordingReader::open`] would convert.
+    pub fn of_file(path: &Path) -> std::io::Result<Option<ProfileFormat>> {
+        let mut start = Vec::with_capacity(4096);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::open(path)?, 4096),
+            &mut start,
+        )?;
+        if start.starts_with(&crate::MAGIC[..start.len().min(crate::MAGIC.len())]) {
+            return Ok(None);
+        }
+        Ok(ProfileFormat::detect(&start))
+    }
+
+    /// The format's name as users know it ("speedscope", "jfr", …).
+    pub fn name(self) -> &'static str {
         match self {
             ProfileFormat::Folded => "folded stacks",
             ProfileFormat::Speedscope => "speedscope",

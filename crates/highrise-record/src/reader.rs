@@ -108,25 +108,17 @@ impl RecordingReader<BufReader<File>> {
     /// stacks, speedscope), converted into a recording first.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, RecordError> {
         let path = path.as_ref();
-        let mut file = File::open(path)?;
-        let mut start = Vec::with_capacity(4096);
-        file.by_ref().take(4096).read_to_end(&mut start)?;
-        if !start.starts_with(&crate::MAGIC[..start.len().min(crate::MAGIC.len())]) {
-            if let Some(format) = crate::import::ProfileFormat::detect(&start) {
-                let converted = crate::import::converted_path(path, format);
-                let written = File::create(&converted)
-                    .map_err(RecordError::from)
-                    .and_then(|out| {
-                        crate::import::convert(path, format, std::io::BufWriter::new(out))
-                    });
-                // Opened (or failed), the converted file needs no name: it goes with the reader.
-                let opened = written.and_then(|()| Ok(File::open(&converted)?));
-                let _ = std::fs::remove_file(&converted);
-                return Self::new(BufReader::with_capacity(256 * 1024, opened?));
-            }
+        if let Some(format) = crate::import::ProfileFormat::of_file(path)? {
+            let converted = crate::import::converted_path(path, format);
+            let written = File::create(&converted)
+                .map_err(RecordError::from)
+                .and_then(|out| crate::import::convert(path, format, std::io::BufWriter::new(out)));
+            // Opened (or failed), the converted file needs no name: it goes with the reader.
+            let opened = written.and_then(|()| Ok(File::open(&converted)?));
+            let _ = std::fs::remove_file(&converted);
+            return Self::new(BufReader::with_capacity(256 * 1024, opened?));
         }
-        file.seek(SeekFrom::Start(0))?;
-        Self::new(BufReader::with_capacity(256 * 1024, file))
+        Self::new(BufReader::with_capacity(256 * 1024, File::open(path)?))
     }
 }
 

@@ -4,7 +4,8 @@
 //! Where to start:
 //! - [`summarize`]: replays a `.hrec` recording through the same session logic and aggregator
 //!   as a live session ([`highrise_ingest::SessionProcessor`] + the aggregator), samples the
-//!   aggregator every [`SAMPLE_INTERVAL_NS`] of program time and returns a [`RunSummary`]:
+//!   aggregator every [`SAMPLE_INTERVAL_NS`] of program time (sparser in runs of over an hour:
+//!   [`sample_interval_ns`]) and returns a [`RunSummary`]:
 //!   per-method mean and max elevation, max thread count, calls; and, when the agent counted
 //!   allocations (protocol version 2), per method the objects it created per class, and per
 //!   class over the run ([`MemorySummary`]).
@@ -47,6 +48,7 @@ pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{
-    summarize, summarize_with, AlertSummary, AllocClass, AllocNode, AmountSummary, CallEdgeSummary,
-    ClassAmount, MemorySummary, MethodSummary, ReportError, RunSummary, SAMPLE_INTERVAL_NS,
+    sample_interval_ns, summarize, summarize_with, AlertSummary, AllocClass, AllocNode,
+    AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary, ReportError,
+    RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
 };

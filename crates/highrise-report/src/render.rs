@@ -18,9 +18,15 @@ pub fn render_summary(run: &RunSummary) -> String {
         label(&run.version_label),
         run.path.display()
     );
+    // A run of over an hour is sampled more sparsely (`sample_interval_ns`): say how.
+    let every = if run.sample_interval_ns == crate::SAMPLE_INTERVAL_NS {
+        String::new()
+    } else {
+        format!(" (every {} ms)", run.sample_interval_ns / 1_000_000)
+    };
     let _ = writeln!(
         out,
-        "{:.1} s of program time, {} samples, {} events, {} frames, max {} threads, ended: {}",
+        "{:.1} s of program time, {} samples{every}, {} events, {} frames, max {} threads, ended: {}",
         run.duration_ns as f64 / 1e9,
         run.samples,
         run.events,

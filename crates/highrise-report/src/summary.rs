@@ -13,10 +13,27 @@ use highrise_protocol::{ClassDef, ClassKind, Event, EventKind, Hello, MemoryAmou
 use highrise_record::{Completeness, RecordError, RecordingReader};
 use serde::Serialize;
 
-/// The aggregator is sampled every this much program time (100 ms).
+/// The aggregator is sampled every this much program time (100 ms) in a run of up to
+/// [`MAX_SAMPLES`] × 100 ms (an hour); see [`sample_interval_ns`] for longer runs.
 pub const SAMPLE_INTERVAL_NS: u64 = 100_000_000;
-/// Samples per window of the aggregator (its default, [`DEFAULT_WINDOW_NS`]).
+/// Samples per window of the aggregator (its default, [`DEFAULT_WINDOW_NS`]) at 100 ms.
 const SAMPLES_PER_WINDOW: u64 = DEFAULT_WINDOW_NS / SAMPLE_INTERVAL_NS;
+/// About how many aggregator samples a long run's report takes: each costs a snapshot of every
+/// method, so a nine-hour profile sampled every 100 ms spent most of its report on them.
+pub const MAX_SAMPLES: u64 = 36_000;
+
+/// The sampling interval for a run spanning about `span_ns` of program time: 100 ms, or for a
+/// run of over an hour the shortest whole fraction of the window (1/15, 1/10, … 1/1) that keeps
+/// the samples to about [`MAX_SAMPLES`]. Whole fractions keep every window made of the same
+/// number of samples; a sample every second still sees every instant in three windows.
+pub fn sample_interval_ns(span_ns: u64) -> u64 {
+    let wanted = (MAX_SAMPLES.saturating_mul(DEFAULT_WINDOW_NS) / span_ns.max(1)).max(1);
+    let per_window = (1..=SAMPLES_PER_WINDOW)
+        .rev()
+        .find(|&k| SAMPLES_PER_WINDOW % k == 0 && k <= wanted)
+        .unwrap_or(1);
+    DEFAULT_WINDOW_NS / per_window
+}
 
 /// A report could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -186,8 +203,11 @@ pub struct RunSummary {
     pub agent: String,
     /// Program time covered: first to last agent timestamp, ns.
     pub duration_ns: u64,
-    /// Aggregator samples taken (one per [`SAMPLE_INTERVAL_NS`] of program time).
+    /// Aggregator samples taken (one per `sample_interval_ns` of program time).
     pub samples: u64,
+    /// Program time between samples, ns: [`SAMPLE_INTERVAL_NS`], or longer for a run of over
+    /// an hour ([`sample_interval_ns`]).
+    pub sample_interval_ns: u64,
     pub frames: u64,
     pub events: u64,
     /// Events the agent dropped (its buffer was full; from its `Dropped` totals).
@@ -360,6 +380,10 @@ struct SamplingSink {
     inner: AggregateSink,
     methods: Vec<Accumulated>,
     samples: u64,
+    /// Program time between samples, and samples per window (a divisor of
+    /// [`SAMPLES_PER_WINDOW`]: only that many of `windows_sum`'s phases are used).
+    interval_ns: u64,
+    per_window: u64,
     first_ns: Option<u64>,
     next_sample_ns: u64,
     max_threads: u64,
@@ -367,7 +391,7 @@ struct SamplingSink {
 }
 
 impl SamplingSink {
-    fn new(alerts: AlertConfig) -> Self {
+    fn new(alerts: AlertConfig, interval_ns: u64) -> Self {
         let mut inner = AggregateSink::new(AggregatorConfig {
             contexts: true,
             ..AggregatorConfig::default()
@@ -380,6 +404,8 @@ impl SamplingSink {
             inner,
             methods: Vec::new(),
             samples: 0,
+            interval_ns,
+            per_window: DEFAULT_WINDOW_NS / interval_ns,
             first_ns: None,
             next_sample_ns: 0,
             max_threads: 0,
@@ -390,18 +416,18 @@ impl SamplingSink {
     fn saw(&mut self, timestamp_ns: u64) {
         if self.first_ns.is_none() {
             self.first_ns = Some(timestamp_ns);
-            self.next_sample_ns = timestamp_ns.saturating_add(SAMPLE_INTERVAL_NS);
+            self.next_sample_ns = timestamp_ns.saturating_add(self.interval_ns);
         }
         let now_ns = self.inner.aggregator().now_ns();
         if now_ns < self.next_sample_ns {
             return;
         }
         // One sample per interval crossed (a silent stretch repeats the latest state).
-        let crossed = (now_ns - self.next_sample_ns) / SAMPLE_INTERVAL_NS + 1;
+        let crossed = (now_ns - self.next_sample_ns) / self.interval_ns + 1;
         self.sample(crossed, 1.0);
         self.next_sample_ns = self
             .next_sample_ns
-            .saturating_add(crossed.saturating_mul(SAMPLE_INTERVAL_NS));
+            .saturating_add(crossed.saturating_mul(self.interval_ns));
     }
 
     /// One snapshot standing for the next `weight` sampling intervals; `window_share`: the
@@ -411,10 +437,10 @@ impl SamplingSink {
         // How many of the sample indices it stands for fall in each phase of a window.
         let mut phases = [0.0f64; SAMPLES_PER_WINDOW as usize];
         let first_index = self.samples + 1;
-        for offset in 0..weight.min(SAMPLES_PER_WINDOW) {
-            let phase = (first_index + offset) % SAMPLES_PER_WINDOW;
+        for offset in 0..weight.min(self.per_window) {
+            let phase = (first_index + offset) % self.per_window;
             phases[phase as usize] =
-                (weight - offset).div_ceil(SAMPLES_PER_WINDOW) as f64 * window_share;
+                (weight - offset).div_ceil(self.per_window) as f64 * window_share;
         }
         let snapshot = self.inner.aggregator_mut().snapshot();
         if self.methods.len() < snapshot.methods.len() {
@@ -516,11 +542,19 @@ pub(crate) fn replay_into<S: SessionSink>(
     path: &Path,
     make_sink: impl FnMut(&Hello) -> S + Send + 'static,
 ) -> Result<(SessionProcessor<S>, Option<String>), ReportError> {
-    let recording_error = |source| ReportError::Recording {
+    let (reader, interrupted) = open_recording(path)?;
+    Ok((replay_reader(path, reader, make_sink)?, interrupted))
+}
+
+type Reader = RecordingReader<std::io::BufReader<std::fs::File>>;
+
+/// Opens the recording (or converts the profile) at `path`; with, for an interrupted
+/// recording, what was read and why it stops.
+fn open_recording(path: &Path) -> Result<(Reader, Option<String>), ReportError> {
+    let reader = RecordingReader::open(path).map_err(|source| ReportError::Recording {
         path: path.to_path_buf(),
         source,
-    };
-    let mut reader = RecordingReader::open(path).map_err(recording_error)?;
+    })?;
     let interrupted = match reader.completeness() {
         Completeness::Complete => None,
         Completeness::Interrupted {
@@ -531,9 +565,33 @@ pub(crate) fn replay_into<S: SessionSink>(
             "read {readable_bytes} of {file_bytes} bytes: {reason}"
         )),
     };
+    Ok((reader, interrupted))
+}
+
+/// About how much program time the opened recording spans, from its index (a lower bound:
+/// from the first seek point after the first frames to the end).
+fn program_span_ns(reader: &Reader) -> u64 {
+    let first_ns = reader
+        .index()
+        .iter()
+        .map(|entry| entry.agent_time_ns)
+        .find(|&agent_time_ns| agent_time_ns > 0)
+        .unwrap_or(0);
+    reader.last_agent_time_ns().saturating_sub(first_ns)
+}
+
+/// Replays an opened recording (see [`replay_into`]).
+fn replay_reader<S: SessionSink>(
+    path: &Path,
+    mut reader: Reader,
+    make_sink: impl FnMut(&Hello) -> S + Send + 'static,
+) -> Result<SessionProcessor<S>, ReportError> {
     let mut processor = SessionProcessor::for_replay(1, path.to_path_buf(), make_sink);
     for frame in reader.frames() {
-        let frame = frame.map_err(recording_error)?;
+        let frame = frame.map_err(|source| ReportError::Recording {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if processor.feed_frame(&frame.frame) {
             break;
         }
@@ -545,7 +603,7 @@ pub(crate) fn replay_into<S: SessionSink>(
             message: message.to_string(),
         });
     }
-    Ok((processor, interrupted))
+    Ok(processor)
 }
 
 /// Replays the recording at `path` through the live session logic and the aggregator (as
@@ -558,8 +616,11 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
 
 /// [`summarize`] with these alert thresholds.
 pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSummary, ReportError> {
-    let (mut processor, interrupted) =
-        replay_into(path, move |_hello| SamplingSink::new(alert_config))?;
+    let (reader, interrupted) = open_recording(path)?;
+    let interval_ns = sample_interval_ns(program_span_ns(&reader));
+    let mut processor = replay_reader(path, reader, move |_hello| {
+        SamplingSink::new(alert_config, interval_ns)
+    })?;
     let report = processor.report();
     let info = report.info.clone().ok_or_else(|| ReportError::NoSession {
         path: path.to_path_buf(),
@@ -569,17 +630,17 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
     })?;
     // The last partial interval counts as one more sample. Its window overlaps the previous
     // one of its phase by the part of an interval it lacks: only the rest counts for the run.
+    let window_ns = sink.interval_ns * sink.per_window;
     if sink.first_ns.is_some()
-        && sink.inner.aggregator().now_ns() + SAMPLE_INTERVAL_NS > sink.next_sample_ns
+        && sink.inner.aggregator().now_ns() + sink.interval_ns > sink.next_sample_ns
     {
         let lacking_ns = sink.next_sample_ns - sink.inner.aggregator().now_ns();
-        let window_ns = SAMPLE_INTERVAL_NS * SAMPLES_PER_WINDOW;
         sink.sample(1, 1.0 - lacking_ns as f64 / window_ns as f64);
     }
-    let last_phase = (sink.samples % SAMPLES_PER_WINDOW) as usize;
+    let last_phase = (sink.samples % sink.per_window) as usize;
     let run_windows = sink.first_ns.map_or(0.0, |first_ns| {
         let duration_ns = sink.inner.aggregator().now_ns().saturating_sub(first_ns);
-        duration_ns as f64 / (SAMPLE_INTERVAL_NS * SAMPLES_PER_WINDOW) as f64
+        duration_ns as f64 / window_ns as f64
     });
     let samples = sink.samples.max(1);
     let memory = sink.inner.aggregator_mut().snapshot().memory;
@@ -732,6 +793,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         agent: info.agent,
         duration_ns,
         samples: sink.samples,
+        sample_interval_ns: sink.interval_ns,
         frames: report.stats.frames,
         events: report.stats.events,
         events_dropped: report.stats.agent_events_dropped,

@@ -332,7 +332,8 @@ impl Plugin for ViewerPlugin {
             ))
             .init_resource::<ReplaysAtStart>()
             .init_resource::<recording::Recorder>()
-            .add_systems(Startup, (spawn_light, open_replays_at_start));
+            .add_systems(Startup, (spawn_light, open_replays_at_start))
+            .add_systems(Update, finish_opening);
         if self.interactive {
             app.add_plugins(bevy_egui::EguiPlugin::default())
                 .add_plugins((hover::HoverPlugin, ui::UiPlugin));
@@ -351,18 +352,26 @@ fn open_replays_at_start(
     replays: Res<ReplaysAtStart>,
     ingest: Option<Res<sessions::Ingest>>,
     mut recorder: ResMut<recording::Recorder>,
+) {
+    let Some(ingest) = ingest else {
+        return;
+    };
+    recorder.open_at_start(&ingest, &replays.paths, replays.speed);
+}
+
+/// Starts the replays of profiles whose conversion has finished; once all the `--replay`
+/// files are open, compares the first two.
+fn finish_opening(
+    ingest: Option<Res<sessions::Ingest>>,
+    mut recorder: ResMut<recording::Recorder>,
     mut compare: ResMut<compare::Compare>,
 ) {
     let Some(ingest) = ingest else {
         return;
     };
-    let opened: Vec<_> = replays
-        .paths
-        .iter()
-        .filter_map(|path| recorder.open(&ingest, path, replays.speed))
-        .collect();
+    recorder.poll_opening(&ingest);
     // A is the first file and B the second, whichever replay's first event arrives first.
-    if let [a, b, ..] = opened[..] {
+    if let Some((a, b)) = recorder.take_start_pair() {
         compare.a = Some(a);
         compare.b = Some(b);
     }

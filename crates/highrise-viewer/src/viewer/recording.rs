@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy_egui::egui;
 use highrise_ingest::{
-    recording_path, RecordingState, ReplayHandle, SessionId, SessionSource, MAX_REPLAY_SPEED,
-    MIN_REPLAY_SPEED,
+    recording_path, RecordingState, ReplayError, ReplayHandle, ReplayReader, SessionId,
+    SessionSource, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED,
 };
 use highrise_protocol::{Hello, MAGIC, PROTOCOL_VERSION};
 use highrise_record::export::ExportFormat;
+use highrise_record::RecordingReader;
 
 use super::sessions::{Ingest, SessionView};
 
@@ -30,6 +31,29 @@ pub struct Recorder {
     pub message: Option<String>,
     /// Exports writing in the background; each ends with its message.
     pub exports: Vec<std::thread::JoinHandle<String>>,
+    /// Other tools' profiles being converted before they replay, each on a thread of its own:
+    /// a big file does not hold the window.
+    opening: Vec<Opening>,
+    /// The `--replay` files' sessions, in order, once each has opened or failed.
+    at_start: Vec<AtStart>,
+}
+
+/// A profile being converted into a recording to replay.
+#[derive(Debug)]
+struct Opening {
+    path: PathBuf,
+    speed: f64,
+    /// Its place among the `--replay` files, if it is one.
+    start_index: Option<usize>,
+    thread: std::thread::JoinHandle<Result<ReplayReader, highrise_record::RecordError>>,
+}
+
+/// What became of one `--replay` file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AtStart {
+    Opening,
+    Opened(SessionId),
+    Failed,
 }
 
 impl Default for Recorder {
@@ -46,6 +70,8 @@ impl Recorder {
             open_path: String::new(),
             message: None,
             exports: Vec::new(),
+            opening: Vec::new(),
+            at_start: Vec::new(),
         }
     }
 
@@ -88,8 +114,81 @@ impl Recorder {
     }
 
     /// Opens `path` as a replayed session at `speed`; a bad file leaves a message, nothing else.
-    pub fn open(&mut self, ingest: &Ingest, path: &Path, speed: f64) -> Option<SessionId> {
-        match ingest.0.open_replay(path, speed) {
+    /// A recording opens at once; another tool's profile is converted on a thread of its own
+    /// first ([`Self::poll_opening`] starts its session).
+    pub fn open(&mut self, ingest: &Ingest, path: &Path, speed: f64) {
+        self.begin_open(ingest, path, speed, None);
+    }
+
+    /// Opens the `--replay` files; the first two that open are compared
+    /// ([`Self::take_start_pair`]).
+    pub fn open_at_start(&mut self, ingest: &Ingest, paths: &[PathBuf], speed: f64) {
+        self.at_start = vec![AtStart::Opening; paths.len()];
+        for (index, path) in paths.iter().enumerate() {
+            self.begin_open(ingest, path, speed, Some(index));
+        }
+    }
+
+    fn begin_open(&mut self, ingest: &Ingest, path: &Path, speed: f64, start_index: Option<usize>) {
+        match highrise_record::import::ProfileFormat::of_file(path) {
+            Ok(Some(format)) => {
+                self.message = Some(format!(
+                    "opening {}: converting a {} profile…",
+                    path.display(),
+                    format.name()
+                ));
+                let converted = path.to_owned();
+                self.opening.push(Opening {
+                    path: path.to_owned(),
+                    speed,
+                    start_index,
+                    thread: std::thread::spawn(move || RecordingReader::open(converted)),
+                });
+            }
+            // A recording (or an unreadable file, whose error the replay's open gives).
+            Ok(None) | Err(_) => {
+                let opened = ingest.0.open_replay(path, speed);
+                self.opened(path, start_index, opened);
+            }
+        }
+    }
+
+    /// Starts the sessions of the profiles whose conversion has finished.
+    pub fn poll_opening(&mut self, ingest: &Ingest) {
+        let (done, converting): (Vec<_>, Vec<_>) = self
+            .opening
+            .drain(..)
+            .partition(|opening| opening.thread.is_finished());
+        self.opening = converting;
+        for opening in done {
+            let opened = match opening.thread.join() {
+                Ok(Ok(reader)) => ingest
+                    .0
+                    .open_replay_reader(&opening.path, reader, opening.speed),
+                Ok(Err(source)) => Err(ReplayError::Open {
+                    path: opening.path.clone(),
+                    source,
+                }),
+                Err(_) => {
+                    self.message = Some(format!(
+                        "highrise failed converting {} (a bug; report this)",
+                        opening.path.display()
+                    ));
+                    self.mark_start(opening.start_index, AtStart::Failed);
+                    continue;
+                }
+            };
+            self.opened(&opening.path, opening.start_index, opened);
+        }
+    }
+
+    fn opened(
+        &mut self,
+        path: &Path,
+        start_index: Option<usize>,
+        opened: Result<ReplayHandle, ReplayError>,
+    ) {
+        match opened {
             Ok(handle) => {
                 let session_id = handle.session_id();
                 self.message = Some(format!(
@@ -97,14 +196,40 @@ impl Recorder {
                     path.display(),
                 ));
                 self.replays.insert(session_id, handle);
-                Some(session_id)
+                self.mark_start(start_index, AtStart::Opened(session_id));
             }
             Err(error) => {
                 warn!("{error}");
                 self.message = Some(error.to_string());
-                None
+                self.mark_start(start_index, AtStart::Failed);
             }
         }
+    }
+
+    fn mark_start(&mut self, start_index: Option<usize>, state: AtStart) {
+        if let Some(slot) = start_index.and_then(|index| self.at_start.get_mut(index)) {
+            *slot = state;
+        }
+    }
+
+    /// Once every `--replay` file has opened or failed: the first two sessions (to compare),
+    /// once.
+    pub fn take_start_pair(&mut self) -> Option<(SessionId, SessionId)> {
+        if self.at_start.contains(&AtStart::Opening) {
+            return None;
+        }
+        let mut opened = self.at_start.iter().filter_map(|state| match state {
+            AtStart::Opened(session_id) => Some(*session_id),
+            _ => None,
+        });
+        let pair = opened.next().zip(opened.next());
+        self.at_start.clear();
+        pair
+    }
+
+    /// Profiles still converting.
+    pub fn converting(&self) -> usize {
+        self.opening.len()
     }
 
     /// Starts recording a live session into [`Self::dir`].

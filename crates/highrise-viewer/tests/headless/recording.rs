@@ -166,3 +166,68 @@ fn the_record_button_records_a_live_session_and_the_recording_replays() {
     assert!(line.contains(&format!("/ {end_s:.1} s")), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Another tool's profile opens on a thread of its own: `open` returns at once with a message,
+/// the session starts once the conversion is done, and a profile that cannot be read is a
+/// message naming it, nothing else.
+#[test]
+fn a_profile_converts_off_the_window_thread_and_then_replays() {
+    use highrise_viewer::viewer::recording::Recorder;
+
+    let ingest = live_ingest();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut recorder = Recorder::new(dir.path().to_owned());
+    let folded = dir.path().join("run.folded");
+    std::fs::write(
+        &folded,
+        "main;app.Board.rotate 30\nmain;app.Board.draw 10\n",
+    )
+    .expect("write");
+    recorder.open(&ingest, &folded, f64::INFINITY);
+    let message = recorder.message.clone().unwrap_or_default();
+    assert!(
+        message.contains("run.folded") && message.contains("converting a folded stacks profile"),
+        "{message}"
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while recorder.converting() > 0 {
+        assert!(std::time::Instant::now() < deadline, "timed out");
+        std::thread::sleep(Duration::from_millis(10));
+        recorder.poll_opening(&ingest);
+    }
+    let replay_id = *recorder.replays.keys().next().expect("replay opened");
+    let mut sessions = Sessions::default();
+    while sessions
+        .by_id
+        .get(&replay_id)
+        .is_none_or(|view| view.definitions_seen < 2)
+    {
+        assert!(std::time::Instant::now() < deadline, "timed out");
+        if let Ok(report) = ingest.0.updates().recv_timeout(Duration::from_millis(50)) {
+            accept_report(&mut sessions, report);
+        }
+    }
+    let names: Vec<_> = sessions.by_id[&replay_id]
+        .report
+        .definitions()
+        .map(|d| d.method.clone())
+        .collect();
+    assert!(names.contains(&"rotate".to_owned()), "{names:?}");
+
+    // A speedscope file cut short: detected, converted on its thread, refused with its name.
+    let broken = dir.path().join("cut.speedscope.json");
+    std::fs::write(
+        &broken,
+        r#"{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"na"#,
+    )
+    .expect("write");
+    recorder.open(&ingest, &broken, 1.0);
+    while recorder.converting() > 0 {
+        assert!(std::time::Instant::now() < deadline, "timed out");
+        std::thread::sleep(Duration::from_millis(10));
+        recorder.poll_opening(&ingest);
+    }
+    assert_eq!(recorder.replays.len(), 1, "no session for the broken file");
+    let message = recorder.message.clone().unwrap_or_default();
+    assert!(message.contains("cut.speedscope.json"), "{message}");
+}
