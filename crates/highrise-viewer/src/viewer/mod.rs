@@ -360,16 +360,33 @@ fn open_replays_at_start(
 }
 
 /// Starts the replays of profiles whose conversion has finished; once all the `--replay`
-/// files are open, compares the first two.
+/// files are open, compares the first two. While profiles convert, the window draws a few
+/// frames a second: the conversion gets the cores (software rendering took half of them).
 fn finish_opening(
     ingest: Option<Res<sessions::Ingest>>,
     mut recorder: ResMut<recording::Recorder>,
     mut compare: ResMut<compare::Compare>,
+    winit: Option<ResMut<bevy::winit::WinitSettings>>,
+    mut throttled: Local<bool>,
 ) {
     let Some(ingest) = ingest else {
         return;
     };
     recorder.poll_opening(&ingest);
+    let converting = recorder.converting() > 0;
+    if let Some(mut winit) = winit.filter(|_| converting != *throttled) {
+        *throttled = converting;
+        *winit = if converting {
+            let mode =
+                bevy::winit::UpdateMode::reactive_low_power(std::time::Duration::from_millis(250));
+            bevy::winit::WinitSettings {
+                focused_mode: mode,
+                unfocused_mode: mode,
+            }
+        } else {
+            bevy::winit::WinitSettings::default()
+        };
+    }
     // A is the first file and B the second, whichever replay's first event arrives first.
     if let Some((a, b)) = recorder.take_start_pair() {
         compare.a = Some(a);
