@@ -1262,17 +1262,13 @@ impl SpeedscopeFile {
             let mut profiles = Vec::new();
             let mut exporter = None;
             json.begin_object()?;
-            let mut first = true;
-            while let Some(key) = json.next_key(first)? {
-                first = false;
+            while let Some(key) = json.next_key()? {
                 match key.as_str() {
                     "shared" => shared = Some(speedscope_value(json.value()?, "shared")?),
                     "exporter" => exporter = speedscope_value(json.value()?, "exporter")?,
                     "profiles" => {
                         json.begin_array()?;
-                        let mut first = true;
-                        while json.next_element(first)? {
-                            first = false;
+                        while json.next_element()? {
                             profiles.push(read_speedscope_profile(&mut json)?);
                         }
                     }
@@ -1390,9 +1386,7 @@ fn read_speedscope_profile<R: std::io::Read>(
     let mut index = HashMap::default();
     let mut stack = Vec::new();
     json.begin_object()?;
-    let mut first = true;
-    while let Some(key) = json.next_key(first)? {
-        first = false;
+    while let Some(key) = json.next_key()? {
         match key.as_str() {
             "type" => kind = Some(speedscope_value(json.value()?, "type")?),
             "name" => profile.name = speedscope_value(json.value()?, "name")?,
@@ -1402,9 +1396,7 @@ fn read_speedscope_profile<R: std::io::Read>(
             "samples" | "weights" | "events" if json.null()? => {}
             "samples" => {
                 json.begin_array()?;
-                let mut first = true;
-                while json.next_element(first)? {
-                    first = false;
+                while json.next_element()? {
                     speedscope_stack(json.value()?, &mut stack)?;
                     profile.samples.push(&stack, &mut index);
                 }
@@ -1412,18 +1404,14 @@ fn read_speedscope_profile<R: std::io::Read>(
             "weights" => {
                 let mut weights = Vec::new();
                 json.begin_array()?;
-                let mut first = true;
-                while json.next_element(first)? {
-                    first = false;
+                while json.next_element()? {
                     weights.push(speedscope_number(json.value()?)?);
                 }
                 profile.weights = Some(weights);
             }
             "events" => {
                 json.begin_array()?;
-                let mut first = true;
-                while json.next_element(first)? {
-                    first = false;
+                while json.next_element()? {
                     profile
                         .events
                         .push(speedscope_value(json.value()?, "an event")?);

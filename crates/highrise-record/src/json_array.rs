@@ -247,6 +247,8 @@ pub(crate) fn for_each_element<R: Read, E>(
 /// [`for_each_element`] cannot reach: memory holds a block and the value being read.
 pub(crate) struct Cursor<R> {
     blocks: Blocks<R>,
+    /// The object or array just stepped into has had no member yet (no ',' before the next).
+    fresh: bool,
 }
 
 /// Why a [`Cursor`] stopped: the input failed, or it is not the JSON expected (what, and where).
@@ -266,6 +268,7 @@ impl<R: Read> Cursor<R> {
                 offset: 0,
                 ended: false,
             },
+            fresh: false,
         }
     }
 
@@ -305,12 +308,15 @@ impl<R: Read> Cursor<R> {
 
     /// Steps into an object: its keys follow through [`Self::next_key`].
     pub(crate) fn begin_object(&mut self) -> Result<(), CursorError> {
-        self.expect(b'{', "an object")
+        self.expect(b'{', "an object")?;
+        self.fresh = true;
+        Ok(())
     }
 
     /// The object's next key, its value to be read next; `None` after the object's last value
-    /// (its `}` consumed). `first`: no value of this object was read yet.
-    pub(crate) fn next_key(&mut self, first: bool) -> Result<Option<String>, CursorError> {
+    /// (its `}` consumed).
+    pub(crate) fn next_key(&mut self) -> Result<Option<String>, CursorError> {
+        let first = std::mem::replace(&mut self.fresh, false);
         match self.peek()? {
             Some(b'}') => {
                 self.blocks.at += 1;
@@ -331,12 +337,15 @@ impl<R: Read> Cursor<R> {
 
     /// Steps into an array: its elements follow through [`Self::next_element`].
     pub(crate) fn begin_array(&mut self) -> Result<(), CursorError> {
-        self.expect(b'[', "an array")
+        self.expect(b'[', "an array")?;
+        self.fresh = true;
+        Ok(())
     }
 
     /// Whether another element follows (to be read next); false after the last (its `]`
-    /// consumed). `first`: no element of this array was read yet.
-    pub(crate) fn next_element(&mut self, first: bool) -> Result<bool, CursorError> {
+    /// consumed).
+    pub(crate) fn next_element(&mut self) -> Result<bool, CursorError> {
+        let first = std::mem::replace(&mut self.fresh, false);
         match self.peek()? {
             Some(b']') => {
                 self.blocks.at += 1;

@@ -380,10 +380,8 @@ struct SamplingSink {
     inner: AggregateSink,
     methods: Vec<Accumulated>,
     samples: u64,
-    /// Program time between samples, and samples per window (a divisor of
-    /// [`SAMPLES_PER_WINDOW`]: only that many of `windows_sum`'s phases are used).
+    /// Program time between samples: a whole fraction of the window ([`Self::per_window`]).
     interval_ns: u64,
-    per_window: u64,
     first_ns: Option<u64>,
     next_sample_ns: u64,
     max_threads: u64,
@@ -405,12 +403,17 @@ impl SamplingSink {
             methods: Vec::new(),
             samples: 0,
             interval_ns,
-            per_window: DEFAULT_WINDOW_NS / interval_ns,
             first_ns: None,
             next_sample_ns: 0,
             max_threads: 0,
             alerts: AlertDetector::new(alerts),
         }
+    }
+
+    /// Samples per window: a divisor of [`SAMPLES_PER_WINDOW`] (only that many of
+    /// `windows_sum`'s phases are used).
+    fn per_window(&self) -> u64 {
+        DEFAULT_WINDOW_NS / self.interval_ns
     }
 
     fn saw(&mut self, timestamp_ns: u64) {
@@ -437,10 +440,10 @@ impl SamplingSink {
         // How many of the sample indices it stands for fall in each phase of a window.
         let mut phases = [0.0f64; SAMPLES_PER_WINDOW as usize];
         let first_index = self.samples + 1;
-        for offset in 0..weight.min(self.per_window) {
-            let phase = (first_index + offset) % self.per_window;
-            phases[phase as usize] =
-                (weight - offset).div_ceil(self.per_window) as f64 * window_share;
+        let per_window = self.per_window();
+        for offset in 0..weight.min(per_window) {
+            let phase = (first_index + offset) % per_window;
+            phases[phase as usize] = (weight - offset).div_ceil(per_window) as f64 * window_share;
         }
         let snapshot = self.inner.aggregator_mut().snapshot();
         if self.methods.len() < snapshot.methods.len() {
@@ -630,14 +633,14 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
     })?;
     // The last partial interval counts as one more sample. Its window overlaps the previous
     // one of its phase by the part of an interval it lacks: only the rest counts for the run.
-    let window_ns = sink.interval_ns * sink.per_window;
+    let window_ns = sink.interval_ns * sink.per_window();
     if sink.first_ns.is_some()
         && sink.inner.aggregator().now_ns() + sink.interval_ns > sink.next_sample_ns
     {
         let lacking_ns = sink.next_sample_ns - sink.inner.aggregator().now_ns();
         sink.sample(1, 1.0 - lacking_ns as f64 / window_ns as f64);
     }
-    let last_phase = (sink.samples % sink.per_window) as usize;
+    let last_phase = (sink.samples % sink.per_window()) as usize;
     let run_windows = sink.first_ns.map_or(0.0, |first_ns| {
         let duration_ns = sink.inner.aggregator().now_ns().saturating_sub(first_ns);
         duration_ns as f64 / window_ns as f64
