@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz smoke: builds every fuzz target in fuzz/ the way cargo-fuzz 0.13 does (same RUSTFLAGS:
 # sanitizer coverage, AddressSanitizer, debug assertions, release) without needing cargo-fuzz,
-# then runs each for FUZZ_SMOKE_SECONDS (20) on a copy of its seed corpus. Fails on a crash
+# then runs each for FUZZ_SMOKE_SECONDS (10) on a copy of its seed corpus. Fails on a crash
 # (the input is kept under fuzz/artifacts/). Needs a nightly toolchain; without one it says so
 # and passes. Longer runs: `cd fuzz && cargo +nightly fuzz run <target>` (BENCHMARKS.md, "Fuzzing").
 set -euo pipefail
@@ -12,7 +12,7 @@ if ! command -v rustup >/dev/null || ! rustup toolchain list | grep -q '^nightly
     exit 0
 fi
 
-seconds="${FUZZ_SMOKE_SECONDS:-20}"
+seconds="${FUZZ_SMOKE_SECONDS:-10}"
 target_dir="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}/fuzz"
 triple="$(rustc +nightly -vV | sed -n 's/^host: //p')"
 targets=(session_frames session_messages recording_reader profile_import agent_answer otlp_request adaptive_maps)

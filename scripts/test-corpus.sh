@@ -46,8 +46,10 @@ if [ ! -x "$highrise" ]; then
     # headless build is enough here.
     cargo build --locked -p highrise-cli --no-default-features
 fi
-cargo build --locked -p highrise-example-corpus-rust
-corpus_rust="$CARGO_TARGET_DIR/debug/corpus-rust"
+corpus_rust="${HIGHRISE_CORPUS_RUST_BIN:-$CARGO_TARGET_DIR/debug/corpus-rust}"
+if [ -z "${HIGHRISE_CORPUS_RUST_BIN:-}" ]; then
+    cargo build --locked -p highrise-example-corpus-rust
+fi
 
 # The interpreters, as scripts/test-python.sh finds them: python3, and 3.12/3.13 when present.
 source scripts/find-pythons.sh

@@ -11,13 +11,17 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/highrise/target}"
 scripts/install-java-deps.sh
 
 agents/java/build.sh
-cargo build --locked -p highrise-probe
+# A caller may point HIGHRISE_PROBE at an already built probe; otherwise build it.
+if [ -z "${HIGHRISE_PROBE:-}" ]; then
+    cargo build --locked -p highrise-probe
+fi
 JAVA_DIR="$PWD/agents/java"
-args=(--probe "$CARGO_TARGET_DIR/debug/highrise-probe"
+args=(--probe "${HIGHRISE_PROBE:-$CARGO_TARGET_DIR/debug/highrise-probe}"
       --jar "$JAVA_DIR/build/highrise-agent.jar"
       --classes "$JAVA_DIR/build/test-classes"
       --golden "$PWD/agent-protocol/golden")
-if [[ -x "$CARGO_TARGET_DIR/debug/highrise" ]]; then
-    args+=(--highrise "$CARGO_TARGET_DIR/debug/highrise")
+highrise="${HIGHRISE_BIN:-$CARGO_TARGET_DIR/debug/highrise}"
+if [[ -x "$highrise" ]]; then
+    args+=(--highrise "$highrise")
 fi
 java -cp "$JAVA_DIR/build/highrise-agent.jar:$JAVA_DIR/build/test-classes" io.highrise.agent.AgentTests "${args[@]}"

@@ -22,6 +22,12 @@ scripts/check-module-cycles.py
 # ARCHITECTURE.md's crate table says what each crate depends on; no bullet runs over 10 lines.
 scripts/check-architecture.py
 cargo test --workspace --locked
+# The binaries the scripts below run, built with the tests' features: a `cargo build -p` of one
+# of them alone would rebuild its dependencies with other features (minutes on a fresh machine).
+cargo build --workspace --locked --bins --tests
+export HIGHRISE_BIN="$CARGO_TARGET_DIR/debug/highrise"
+export HIGHRISE_PROBE="$CARGO_TARGET_DIR/debug/highrise-probe"
+export HIGHRISE_CORPUS_RUST_BIN="$CARGO_TARGET_DIR/debug/corpus-rust"
 scripts/test-java.sh
 scripts/test-python.sh
 # Real programs under their agents (Maven, Rhino, Pygments, docutils, a Rust crate), recorded and reported.
