@@ -176,7 +176,7 @@ pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
 #[cfg(feature = "viewer")]
 pub fn start_for_viewer(
     addr: SocketAddr,
-    view: &highrise_viewer::viewer::ViewArgs,
+    view: &crate::view::ViewArgs,
 ) -> anyhow::Result<Option<ComparePair>> {
     if view.compare_demo {
         return spawn_compare_pair(addr, 3600.0).map(Some);

@@ -1,7 +1,7 @@
 //! `highrise`: the command users run.
 //!
-//! With no subcommand it opens the viewer (`highrise_viewer::viewer::run`, the default feature
-//! `viewer`): a window with a live 3D city per connected program, listening on 127.0.0.1:7878,
+//! With no subcommand it opens the viewer ([`view`], then `highrise_viewer::viewer::run`; the
+//! default feature `viewer`): a window with a live 3D city per connected program, listening on 127.0.0.1:7878,
 //! with the built-in demo program attached so there is something to see at once (`--no-demo`
 //! to only listen). Every other command is headless and builds without Bevy
 //! (`cargo build -p highrise-cli --no-default-features`):
@@ -21,7 +21,7 @@ use highrise_protocol::DEFAULT_PORT;
 mod attach;
 mod attach_python;
 mod demo;
-mod links;
+mod listen;
 mod otlp;
 
 /// The demo programs run with the agent in this process (tetris on a thread of the viewer,
@@ -35,6 +35,8 @@ mod record;
 mod replay;
 mod report;
 mod serve;
+#[cfg(feature = "viewer")]
+mod view;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -47,7 +49,7 @@ struct Cli {
     command: Option<Command>,
     #[cfg(feature = "viewer")]
     #[command(flatten)]
-    view: highrise_viewer::viewer::ViewArgs,
+    view: view::ViewArgs,
     #[cfg(feature = "viewer")]
     #[command(flatten)]
     otlp: otlp::OtlpArgs,
@@ -113,12 +115,7 @@ fn attach_any(args: attach::AttachArgs) -> anyhow::Result<()> {
 /// The default command: the window. The viewer logs through Bevy's LogPlugin (RUST_LOG).
 #[cfg(feature = "viewer")]
 fn open_viewer(cli: Cli, process_start: std::time::Instant) -> anyhow::Result<()> {
-    let otlp = cli.otlp;
-    highrise_viewer::viewer::run(cli.view, process_start, move |listening, view| {
-        let programs = demo::start_for_viewer(listening.addr, view)?;
-        let receivers = otlp.start(listening.sessions, listening.token, view.allow_remote)?;
-        Ok((programs, receivers))
-    })
+    view::run(cli.view, cli.otlp, process_start)
 }
 
 /// Built without the viewer: say what this binary can do instead.

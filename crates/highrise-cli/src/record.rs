@@ -14,7 +14,7 @@ use highrise_ingest::{
 };
 
 use crate::default_addr;
-use crate::links::{link_line, write_links, SessionNames};
+use highrise_report::links::{link_line, LinksFile, SessionNames};
 
 /// Arguments of `highrise record`.
 #[derive(Debug, Args)]
@@ -135,7 +135,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
             println!("link: {}", link_line(link));
         }
         if !links.is_empty() && args.out.is_dir() {
-            let path = write_links(&args.out, links)?;
+            let path = LinksFile { links }.write(&args.out)?;
             println!("calls between services written to {}", path.display());
         }
     }

@@ -3,32 +3,20 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use highrise_aggregate::{AlertConfig, AlertDetector, Snapshot, DEFAULT_WINDOW_S};
 use highrise_ingest::{
-    settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId,
-    SessionReport, SessionStatus,
+    AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
 };
 use highrise_protocol::{Measure, PROTOCOL_VERSION};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address to listen on. Only loopback unless --allow-remote is given.
-    #[arg(long, default_value_t = crate::default_addr())]
-    pub listen: SocketAddr,
-    /// Allow listening on a non-loopback address (agents on other machines can then connect).
-    #[arg(long)]
-    pub allow_remote: bool,
-    /// The token agents on other machines must send (their HIGHRISE_TOKEN); default: this
-    /// command's HIGHRISE_TOKEN (better than the command line, which other users can see).
-    /// Listening beyond loopback without one makes one up and prints it. Agents on this machine
-    /// never need it.
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
+    #[command(flatten)]
+    pub listen: crate::listen::ListenArgs,
     /// Seconds between status lines.
     #[arg(long, default_value_t = 1.0)]
     pub interval_s: f64,
@@ -48,16 +36,10 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    if !args.listen.ip().is_loopback() && !args.allow_remote {
-        bail!(
-            "refusing to listen on {} (not loopback): pass --allow-remote to accept agents from other machines",
-            args.listen
-        );
-    }
-    let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
+    let token = args.listen.settle()?;
     let server = IngestServer::start(
         IngestConfig {
-            listen_addr: args.listen,
+            listen_addr: args.listen.listen,
             token: token.token.clone(),
             ..IngestConfig::default()
         },
@@ -89,7 +71,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let _otlp = args.otlp.start(
         server.local_sessions(),
         token.token.clone(),
-        args.allow_remote,
+        args.listen.allow_remote,
     )?;
 
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));

@@ -2,8 +2,9 @@
 //! the workspace that depends on Bevy; the binary itself is `crates/highrise-cli`, which adds
 //! this crate behind its default `viewer` feature.
 //!
-//! [`viewer::run`] opens the window: a live 3D city per connected program, listening on
-//! 127.0.0.1:7878. [`viewer::ViewerPlugin`] is the same scene for any Bevy app, and
+//! [`viewer::run`] opens the window on a listener from [`viewer::start_listener`]: a live 3D
+//! city per connected program (the command line, `ViewArgs` in `highrise-cli`, fills its
+//! [`viewer::ViewerOptions`]). [`viewer::ViewerPlugin`] is the same scene for any Bevy app, and
 //! [`viewer::offscreen`] renders it without a window (`highrise report --png`).
 //!
 //! Where to start: [`viewer`]'s module documentation lists its plugins, one per concern.

@@ -54,173 +54,72 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
-use highrise_ingest::{
-    settle_token, token_from_env, AggregateSink, IngestConfig, IngestServer, LocalSessions,
-};
-use highrise_protocol::DEFAULT_PORT;
+use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
 
-/// Options of the windowed viewer (the default command).
-#[derive(Debug, Clone, clap::Args)]
-pub struct ViewArgs {
-    /// Address to listen on for agents. Only loopback unless --allow-remote is given.
-    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
-    pub listen: SocketAddr,
-    /// Allow listening on a non-loopback address.
-    #[arg(long)]
-    pub allow_remote: bool,
-    /// The token agents on other machines must send (their HIGHRISE_TOKEN); default: this
-    /// command's HIGHRISE_TOKEN (better than the command line, which other users can see).
-    /// Listening beyond loopback without one makes one up and prints it. Agents on this machine
-    /// never need it.
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
-    /// Do not start the built-in demo program; only listen.
-    #[arg(long)]
-    pub no_demo: bool,
-    /// Take a screenshot this many seconds after the first frame that shows a live city.
-    /// Repeatable, paired in order with --screenshot; the viewer exits after the last one.
-    #[arg(long = "screenshot-after", value_name = "SECONDS")]
-    pub screenshot_after_s: Vec<f64>,
-    /// Where to save the screenshot taken at the matching --screenshot-after (PNG).
-    #[arg(long = "screenshot", value_name = "PATH")]
-    pub screenshot: Vec<PathBuf>,
-    /// Compare the first two programs that connect: independent, aligned or diff.
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub compare: Option<compare::CompareMode>,
-    /// Instead of tetris, run the demo bookstore in both its versions (child processes) and
-    /// compare them (diff view unless --compare says otherwise).
-    #[arg(long)]
-    pub compare_demo: bool,
-    /// Open a recording (`.hrec`) as a session at start; repeatable (e.g. two runs to compare).
-    #[arg(long, value_name = "FILE")]
+/// What the window shows at start. The command line (`highrise` with no command, in
+/// `highrise-cli`) fills it; every setting here the panel can change later.
+#[derive(Debug, Clone)]
+pub struct ViewerOptions {
+    /// The window's size in pixels (width, height).
+    pub window_size_px: (f32, f32),
+    /// Screenshots to take: seconds after the first live frame, and where to save them; the
+    /// viewer exits after the last.
+    pub screenshots: Vec<(f64, PathBuf)>,
+    /// How the first two programs that connect are compared.
+    pub compare: compare::CompareMode,
+    /// Recordings opened as sessions at start, and their replay speed (1 = as recorded).
     pub replay: Vec<PathBuf>,
-    /// Speed of the --replay sessions (1 = as recorded).
-    #[arg(long, default_value_t = 1.0)]
     pub replay_speed: f64,
     /// Where the panel's record buttons write `.hrec` files.
-    #[arg(long, default_value = "highrise-recordings")]
     pub record_dir: PathBuf,
-    /// Window size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x800")]
-    pub window_size: String,
-    /// What building height shows at start (the panel switches it).
-    #[arg(long, value_enum, default_value_t = city::HeightMode::Exclusive)]
     pub height: city::HeightMode,
-    /// What full height stands for in the time modes: about the hottest method's share, heights
-    /// in proportion (`relative`) or by the square root (`sqrt`, so a big program's five
-    /// hottest all stand out), `auto` choosing by the city's size (√ from 1,000 methods), or
-    /// 100 % of the window (`absolute`, the paper's scale). The panel switches it.
-    #[arg(long, value_enum, default_value_t = city::HeightScale::Auto)]
     pub height_scale: city::HeightScale,
-    /// Level of detail: `auto` draws a block as one box (its buildings' footprints, as tall as
-    /// the tallest) where its buildings are too small on screen to tell apart; `off` draws
-    /// every building at any distance. The panel switches it.
-    #[arg(long, value_enum, default_value_t = instancing::LevelOfDetail::Auto)]
     pub lod: instancing::LevelOfDetail,
-    /// What building colour shows at start (the panel switches it).
-    #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]
     pub colour: city::ColourMode,
-    /// Stack each building into floors, one per class its method creates (by count).
-    #[arg(long)]
+    /// Buildings stacked into floors, one per class their method creates.
     pub class_floors: bool,
-    /// Which call arcs show at start: the hovered building's callers and callees, also the
-    /// busiest edges of every city (`top`), or none (the panel switches it).
-    #[arg(long, value_enum, default_value_t = arcs::CallArcs::Hovered)]
     pub call_arcs: arcs::CallArcs,
-    /// Open the allocation-site view (the calling-context tree and its class list) at start.
-    #[arg(long)]
+    /// The allocation-site view open at start.
     pub sites: bool,
-    /// Open the memory-prediction window with this sample recording; repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// The memory-prediction window: sample recordings, measured run, phase method and basis.
     pub predict: Vec<PathBuf>,
-    /// The prediction window's measured run (at the size to predict).
-    #[arg(long, value_name = "FILE")]
     pub predict_vs: Option<PathBuf>,
-    /// The prediction window's phase method (e.g. `Parser.parse`).
-    #[arg(long, value_name = "METHOD")]
     pub predict_phase: Option<String>,
-    /// The prediction window's basis class and count, `CLASS=COUNT`.
-    #[arg(long, value_name = "CLASS=COUNT")]
     pub predict_basis: Option<String>,
-    /// Dive into this package (e.g. `org.apache.maven.model`) as soon as a program's city has
-    /// it: the view frames it and dims the rest; Escape or the breadcrumbs lead back.
-    #[arg(long, value_name = "PACKAGE")]
+    /// The package to dive into as soon as a city has it.
     pub focus: Option<String>,
-    /// Where a building's "Show source" and "Open in editor" look for relative source files
-    /// (Java's `Board.java` under its package's directories, Rust's workspace-relative paths),
-    /// besides the current directory; repeatable.
-    #[arg(long, value_name = "DIR")]
+    /// Where "Show source" looks for relative source files, besides the current directory.
     pub source_root: Vec<PathBuf>,
 }
 
-/// The listener the window's programs and receivers can reach.
-#[derive(Debug, Clone)]
-pub struct Listening {
-    /// Where agents connect.
-    pub addr: SocketAddr,
-    /// In-process sessions of the same server (the OTLP receivers open theirs here).
-    pub sessions: LocalSessions,
-    /// The token agents (and OTLP exporters) beyond loopback must present, if any.
-    pub token: Option<String>,
-}
-
-/// Opens the window and runs until it is closed (or the last screenshot is saved).
-/// `process_start` is when the binary started (for the startup-time line). Once the listener
-/// is up, `start_programs` gets its address to start whatever should connect at once (the
-/// command line's demo, per `--no-demo`/`--compare-demo`) and the server's in-process sessions
-/// (for the OTLP receivers); what it returns is kept alive until the window closes.
-pub fn run<Programs>(
-    args: ViewArgs,
-    process_start: std::time::Instant,
-    start_programs: impl FnOnce(Listening, &ViewArgs) -> anyhow::Result<Programs>,
-) -> anyhow::Result<()> {
-    if !args.listen.ip().is_loopback() && !args.allow_remote {
-        bail!(
-            "refusing to listen on {} (not loopback): pass --allow-remote to accept agents from other machines",
-            args.listen
-        );
-    }
-    if args.screenshot_after_s.len() != args.screenshot.len() {
-        bail!("give one --screenshot PATH for each --screenshot-after SECONDS");
-    }
-    let (width, height) = parse_size::<f32>(&args.window_size, "--window-size")?;
-    let token = settle_token(args.listen, args.token.clone().or_else(token_from_env));
-    let server = IngestServer::start(
+/// The window's listener on `listen_addr`: a report per frame at 60 Hz (low event-to-screen
+/// latency) and calling contexts kept for the allocation-site view. `token` is what agents
+/// beyond loopback must send.
+pub fn start_listener(
+    listen_addr: SocketAddr,
+    token: Option<String>,
+) -> anyhow::Result<IngestServer<AggregateSink>> {
+    IngestServer::start(
         IngestConfig {
-            listen_addr: args.listen,
-            token: token.token.clone(),
-            // A report per frame at 60 Hz keeps event-to-screen latency low.
+            listen_addr,
+            token,
             publish_interval: std::time::Duration::from_millis(16),
             ..IngestConfig::default()
         },
         AggregateSink::factory_with_contexts,
     )
-    .context("cannot start the ingest server")?;
-    let listen_addr = server.local_addr();
-    println!("highrise: listening on {listen_addr}");
-    if let Some(notice) = token.notice() {
-        println!("{notice}");
-    }
-    // The compare demo's two versions are best read as one diff city.
-    let compare_mode = match args.compare {
-        Some(mode) => mode,
-        None if args.compare_demo => compare::CompareMode::Diff,
-        None => compare::CompareMode::default(),
-    };
-    // Kept alive while the viewer runs (dropping it may stop the programs).
-    let listening = Listening {
-        addr: listen_addr,
-        sessions: server.local_sessions(),
-        token: token.token.clone(),
-    };
-    let _programs = start_programs(listening, &args)?;
-    let shots = args
-        .screenshot_after_s
-        .iter()
-        .copied()
-        .zip(args.screenshot.iter().cloned())
-        .collect();
+    .context("cannot start the ingest server")
+}
 
+/// Opens the window on `server`'s sessions and runs until it is closed (or the last screenshot
+/// is saved). `process_start` is when the binary started (for the startup-time line).
+pub fn run(
+    server: IngestServer<AggregateSink>,
+    options: ViewerOptions,
+    process_start: std::time::Instant,
+) -> anyhow::Result<()> {
+    let listen_addr = server.local_addr();
+    let (width, height) = options.window_size_px;
     let exit = App::new()
         .add_plugins(DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
@@ -231,30 +130,32 @@ pub fn run<Programs>(
             }),
             ..default()
         }))
-        .insert_resource(compare::Compare::with_mode(compare_mode))
-        .insert_resource(recording::Recorder::new(args.record_dir.clone()))
-        .insert_resource(args.height)
-        .insert_resource(args.height_scale)
-        .insert_resource(args.lod)
-        .insert_resource(args.colour)
-        .insert_resource(city::ClassFloors(args.class_floors))
-        .insert_resource(args.call_arcs)
-        .insert_resource(ui::SitesView::opened(args.sites))
+        .insert_resource(compare::Compare::with_mode(options.compare))
+        .insert_resource(recording::Recorder::new(options.record_dir.clone()))
+        .insert_resource(options.height)
+        .insert_resource(options.height_scale)
+        .insert_resource(options.lod)
+        .insert_resource(options.colour)
+        .insert_resource(city::ClassFloors(options.class_floors))
+        .insert_resource(options.call_arcs)
+        .insert_resource(ui::SitesView::opened(options.sites))
         .insert_resource(ui::PredictView::with(
-            &args.predict,
-            args.predict_vs.as_deref(),
-            args.predict_phase.as_deref(),
-            args.predict_basis.as_deref(),
+            &options.predict,
+            options.predict_vs.as_deref(),
+            options.predict_phase.as_deref(),
+            options.predict_basis.as_deref(),
         ))
-        .insert_resource(ui::source::SourceMenu::with_roots(args.source_root.clone()))
-        .insert_resource(focus::FocusAtStart(args.focus.clone()))
+        .insert_resource(ui::source::SourceMenu::with_roots(
+            options.source_root.clone(),
+        ))
+        .insert_resource(focus::FocusAtStart(options.focus.clone()))
         .insert_resource(ReplaysAtStart {
-            paths: args.replay.clone(),
-            speed: args.replay_speed,
+            paths: options.replay.clone(),
+            speed: options.replay_speed,
         })
         .add_plugins(ViewerPlugin {
             server: std::sync::Mutex::new(Some(server)),
-            screenshots: shots,
+            screenshots: options.screenshots,
             process_start,
             interactive: true,
         })
