@@ -169,20 +169,3 @@ pub fn spawn_in_background(addr: SocketAddr) -> anyhow::Result<()> {
         .context("cannot start the demo thread")?;
     Ok(())
 }
-
-/// What the windowed viewer starts once it listens on `addr`: the bookstore's two versions as
-/// child processes with `--compare-demo` (kept alive by the returned pair), else tetris on a
-/// background thread unless `--no-demo`.
-#[cfg(feature = "viewer")]
-pub fn start_for_viewer(
-    addr: SocketAddr,
-    view: &crate::view::ViewArgs,
-) -> anyhow::Result<Option<ComparePair>> {
-    if view.compare_demo {
-        return spawn_compare_pair(addr, 3600.0).map(Some);
-    }
-    if !view.no_demo {
-        spawn_in_background(addr)?;
-    }
-    Ok(None)
-}

@@ -1,8 +1,10 @@
 //! The default command, the window: its options, its listener, the programs it starts (the
 //! demo, the OTLP receivers), then `highrise_viewer::viewer::run`.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::demo;
 use highrise_viewer::viewer::{
     arcs::CallArcs, city, compare::CompareMode, instancing::LevelOfDetail, parse_size,
     ViewerOptions,
@@ -110,7 +112,7 @@ pub fn run(
     }
     // Dropped after the window (and its server): the programs may stop when dropped, and OTLP
     // sessions end with a Goodbye.
-    let _programs = crate::demo::start_for_viewer(addr, &args)?;
+    let _programs = args.start_demo(addr)?;
     let _receivers = otlp.start(
         server.local_sessions(),
         token.token.clone(),
@@ -120,6 +122,19 @@ pub fn run(
 }
 
 impl ViewArgs {
+    /// The demo the window starts once it listens on `addr`: the bookstore's two versions as
+    /// child processes with `--compare-demo` (kept alive by the returned pair), else tetris on
+    /// a background thread unless `--no-demo`.
+    fn start_demo(&self, addr: SocketAddr) -> anyhow::Result<Option<demo::ComparePair>> {
+        if self.compare_demo {
+            return demo::spawn_compare_pair(addr, 3600.0).map(Some);
+        }
+        if !self.no_demo {
+            demo::spawn_in_background(addr)?;
+        }
+        Ok(None)
+    }
+
     /// What the window shows at start; the compare demo's two versions are best read as one
     /// diff city.
     fn options(&self) -> anyhow::Result<ViewerOptions> {
