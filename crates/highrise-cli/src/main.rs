@@ -1,9 +1,9 @@
 //! `highrise`: the command users run.
 //!
 //! With no subcommand it opens the viewer ([`view`], then `highrise_viewer::viewer::run`; the
-//! default feature `viewer`): a window with a live 3D city per connected program, listening on 127.0.0.1:7878,
-//! with the built-in demo program attached so there is something to see at once (`--no-demo`
-//! to only listen). Every other command is headless and builds without Bevy
+//! default feature `viewer`): a window with a live 3D city per connected program, listening
+//! on 127.0.0.1:7878, with the built-in demo program attached so there is something to see at
+//! once (`--no-demo` to only listen). Every other command is headless and builds without Bevy
 //! (`cargo build -p highrise-cli --no-default-features`):
 //! - [`serve`]: the listener without a window, printing what each program does;
 //! - [`record`], [`replay`], [`report`]: `.hrec` recordings, fed back, summarised for CI;

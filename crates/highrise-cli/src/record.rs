@@ -12,9 +12,9 @@ use highrise_ingest::{
     settle_token, token_from_env, IngestConfig, IngestServer, NullSink, RecordingState, SessionEnd,
     SessionStatus,
 };
+use highrise_report::links::{link_line, LinksFile, SessionNames};
 
 use crate::default_addr;
-use highrise_report::links::{link_line, LinksFile, SessionNames};
 
 /// Arguments of `highrise record`.
 #[derive(Debug, Args)]

@@ -131,7 +131,7 @@ pub fn run(
             ..default()
         }))
         .insert_resource(compare::Compare::with_mode(options.compare))
-        .insert_resource(recording::Recorder::new(options.record_dir.clone()))
+        .insert_resource(recording::Recorder::new(options.record_dir))
         .insert_resource(options.height)
         .insert_resource(options.height_scale)
         .insert_resource(options.lod)
@@ -145,12 +145,10 @@ pub fn run(
             options.predict_phase.as_deref(),
             options.predict_basis.as_deref(),
         ))
-        .insert_resource(ui::source::SourceMenu::with_roots(
-            options.source_root.clone(),
-        ))
-        .insert_resource(focus::FocusAtStart(options.focus.clone()))
+        .insert_resource(ui::source::SourceMenu::with_roots(options.source_root))
+        .insert_resource(focus::FocusAtStart(options.focus))
         .insert_resource(ReplaysAtStart {
-            paths: options.replay.clone(),
+            paths: options.replay,
             speed: options.replay_speed,
         })
         .add_plugins(ViewerPlugin {
