@@ -101,6 +101,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     // OTLP sessions first: every waiting span placed, then a Goodbye each (their files end
     // like an agent's); their last reports are printed as they come.
     if let Some(otlp) = otlp {
+        let board = otlp.links().clone();
         let counts = otlp.shutdown();
         println!(
             "otlp: {} requests ({} refused), {} spans: {} placed, {} late, {} refused, {} invalid",
@@ -130,7 +131,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
             print_if_ended(&report);
         }
         // Calls between services: printed, and kept beside the recordings.
-        let links = names.name(&server.session_links().latest());
+        let links = names.name(&board.latest());
         for link in &links {
             println!("link: {}", link_line(link));
         }

@@ -103,7 +103,7 @@ pub fn run(
     process_start: std::time::Instant,
 ) -> anyhow::Result<()> {
     let token = args.listen.settle()?;
-    let options = args.options()?;
+    let mut options = args.options()?;
     let server = highrise_viewer::viewer::start_listener(args.listen.listen, token.token.clone())?;
     let addr = server.local_addr();
     println!("highrise: listening on {addr}");
@@ -118,6 +118,9 @@ pub fn run(
         token.token.clone(),
         args.listen.allow_remote,
     )?;
+    if let Some(receivers) = &_receivers {
+        options.links = receivers.links().clone();
+    }
     highrise_viewer::viewer::run(server, options, process_start)
 }
 
@@ -171,6 +174,7 @@ impl ViewArgs {
             predict_basis: self.predict_basis.clone(),
             focus: self.focus.clone(),
             source_root: self.source_root.clone(),
+            links: Default::default(),
         })
     }
 }

@@ -1,4 +1,4 @@
-//! `highrise-ingest`: the TCP server agents connect to.
+//! `highrise-ingest`: the TCP server agents connect to, and the runtime of their sessions.
 //!
 //! Each connection is a session. A tokio task per connection reads length-prefixed frames and
 //! decodes messages ([`highrise_protocol`]); a worker thread per session validates them, keeps
@@ -10,23 +10,27 @@
 //! so a slow consumer only ever misses stale ones and never makes anything grow.
 //!
 //! Where to start: [`IngestServer::start`] with an [`IngestConfig`], then read
-//! [`IngestServer::updates`].
+//! [`IngestServer::updates`]. The crate in three parts:
+//! - transport: `server` (listener, accept loop, session spawner), `connection` (one reader
+//!   task per socket, frames through the protocol's sans-IO `FrameDecoder`), `token` (who may
+//!   connect), `guard` (panics caught per session);
+//! - the session runtime: `session/` (the worker, [`SessionProcessor`], state and reports),
+//!   `report`, `updates` (the consumers' mailboxes), `sink` and `aggregate_sink`;
+//! - session sources and sinks besides sockets: `local` (in-process sessions,
+//!   [`IngestServer::local_sessions`]: the OTLP bridge opens one per OpenTelemetry resource),
+//!   recording (`.hrec`, format in `highrise-record`): [`IngestServer::start_recording`] /
+//!   [`IngestServer::stop_recording`] record a live session (also mid-session; the worker's
+//!   tee, `session/recorder.rs`) and [`IngestConfig::record_sessions_to`] every session from
+//!   its start; replay (`replay`): [`IngestServer::open_replay`] plays a recording as a new
+//!   session ([`ReplayHandle`]: pause, speed, seek) through the same [`SessionProcessor`]
+//!   (which `highrise-report` also uses to replay synchronously).
 //!
-//! Sessions can also be fed from inside the process ([`IngestServer::local_sessions`]): the
-//! OTLP bridge (`highrise-otlp`) opens one per OpenTelemetry resource.
-//!
-//! Recordings (`.hrec`, crate `highrise-record`): [`IngestServer::start_recording`] /
-//! [`IngestServer::stop_recording`] record a live session (also mid-session), and
-//! [`IngestConfig::record_sessions_to`] records every session from its start;
-//! [`IngestServer::open_replay`] plays a recording as a new session ([`ReplayHandle`]:
-//! pause, speed, seek); [`SessionProcessor`] is the session logic without threads, shared by
-//! live sessions and replays (and used by `highrise-report` to replay synchronously).
+//! Calls between sessions (OpenTelemetry services) are not ingest's: `highrise_report::links`.
 
 mod aggregate_sink;
 mod config;
 mod connection;
 mod guard;
-mod links;
 mod local;
 mod replay;
 mod report;
@@ -41,7 +45,6 @@ pub use aggregate_sink::{
 };
 pub use config::{recording_path, IngestConfig};
 pub use guard::{catch, injected_panic, panic_message, TEST_PANIC_ENV};
-pub use links::{CallsBySecond, LinksSnapshot, MethodRef, SessionLink, SessionLinks};
 pub use local::{LocalSession, LocalSessions, SessionClosed};
 pub use replay::{
     ReplayError, ReplayHandle, ReplayProgress, ReplayReader, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED,

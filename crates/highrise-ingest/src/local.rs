@@ -11,7 +11,6 @@ use crossbeam_channel::{SendTimeoutError, Sender};
 use highrise_protocol::{encode_message, AgentMessage, Hello, FRAME_HEADER_BYTES};
 
 use crate::connection::ReaderItem;
-use crate::links::SessionLinks;
 use crate::report::SessionId;
 use crate::server::SessionSpawner;
 use crate::sink::SessionSink;
@@ -23,7 +22,6 @@ type Opener = dyn Fn(Hello, SocketAddr) -> Option<LocalSession> + Send + Sync;
 #[derive(Clone)]
 pub struct LocalSessions {
     open: Arc<Opener>,
-    links: SessionLinks,
 }
 
 impl std::fmt::Debug for LocalSessions {
@@ -34,9 +32,7 @@ impl std::fmt::Debug for LocalSessions {
 
 impl LocalSessions {
     pub(crate) fn new<S: SessionSink>(spawner: SessionSpawner<S>) -> Self {
-        let links = spawner.links.clone();
         Self {
-            links,
             open: Arc::new(move |hello, peer| {
                 if spawner.shutting_down.load(Ordering::Relaxed) {
                     return None;
@@ -65,12 +61,6 @@ impl LocalSessions {
     /// the server is shutting down or no worker thread could be started.
     pub fn open(&self, hello: Hello, peer: SocketAddr) -> Option<LocalSession> {
         (self.open)(hello, peer)
-    }
-
-    /// The server's board for calls that cross sessions: a bridge that sees both ends of such
-    /// calls publishes them there.
-    pub fn links(&self) -> &SessionLinks {
-        &self.links
     }
 }
 

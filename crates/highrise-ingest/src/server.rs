@@ -14,7 +14,6 @@ use tokio::runtime::Runtime;
 
 use crate::config::IngestConfig;
 use crate::connection::{read_connection, Handshake, ReaderItem};
-use crate::links::SessionLinks;
 use crate::local::LocalSessions;
 use crate::replay::{ReplayError, ReplayHandle};
 use crate::report::{RecordingStatus, SessionError, SessionId};
@@ -147,7 +146,6 @@ impl<S: SessionSink> IngestServer<S> {
             publish_interval: config.publish_interval,
             frame_queue_capacity: config.frame_queue_capacity.max(1),
             record_to,
-            links: SessionLinks::default(),
         };
         let server_token: Option<Arc<str>> = config.token.as_deref().map(Arc::from);
         runtime.spawn(accept_loop(listener, server_token, spawner.clone()));
@@ -182,12 +180,6 @@ impl<S: SessionSink> IngestServer<S> {
     /// they share this server's sinks, consumers, recording and commands.
     pub fn local_sessions(&self) -> LocalSessions {
         LocalSessions::new(self.spawner.clone())
-    }
-
-    /// Calls that cross sessions (an OpenTelemetry span whose parent is in another service), as
-    /// the OTLP bridge publishes them.
-    pub fn session_links(&self) -> SessionLinks {
-        self.spawner.links.clone()
     }
 
     /// Sends a command to a live session's sink. False if the session is gone or its command
@@ -317,8 +309,6 @@ pub(crate) struct SessionSpawner<S: SessionSink> {
     publish_interval: Duration,
     frame_queue_capacity: usize,
     record_to: Option<RecordPlan>,
-    /// Calls that cross sessions, published by in-process bridges.
-    pub(crate) links: SessionLinks,
 }
 
 impl<S: SessionSink> Clone for SessionSpawner<S> {
@@ -332,7 +322,6 @@ impl<S: SessionSink> Clone for SessionSpawner<S> {
             publish_interval: self.publish_interval,
             frame_queue_capacity: self.frame_queue_capacity,
             record_to: self.record_to.clone(),
-            links: self.links.clone(),
         }
     }
 }

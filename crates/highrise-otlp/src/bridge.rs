@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::{select, tick, Receiver};
-use highrise_ingest::{LocalSession, LocalSessions, MethodRef};
+use highrise_ingest::{LocalSession, LocalSessions};
 use highrise_protocol::{AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
+use highrise_report::links::{MethodRef, SessionLinks};
 
 use crate::links::{LinkTracker, SpanIds};
 use crate::profiles::{DecodedProfiles, ProfileBatch, SampleCounts, SampleTimeline};
@@ -100,6 +101,7 @@ pub fn agent_text(info: &ResourceInfo) -> String {
 pub(crate) fn run(
     incoming: Receiver<Incoming>,
     sessions: LocalSessions,
+    board: SessionLinks,
     settings: BridgeSettings,
     stats: Arc<OtlpStats>,
     stop: Arc<AtomicBool>,
@@ -111,6 +113,7 @@ pub(crate) fn run(
     let mut hosts: HashMap<String, SkewEstimator> = HashMap::new();
     let mut links = Links {
         tracker: LinkTracker::new(),
+        board,
         epoch: Instant::now(),
         published: Instant::now(),
     };
@@ -135,7 +138,7 @@ pub(crate) fn run(
                     }
                     going_on
                 });
-                links.publish(&sessions, horizon, false);
+                links.publish(horizon, false);
                 profiled.retain(|id, session| {
                     advance_samples(id, session, horizon, settings.idle_end, &stats)
                 });
@@ -176,12 +179,14 @@ pub(crate) fn run(
                 .send(AgentMessage::Goodbye { timestamp: end });
         }
     }
-    links.publish(&sessions, last_horizon, true);
+    links.publish(last_horizon, true);
 }
 
 /// Cross-service calls and when they were last published.
 struct Links {
     tracker: LinkTracker,
+    /// Where they are published.
+    board: SessionLinks,
     /// The generations' clock starts here.
     epoch: Instant,
     published: Instant,
@@ -193,7 +198,7 @@ const LINKS_PUBLISH_INTERVAL: Duration = Duration::from_millis(250);
 const LINKS_REFRESH_INTERVAL: Duration = Duration::from_secs(1);
 
 impl Links {
-    fn publish(&mut self, sessions: &LocalSessions, horizon: u64, now: bool) {
+    fn publish(&mut self, horizon: u64, now: bool) {
         let since = self.published.elapsed();
         if !now && since < LINKS_PUBLISH_INTERVAL {
             return;
@@ -201,7 +206,7 @@ impl Links {
         let refresh = now || since >= LINKS_REFRESH_INTERVAL;
         if let Some(found) = self.tracker.take_links(horizon, refresh) {
             if !found.is_empty() || now {
-                sessions.links().publish(LinkTracker::window_s(), found);
+                self.board.publish(LinkTracker::window_s(), found);
             }
             self.published = Instant::now();
         }

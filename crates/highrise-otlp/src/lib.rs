@@ -41,6 +41,7 @@ use std::time::Duration;
 
 use crossbeam_channel::bounded;
 use highrise_ingest::LocalSessions;
+use highrise_report::links::SessionLinks;
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 
@@ -81,6 +82,9 @@ pub struct OtlpConfig {
     pub token: Option<String>,
     /// Larger requests are refused (413 / RESOURCE_EXHAUSTED).
     pub max_request_bytes: usize,
+    /// Where calls between services are published ([`OtlpServer::links`]); a fresh board by
+    /// default.
+    pub links: SessionLinks,
 }
 
 impl Default for OtlpConfig {
@@ -93,6 +97,7 @@ impl Default for OtlpConfig {
             idle_end: Duration::from_secs(300),
             token: None,
             max_request_bytes: 64 * 1024 * 1024,
+            links: SessionLinks::default(),
         }
     }
 }
@@ -121,6 +126,7 @@ pub struct OtlpServer {
     stop: Arc<AtomicBool>,
     runtime: Option<Runtime>,
     bridge: Option<JoinHandle<()>>,
+    links: SessionLinks,
 }
 
 impl OtlpServer {
@@ -159,9 +165,10 @@ impl OtlpServer {
         let bridge = {
             let stats = Arc::clone(&stats);
             let stop = Arc::clone(&stop);
+            let links = config.links.clone();
             std::thread::Builder::new()
                 .name("highrise-otlp-bridge".into())
-                .spawn(move || bridge::run(bridge_rx, sessions, settings, stats, stop))
+                .spawn(move || bridge::run(bridge_rx, sessions, links, settings, stats, stop))
                 .map_err(OtlpError::Thread)?
         };
         let front = Arc::new(receive::Front {
@@ -185,6 +192,7 @@ impl OtlpServer {
             stop,
             runtime: Some(runtime),
             bridge: Some(bridge),
+            links: config.links,
         })
     }
 
@@ -196,6 +204,11 @@ impl OtlpServer {
     /// The HTTP/protobuf port actually bound.
     pub fn http_addr(&self) -> Option<SocketAddr> {
         self.http_addr
+    }
+
+    /// The board calls between services are published on ([`OtlpConfig::links`]).
+    pub fn links(&self) -> &SessionLinks {
+        &self.links
     }
 
     /// What the receivers and the bridge did so far.

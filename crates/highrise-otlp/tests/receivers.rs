@@ -380,6 +380,7 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
     assert_eq!(answer.partial_success, None);
 
     // Let the horizon pass them, then end everything: every span placed, each session ended.
+    let board = otlp.links().clone();
     let (counts, reports) = finish(&ingest, otlp, 3);
     assert_eq!(counts.spans_received, 5);
     assert_eq!(counts.spans_placed, 5, "{counts:?}");
@@ -413,7 +414,7 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
 
     // The charge's parent is checkout's insert (another resource, another request): the one
     // call that crosses services. Checkout's own nesting is no link.
-    let links = ingest.session_links().latest();
+    let links = board.latest();
     let method_id = |report: &SessionReport<Arc<Snapshot>>, name: &str| {
         report
             .definitions()
@@ -421,10 +422,11 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
             .map(|def| def.id)
             .expect("defined")
     };
-    let link = |report: &SessionReport<Arc<Snapshot>>, name: &str| highrise_ingest::MethodRef {
-        session_id: report.session_id,
-        method_id: method_id(report, name),
-    };
+    let link =
+        |report: &SessionReport<Arc<Snapshot>>, name: &str| highrise_report::links::MethodRef {
+            session_id: report.session_id,
+            method_id: method_id(report, name),
+        };
     assert_eq!(links.links.len(), 1, "{links:?}");
     assert_eq!(links.links[0].caller, link(checkout, "insert"));
     assert_eq!(links.links[0].callee, link(payments, "charge"));

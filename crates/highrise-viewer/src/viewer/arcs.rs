@@ -12,12 +12,12 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use highrise_aggregate::{CallEdge, CallEdges};
+use highrise_report::links::LinksSnapshot;
 
 use super::city::{Cities, City, CityKey};
 use super::hover::Hovered;
 use super::landscape::Landscape;
 use super::sessions::Sessions;
-use highrise_ingest::LinksSnapshot;
 
 /// Which arcs are drawn.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]

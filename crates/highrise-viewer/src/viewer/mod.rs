@@ -55,6 +55,7 @@ use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_report::links::SessionLinks;
 
 /// What the window shows at start. The command line (`highrise` with no command, in
 /// `highrise-cli`) fills it; every setting here the panel can change later.
@@ -90,6 +91,8 @@ pub struct ViewerOptions {
     pub focus: Option<String>,
     /// Where "Show source" looks for relative source files, besides the current directory.
     pub source_root: Vec<PathBuf>,
+    /// Calls between services to draw, as the OTLP receivers publish them.
+    pub links: SessionLinks,
 }
 
 /// The window's listener on `listen_addr`: a report per frame at 60 Hz (low event-to-screen
@@ -147,6 +150,7 @@ pub fn run(
         ))
         .insert_resource(ui::source::SourceMenu::with_roots(options.source_root))
         .insert_resource(focus::FocusAtStart(options.focus))
+        .insert_resource(landscape::LinksFeed(options.links))
         .insert_resource(ReplaysAtStart {
             paths: options.replay,
             speed: options.replay_speed,
@@ -201,7 +205,6 @@ impl Plugin for ViewerPlugin {
             Err(poisoned) => poisoned.into_inner().take(),
         };
         if let Some(server) = server {
-            app.insert_resource(landscape::LinksFeed(server.session_links()));
             app.insert_resource(sessions::Ingest(server));
         }
         app.insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))

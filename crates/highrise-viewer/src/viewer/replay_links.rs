@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use highrise_ingest::{MethodRef, SessionId, SessionLink, SessionSource};
-use highrise_report::links::{LinkEnd, LinksFile};
+use highrise_ingest::{SessionId, SessionSource};
+use highrise_report::links::{LinkEnd, LinksFile, MethodRef, SessionLink};
 
 use super::sessions::{SessionView, Sessions};
 

@@ -2,7 +2,7 @@
 //! services (the ingest server's links board) drawn as arcs and listed in the tooltip.
 
 use bevy::prelude::*;
-use highrise_ingest::{MethodRef, SessionLink, SessionLinks};
+use highrise_report::links::{MethodRef, SessionLink, SessionLinks};
 use highrise_viewer::viewer::arcs::place_links;
 use highrise_viewer::viewer::city::{Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
