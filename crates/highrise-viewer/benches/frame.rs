@@ -224,11 +224,12 @@ fn labels(c: &mut Criterion) {
 
 /// The worst case with call arcs: every method calls two others (400k edges, each with calls
 /// in the window), arcs in "top 40" mode plus the hovered building's callers and callees,
-/// drawn as gizmo line strips (CPU side: choosing, placing and writing the strips).
+/// drawn as one ribbon mesh (CPU side: choosing, placing the strips and writing the mesh).
 fn arcs(c: &mut Criterion) {
     use highrise_aggregate::{CallEdge, CallEdges};
     use highrise_layout::HitTarget;
     use highrise_viewer::viewer::arcs::{CallArcs, CallArcsPlugin};
+    use highrise_viewer::viewer::camera::CameraPlugin;
     use highrise_viewer::viewer::hover::Hovered;
 
     let definitions = definitions_200k();
@@ -257,15 +258,15 @@ fn arcs(c: &mut Criterion) {
             Arc::new(snapshot)
         })
         .collect();
-    // "off" has the gizmo plugin and the arcs system too: the difference is the arcs' own cost.
+    // "off" has the arcs systems too: the difference is the arcs' own cost.
     for (mode, name) in [
         (CallArcs::Off, "viewer_frame_200k_buildings_arcs_off"),
         (CallArcs::Top, "viewer_frame_200k_buildings_arcs_top"),
     ] {
         let mut app = headless_city_app(Some(Duration::from_millis(16)));
-        // The gizmo plugin loads its shaders (not drawn here: no render app).
-        app.init_asset::<Shader>()
-            .add_plugins((bevy::gizmos::GizmoPlugin, CallArcsPlugin))
+        // The camera the ribbons face (no render app: not drawn here).
+        app.add_plugins(bevy::input::InputPlugin)
+            .add_plugins((CameraPlugin { interactive: false }, CallArcsPlugin))
             .insert_resource(mode);
         accept_report(
             &mut app.world_mut().resource_mut::<Sessions>(),

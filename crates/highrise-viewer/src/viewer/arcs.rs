@@ -4,16 +4,23 @@
 //! callees; on the panel's toggle (or `--call-arcs top`) the busiest edges of every city.
 //!
 //! The edges come with the session's snapshots (`Snapshot::edges`, refreshed twice a second by
-//! the ingest side); drawing is immediate-mode gizmos, three groups for three line widths.
-//! Calls between services (the landscape's links, `landscape.rs`) are drawn the same way
-//! from city to city, lower, whenever both cities are shown.
+//! the ingest side). Each frame the chosen arcs become line strips ([`ArcStrips`]) and the
+//! strips one mesh of camera-facing ribbons ([`ribbon`]: a fixed width in pixels, vertex
+//! colours, unlit, blended), so the viewer needs no gizmo renderer (`bevy_gizmos`, 17 s of a
+//! cold build). Calls between services (the landscape's links, `landscape.rs`) are drawn the
+//! same way from city to city, lower, whenever both cities are shown.
 
 use std::sync::Arc;
 
+use bevy::asset::RenderAssetUsages;
+use bevy::pbr::{NotShadowCaster, NotShadowReceiver};
 use bevy::prelude::*;
+use bevy::render::mesh::{Indices, PrimitiveTopology};
+use bevy::render::view::NoFrustumCulling;
 use highrise_aggregate::{CallEdge, CallEdges};
 use highrise_report::links::LinksSnapshot;
 
+use super::camera::MainCamera;
 use super::city::{Cities, City, CityKey};
 use super::hover::Hovered;
 use super::landscape::Landscape;
@@ -40,13 +47,10 @@ const ARC_SEGMENTS: usize = 24;
 const CALLER_END: Color = Color::srgb(0.25, 0.85, 1.0);
 const CALLEE_END: Color = Color::srgb(1.0, 0.55, 0.1);
 
-/// Line widths, in pixels, of the three width groups.
-#[derive(Debug, Default, Reflect, GizmoConfigGroup)]
-pub struct ThinArcs;
-#[derive(Debug, Default, Reflect, GizmoConfigGroup)]
-pub struct MidArcs;
-#[derive(Debug, Default, Reflect, GizmoConfigGroup)]
-pub struct ThickArcs;
+/// Line widths, in pixels, of the three width classes (thin, mid, thick).
+pub const WIDTHS_PX: [f32; 3] = [1.5, 3.5, 6.0];
+/// The viewport height assumed without a camera that knows its own (headless apps), pixels.
+const DEFAULT_VIEWPORT_HEIGHT_PX: f32 = 800.0;
 
 #[derive(Debug)]
 pub struct CallArcsPlugin;
@@ -54,18 +58,170 @@ pub struct CallArcsPlugin;
 impl Plugin for CallArcsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CallArcs>()
-            .init_gizmo_group::<ThinArcs>()
-            .init_gizmo_group::<MidArcs>()
-            .init_gizmo_group::<ThickArcs>()
-            .add_systems(Startup, configure_widths)
-            .add_systems(Update, (draw_arcs, draw_links));
+            .init_resource::<ArcStrips>()
+            .add_systems(Startup, spawn_arc_mesh)
+            .add_systems(Update, (draw_arcs, draw_links, write_arc_mesh).chain());
     }
 }
 
-fn configure_widths(mut store: ResMut<GizmoConfigStore>) {
-    store.config_mut::<ThinArcs>().0.line.width = 1.5;
-    store.config_mut::<MidArcs>().0.line.width = 3.5;
-    store.config_mut::<ThickArcs>().0.line.width = 6.0;
+/// This frame's arcs as line strips: points with their colours, and per strip its first
+/// point, its length and its width in pixels.
+#[derive(Resource, Debug, Default)]
+pub struct ArcStrips {
+    points: Vec<Vec3>,
+    colours: Vec<[f32; 4]>,
+    strips: Vec<(usize, usize, f32)>,
+}
+
+impl ArcStrips {
+    fn clear(&mut self) {
+        self.points.clear();
+        self.colours.clear();
+        self.strips.clear();
+    }
+
+    fn push(&mut self, points: impl Iterator<Item = (Vec3, Color)>, width_px: f32) {
+        let start = self.points.len();
+        for (point, colour) in points {
+            self.points.push(point);
+            self.colours.push(LinearRgba::from(colour).to_f32_array());
+        }
+        self.strips
+            .push((start, self.points.len() - start, width_px));
+    }
+
+    /// Strips this frame.
+    pub fn len(&self) -> usize {
+        self.strips.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.strips.is_empty()
+    }
+}
+
+/// The one entity the arcs are drawn with.
+#[derive(Component, Debug)]
+struct ArcMesh;
+
+fn spawn_arc_mesh(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    // One degenerate triangle with every attribute the frames write: the mesh allocator
+    // cannot place a mesh without vertices.
+    let mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0f32; 3]; 3])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0f32, 1.0, 0.0]; 3])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vec![[0.0f32; 4]; 3])
+        .with_inserted_indices(Indices::U32(vec![0, 1, 2]));
+    commands.spawn((
+        ArcMesh,
+        Mesh3d(meshes.add(mesh)),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::WHITE,
+            unlit: true,
+            alpha_mode: AlphaMode::Blend,
+            cull_mode: None,
+            double_sided: true,
+            ..default()
+        })),
+        Transform::default(),
+        Visibility::Hidden,
+        // The mesh changes every frame; its bounds would be stale.
+        NoFrustumCulling,
+        NotShadowCaster,
+        NotShadowReceiver,
+    ));
+}
+
+/// A ribbon along `points` facing `eye`, `width_px` wide on screen: two vertices per point,
+/// offset across the line and the view by half the width, where one pixel at distance `d`
+/// spans `d * world_per_px_per_m`. Appends positions and the indices of two triangles per
+/// segment.
+pub fn ribbon(
+    points: &[Vec3],
+    width_px: f32,
+    eye: Vec3,
+    world_per_px_per_m: f32,
+    positions: &mut Vec<[f32; 3]>,
+    indices: &mut Vec<u32>,
+) {
+    let first = positions.len() as u32;
+    for (i, &point) in points.iter().enumerate() {
+        let before = points[i.saturating_sub(1)];
+        let after = points[(i + 1).min(points.len() - 1)];
+        let along = (after - before).normalize_or_zero();
+        let to_eye = eye - point;
+        let across = along.cross(to_eye).normalize_or_zero();
+        let half = 0.5 * width_px * world_per_px_per_m * to_eye.length();
+        positions.push((point - across * half).to_array());
+        positions.push((point + across * half).to_array());
+    }
+    for segment in 0..points.len().saturating_sub(1) as u32 {
+        let a = first + 2 * segment;
+        indices.extend_from_slice(&[a, a + 1, a + 2, a + 1, a + 3, a + 2]);
+    }
+}
+
+/// Writes this frame's strips into the arc mesh as ribbons facing the camera (hidden when
+/// there are none).
+fn write_arc_mesh(
+    strips: Res<ArcStrips>,
+    cameras: Query<(&GlobalTransform, &Projection, &Camera), With<MainCamera>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut target: Query<(&Mesh3d, &mut Visibility), With<ArcMesh>>,
+    mut drawn: Local<bool>,
+) {
+    let Ok((mesh, mut visibility)) = target.single_mut() else {
+        return;
+    };
+    if strips.is_empty() {
+        if *drawn {
+            *visibility = Visibility::Hidden;
+            *drawn = false;
+        }
+        return;
+    }
+    let (eye, world_per_px_per_m) = match cameras.single() {
+        Ok((transform, projection, camera)) => {
+            let fov = match projection {
+                Projection::Perspective(perspective) => perspective.fov,
+                _ => std::f32::consts::FRAC_PI_4,
+            };
+            let height_px = camera
+                .logical_viewport_size()
+                .map_or(DEFAULT_VIEWPORT_HEIGHT_PX, |size| size.y.max(1.0));
+            (transform.translation(), 2.0 * (0.5 * fov).tan() / height_px)
+        }
+        Err(_) => (
+            Vec3::new(0.0, 500.0, 500.0),
+            2.0 * std::f32::consts::FRAC_PI_8.tan() / DEFAULT_VIEWPORT_HEIGHT_PX,
+        ),
+    };
+    let Some(mesh) = meshes.get_mut(&mesh.0) else {
+        return;
+    };
+    let mut positions = Vec::with_capacity(2 * strips.points.len());
+    let mut colours = Vec::with_capacity(2 * strips.points.len());
+    let mut indices = Vec::with_capacity(6 * strips.points.len());
+    for &(start, len, width_px) in &strips.strips {
+        let points = &strips.points[start..start + len];
+        ribbon(points, width_px, eye, world_per_px_per_m, &mut positions, &mut indices);
+        for &colour in &strips.colours[start..start + len] {
+            colours.extend_from_slice(&[colour, colour]);
+        }
+    }
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_NORMAL, normals);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
+    mesh.insert_indices(Indices::U32(indices));
+    if !*drawn {
+        *visibility = Visibility::Inherited;
+        *drawn = true;
+    }
 }
 
 /// One arc to draw: roof to roof, and its width class (0 thin … 2 thick).
@@ -184,9 +340,10 @@ fn draw_arcs(
     hovered: Option<Res<Hovered>>,
     sessions: Res<Sessions>,
     cities: Res<Cities>,
-    (mut thin, mut mid, mut thick): (Gizmos<ThinArcs>, Gizmos<MidArcs>, Gizmos<ThickArcs>),
+    mut strips: ResMut<ArcStrips>,
     mut cache: Local<ChosenCache>,
 ) {
+    strips.clear();
     if *mode == CallArcs::Off {
         return;
     }
@@ -232,11 +389,7 @@ fn draw_arcs(
         for arc in place_arcs(city, &edges, &entry.chosen) {
             let points = arc_points(arc.from, arc.to)
                 .map(|(point, t)| (point, CALLER_END.mix(&CALLEE_END, t)));
-            match arc.width {
-                0 => thin.linestrip_gradient(points),
-                1 => mid.linestrip_gradient(points),
-                _ => thick.linestrip_gradient(points),
-            }
+            strips.push(points, width_px(arc.width));
         }
     }
 }
@@ -297,7 +450,7 @@ fn draw_links(
     mode: Res<CallArcs>,
     landscape: Res<Landscape>,
     cities: Res<Cities>,
-    (mut thin, mut mid, mut thick): (Gizmos<ThinArcs>, Gizmos<MidArcs>, Gizmos<ThickArcs>),
+    mut strips: ResMut<ArcStrips>,
 ) {
     if *mode == CallArcs::Off || landscape.links.links.is_empty() {
         return;
@@ -306,12 +459,13 @@ fn draw_links(
         let alpha = if arc.idle { IDLE_ALPHA } else { 1.0 };
         let points = arc_points_lifted(arc.from, arc.to, 0.2)
             .map(move |(point, t)| (point, CALLER_END.mix(&CALLEE_END, t).with_alpha(alpha)));
-        match arc.width {
-            0 => thin.linestrip_gradient(points),
-            1 => mid.linestrip_gradient(points),
-            _ => thick.linestrip_gradient(points),
-        }
+        strips.push(points, width_px(arc.width));
     }
+}
+
+/// The width in pixels of a width class (0 thin … 2 thick).
+fn width_px(width: u8) -> f32 {
+    WIDTHS_PX[usize::from(width).min(WIDTHS_PX.len() - 1)]
 }
 
 #[cfg(test)]
@@ -363,5 +517,25 @@ mod tests {
         assert!(points.last().is_some_and(|p| p.0.distance(to) < 1e-4));
         let middle = points[points.len() / 2].0;
         assert!(middle.y > to.y + 2.0, "{middle}");
+    }
+
+    #[test]
+    fn a_ribbon_is_as_wide_on_screen_as_asked_and_faces_the_eye() {
+        // A line along x, seen from 100 m above its middle: one pixel spans 0.01 m per metre.
+        let points = [Vec3::ZERO, Vec3::new(5.0, 0.0, 0.0), Vec3::new(10.0, 0.0, 0.0)];
+        let eye = Vec3::new(5.0, 100.0, 0.0);
+        let (mut positions, mut indices) = (vec![[9.0; 3]], Vec::new());
+        ribbon(&points, 4.0, eye, 0.01, &mut positions, &mut indices);
+        assert_eq!(positions.len(), 1 + 2 * points.len());
+        // Two triangles per segment, after the vertex that was already there.
+        assert_eq!(indices, [1, 2, 3, 2, 4, 3, 3, 4, 5, 4, 6, 5]);
+        let middle = (Vec3::from(positions[3]), Vec3::from(positions[4]));
+        // Across the line and the view (along z), 4 px × 0.01 × 100 m = 4 m wide.
+        assert!((middle.0.distance(middle.1) - 4.0).abs() < 1e-4, "{middle:?}");
+        assert!((middle.1 - middle.0).normalize().z.abs() > 0.999, "{middle:?}");
+        assert!((((middle.0 + middle.1) / 2.0) - points[1]).length() < 1e-4);
+        // Farther from the eye, wider in the world: the same on screen.
+        let near = Vec3::from(positions[1]).distance(Vec3::from(positions[2]));
+        assert!(near > 4.0, "{near}");
     }
 }
