@@ -111,11 +111,14 @@ fn spawn_arc_mesh(
 ) {
     // One degenerate triangle with every attribute the frames write: the mesh allocator
     // cannot place a mesh without vertices.
-    let mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0f32; 3]; 3])
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0f32, 1.0, 0.0]; 3])
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vec![[0.0f32; 4]; 3])
-        .with_inserted_indices(Indices::U32(vec![0, 1, 2]));
+    let mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0f32; 3]; 3])
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0f32, 1.0, 0.0]; 3])
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vec![[0.0f32; 4]; 3])
+    .with_inserted_indices(Indices::U32(vec![0, 1, 2]));
     commands.spawn((
         ArcMesh,
         Mesh3d(meshes.add(mesh)),
@@ -208,7 +211,14 @@ fn write_arc_mesh(
     let mut indices = Vec::with_capacity(6 * strips.points.len());
     for &(start, len, width_px) in &strips.strips {
         let points = &strips.points[start..start + len];
-        ribbon(points, width_px, eye, world_per_px_per_m, &mut positions, &mut indices);
+        ribbon(
+            points,
+            width_px,
+            eye,
+            world_per_px_per_m,
+            &mut positions,
+            &mut indices,
+        );
         for &colour in &strips.colours[start..start + len] {
             colours.extend_from_slice(&[colour, colour]);
         }
@@ -522,7 +532,11 @@ mod tests {
     #[test]
     fn a_ribbon_is_as_wide_on_screen_as_asked_and_faces_the_eye() {
         // A line along x, seen from 100 m above its middle: one pixel spans 0.01 m per metre.
-        let points = [Vec3::ZERO, Vec3::new(5.0, 0.0, 0.0), Vec3::new(10.0, 0.0, 0.0)];
+        let points = [
+            Vec3::ZERO,
+            Vec3::new(5.0, 0.0, 0.0),
+            Vec3::new(10.0, 0.0, 0.0),
+        ];
         let eye = Vec3::new(5.0, 100.0, 0.0);
         let (mut positions, mut indices) = (vec![[9.0; 3]], Vec::new());
         ribbon(&points, 4.0, eye, 0.01, &mut positions, &mut indices);
@@ -531,8 +545,14 @@ mod tests {
         assert_eq!(indices, [1, 2, 3, 2, 4, 3, 3, 4, 5, 4, 6, 5]);
         let middle = (Vec3::from(positions[3]), Vec3::from(positions[4]));
         // Across the line and the view (along z), 4 px × 0.01 × 100 m = 4 m wide.
-        assert!((middle.0.distance(middle.1) - 4.0).abs() < 1e-4, "{middle:?}");
-        assert!((middle.1 - middle.0).normalize().z.abs() > 0.999, "{middle:?}");
+        assert!(
+            (middle.0.distance(middle.1) - 4.0).abs() < 1e-4,
+            "{middle:?}"
+        );
+        assert!(
+            (middle.1 - middle.0).normalize().z.abs() > 0.999,
+            "{middle:?}"
+        );
         assert!((((middle.0 + middle.1) / 2.0) - points[1]).length() < 1e-4);
         // Farther from the eye, wider in the world: the same on screen.
         let near = Vec3::from(positions[1]).distance(Vec3::from(positions[2]));
