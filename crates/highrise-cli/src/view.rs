@@ -113,12 +113,12 @@ pub fn run(
     // Dropped after the window (and its server): the programs may stop when dropped, and OTLP
     // sessions end with a Goodbye.
     let _programs = args.start_demo(addr)?;
-    let _receivers = otlp.start(
+    let receivers = otlp.start(
         server.local_sessions(),
         token.token.clone(),
         args.listen.allow_remote,
     )?;
-    if let Some(receivers) = &_receivers {
+    if let Some(receivers) = &receivers {
         options.links = receivers.links().clone();
     }
     highrise_viewer::viewer::run(server, options, process_start)

@@ -49,7 +49,7 @@ const CALLEE_END: Color = Color::srgb(1.0, 0.55, 0.1);
 
 /// Line widths, in pixels, of the three width classes (thin, mid, thick).
 pub const WIDTHS_PX: [f32; 3] = [1.5, 3.5, 6.0];
-/// The viewport height assumed without a camera that knows its own (headless apps), pixels.
+/// The viewport height assumed for a camera that does not know its own (headless), pixels.
 const DEFAULT_VIEWPORT_HEIGHT_PX: f32 = 800.0;
 
 #[derive(Debug)]
@@ -88,11 +88,6 @@ impl ArcStrips {
         }
         self.strips
             .push((start, self.points.len() - start, width_px));
-    }
-
-    /// Strips this frame.
-    pub fn len(&self) -> usize {
-        self.strips.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -175,34 +170,25 @@ fn write_arc_mesh(
     cameras: Query<(&GlobalTransform, &Projection, &Camera), With<MainCamera>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut target: Query<(&Mesh3d, &mut Visibility), With<ArcMesh>>,
-    mut drawn: Local<bool>,
 ) {
     let Ok((mesh, mut visibility)) = target.single_mut() else {
         return;
     };
     if strips.is_empty() {
-        if *drawn {
-            *visibility = Visibility::Hidden;
-            *drawn = false;
-        }
+        visibility.set_if_neq(Visibility::Hidden);
         return;
     }
-    let (eye, world_per_px_per_m) = match cameras.single() {
-        Ok((transform, projection, camera)) => {
-            let fov = match projection {
-                Projection::Perspective(perspective) => perspective.fov,
-                _ => std::f32::consts::FRAC_PI_4,
-            };
-            let height_px = camera
-                .logical_viewport_size()
-                .map_or(DEFAULT_VIEWPORT_HEIGHT_PX, |size| size.y.max(1.0));
-            (transform.translation(), 2.0 * (0.5 * fov).tan() / height_px)
-        }
-        Err(_) => (
-            Vec3::new(0.0, 500.0, 500.0),
-            2.0 * std::f32::consts::FRAC_PI_8.tan() / DEFAULT_VIEWPORT_HEIGHT_PX,
-        ),
+    let Ok((transform, projection, camera)) = cameras.single() else {
+        return;
     };
+    let fov = match projection {
+        Projection::Perspective(perspective) => perspective.fov,
+        _ => std::f32::consts::FRAC_PI_4,
+    };
+    let height_px = camera
+        .logical_viewport_size()
+        .map_or(DEFAULT_VIEWPORT_HEIGHT_PX, |size| size.y.max(1.0));
+    let (eye, world_per_px_per_m) = (transform.translation(), 2.0 * (0.5 * fov).tan() / height_px);
     let Some(mesh) = meshes.get_mut(&mesh.0) else {
         return;
     };
@@ -228,10 +214,7 @@ fn write_arc_mesh(
     mesh.insert_attribute(Mesh::ATTRIBUTE_NORMAL, normals);
     mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
     mesh.insert_indices(Indices::U32(indices));
-    if !*drawn {
-        *visibility = Visibility::Inherited;
-        *drawn = true;
-    }
+    visibility.set_if_neq(Visibility::Inherited);
 }
 
 /// One arc to draw: roof to roof, and its width class (0 thin … 2 thick).
@@ -271,15 +254,10 @@ pub fn place_arcs(city: &City, all: &CallEdges, edges: &[CallEdge]) -> Vec<Arc3>
             } else {
                 0.0
             };
-            let width = match share {
-                share if share >= 0.5 => 2,
-                share if share >= 0.1 => 1,
-                _ => 0,
-            };
             Some(Arc3 {
                 from,
                 to,
-                width,
+                width: width_class(share),
                 idle: false,
             })
         })
@@ -432,19 +410,14 @@ pub fn place_links(cities: &Cities, links: &LinksSnapshot) -> Vec<Arc3> {
             let from = roof_of(shown(link.caller.session_id)?, link.caller.method_id)?;
             let to = roof_of(shown(link.callee.session_id)?, link.callee.method_id)?;
             let share = if busiest > 0 {
-                link.calls_window as f32 / busiest as f32
+                link.calls_window as f64 / busiest as f64
             } else {
                 0.0
-            };
-            let width = match share {
-                share if share >= 0.5 => 2,
-                share if share >= 0.1 => 1,
-                _ => 0,
             };
             Some(Arc3 {
                 from,
                 to,
-                width,
+                width: width_class(share),
                 idle: link.calls_window == 0,
             })
         })
@@ -470,6 +443,15 @@ fn draw_links(
         let points = arc_points_lifted(arc.from, arc.to, 0.2)
             .map(move |(point, t)| (point, CALLER_END.mix(&CALLEE_END, t).with_alpha(alpha)));
         strips.push(points, width_px(arc.width));
+    }
+}
+
+/// The width class (0 thin … 2 thick) of an arc with `share` of the busiest drawn's calls.
+fn width_class(share: f64) -> u8 {
+    match share {
+        share if share >= 0.5 => 2,
+        share if share >= 0.1 => 1,
+        _ => 0,
     }
 }
 
