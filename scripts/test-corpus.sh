@@ -19,10 +19,15 @@
 #   python pygments   Pygments highlighting its own source as HTML, on 3.11, 3.12, 3.13
 #   python docutils   docutils building an HTML document from generated reST, on each Python
 #   rust   corpus     examples/corpus-rust: serde_json and zstd in #[highrise_agent::profile] fns
+#   java   jruby-attach    `highrise attach` (default mode) into Debian's JRuby running a Ruby
+#                          program, then `highrise detach` (scripts/bench-attach.py --check: its
+#                          rounds/s before, attached and detached in one run; top method vs JFR)
+#   python docutils-attach the same into a running docutils on python3 (top method vs py-spy)
 # Installs what it needs: Maven and Rhino from Debian (scripts/install-java-deps.sh), the pinned
 # Python libraries into the virtual environments scripts/test-python.sh makes
 # ($HOME/.cache/highrise/python-venv-<version>, made here when missing).
-# HIGHRISE_CORPUS=name,name runs a subset (maven, rhino, pygments, docutils, rust);
+# HIGHRISE_CORPUS=name,name runs a subset (maven, rhino, pygments, docutils, rust, jruby-attach,
+# docutils-attach);
 # HIGHRISE_CORPUS_KEEP=1 keeps the recordings, reports and outputs (their folder is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +59,7 @@ fi
 # The interpreters, as scripts/test-python.sh finds them: python3, and 3.12/3.13 when present.
 source scripts/find-pythons.sh
 venvs=()
-if wanted pygments || wanted docutils; then
+if wanted pygments || wanted docutils || wanted docutils-attach; then
     for entry in "${pythons[@]}"; do
         python="${entry%=*}"
         version="${entry#*=}"
@@ -262,6 +267,32 @@ if wanted rust; then
     # Reference: the program's own timing of each step without a viewer (`corpus-rust
     # --timings`): codec::compress (zstd level 19) 76 % of the work, checksum 8 %, encode 6 %.
     run_case "rust/corpus" corpus.codec.codec.compress 1 "$work" "$corpus_rust" --rounds 2
+fi
+
+# Attaching to big programs already running: what it costs them, what it shows, and the detach.
+attach_case() {
+    local name="$1"
+    shift
+    local started out
+    started="$(date +%s.%N)"
+    out="$work/$name.json"
+    mkdir -p "$(dirname "$out")"
+    if "$@" >"$out" 2>"$work/$name.err"; then
+        passed=$((passed + 1))
+        echo "corpus: $name $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("rounds/s %s, first city %s s, top %s" % (r["rounds_per_s"], r["first_city_s"], list(r["highrise_top"])[:1]))' "$out") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
+    else
+        failures=$((failures + 1))
+        echo "corpus: $name FAIL"
+        cat "$out" "$work/$name.err"
+    fi
+}
+if wanted jruby-attach; then
+    attach_case "java/jruby-attach" python3 scripts/bench-attach.py --check --phase-s 8 --highrise "$highrise"
+fi
+if wanted docutils-attach && [ -n "${venvs[0]:-}" ]; then
+    HIGHRISE_BENCH_PYTHON="${venvs[0]%=*}/bin/python" HIGHRISE_PY_SPY="$HOME/.cache/highrise/profilers-venv/bin/py-spy" \
+        attach_case "python/docutils-attach" python3 scripts/bench-attach.py --python --check --phase-s 8 \
+        --highrise "$highrise"
 fi
 
 total="$(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$corpus_started" "$(date +%s.%N)")"

@@ -34,7 +34,8 @@ def test_attach_profiles_a_running_program(probe, tmp_path):
     try:
         assert target.stdout.readline().strip() == "READY"
         attach = subprocess.run(
-            [highrise_bin(), "attach", str(target.pid), "--addr", probe.addr, "--label", "attached"],
+            [highrise_bin(), "attach", str(target.pid), "--addr", probe.addr, "--label", "attached",
+             "--mode", "exact"],
             capture_output=True,
             text=True,
             timeout=60,
@@ -65,6 +66,55 @@ def test_attach_profiles_a_running_program(probe, tmp_path):
     # The script that started the agent deleted itself.
     leftovers = [p for p in os.listdir("/tmp") if p.startswith("highrise-attach-%d-" % target.pid)]
     assert leftovers == [], leftovers
+
+
+def test_attach_samples_by_default_and_detach_stops_it(probe, tmp_path):
+    """Without --mode the agent samples (no hook: what py-spy costs); `highrise detach` ends the
+    session with its Goodbye while the program runs on, unprofiled."""
+    _needs()
+    stop = tmp_path / "stop"
+    env = dict(os.environ)
+    env.pop("HIGHRISE_ADDR", None)
+    env.pop("HIGHRISE_MODE", None)
+    target = subprocess.Popen(
+        [sys.executable, str(WORKLOADS / "attach_target.py"), str(stop)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert target.stdout.readline().strip() == "READY"
+        attach = subprocess.run(
+            [highrise_bin(), "attach", str(target.pid), "--addr", probe.addr],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert attach.returncode == 0, attach.stderr
+        assert "sampled every 10 ms, no hooks" in attach.stdout, attach.stdout
+        time.sleep(2)
+        detach = subprocess.run([highrise_bin(), "detach", str(target.pid)], capture_output=True, text=True,
+                                timeout=60)
+        assert detach.returncode == 0, detach.stderr
+        # The session ends at the detach, while the program still runs.
+        sessions = probe.sessions(timeout_s=30)
+        assert target.poll() is None, "the program ended with the detach"
+        stop.touch()
+        _, err = target.communicate(timeout=60)
+        assert target.returncode == 0, err
+        assert "highrise-agent: detached" in err, err
+    finally:
+        if target.poll() is None:
+            target.kill()
+            target.wait()
+    assert len(sessions) == 1, sessions
+    session = sessions[0]
+    assert session["end"] == "goodbye"
+    assert session["stats"]["events"] == 0 and session["stats"]["resyncs"] > 10, session["stats"]
+    assert {t["name"] for t in session["threads"]} >= {"MainThread", "attach-worker"}
+    names = {m["name"] for m in session["methods"]}
+    assert "attach_target.<module>.work" in names or "attach_target.work" in names, names
 
 
 def test_attach_says_why_it_cannot(tmp_path):

@@ -3,7 +3,11 @@
 //! instead (`attach_python.rs`, through gdb).
 //!
 //! How: `jcmd PID JVMTI.agent_load AGENT.jar "OPTIONS"` (JDK 9 and later load a Java agent jar
-//! this way and call its `agentmain`, which retransforms the classes already loaded). The agent
+//! this way and call its `agentmain`). By default (`--mode sampled`) the agent rewrites nothing:
+//! it reads the loaded classes' definitions from their class files and samples the threads with
+//! the JVM's own sampler (JFR); `--mode exact` or `auto` retransform the loaded classes with
+//! probes. `highrise detach PID` loads the jar again with `detach`: the session ends and every
+//! class gets its original code back. The agent
 //! jar is `--agent-jar`, else `$HIGHRISE_JAVA_AGENT`, else the one `agents/java/build.sh`
 //! builds in this repository (built on demand when missing). `jcmd` is `--jcmd`, else
 //! `$JAVA_HOME/bin/jcmd`, else `jcmd` on the `PATH`; it must be run by the JVM's user.
@@ -12,7 +16,30 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context};
-use clap::Args;
+use clap::{Args, ValueEnum};
+
+/// How an attached agent measures (the agents' `mode` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AttachMode {
+    /// No probes: the threads' stacks sampled every 10 ms (JFR in a JVM, the agent's sampler
+    /// thread in CPython); the program runs as it did. Elevations are estimates, calls uncounted.
+    Sampled,
+    /// Probes until they cost too much, then samples.
+    Auto,
+    /// Probes in every profiled method: every call counted, whatever it costs the program.
+    Exact,
+}
+
+impl AttachMode {
+    /// The agents' spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttachMode::Sampled => "sampled",
+            AttachMode::Auto => "auto",
+            AttachMode::Exact => "exact",
+        }
+    }
+}
 
 /// The jar `agents/java/build.sh` builds in this repository.
 const REPO_AGENT_JAR: &str = concat!(
@@ -47,6 +74,11 @@ pub struct AttachArgs {
     /// A version label (e.g. a git commit) shown next to the program.
     #[arg(long)]
     pub label: Option<String>,
+    /// How to measure: `sampled` (the default: what the JVM's own sampler or py-spy costs, next
+    /// to nothing), `auto` or `exact` (probes in every profiled method: every call counted, at a
+    /// cost a big program feels). `--lossless` implies `exact`.
+    #[arg(long, value_enum)]
+    pub mode: Option<AttachMode>,
     /// Make the program wait instead of dropping events when the agent's buffers are full.
     #[arg(long)]
     pub lossless: bool,
@@ -61,15 +93,64 @@ pub struct AttachArgs {
     pub jcmd: Option<PathBuf>,
 }
 
+/// Arguments of `highrise detach`.
+#[derive(Debug, Args)]
+pub struct DetachArgs {
+    /// The process id of the JVM or CPython program a `highrise attach` profiles.
+    pub pid: u32,
+    /// The agent jar (default: $HIGHRISE_JAVA_AGENT, else this repository's built jar).
+    #[arg(long)]
+    pub agent_jar: Option<PathBuf>,
+    /// The jcmd executable (default: $JAVA_HOME/bin/jcmd, else jcmd on the PATH).
+    #[arg(long)]
+    pub jcmd: Option<PathBuf>,
+}
+
 /// Runs `highrise attach` on a JVM (or a process that may be one): loads the Java agent.
 pub fn run(args: AttachArgs) -> anyhow::Result<()> {
     let options = agent_options(&args)?;
-    let jar = agent_jar(&args)?;
-    let jcmd = jcmd_path(&args);
+    let jar = agent_jar(args.agent_jar.as_deref())?;
+    load_agent(args.pid, &jar, &options, args.jcmd.as_deref())?;
+    println!(
+        "loaded the highrise agent into JVM {} ({}; connecting to {}; agent jar {})",
+        args.pid,
+        mode_line(&args),
+        args.addr,
+        jar.display()
+    );
+    Ok(())
+}
+
+/// Runs `highrise detach` on a JVM: the agent ends its session and restores every class.
+pub fn run_detach(args: DetachArgs) -> anyhow::Result<()> {
+    let jar = agent_jar(args.agent_jar.as_deref())?;
+    load_agent(args.pid, &jar, "detach", args.jcmd.as_deref())?;
+    println!(
+        "detached the highrise agent from JVM {}: its session ended, its sampler stopped and every \
+         class it rewrote has its original code (the JVM's stderr says what it did)",
+        args.pid
+    );
+    Ok(())
+}
+
+/// What the attach measures, for its one line.
+fn mode_line(args: &AttachArgs) -> &'static str {
+    match (args.mode, args.lossless) {
+        (None | Some(AttachMode::Sampled), false) => {
+            "sampled by the JVM's own sampler, no probes: the program runs as it did"
+        }
+        (Some(AttachMode::Auto), false) => "auto: probes until they cost too much, then samples",
+        _ => "exact: every call of every profiled method, probes retransformed into every loaded class",
+    }
+}
+
+/// `jcmd PID JVMTI.agent_load JAR "OPTIONS"`: the agent's `agentmain` runs with `options`.
+fn load_agent(pid: u32, jar: &Path, options: &str, jcmd: Option<&Path>) -> anyhow::Result<()> {
+    let jcmd = jcmd_path(jcmd);
     let output = Command::new(&jcmd)
-        .arg(args.pid.to_string())
+        .arg(pid.to_string())
         .arg("JVMTI.agent_load")
-        .arg(&jar)
+        .arg(jar)
         // jcmd splits unquoted arguments at '=' and spaces; quoted, the string reaches the agent.
         .arg(format!("\"{options}\""))
         .output()
@@ -77,18 +158,9 @@ pub fn run(args: AttachArgs) -> anyhow::Result<()> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     match (output.status.success(), jcmd_return_code(&stdout)) {
-        (true, Some(0)) => {
-            println!(
-                "loaded the highrise agent into JVM {} (connecting to {}; agent jar {})",
-                args.pid,
-                args.addr,
-                jar.display()
-            );
-            Ok(())
-        }
+        (true, Some(0)) => Ok(()),
         _ => bail!(
-            "jcmd could not load the agent into JVM {} ({}):\n{}{}",
-            args.pid,
+            "jcmd could not load the agent into JVM {pid} ({}):\n{}{}",
             output.status,
             stdout.trim_end(),
             stderr.trim_end()
@@ -111,6 +183,12 @@ fn agent_options(args: &AttachArgs) -> anyhow::Result<String> {
     if let Some(label) = &args.label {
         parts.push(("label", label));
     }
+    match (args.mode, args.lossless) {
+        (Some(mode), _) => parts.push(("mode", mode.as_str())),
+        // lossless alone asks for every event: the agent makes it exact
+        (None, true) => {}
+        (None, false) => parts.push(("mode", AttachMode::Sampled.as_str())),
+    }
     if args.lossless {
         parts.push(("lossless", "true"));
     }
@@ -128,10 +206,9 @@ fn agent_options(args: &AttachArgs) -> anyhow::Result<String> {
 }
 
 /// The agent jar as an absolute path (the JVM resolves relative paths against its own directory).
-fn agent_jar(args: &AttachArgs) -> anyhow::Result<PathBuf> {
-    let chosen = args
-        .agent_jar
-        .clone()
+fn agent_jar(chosen: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let chosen = chosen
+        .map(Path::to_path_buf)
         .or_else(|| std::env::var_os("HIGHRISE_JAVA_AGENT").map(PathBuf::from));
     let jar = match chosen {
         Some(jar) => jar,
@@ -162,9 +239,9 @@ fn build_repo_agent() -> anyhow::Result<()> {
     Ok(())
 }
 
-fn jcmd_path(args: &AttachArgs) -> PathBuf {
-    if let Some(jcmd) = &args.jcmd {
-        return jcmd.clone();
+fn jcmd_path(chosen: Option<&Path>) -> PathBuf {
+    if let Some(jcmd) = chosen {
+        return jcmd.to_path_buf();
     }
     if let Some(home) = std::env::var_os("JAVA_HOME") {
         let jcmd = Path::new(&home).join("bin").join("jcmd");
@@ -196,6 +273,7 @@ mod tests {
             exclude: vec!["com.example.gen".into()],
             program: Some("shop".into()),
             label: None,
+            mode: None,
             lossless: true,
             no_alloc: true,
             agent_jar: None,
@@ -210,6 +288,19 @@ mod tests {
             "addr=127.0.0.1:7878,include=com.example,include=org.demo.Main,\
              exclude=com.example.gen,program=shop,lossless=true,alloc=off"
         );
+    }
+
+    #[test]
+    fn an_attach_is_sampled_unless_asked() {
+        let mut a = args();
+        a.lossless = false;
+        assert!(agent_options(&a)
+            .unwrap()
+            .ends_with(",mode=sampled,alloc=off"));
+        a.mode = Some(AttachMode::Exact);
+        assert!(agent_options(&a)
+            .unwrap()
+            .ends_with(",mode=exact,alloc=off"));
     }
 
     #[test]

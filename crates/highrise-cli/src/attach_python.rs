@@ -27,7 +27,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context};
 
-use crate::attach::AttachArgs;
+use crate::attach::{AttachArgs, AttachMode};
 
 /// This repository's Python agent package directory (what `sys.path` needs to import it).
 const REPO_AGENT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../agents/python");
@@ -137,7 +137,7 @@ pub fn agent_script(args: &AttachArgs, script_path: &Path, agent_dir: &Path) -> 
             import highrise_agent
         agent = highrise_agent.start(
             addr={addr}, include={include}, exclude={exclude}, program={program},
-            version_label={label}, token={token}, alloc={alloc})
+            version_label={label}, token={token}, alloc={alloc}, mode={mode})
         if agent is None:
             sys.stderr.write("highrise: attached, but no viewer answered at " + {addr} + "\n")
     except BaseException as error:
@@ -155,6 +155,31 @@ del _highrise_attach, _highrise_threading
         label = optional(&args.label),
         token = optional(&token),
         alloc = if args.no_alloc { "\"off\"" } else { "None" },
+        mode = py_str(args.mode.unwrap_or(AttachMode::Sampled).as_str()),
+    )
+}
+
+/// The script `highrise detach` runs in the target: the agent's `stop()` (its Goodbye sent,
+/// its sampler thread or hooks gone), on a thread of its own as the attach's start ran.
+pub fn detach_script(script_path: &Path) -> String {
+    format!(
+        r#"def _highrise_detach():
+    import os, sys
+    try:
+        os.unlink({script})
+    except OSError:
+        pass
+    agent = sys.modules.get("highrise_agent")
+    if agent is None:
+        sys.stderr.write("highrise: detach: no highrise agent runs in this process\n")
+        return
+    agent.stop()
+    sys.stderr.write("highrise-agent: detached\n")
+import threading as _highrise_threading
+_highrise_threading.Thread(target=_highrise_detach, name="highrise-detach").start()
+del _highrise_detach, _highrise_threading
+"#,
+        script = py_str(&script_path.to_string_lossy()),
     )
 }
 
@@ -175,17 +200,50 @@ pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
     if args.lossless {
         bail!("--lossless is a Java agent option; the Python agent never makes the program wait");
     }
-    let gdb = std::env::var_os("HIGHRISE_GDB").map_or_else(|| PathBuf::from("gdb"), PathBuf::from);
     let agent_dir = PathBuf::from(REPO_AGENT_DIR);
     let agent_dir = agent_dir.canonicalize().unwrap_or(agent_dir);
-    let script_path = std::env::temp_dir().join(format!(
-        "highrise-attach-{}-{}.py",
+    inject(args.pid, "attach to", |path| {
+        agent_script(args, path, &agent_dir)
+    })?;
+    println!(
+        "queued the highrise agent in Python process {} ({}; {}; connecting to {}, agent from {} \
+         unless the program has its own): it starts when the main thread next runs Python code",
         args.pid,
+        version.map_or("CPython".to_string(), |v| format!("CPython {v}")),
+        match args.mode.unwrap_or(AttachMode::Sampled) {
+            AttachMode::Sampled => "sampled every 10 ms, no hooks",
+            AttachMode::Auto => "auto: hooks until they cost too much, then samples",
+            AttachMode::Exact => "exact: every call through the hooks",
+        },
+        args.addr,
+        agent_dir.display()
+    );
+    Ok(())
+}
+
+/// Runs `highrise detach` for a CPython process: its agent stops.
+pub fn run_detach(pid: u32) -> anyhow::Result<()> {
+    inject(pid, "detach from", detach_script)?;
+    println!(
+        "queued the highrise agent's stop in Python process {pid}: its session ends and its \
+         sampler or hooks go when the main thread next runs Python code (its stderr says so)"
+    );
+    Ok(())
+}
+
+/// Has the main thread of Python process `pid` run `script` (written for its own path): the
+/// script goes to a file, and gdb queues a line that executes it as a pending call. `what`
+/// ("attach to", "detach from") names the step in errors.
+fn inject(pid: u32, what: &str, script: impl FnOnce(&Path) -> String) -> anyhow::Result<()> {
+    let gdb = std::env::var_os("HIGHRISE_GDB").map_or_else(|| PathBuf::from("gdb"), PathBuf::from);
+    let script_path = std::env::temp_dir().join(format!(
+        "highrise-{}-{pid}-{}.py",
+        what.split(' ').next().unwrap_or(what),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())
     ));
-    std::fs::write(&script_path, agent_script(args, &script_path, &agent_dir))
+    std::fs::write(&script_path, script(&script_path))
         .with_context(|| format!("writing {}", script_path.display()))?;
     // The target may run as another user that can read but not write here.
     #[cfg(unix)]
@@ -211,7 +269,7 @@ pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
         Command::new(&gdb)
     };
     command
-        .args(["-nx", "-q", "-batch", "-p", &args.pid.to_string(), "-x"])
+        .args(["-nx", "-q", "-batch", "-p", &pid.to_string(), "-x"])
         .arg(&gdb_script_path);
     let output = command.output();
     let _ = std::fs::remove_file(&gdb_script_path);
@@ -220,35 +278,21 @@ pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
         Err(error) => {
             let _ = std::fs::remove_file(&script_path);
             bail!(
-                "attaching to a Python process needs gdb ({}: {error}); on Debian: apt-get install gdb",
+                "to {what} a Python process needs gdb ({}: {error}); on Debian: apt-get install gdb",
                 gdb.display()
             );
         }
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    match gdb_outcome(&stdout, &stderr) {
-        Ok(()) => {
-            println!(
-                "queued the highrise agent in Python process {} ({}; connecting to {}, agent from {} \
-                 unless the program has its own): it starts when the main thread next runs Python code",
-                args.pid,
-                version.map_or("CPython".to_string(), |v| format!("CPython {v}")),
-                args.addr,
-                agent_dir.display()
-            );
-            Ok(())
-        }
-        Err(reason) => {
-            let _ = std::fs::remove_file(&script_path);
-            bail!(
-                "could not attach to Python process {}: {reason}\n--- gdb said:\n{}{}",
-                args.pid,
-                stdout.trim_end(),
-                stderr.trim_end()
-            )
-        }
-    }
+    gdb_outcome(&stdout, &stderr).map_err(|reason| {
+        let _ = std::fs::remove_file(&script_path);
+        anyhow::anyhow!(
+            "could not {what} Python process {pid}: {reason}\n--- gdb said:\n{}{}",
+            stdout.trim_end(),
+            stderr.trim_end()
+        )
+    })
 }
 
 /// What gdb's output says: queued, or why not (permissions, not CPython, no symbols).

@@ -7,7 +7,7 @@
 //! (`cargo build -p highrise-cli --no-default-features`):
 //! - [`serve`]: the listener without a window, printing what each program does;
 //! - [`record`], [`replay`], [`report`]: `.hrec` recordings, fed back, summarised for CI;
-//! - [`attach`]: loads the Java agent into a running JVM;
+//! - [`attach`]: loads the Java or Python agent into a running program (`detach` takes it out);
 //! - [`demo`]: the demo programs, run against a listening highrise.
 //!
 //! Where to start: [`Command`] lists the commands; each module holds one command's arguments
@@ -63,6 +63,8 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Load the agent into a running JVM or CPython program; its city appears in the running viewer.
     Attach(attach::AttachArgs),
+    /// Take the agent out of a program `attach` profiles: its session ends, the program runs as before.
+    Detach(attach::DetachArgs),
     /// Listen without a window and record every session to a `.hrec` file.
     Record(record::RecordArgs),
     /// Feed a recording back as a session (to a running viewer, or headless).
@@ -91,6 +93,7 @@ fn main() -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Attach(args) => attach_any(args),
+        Command::Detach(args) => detach_any(args),
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
@@ -109,6 +112,19 @@ fn attach_any(args: attach::AttachArgs) -> anyhow::Result<()> {
             args.pid
         ),
         Runtime::Jvm | Runtime::Unknown => attach::run(args),
+    }
+}
+
+/// `highrise detach`: the Python agent's stop for a CPython process, else the Java agent's detach.
+fn detach_any(args: attach::DetachArgs) -> anyhow::Result<()> {
+    use attach_python::{runtime_of, Runtime};
+    match runtime_of(args.pid)? {
+        Runtime::Python(_) => attach_python::run_detach(args.pid),
+        Runtime::Other(exe) => anyhow::bail!(
+            "process {} ({exe}) is neither a JVM nor CPython: no highrise agent to detach",
+            args.pid
+        ),
+        Runtime::Jvm | Runtime::Unknown => attach::run_detach(args),
     }
 }
 

@@ -27,13 +27,13 @@ public final class Agent {
 
     private static synchronized void start(String args, Instrumentation inst, boolean attached) {
         try {
-            Options options = Options.parse(args);
-            if (attached && !options.modeGiven) {
-                // An attach (highrise attach) profiles a program already running: exact unless asked.
-                options.auto = false;
-            }
+            Options options = Options.parse(args, attached);
             for (String w : options.warnings) {
                 Sender.log(w);
+            }
+            if (options.detach) {
+                detach(inst);
+                return;
             }
             if (sender != null && !sender.finished) {
                 Sender.log("already attached to " + sender.options.host + ":" + sender.options.port
@@ -55,27 +55,29 @@ public final class Agent {
                     Sender.log("allocation counting on (" + Sizes.method + ")");
                 }
             }
+            if (!firstLoad && options.sampled) {
+                // A new session without probes: those an earlier one left (idle) come out first.
+                removeProbes(inst);
+                firstLoad = true;
+            }
             if (firstLoad) {
                 transformer = new Transformer(filter, options.alloc, options.verbose, inst);
-                transformer.defineOnly = options.sampled;
-                transformer.skipTrivial = options.auto;
-                transformer.wholeJars = options.allClasses;
                 inst.addTransformer(transformer, inst.isRetransformClassesSupported());
-            } else {
-                transformer.filter = filter;
-                transformer.alloc = options.alloc;
-                transformer.defineOnly = options.sampled;
-                transformer.skipTrivial = options.auto;
-                transformer.wholeJars = options.allClasses;
             }
+            transformer.filter = filter;
+            transformer.alloc = options.alloc;
+            transformer.defineOnly = options.sampled;
+            transformer.skipTrivial = options.auto;
+            transformer.wholeJars = options.allClasses;
             int id = ++sessions;
             Sender s = new Sender(id, options);
             sender = s;
             if (options.sampled) {
-                // No probes: classes already loaded are read for their definitions, and samples
-                // (not events) describe every thread, those already running included.
-                if (attached || !firstLoad) {
-                    retransformLoaded(inst, filter, options.verbose);
+                // No probes and no retransformation: the classes already loaded are read for their
+                // definitions from their class files (Methods.later), and samples (not events)
+                // describe every thread, those already running included.
+                if (attached) {
+                    defineLoaded(inst, filter, options.verbose);
                 }
                 s.sampling = Sampling.start(options);
             } else if (attached || !firstLoad) {
@@ -83,6 +85,7 @@ public final class Agent {
                 // yet), then every thread's profiled frames are captured: exactly the frames that
                 // began before the session. Each becomes its thread's first Resync, and the
                 // sender watches them until they return (PreSession).
+                Recorder.probesOn(); // an earlier session may have turned them off (auto, detach)
                 retransformLoaded(inst, filter, options.verbose);
                 try {
                     PreSession.currentStack(); // loads the stack walker's classes here, not in a hook
@@ -104,6 +107,82 @@ public final class Agent {
             }
         } catch (Throwable t) {
             Sender.log("could not start (" + t + "); the program runs on without profiling");
+        }
+    }
+
+    /**
+     * {@code highrise detach} (a load with {@code detach}): the session ends as at exit (what is
+     * buffered, then Goodbye; the sampler stops), and the agent takes itself out: its transformer
+     * goes and every class it rewrote gets its original code back, so the program runs as before
+     * the attach. A later attach starts afresh (ids stay as they were).
+     */
+    private static void detach(Instrumentation inst) {
+        Sender s = sender;
+        if (s != null && !s.finished) {
+            s.finish(3000);
+        }
+        String restored = removeProbes(inst);
+        Sender.log("detached" + (s == null ? " (no session was running)" : " from " + s.options.host + ":"
+                + s.options.port) + restored);
+    }
+
+    /**
+     * Takes the transformer out and gives the classes it rewrote their original code (a
+     * retransformation with no transformer). As at mode=auto's switch, a class with a frame
+     * running now keeps its code, idle: the probes are off for the JIT, and a retransformation
+     * would leave that frame interpreted until it returns. Returns what it did, for the detach's line.
+     */
+    private static String removeProbes(Instrumentation inst) {
+        Transformer t = transformer;
+        if (t == null) {
+            return "";
+        }
+        inst.removeTransformer(t);
+        transformer = null;
+        if (t.classesInstrumented.get() == 0) {
+            return "";
+        }
+        Recorder.probesOff();
+        java.util.Set<String> running = new java.util.HashSet<>();
+        for (StackTraceElement[] trace : Thread.getAllStackTraces().values()) {
+            for (StackTraceElement frame : trace) {
+                if (t.filter.accepts(frame.getClassName().replace('.', '/'))) {
+                    running.add(frame.getClassName());
+                }
+            }
+        }
+        int restored = retransformLoaded(inst, t.filter, verbose, running);
+        return "; original code back in " + restored + " classes" + (running.isEmpty() ? ""
+                : " (" + running.size() + " with a frame running keep their probes, switched off)");
+    }
+
+    /**
+     * The sampled mode in a program already running: every loaded class of the filter is read for
+     * its methods from its class file (its loader's resource, as the JVM loaded it), in the
+     * background at a bounded rate or at once when a sample names it ({@link Methods#later}); no
+     * class is retransformed. A class with no class file to read (generated at run time) gets no
+     * building; its frames' time goes to the nearest profiled caller.
+     */
+    private static void defineLoaded(Instrumentation inst, Options.Filter filter, boolean verbose) {
+        int queued = 0;
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader == null || c.isArray() || c.isPrimitive()) {
+                continue;
+            }
+            if (c.getName().indexOf('/') >= 0) {
+                continue; // hidden classes (lambda proxies)
+            }
+            String internalName = c.getName().replace('.', '/');
+            if (!filter.accepts(internalName)) {
+                continue;
+            }
+            String key = Transformer.loaderKey(loader);
+            Methods.later(internalName, 0, () -> Transformer.defineFromResource(key, loader, internalName, verbose));
+            queued++;
+        }
+        if (verbose) {
+            Sender.log("attach: " + queued + " loaded classes to read for their methods (no retransformation)");
         }
     }
 
@@ -231,12 +310,15 @@ public final class Agent {
         retransformLoaded(inst, filter, verbose, java.util.Collections.emptySet());
     }
 
-    /** As above, leaving alone the classes named in {@code keep} (binary names). */
-    private static void retransformLoaded(Instrumentation inst, Options.Filter filter, boolean verbose,
+    /**
+     * As above, leaving alone the classes named in {@code keep} (binary names); returns the
+     * classes retransformed.
+     */
+    private static int retransformLoaded(Instrumentation inst, Options.Filter filter, boolean verbose,
             java.util.Set<String> keep) {
         if (!inst.isRetransformClassesSupported()) {
             Sender.log("this JVM cannot retransform classes; only classes loaded from now on are profiled");
-            return;
+            return 0;
         }
         List<Class<?>> todo = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
@@ -279,6 +361,7 @@ public final class Agent {
             Sender.log("retransformed " + (todo.size() - failed) + " loaded classes (" + failed + " failed)"
                     + (kept.isEmpty() ? "" : "; kept, running: " + kept));
         }
+        return todo.size() - failed;
     }
 
     /** At JVM exit: send what is buffered, Goodbye, and close (bounded wait). */

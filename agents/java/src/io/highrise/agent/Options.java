@@ -19,7 +19,9 @@ import java.util.List;
  * sampled every {@code sample} milliseconds, default {@link #DEFAULT_SAMPLE_MS}, by the JVM's own
  * sampler (JFR, JDK 14+) and, for blocked threads, by the agent; see {@link Sampling}), classes
  * (loaded, the default: the classes that load; all: also every other profiled class of the jars
- * they load from, read in the background; see {@link JarClasses}).
+ * they load from, read in the background; see {@link JarClasses}), detach (a load that ends the
+ * running session, stops the sampler and gives every class its original code back; see
+ * {@link Agent#detach}). An attach without mode= is sampled: see {@link #parse(String, boolean)}.
  */
 final class Options {
     static final String DEFAULT_ADDR = "127.0.0.1:7878";
@@ -49,14 +51,27 @@ final class Options {
     boolean sampled;
     /** mode=auto (the default): exact until the probes cannot keep up, then sampled (see Sender). */
     boolean auto = true;
-    /** Whether mode= was given (an attach without it is exact: see Agent). */
+    /** Whether mode= was given (an attach without it is sampled). */
     boolean modeGiven;
+    /** detach: this load ends the session and takes the agent out (see {@link Agent#detach}). */
+    boolean detach;
     int sampleMs = DEFAULT_SAMPLE_MS;
     /** classes=all: the city shows every profiled class of the jars the program loads from. */
     boolean allClasses;
     final List<String> warnings = new ArrayList<>();
 
     static Options parse(String args) {
+        return parse(args, false);
+    }
+
+    /**
+     * The options of a load; {@code attached}: into a program already running, where the default
+     * mode is sampled: the program is usually a big one at work, and the JVM's own sampler costs
+     * it next to nothing, where probes need every loaded class retransformed and then cost every
+     * call (a 27,000-method interpreter ran 60-600x slower). mode=exact or auto, or lossless,
+     * still ask for probes.
+     */
+    static Options parse(String args, boolean attached) {
         Options o = new Options();
         String env = System.getenv("HIGHRISE_ADDR");
         o.setAddr(env != null && !env.isEmpty() ? env : DEFAULT_ADDR);
@@ -149,6 +164,9 @@ final class Options {
                             o.warnings.add("classes=" + value + " is not all or loaded; using loaded");
                         }
                         break;
+                    case "detach":
+                        o.detach = value.isEmpty() || Boolean.parseBoolean(value);
+                        break;
                     case "stats":
                         o.stats = value.isEmpty() || Boolean.parseBoolean(value);
                         break;
@@ -159,6 +177,9 @@ final class Options {
         }
         if (o.lossless) {
             o.auto = false; // lossless asks for every event, whatever it costs: exact
+        } else if (attached && !o.modeGiven) {
+            o.sampled = true;
+            o.auto = false;
         }
         if (o.sampled && (o.alloc || o.live)) {
             // Samples carry no allocation counts: the probes that count them are what sampling drops.

@@ -73,11 +73,24 @@ public final class Recorder {
      * mode=auto's switch to samples, for the probes left in code (methods running then keep theirs):
      * from now on {@code enter} returns null. Code compiled with the probes is deoptimized and
      * compiled again without them, running loops included (a retransformation would leave a running
-     * method interpreted until it returns). For the life of the JVM: later sessions are sampled too.
+     * method interpreted until it returns). Also at a detach, for the classes it cannot restore;
+     * until a later session asks for probes again ({@link #probesOn}).
      */
     static void probesOff() {
         ENTER_SITE.setTarget(MethodHandles.dropArguments(MethodHandles.constant(Ring.class, null), 0, int.class));
         ON_SITE.setTarget(MethodHandles.constant(boolean.class, false));
+        MutableCallSite.syncAll(new MutableCallSite[] {ENTER_SITE, ON_SITE});
+    }
+
+    /** A session with probes after {@link #probesOff}: {@code enter} records again. */
+    static void probesOn() {
+        try {
+            ENTER_SITE.setTarget(MethodHandles.lookup().findStatic(Recorder.class, "enterLive",
+                    MethodType.methodType(Ring.class, int.class)));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+        ON_SITE.setTarget(MethodHandles.constant(boolean.class, true));
         MutableCallSite.syncAll(new MutableCallSite[] {ENTER_SITE, ON_SITE});
     }
 

@@ -300,6 +300,10 @@ final class Sender implements Runnable {
             }
         } finally {
             stopRecording();
+            Sampling sampled = sampling;
+            if (sampled != null) {
+                sampled.stop(); // a session the viewer ended: the sampler (JFR) goes with it
+            }
             finished = true;
             try {
                 if (socket != null) {
@@ -925,6 +929,9 @@ final class Sender implements Runnable {
             log("sent " + eventsSent + " events, dropped " + droppedEventsTotal);
             if (sampled != null) {
                 log("sent " + sampled.samplesSent + " samples (" + sampled.samplesLate + " came too late)");
+            }
+            if (Transformer.CLASSES_WITHOUT_FILE.get() > 0) {
+                log(Transformer.CLASSES_WITHOUT_FILE.get() + " loaded classes had no class file to read (no building)");
             }
             if (Transformer.TRIVIAL_METHODS.get() > 0) {
                 log(Transformer.TRIVIAL_METHODS.get() + " trivial methods had no probe (mode=exact gives them one)");

@@ -209,6 +209,28 @@ final class Transformer implements ClassFileTransformer {
         }
     }
 
+    /** Classes an attach found loaded that had no class file to read (generated at run time). */
+    static final AtomicLong CLASSES_WITHOUT_FILE = new AtomicLong();
+
+    /**
+     * An attach, sampled: a loaded class's methods defined from its class file as its loader
+     * finds it ({@code getResourceAsStream}), never retransformed.
+     */
+    static void defineFromResource(String loaderKey, ClassLoader loader, String internalName, boolean verbose) {
+        try (java.io.InputStream in = loader.getResourceAsStream(internalName + ".class")) {
+            if (in == null) {
+                CLASSES_WITHOUT_FILE.incrementAndGet();
+                return;
+            }
+            define(loaderKey, in.readAllBytes());
+        } catch (Throwable t) {
+            CLASSES_WITHOUT_FILE.incrementAndGet();
+            if (verbose) {
+                Sender.log("could not read " + internalName + " for its methods: " + t);
+            }
+        }
+    }
+
     static String loaderKey(ClassLoader loader) {
         return Integer.toHexString(System.identityHashCode(loader)) + ":";
     }

@@ -63,6 +63,7 @@ public final class AgentTests {
         tests.put("named_module_classes_are_profiled", AgentTests::namedModule);
         tests.put("attach_to_running_jvm", AgentTests::attach);
         tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
+        tests.put("attach_is_sampled_by_default_and_detach_restores", AgentTests::attachSampledThenDetach);
         tests.put("pre_session_rule", AgentTests::preSessionRule);
         tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
         tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", () -> attachFramesReturn(false));
@@ -652,6 +653,51 @@ public final class AgentTests {
         }
     }
 
+    /**
+     * `highrise attach` without --mode samples: no class is rewritten, yet the loaded classes'
+     * methods are defined (read from their class files) and the threads are described by samples
+     * (Resyncs), with no event. `highrise detach` ends the session with its Goodbye. An exact
+     * attach afterwards records calls again (the probes come back on), and its detach gives every
+     * class its original code back; the program's results never change. Needs --highrise.
+     */
+    static void attachSampledThenDetach() throws Exception {
+        if (highrise == null) {
+            System.out.println("     (skipped: no highrise binary given)");
+            return;
+        }
+        Path dir = Files.createTempDirectory("highrise-attach-sampled");
+        try (Probe p = new Probe(2); Target target = new Target(dir.resolve("stop"))) {
+            String pid = String.valueOf(target.pid);
+            Thread.sleep(300);
+            String said = runTool(highrise, "attach", pid, "--addr", p.addr, "--include", APP, "--program",
+                    "sampled-attach", "--agent-jar", jar);
+            check(said.contains("sampled by the JVM's own sampler"), said);
+            Thread.sleep(2500); // samples go out 1.5 s after they are taken
+            runTool(highrise, "detach", pid, "--agent-jar", jar);
+            Map<String, Object> s = p.session(30);
+            check("sampled-attach".equals(s.get("program")) && "goodbye".equals(s.get("end"))
+                    && list(s.get("errors")).isEmpty(), "sampled session " + s.get("end") + " " + s.get("errors"));
+            Map<String, Object> stats = map(s.get("stats"));
+            check(num(stats.get("events")) == 0 && num(stats.get("resyncs")) > 0, "samples, no events: " + stats);
+            check(methodsByName(s).containsKey(APP + ".Work.step"), "loaded classes defined: " + methodsByName(s).keySet());
+
+            runTool(highrise, "attach", pid, "--addr", p.addr, "--include", APP, "--program", "exact-after-detach",
+                    "--agent-jar", jar, "--mode", "exact");
+            Thread.sleep(1500);
+            runTool(highrise, "detach", pid, "--agent-jar", jar);
+            Map<String, Object> exact = p.session(30);
+            check("exact-after-detach".equals(exact.get("program")) && "goodbye".equals(exact.get("end")),
+                    "exact session " + exact.get("program") + " " + exact.get("end"));
+            check(num(map(exact.get("calls")).getOrDefault(APP + ".Work.step", 0)) > 0,
+                    "probes back after a detach: " + exact.get("calls"));
+            Files.createFile(dir.resolve("stop"));
+            Run run = target.waitFor();
+            check(run.exit == 0 && run.output.contains("checksum-ok"), "target:\n" + run.output);
+            check(run.output.contains("highrise-agent: detached from") && run.output.contains("original code back in"),
+                    "the agent said it detached and restored the classes:\n" + run.output);
+        }
+    }
+
     /** PreSession.alive: how many pre-session frames a look at the stacks says still run. */
     static void preSessionRule() {
         List<Integer> none = PreSession.list();
@@ -790,7 +836,7 @@ public final class AgentTests {
         String how;
         if (extra == null && highrise != null && new File(highrise).canExecute()) {
             cmd.addAll(Arrays.asList(highrise, "attach", String.valueOf(pid), "--addr", addr, "--include", APP,
-                    "--program", program, "--agent-jar", jar));
+                    "--program", program, "--agent-jar", jar, "--mode", "exact"));
             how = "highrise attach";
         } else {
             cmd.addAll(Arrays.asList("jcmd", String.valueOf(pid), "JVMTI.agent_load", new File(jar).getAbsolutePath(),
