@@ -186,5 +186,6 @@ fn end_text(end: &SessionEnd) -> String {
         SessionEnd::Disconnected => "disconnected".into(),
         SessionEnd::Failed(error) => format!("failed: {error}"),
         SessionEnd::ServerShutdown => "server shutdown".into(),
+        SessionEnd::Detached => "detached from the viewer".into(),
     }
 }

@@ -180,6 +180,7 @@ impl Printer {
                 }
                 SessionEnd::Failed(error) => format!("failed: {error}"),
                 SessionEnd::ServerShutdown => "server shut down".to_string(),
+                SessionEnd::Detached => "detached".to_string(),
             };
             writeln!(out, "[session {id}] ended ({how}); {}", summary(&report))?;
             self.live.remove(&id);

@@ -14,6 +14,7 @@ use highrise_protocol::{
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio::sync::Notify;
 
 use crate::report::{SessionError, SessionId};
 use crate::token::check_token;
@@ -55,6 +56,8 @@ pub(crate) enum ReaderItem {
     },
     /// The stream is over: `None` for a close between frames, else why it broke.
     Closed(Option<SessionError>),
+    /// The viewer closed the connection ([`crate::IngestServer::detach_session`]).
+    Detached,
 }
 
 impl ReaderItem {
@@ -64,7 +67,7 @@ impl ReaderItem {
             Self::Opened { arrived, .. }
             | Self::Message { arrived, .. }
             | Self::Skipped { arrived, .. } => *arrived,
-            Self::Closed(_) => None,
+            Self::Closed(_) | Self::Detached => None,
         }
     }
 }
@@ -79,6 +82,7 @@ pub(crate) async fn read_connection(
     handshake: Handshake,
     items: Sender<ReaderItem>,
     tee_raw: Arc<AtomicBool>,
+    detach: Arc<Notify>,
 ) {
     let (read_half, mut write_half) = stream.into_split();
     let mut reader = BufReader::with_capacity(256 * 1024, read_half);
@@ -148,7 +152,19 @@ pub(crate) async fn read_connection(
     }
 
     loop {
-        let item = match read_frame(&mut reader, &mut payload).await {
+        let read = tokio::select! {
+            biased;
+            () = detach.notified() => None,
+            read = read_frame(&mut reader, &mut payload) => Some(read),
+        };
+        let Some(read) = read else {
+            // Closing both halves: the agent's next write fails, its session ends, and an
+            // attached agent takes itself out (a frame half read is dropped with the stream).
+            let _ = write_half.shutdown().await;
+            send(&items, ReaderItem::Detached).await;
+            return;
+        };
+        let item = match read {
             Ok(Some(frame_bytes)) => match decode_agent_message(&payload) {
                 Ok(message) => {
                     let goodbye = matches!(message, AgentMessage::Goodbye { .. });

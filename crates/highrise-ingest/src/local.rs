@@ -37,7 +37,7 @@ impl LocalSessions {
                 if spawner.shutting_down.load(Ordering::Relaxed) {
                     return None;
                 }
-                let spawned = spawner.spawn(peer)?;
+                let spawned = spawner.spawn_local(peer)?;
                 let mut session = LocalSession {
                     session_id: spawned.session_id,
                     items: spawned.items,

@@ -171,6 +171,7 @@ pub(crate) fn spawn<S: SessionSink>(
         SessionHandle {
             commands: command_tx,
             controls: None,
+            detach: None,
         },
     );
     let session_id = setup.session_id;

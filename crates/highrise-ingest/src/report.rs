@@ -47,6 +47,9 @@ pub enum SessionEnd {
     Failed(SessionError),
     /// The server shut down.
     ServerShutdown,
+    /// The viewer closed the session (the panel's Detach): the agent sees its connection end and
+    /// takes itself out of the program.
+    Detached,
 }
 
 /// Something wrong with what a session sent. Each is kept in the report; only framing and

@@ -69,6 +69,9 @@ pub(crate) struct SessionHandle<C> {
     pub commands: Sender<C>,
     /// `None` for replays (they have their own controls).
     pub controls: Option<Sender<Control>>,
+    /// Closes a live connection ([`IngestServer::detach_session`]); `None` for sessions fed
+    /// from inside the process.
+    pub detach: Option<Arc<tokio::sync::Notify>>,
 }
 
 pub(crate) type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, SessionHandle<C>>>>;
@@ -192,6 +195,23 @@ impl<S: SessionSink> IngestServer<S> {
         senders
             .get(&session_id)
             .is_some_and(|handle| handle.commands.try_send(command).is_ok())
+    }
+
+    /// Closes a live agent's connection (the panel's Detach): the session ends as
+    /// [`crate::SessionEnd::Detached`], and the agent, finding its connection gone, takes
+    /// itself out of the program (an attached JVM's agent restores its classes and stops its
+    /// sampler; the Python agent removes its hooks or sampler). False if the session is not a
+    /// live connection.
+    pub fn detach_session(&self, session_id: SessionId) -> bool {
+        let senders = lock(&self.spawner.commands);
+        let Some(detach) = senders
+            .get(&session_id)
+            .and_then(|handle| handle.detach.as_ref())
+        else {
+            return false;
+        };
+        detach.notify_one();
+        true
     }
 
     /// Starts recording a live session to `path` (created or truncated), possibly in the
@@ -332,20 +352,33 @@ pub(crate) struct SpawnedSession {
     pub items: Sender<ReaderItem>,
     /// Set while the session is recorded: the feeder hands over each frame's raw payload.
     pub tee_raw: Arc<AtomicBool>,
+    /// Notified to close the connection ([`IngestServer::detach_session`]).
+    pub detach: Arc<tokio::sync::Notify>,
 }
 
 impl<S: SessionSink> SessionSpawner<S> {
+    /// Starts a session fed from inside this process: no connection to detach.
+    pub(crate) fn spawn_local(&self, peer: SocketAddr) -> Option<SpawnedSession> {
+        let spawned = self.spawn(peer)?;
+        if let Some(handle) = lock(&self.commands).get_mut(&spawned.session_id) {
+            handle.detach = None;
+        }
+        Some(spawned)
+    }
+
     /// Starts a session's worker; `None` if no thread could be started.
     pub(crate) fn spawn(&self, peer: SocketAddr) -> Option<SpawnedSession> {
         let session_id = self.next_session_id.fetch_add(1, Ordering::Relaxed);
         let (item_tx, item_rx) = bounded(self.frame_queue_capacity);
         let (command_tx, command_rx) = bounded(COMMAND_QUEUE_CAPACITY);
         let (control_tx, control_rx) = bounded(COMMAND_QUEUE_CAPACITY);
+        let detach = Arc::new(tokio::sync::Notify::new());
         lock(&self.commands).insert(
             session_id,
             SessionHandle {
                 commands: command_tx,
                 controls: Some(control_tx),
+                detach: Some(Arc::clone(&detach)),
             },
         );
         let tee_raw = Arc::new(AtomicBool::new(self.record_to.is_some()));
@@ -378,6 +411,7 @@ impl<S: SessionSink> SessionSpawner<S> {
             session_id,
             items: item_tx,
             tee_raw,
+            detach,
         })
     }
 }
@@ -417,6 +451,7 @@ async fn accept_loop<S>(
             handshake,
             session.items,
             session.tee_raw,
+            session.detach,
         ));
         // The reader's boundary: a panic in it (caught by tokio) fails its session with the
         // message instead of reading as a disconnection.

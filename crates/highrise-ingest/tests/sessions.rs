@@ -273,3 +273,38 @@ impl GoodbyeExt for Client {
         self.close();
     }
 }
+
+#[test]
+fn detaching_a_session_closes_its_connection_and_ends_it_as_detached() {
+    let server = start_server();
+    let mut client = Client::connect(&server);
+    let ViewerMessage::Welcome { session_id, .. } = client.handshake(hello("attached")) else {
+        panic!("no welcome");
+    };
+    client.send(&AgentMessage::DefineMethods(vec![method(
+        0, "app", "Main", "run",
+    )]));
+    client.send(&batch(1, &[(10, 0, Enter)]));
+    assert!(server.detach_session(session_id));
+    let reports = wait_for_ended(&server, 1);
+    assert_eq!(
+        reports[0].status,
+        SessionStatus::Ended(SessionEnd::Detached)
+    );
+    assert!(reports[0].errors.is_empty(), "{:?}", reports[0].errors);
+    // The agent's side: its connection is gone (end of stream or a reset), never a hang.
+    let mut rest = Vec::new();
+    if let Err(error) = std::io::Read::read_to_end(&mut client.stream, &mut rest) {
+        assert!(
+            !matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "the connection stayed open: {error}"
+        );
+    }
+    assert!(rest.is_empty(), "nothing after the Welcome: {rest:?}");
+    // A session that is gone, or never was, cannot be detached.
+    assert!(!server.detach_session(session_id));
+    assert!(!server.detach_session(9999));
+}

@@ -304,6 +304,7 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
         SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_owned(),
         SessionStatus::Ended(SessionEnd::Failed(error)) => format!("failed: {error}"),
         SessionStatus::Ended(SessionEnd::ServerShutdown) => "server shutdown".to_owned(),
+        SessionStatus::Ended(SessionEnd::Detached) => "detached".to_owned(),
         other => format!("{other:?}"),
     };
     let info = report.info.as_ref();

@@ -756,6 +756,7 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected".to_string(),
         SessionStatus::Ended(SessionEnd::Failed(error)) => format!("failed: {error}"),
         SessionStatus::Ended(SessionEnd::ServerShutdown) => "server shutdown".to_string(),
+        SessionStatus::Ended(SessionEnd::Detached) => "detached".to_string(),
         other => format!("{other:?}"),
     };
     let duration_ns = sink.first_ns.map_or(0, |first| {

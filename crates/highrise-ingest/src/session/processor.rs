@@ -232,6 +232,10 @@ impl<S: SessionSink> SessionProcessor<S> {
                 session.end(SessionEnd::Disconnected);
                 true
             }
+            ReaderItem::Detached => {
+                session.end(SessionEnd::Detached);
+                true
+            }
             ReaderItem::Closed(Some(error)) => {
                 session.record_error(error.clone());
                 session.end(SessionEnd::Failed(error));

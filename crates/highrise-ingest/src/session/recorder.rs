@@ -35,7 +35,7 @@ pub(super) fn tee_bytes(item: &ReaderItem) -> Option<Vec<u8>> {
             raw.clone().or_else(|| Some(encode_message(message)))
         }
         ReaderItem::Skipped { raw, .. } => raw.clone(),
-        ReaderItem::Closed(_) => None,
+        ReaderItem::Closed(_) | ReaderItem::Detached => None,
     }
 }
 

@@ -155,6 +155,8 @@ pub struct Sessions {
     pub by_id: BTreeMap<SessionId, SessionView>,
     /// Which session the panels act on (package tree, window, exclusion).
     pub selected: Option<SessionId>,
+    /// Sessions the panel's Detach closed this frame (the agent takes itself out of the program).
+    pub detach: Vec<SessionId>,
 }
 
 impl Sessions {
@@ -255,11 +257,21 @@ pub fn accept_report(sessions: &mut Sessions, mut report: Report) {
     }
 }
 
-fn forward_commands(ingest: Option<Res<Ingest>>, mut commands: EventReader<SessionCommand>) {
+fn forward_commands(
+    ingest: Option<Res<Ingest>>,
+    mut commands: EventReader<SessionCommand>,
+    mut sessions: ResMut<Sessions>,
+) {
     let Some(ingest) = ingest else {
         commands.clear();
+        sessions.detach.clear();
         return;
     };
+    for session_id in std::mem::take(&mut sessions.detach) {
+        if !ingest.0.detach_session(session_id) {
+            warn!("session {session_id} is no live connection to detach");
+        }
+    }
     for command in commands.read() {
         if !ingest
             .0

@@ -140,6 +140,7 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
         ui.label("No program connected yet.");
     }
     let mut clicked = None;
+    let mut detach = None;
     for (&session_id, view) in sessions.shown() {
         let Some(info) = &view.report.info else {
             continue;
@@ -153,6 +154,7 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
             SessionStatus::Ended(SessionEnd::Disconnected) => "disconnected",
             SessionStatus::Ended(SessionEnd::Failed(_)) => "failed",
             SessionStatus::Ended(SessionEnd::ServerShutdown) => "stopped",
+            SessionStatus::Ended(SessionEnd::Detached) => "detached",
         };
         let selected = sessions.selected == Some(session_id);
         let line = match (
@@ -187,9 +189,26 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
         } else {
             egui::RichText::new(line)
         };
-        if ui.selectable_label(selected, line).clicked() {
-            clicked = Some(session_id);
-        }
+        let live_agent = matches!(view.report.status, SessionStatus::Connected)
+            && matches!(stats.source, SessionSource::Live)
+            && otlp_host(&info.agent).is_none()
+            && replayed_file(&info.agent).is_none();
+        ui.horizontal(|ui| {
+            if ui.selectable_label(selected, line).clicked() {
+                clicked = Some(session_id);
+            }
+            if live_agent
+                && ui
+                    .small_button("Detach")
+                    .on_hover_text(
+                        "End this session and take the agent out of the program: \
+                         an attached JVM gets its original code back and its sampler stops",
+                    )
+                    .clicked()
+            {
+                detach = Some(session_id);
+            }
+        });
         if let Some(crash) = &view.crash {
             ui.colored_label(egui::Color32::LIGHT_RED, crash_line(&crash.message))
                 .on_hover_text(&crash.message);
@@ -224,6 +243,7 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
                 });
         }
     }
+    sessions.detach.extend(detach);
     if clicked.is_some() {
         sessions.selected = clicked;
     }

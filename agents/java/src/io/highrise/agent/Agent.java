@@ -22,6 +22,10 @@ public final class Agent {
     }
 
     public static void agentmain(String args, Instrumentation inst) {
+        if (Options.parse(args, true).detach) {
+            detach(inst); // not under the lock start holds: the sender takes it as it ends
+            return;
+        }
         start(args, inst, true);
     }
 
@@ -30,10 +34,6 @@ public final class Agent {
             Options options = Options.parse(args, attached);
             for (String w : options.warnings) {
                 Sender.log(w);
-            }
-            if (options.detach) {
-                detach(inst);
-                return;
             }
             if (sender != null && !sender.finished) {
                 Sender.log("already attached to " + sender.options.host + ":" + sender.options.port
@@ -117,13 +117,37 @@ public final class Agent {
      * the attach. A later attach starts afresh (ids stay as they were).
      */
     private static void detach(Instrumentation inst) {
-        Sender s = sender;
+        Sender s;
+        synchronized (Agent.class) {
+            s = sender;
+        }
         if (s != null && !s.finished) {
             s.finish(3000);
         }
-        String restored = removeProbes(inst);
-        Sender.log("detached" + (s == null ? " (no session was running)" : " from " + s.options.host + ":"
-                + s.options.port) + restored);
+        synchronized (Agent.class) {
+            String restored = removeProbes(inst);
+            Sender.log("detached" + (s == null ? " (no session was running)" : " from " + s.options.host + ":"
+                    + s.options.port) + restored);
+        }
+    }
+
+    /**
+     * Sender thread, as an attached agent's session ends without a detach or the JVM's exit:
+     * the viewer closed it (its panel's Detach) or went away. The agent takes itself out as
+     * {@link #detach} does, on a thread of its own, unless a new session started meanwhile.
+     */
+    static void viewerEnded(Sender ended) {
+        Thread t = new Thread(() -> {
+            synchronized (Agent.class) {
+                Instrumentation inst = instrumentation;
+                if (sender != ended || inst == null) {
+                    return;
+                }
+                Sender.log("the viewer ended the session: the agent took itself out" + removeProbes(inst));
+            }
+        }, "highrise-agent-detach");
+        t.setDaemon(true);
+        t.start();
     }
 
     /**

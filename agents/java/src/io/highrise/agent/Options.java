@@ -55,6 +55,8 @@ final class Options {
     boolean modeGiven;
     /** detach: this load ends the session and takes the agent out (see {@link Agent#detach}). */
     boolean detach;
+    /** Loaded into a running program (agentmain), not at its launch. */
+    boolean attached;
     int sampleMs = DEFAULT_SAMPLE_MS;
     /** classes=all: the city shows every profiled class of the jars the program loads from. */
     boolean allClasses;
@@ -73,6 +75,7 @@ final class Options {
      */
     static Options parse(String args, boolean attached) {
         Options o = new Options();
+        o.attached = attached;
         String env = System.getenv("HIGHRISE_ADDR");
         o.setAddr(env != null && !env.isEmpty() ? env : DEFAULT_ADDR);
         String token = System.getenv("HIGHRISE_TOKEN");

@@ -305,6 +305,9 @@ final class Sender implements Runnable {
                 sampled.stop(); // a session the viewer ended: the sampler (JFR) goes with it
             }
             finished = true;
+            if (connected && !finishing && options.attached) {
+                Agent.viewerEnded(this); // the panel's Detach, or the viewer gone
+            }
             try {
                 if (socket != null) {
                     socket.close();

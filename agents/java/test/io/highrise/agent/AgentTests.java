@@ -643,6 +643,8 @@ public final class AgentTests {
                 Run run = target.waitFor();
                 check(run.exit == 0 && run.output.contains("checksum-ok"), "target after the viewer went away:\n" + run.output);
                 check(run.output.contains("session ended"), "the agent noticed and stopped:\n" + run.output);
+                check(run.output.contains("the viewer ended the session: the agent took itself out; original code back in"),
+                        "an attached agent whose viewer ends the session takes itself out:\n" + run.output);
                 Map<String, Object> s = p2.session(30);
                 check("attach-again".equals(s.get("program")) && "goodbye".equals(s.get("end"))
                         && list(s.get("errors")).isEmpty(), "second session " + s.get("program") + " " + s.get("end") + " " + s.get("errors"));
