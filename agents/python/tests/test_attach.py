@@ -19,18 +19,25 @@ def _needs():
         pytest.skip("the highrise binary is not built (%s)" % highrise_bin())
 
 
-def test_attach_profiles_a_running_program(probe, tmp_path):
-    _needs()
-    stop = tmp_path / "stop"
+def _start_target(stop):
+    """attach_target.py, started without the agent (no HIGHRISE_ADDR or HIGHRISE_MODE from the
+    tests' environment); it runs until `stop` exists."""
     env = dict(os.environ)
     env.pop("HIGHRISE_ADDR", None)
-    target = subprocess.Popen(
+    env.pop("HIGHRISE_MODE", None)
+    return subprocess.Popen(
         [sys.executable, str(WORKLOADS / "attach_target.py"), str(stop)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
     )
+
+
+def test_attach_profiles_a_running_program(probe, tmp_path):
+    _needs()
+    stop = tmp_path / "stop"
+    target = _start_target(stop)
     try:
         assert target.stdout.readline().strip() == "READY"
         attach = subprocess.run(
@@ -73,16 +80,7 @@ def test_attach_samples_by_default_and_detach_stops_it(probe, tmp_path):
     session with its Goodbye while the program runs on, unprofiled."""
     _needs()
     stop = tmp_path / "stop"
-    env = dict(os.environ)
-    env.pop("HIGHRISE_ADDR", None)
-    env.pop("HIGHRISE_MODE", None)
-    target = subprocess.Popen(
-        [sys.executable, str(WORKLOADS / "attach_target.py"), str(stop)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    target = _start_target(stop)
     try:
         assert target.stdout.readline().strip() == "READY"
         attach = subprocess.run(

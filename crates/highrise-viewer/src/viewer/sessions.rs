@@ -262,12 +262,17 @@ fn forward_commands(
     mut commands: EventReader<SessionCommand>,
     mut sessions: ResMut<Sessions>,
 ) {
+    // Read through `Deref` first: a mutable access would mark `Sessions` changed every frame.
+    let detach = if sessions.detach.is_empty() {
+        Vec::new()
+    } else {
+        std::mem::take(&mut sessions.detach)
+    };
     let Some(ingest) = ingest else {
         commands.clear();
-        sessions.detach.clear();
         return;
     };
-    for session_id in std::mem::take(&mut sessions.detach) {
+    for session_id in detach {
         if !ingest.0.detach_session(session_id) {
             warn!("session {session_id} is no live connection to detach");
         }
