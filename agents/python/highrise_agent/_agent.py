@@ -397,6 +397,9 @@ class Agent:
             else:
                 _warn("lost the viewer at %s (%s); profiling stopped" % (self.addr, error))
             self._shutdown_after_failure()
+        finally:
+            if self._sampler is not None:
+                self._sampler.restore_switch_interval()
 
     def _wait(self, wait_s):
         """Waits `wait_s` (less when stopping); True when the agent stops. Sampling, with the C
