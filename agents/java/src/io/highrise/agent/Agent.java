@@ -210,6 +210,11 @@ public final class Agent {
         }
     }
 
+    /** The class transformer while the agent is in the program, else null. */
+    static synchronized Transformer transformer() {
+        return transformer;
+    }
+
     /** Opens {@code packages} of {@code module} to the agent's own module (deep reflection). */
     static void openToAgent(Module module, String... packages) {
         Module agent = Agent.class.getModule();

@@ -933,6 +933,10 @@ final class Sender implements Runnable {
             if (sampled != null) {
                 log("sent " + sampled.samplesSent + " samples (" + sampled.samplesLate + " came too late)");
             }
+            Transformer transformer = Agent.transformer();
+            if (transformer != null && transformer.classesFailed.get() > 0) {
+                log(transformer.classesFailed.get() + " classes not instrumented (the first ones named above)");
+            }
             if (Transformer.CLASSES_WITHOUT_FILE.get() > 0) {
                 log(Transformer.CLASSES_WITHOUT_FILE.get() + " loaded classes had no class file to read (no building)");
             }

@@ -149,11 +149,24 @@ final class Transformer implements ClassFileTransformer {
             }
             return out;
         } catch (Throwable t) {
-            classesFailed.incrementAndGet();
-            if (verbose) {
-                Sender.log("left " + className + " unchanged: " + t);
-            }
+            notInstrumented(className, "left unchanged", t);
             return null;
+        }
+    }
+
+    /** Classes named on stderr when they could not be instrumented; the rest are only counted. */
+    static final int FAILURES_NAMED = 20;
+
+    /**
+     * A class the agent could not instrument (or read, sampled) is never silent: the first
+     * {@link #FAILURES_NAMED} are named on stderr with why, every one is counted ({@code stats}).
+     */
+    void notInstrumented(String className, String what, Throwable why) {
+        long n = classesFailed.incrementAndGet();
+        if (n <= FAILURES_NAMED || verbose) {
+            Sender.log(className + " not instrumented (" + what + "): " + why);
+        } else if (n == FAILURES_NAMED + 1) {
+            Sender.log("more classes not instrumented; the session's end counts them (stats)");
         }
     }
 
@@ -182,10 +195,7 @@ final class Transformer implements ClassFileTransformer {
         try {
             define(loaderKey, bytes);
         } catch (Throwable t) {
-            classesFailed.incrementAndGet();
-            if (verbose) {
-                Sender.log("could not read " + className + " for its methods: " + t);
-            }
+            notInstrumented(className, "not read for its methods", t);
         }
     }
 
@@ -195,7 +205,7 @@ final class Transformer implements ClassFileTransformer {
      * frames computed, no class hierarchy read).
      */
     static void define(String loaderKey, byte[] bytes) {
-        ClassReader reader = new ClassReader(bytes);
+        ClassReader reader = readerFor(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return;
         }
@@ -229,6 +239,34 @@ final class Transformer implements ClassFileTransformer {
                 Sender.log("could not read " + internalName + " for its methods: " + t);
             }
         }
+    }
+
+    /**
+     * The newest class-file major version the bundled ASM (Debian's 9.4) reads: Java 20's. It
+     * refuses later ones outright, though Java 21 to 25 add no instruction, constant or attribute
+     * it cannot parse (an attribute it does not know it copies as it is).
+     */
+    static final int MAX_READ_MAJOR = Opcodes.V20;
+
+    /** A class file's major version (bytes 6-7), 0 when it is too short to have one. */
+    static int majorVersion(byte[] bytes) {
+        return bytes.length < 8 ? 0 : (bytes[6] & 0xFF) << 8 | (bytes[7] & 0xFF);
+    }
+
+    /**
+     * A reader for any class file the JVM loads: one newer than {@link #MAX_READ_MAJOR} (Java 21,
+     * 25) is read as a copy that says Java 20, and the rewritten class gets its own version back
+     * ({@link NamingVisitor#majorVersion}). Without this a program compiled for 21 or later got no
+     * probe and no building.
+     */
+    static ClassReader readerFor(byte[] bytes) {
+        if (majorVersion(bytes) <= MAX_READ_MAJOR) {
+            return new ClassReader(bytes);
+        }
+        byte[] copy = bytes.clone();
+        copy[6] = (byte) (MAX_READ_MAJOR >>> 8);
+        copy[7] = (byte) MAX_READ_MAJOR;
+        return new ClassReader(copy);
     }
 
     static String loaderKey(ClassLoader loader) {
@@ -267,6 +305,8 @@ final class Transformer implements ClassFileTransformer {
         String packageName;
         String simpleName;
         String sourceFile;
+        /** The class file's own major version, where {@link #readerFor} read it as an older one. */
+        int majorVersion;
 
         NamingVisitor(ClassVisitor next, String loaderKey) {
             super(Opcodes.ASM9, next);
@@ -280,7 +320,8 @@ final class Transformer implements ClassFileTransformer {
             int slash = name.lastIndexOf('/');
             packageName = slash < 0 ? "" : name.substring(0, slash).replace('/', '.');
             simpleName = name.substring(slash + 1);
-            super.visit(version, access, name, signature, superName, interfaces);
+            int written = majorVersion > MAX_READ_MAJOR ? (version & 0xFFFF0000) | majorVersion : version;
+            super.visit(written, access, name, signature, superName, interfaces);
         }
 
         @Override
@@ -342,13 +383,14 @@ final class Transformer implements ClassFileTransformer {
 
     static byte[] instrument(ClassLoader loader, String className, byte[] bytes, boolean alloc,
             Options.Filter filter, boolean skipTrivial) {
-        ClassReader reader = new ClassReader(bytes);
+        ClassReader reader = readerFor(bytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return null;
         }
         ClassWriter writer = new HierarchyClassWriter(reader, loader);
         String loaderKey = loaderKey(loader);
         ClassAdapter adapter = new ClassAdapter(writer, loaderKey, alloc ? loader : null, alloc, filter);
+        adapter.majorVersion = majorVersion(bytes); // written back as it was (see readerFor)
         adapter.codeBytes = skipTrivial ? codeBytes(reader) : null;
         reader.accept(adapter, ClassReader.SKIP_FRAMES);
         if (adapter.defs.isEmpty()) {
@@ -946,7 +988,7 @@ final class Transformer implements ClassFileTransformer {
                     return null;
                 }
                 try (InputStream s = stream) {
-                    ClassReader r = new ClassReader(s);
+                    ClassReader r = readerFor(s.readAllBytes());
                     String[] info = {r.getSuperName(),
                         (r.getAccess() & Opcodes.ACC_INTERFACE) != 0 ? "i" : ""};
                     cache.put(name, info);

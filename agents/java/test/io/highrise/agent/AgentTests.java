@@ -64,6 +64,8 @@ public final class AgentTests {
         tests.put("attach_to_running_jvm", AgentTests::attach);
         tests.put("attached_jvm_survives_viewer_going_away_and_reattaches", AgentTests::viewerGoesAway);
         tests.put("attach_is_sampled_by_default_and_detach_restores", AgentTests::attachSampledThenDetach);
+        tests.put("java_21_and_25_class_files_are_instrumented", AgentTests::newerClassFiles);
+        tests.put("a_class_that_cannot_be_instrumented_is_named", AgentTests::classNotInstrumented);
         tests.put("pre_session_rule", AgentTests::preSessionRule);
         tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
         tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", () -> attachFramesReturn(false));
@@ -697,6 +699,120 @@ public final class AgentTests {
             check(run.exit == 0 && run.output.contains("checksum-ok"), "target:\n" + run.output);
             check(run.output.contains("highrise-agent: detached from") && run.output.contains("original code back in"),
                     "the agent said it detached and restored the classes:\n" + run.output);
+        }
+    }
+
+    /** The newest JDK under /usr/lib/jvm whose release file says 21 or later, else null. */
+    static Path newerJdk() throws IOException {
+        Path best = null;
+        int bestVersion = 20;
+        if (!Files.isDirectory(Paths.get("/usr/lib/jvm"))) {
+            return null;
+        }
+        try (java.util.stream.Stream<Path> homes = Files.list(Paths.get("/usr/lib/jvm"))) {
+            for (Path home : (Iterable<Path>) homes::iterator) {
+                Path release = home.resolve("release");
+                if (!Files.isRegularFile(release) || !Files.isExecutable(home.resolve("bin/javac"))) {
+                    continue;
+                }
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("JAVA_VERSION=\"(\\d+)")
+                        .matcher(Files.readString(release));
+                if (m.find() && Integer.parseInt(m.group(1)) > bestVersion) {
+                    bestVersion = Integer.parseInt(m.group(1));
+                    best = home;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * A small service (8 pool threads, each request sleeps in fetch, then hashes) compiled for
+     * Java 21 and for the newest JDK here, run on that JDK in exact and auto modes: every call is
+     * recorded, fetch with its 8 threads. (ASM 9.4 refused these class files: the city was empty
+     * and nothing said why.) Skipped without a JDK 21 or later under /usr/lib/jvm.
+     */
+    static void newerClassFiles() throws Exception {
+        Path jdk = newerJdk();
+        if (jdk == null) {
+            System.out.println("     (skipped: no JDK 21 or later under /usr/lib/jvm)");
+            return;
+        }
+        Path dir = Files.createTempDirectory("highrise-newer-classes");
+        Path src = dir.resolve("src/svc");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Main.java"), "package svc;\n"
+                + "public class Main {\n"
+                + "  static byte[] fetch(int i) throws Exception { Thread.sleep(20); return (\"u\" + i).getBytes(); }\n"
+                + "  static int hash(byte[] b) { int h = 0; for (byte x : b) h = h * 31 + x; return h; }\n"
+                + "  static void handle(int i) { try { hash(fetch(i)); } catch (Exception e) { throw new RuntimeException(e); } }\n"
+                + "  public static void main(String[] a) throws Exception {\n"
+                + "    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);\n"
+                + "    for (int i = 0; i < 400; i++) { final int n = i; pool.submit(() -> handle(n)); }\n"
+                + "    pool.shutdown(); pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);\n"
+                + "    System.out.println(\"SERVED 400\"); } }\n");
+        String newest = jdk.getFileName().toString();
+        for (String release : new String[] {"21", null}) {
+            Path out = dir.resolve("out" + release);
+            List<String> javac = new ArrayList<>(Arrays.asList(jdk.resolve("bin/javac").toString(), "-d", out.toString()));
+            if (release != null) {
+                javac.addAll(Arrays.asList("--release", release));
+            }
+            javac.add(src.resolve("Main.java").toString());
+            runTool(javac.toArray(new String[0]));
+            for (String mode : new String[] {"exact", "auto"}) {
+                try (Probe p = new Probe(1)) {
+                    List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar + "=mode="
+                            + mode + ",addr=" + p.addr + ",include=svc,stats", "-cp", out.toString(), "svc.Main");
+                    Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                    String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    check(pr.waitFor(60, TimeUnit.SECONDS) && output.contains("SERVED 400"), output);
+                    Map<String, Object> s = p.session(30);
+                    String what = (release == null ? newest : "--release " + release) + ", mode=" + mode;
+                    check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), what + ": " + s.get("end"));
+                    Map<String, Object> calls = map(s.get("calls"));
+                    check(num(calls.getOrDefault("svc.Main.fetch", 0)) == 400, what + ": fetch calls " + calls);
+                    long fetchThreads = 0;
+                    for (Object t : list(s.get("threads"))) {
+                        if (map(map(t).get("calls")).containsKey("svc.Main.fetch")) {
+                            fetchThreads++;
+                        }
+                    }
+                    check(fetchThreads == 8, what + ": fetch on " + fetchThreads + " threads");
+                    check(!output.contains("not instrumented"), what + ": " + output);
+                }
+            }
+        }
+        System.out.println("     (JDK " + newest + ")");
+    }
+
+    /**
+     * A class the agent cannot rewrite (a method whose allocation hooks would take it past the
+     * JVM's 64 KiB of code) runs as it was and is named on stderr with why; the session's end counts it.
+     */
+    static void classNotInstrumented() throws Exception {
+        Path dir = Files.createTempDirectory("highrise-not-instrumented");
+        Path src = dir.resolve("src/big");
+        Files.createDirectories(src);
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 7000; i++) {
+            body.append("    new Object();\n"); // 8 bytes of code; each allocation hook adds more
+        }
+        Files.writeString(src.resolve("Huge.java"), "package big;\n"
+                + "public class Huge {\n"
+                + "  static long run(long x) {\n" + body + "    return x; }\n"
+                + "  public static void main(String[] a) { System.out.println(\"HUGE \" + run(a.length)); } }\n");
+        Path out = dir.resolve("out");
+        compileTree(dir.resolve("src"), out, "a method near 64 KiB");
+        try (Probe p = new Probe(1)) {
+            List<String> cmd = Arrays.asList(JAVA, "-javaagent:" + jar + "=mode=exact,addr=" + p.addr
+                    + ",include=big,stats", "-cp", out.toString(), "big.Huge");
+            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(60, TimeUnit.SECONDS) && output.contains("HUGE 0"), output);
+            check(output.contains("big/Huge not instrumented (left unchanged)")
+                    && output.contains("1 classes not instrumented"), "named and counted:\n" + output);
+            p.session(30);
         }
     }
 
