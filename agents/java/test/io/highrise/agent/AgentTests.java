@@ -789,9 +789,9 @@ public final class AgentTests {
 
     /**
      * 5,000 virtual threads parked in one method (exact mode, the newest JDK here): each is a
-     * thread of the session, each calls park once (serve shows it at 100 %, 5,000 threads), and the heap stays
-     * small (a virtual thread's buffer is 1,024 events: with the default 16,384 this program used
-     * 1.1 GB). Skipped without a JDK 21 or later under /usr/lib/jvm.
+     * thread of the session and calls park once (serve shows park at 100 %, 5,000 threads), and
+     * the heap stays small (a virtual thread's buffer is 1,024 events: with the default 16,384
+     * this program used 1.1 GB). Skipped without a JDK 21 or later under /usr/lib/jvm.
      */
     static void virtualThreads() throws Exception {
         Path jdk = newerJdk();
