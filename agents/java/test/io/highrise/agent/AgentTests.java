@@ -703,6 +703,25 @@ public final class AgentTests {
         }
     }
 
+    /** {@code code} as PKG/Main.java in a new temporary directory; returns the file. */
+    static Path mainSource(String pkg, String code) throws IOException {
+        Path src = Files.createTempDirectory("highrise-" + pkg).resolve("src").resolve(pkg);
+        Files.createDirectories(src);
+        return Files.writeString(src.resolve("Main.java"), code);
+    }
+
+    /** Compiles {@code source} with that JDK's javac (for {@code release}, else its own). */
+    static Path compile(Path jdk, Path source, String release) throws Exception {
+        Path out = source.getParent().getParent().resolveSibling("out" + (release == null ? "" : release));
+        List<String> javac = new ArrayList<>(Arrays.asList(jdk.resolve("bin/javac").toString(), "-d", out.toString()));
+        if (release != null) {
+            javac.addAll(Arrays.asList("--release", release));
+        }
+        javac.add(source.toString());
+        runTool(javac.toArray(new String[0]));
+        return out;
+    }
+
     /** The newest JDK under /usr/lib/jvm whose release file says 21 or later, else null. */
     static Path newerJdk() throws IOException {
         Path best = null;
@@ -739,10 +758,7 @@ public final class AgentTests {
             System.out.println("     (skipped: no JDK 21 or later under /usr/lib/jvm)");
             return;
         }
-        Path dir = Files.createTempDirectory("highrise-newer-classes");
-        Path src = dir.resolve("src/svc");
-        Files.createDirectories(src);
-        Files.writeString(src.resolve("Main.java"), "package svc;\n"
+        Path main = mainSource("svc", "package svc;\n"
                 + "public class Main {\n"
                 + "  static byte[] fetch(int i) throws Exception { Thread.sleep(20); return (\"u\" + i).getBytes(); }\n"
                 + "  static int hash(byte[] b) { int h = 0; for (byte x : b) h = h * 31 + x; return h; }\n"
@@ -754,13 +770,7 @@ public final class AgentTests {
                 + "    System.out.println(\"SERVED 400\"); } }\n");
         String newest = jdk.getFileName().toString();
         for (String release : new String[] {"21", null}) {
-            Path out = dir.resolve("out" + release);
-            List<String> javac = new ArrayList<>(Arrays.asList(jdk.resolve("bin/javac").toString(), "-d", out.toString()));
-            if (release != null) {
-                javac.addAll(Arrays.asList("--release", release));
-            }
-            javac.add(src.resolve("Main.java").toString());
-            runTool(javac.toArray(new String[0]));
+            Path out = compile(jdk, main, release);
             for (String mode : new String[] {"exact", "auto"}) {
                 try (Probe p = new Probe(1)) {
                     List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar + "=mode="
@@ -799,10 +809,7 @@ public final class AgentTests {
             System.out.println("     (skipped: no JDK 21 or later under /usr/lib/jvm)");
             return;
         }
-        Path dir = Files.createTempDirectory("highrise-virtual-threads");
-        Path src = dir.resolve("src/vt");
-        Files.createDirectories(src);
-        Files.writeString(src.resolve("Main.java"), "package vt;\n"
+        Path main = mainSource("vt", "package vt;\n"
                 + "public class Main {\n"
                 + "  static final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);\n"
                 + "  static void park() throws InterruptedException { release.await(); }\n"
@@ -813,9 +820,7 @@ public final class AgentTests {
                 + "    Thread.sleep(1500); System.gc(); Runtime rt = Runtime.getRuntime();\n"
                 + "    System.out.println(\"HEAP MB \" + (rt.totalMemory() - rt.freeMemory()) / 1000000);\n"
                 + "    release.countDown(); for (Thread t : ts) t.join(); System.out.println(\"VT DONE\"); } }\n");
-        Path out = dir.resolve("out");
-        runTool(jdk.resolve("bin/javac").toString(), "--release", "21", "-d", out.toString(),
-                src.resolve("Main.java").toString());
+        Path out = compile(jdk, main, "21");
         try (Probe p = new Probe(1)) {
             List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar
                     + "=mode=exact,addr=" + p.addr + ",include=vt", "-cp", out.toString(), "vt.Main");
