@@ -303,10 +303,13 @@ fn summary<T>(report: &SessionReport<T>) -> String {
         .info
         .as_ref()
         .map_or("(no hello)", |info| info.program.as_str());
+    let measure = report
+        .info
+        .as_ref()
+        .map_or(Measure::EXACT, |info| info.measure);
     format!(
-        "{program}: {} events ({:.0}/s), {} methods, {} threads, {} errors, {} events dropped by the agent",
-        stats.events,
-        stats.events_per_s,
+        "{program}: {}, {} methods, {} threads, {} errors, {} events dropped by the agent",
+        stats.flow(&measure),
         stats.definitions,
         report.threads.len(),
         stats.errors_total,

@@ -147,6 +147,24 @@ pub enum RecordingState {
     Failed(String),
 }
 
+impl SessionStats {
+    /// What the session receives, in its own unit: events (exact), samples (sampled: a `Resync`
+    /// per thread sample), or both (adaptive). The window's panel and `serve` both say it so.
+    pub fn flow(&self, measure: &Measure) -> String {
+        use highrise_protocol::MeasureMode;
+        match measure.mode {
+            MeasureMode::Exact => format!("{} events ({:.0}/s)", self.events, self.events_per_s),
+            MeasureMode::Sampled => {
+                format!("{} samples ({:.0}/s)", self.resyncs, self.resyncs_per_s)
+            }
+            MeasureMode::Adaptive => format!(
+                "{} events ({:.0}/s), {} samples ({:.0}/s)",
+                self.events, self.events_per_s, self.resyncs, self.resyncs_per_s
+            ),
+        }
+    }
+}
+
 /// Counters of one session. Everything the session received is counted somewhere here.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionStats {
@@ -164,6 +182,8 @@ pub struct SessionStats {
     /// Event rate per second of wall time, over the last half second or more (0 in the final
     /// report).
     pub events_per_s: f64,
+    /// `Resync` rate, measured as `events_per_s`: a sampled agent sends one per thread sample.
+    pub resyncs_per_s: f64,
     /// Event batches accepted (`Events` and `Records`).
     pub batches: u64,
     /// Memory records accepted (version 2: allocation counts of one frame and class).
@@ -265,5 +285,38 @@ impl<T> SessionReport<T> {
             SessionStatus::Ended(SessionEnd::Failed(error)) if error.is_crash() => crashed(error),
             _ => self.errors.iter().find_map(crashed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use highrise_protocol::{Measure, MeasureMode};
+
+    use super::SessionStats;
+
+    #[test]
+    fn a_sampled_session_flows_in_samples_not_events() {
+        let stats = SessionStats {
+            events: 1200,
+            events_per_s: 400.0,
+            resyncs: 950,
+            resyncs_per_s: 98.6,
+            ..SessionStats::default()
+        };
+        let sampled = Measure {
+            mode: MeasureMode::Sampled,
+            sample_period_us: 10_000,
+            sampled_methods: 0,
+        };
+        let adaptive = Measure {
+            mode: MeasureMode::Adaptive,
+            ..sampled
+        };
+        assert_eq!(stats.flow(&Measure::EXACT), "1200 events (400/s)");
+        assert_eq!(stats.flow(&sampled), "950 samples (99/s)");
+        assert_eq!(
+            stats.flow(&adaptive),
+            "1200 events (400/s), 950 samples (99/s)"
+        );
     }
 }

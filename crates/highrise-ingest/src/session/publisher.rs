@@ -17,6 +17,7 @@ pub(crate) struct Publisher<T> {
     sent_first: bool,
     rate_since: Instant,
     events_at_rate_since: u64,
+    resyncs_at_rate_since: u64,
 }
 
 impl<T: Clone> Publisher<T> {
@@ -26,11 +27,12 @@ impl<T: Clone> Publisher<T> {
             sent_first: false,
             rate_since: Instant::now(),
             events_at_rate_since: 0,
+            resyncs_at_rate_since: 0,
         }
     }
 
-    /// The event rate over the last [`RATE_INTERVAL_S`] or more: agents send in batches (every
-    /// few ms), so a rate per 16 ms report would flicker between 0 and bursts.
+    /// The event and sample rates over the last [`RATE_INTERVAL_S`] or more: agents send in
+    /// batches (every few ms), so a rate per 16 ms report would flicker between 0 and bursts.
     fn update_rate<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         let now = Instant::now();
         let elapsed_s = now.duration_since(self.rate_since).as_secs_f64();
@@ -43,9 +45,15 @@ impl<T: Clone> Publisher<T> {
                 .events
                 .saturating_sub(self.events_at_rate_since);
             session.stats.events_per_s = new_events as f64 / elapsed_s;
+            let new_resyncs = session
+                .stats
+                .resyncs
+                .saturating_sub(self.resyncs_at_rate_since);
+            session.stats.resyncs_per_s = new_resyncs as f64 / elapsed_s;
         }
         self.rate_since = now;
         self.events_at_rate_since = session.stats.events;
+        self.resyncs_at_rate_since = session.stats.resyncs;
     }
 
     /// Publishes when something changed (or `force`). The session's first report is kept for
@@ -55,7 +63,8 @@ impl<T: Clone> Publisher<T> {
         session: &mut Session<S>,
         force: bool,
     ) {
-        if !(force || session.dirty || session.stats.events_per_s != 0.0) {
+        let flowing = session.stats.events_per_s != 0.0 || session.stats.resyncs_per_s != 0.0;
+        if !(force || session.dirty || flowing) {
             return;
         }
         self.update_rate(session);
@@ -75,6 +84,7 @@ impl<T: Clone> Publisher<T> {
     /// for good.
     pub(crate) fn publish_final<S: SessionSink<Snapshot = T>>(&mut self, session: &mut Session<S>) {
         session.stats.events_per_s = 0.0;
+        session.stats.resyncs_per_s = 0.0;
         if !self.hub.publish(ReportKind::Final, session.report()) {
             tracing::debug!(
                 session_id = session.session_id,

@@ -214,8 +214,8 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
                 .on_hover_text(&crash.message);
         }
         ui.label(format!(
-            "  {:.0} events/s · {} methods · {} threads",
-            stats.events_per_s,
+            "  {} · {} methods · {} threads",
+            stats.flow(&info.measure),
             stats.definitions,
             view.report.threads.len()
         ));
