@@ -82,7 +82,34 @@ fn default_addr() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {}", one_line(&error));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// An error and its causes on one line, each cause said once: a cause whose text its outer
+/// message already holds (an I/O error wrapped with the same words) is left out. anyhow's own
+/// report printed `Error: …` then `Caused by:` with the same words again.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line
+}
+
+fn run() -> anyhow::Result<()> {
     let process_start = std::time::Instant::now();
     let cli = Cli::parse();
     let Some(command) = cli.command else {
@@ -152,4 +179,26 @@ fn init_logging() {
         )
         .with_writer(std::io::stderr)
         .init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn an_error_says_each_cause_once() {
+        let io = std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "Not a directory (os error 20)",
+        );
+        let error = anyhow::Error::new(io)
+            .context("i/o error: Not a directory (os error 20)")
+            .context("/tmp/run.hrec");
+        assert_eq!(
+            one_line(&error),
+            "/tmp/run.hrec: i/o error: Not a directory (os error 20)"
+        );
+        let distinct = anyhow::anyhow!("the chunk is short").context("reading big.jfr");
+        assert_eq!(one_line(&distinct), "reading big.jfr: the chunk is short");
+    }
 }
