@@ -93,6 +93,17 @@ pub struct AttachArgs {
     pub jcmd: Option<PathBuf>,
 }
 
+impl AttachArgs {
+    /// The mode the agent will run in: `--mode`, else exact with `--lossless`, else sampled.
+    pub fn effective_mode(&self) -> AttachMode {
+        match (self.mode, self.lossless) {
+            (Some(mode), _) => mode,
+            (None, true) => AttachMode::Exact,
+            (None, false) => AttachMode::Sampled,
+        }
+    }
+}
+
 /// Arguments of `highrise detach`.
 #[derive(Debug, Args)]
 pub struct DetachArgs {
@@ -135,12 +146,12 @@ pub fn run_detach(args: DetachArgs) -> anyhow::Result<()> {
 
 /// What the attach measures, for its one line.
 fn mode_line(args: &AttachArgs) -> &'static str {
-    match (args.mode, args.lossless) {
-        (None | Some(AttachMode::Sampled), false) => {
-            "sampled by the JVM's own sampler, no probes: the program runs as it did"
+    match args.effective_mode() {
+        AttachMode::Sampled => "sampled by the JVM's own sampler, no probes: the program runs as it did",
+        AttachMode::Auto => "auto: probes until they cost too much, then samples",
+        AttachMode::Exact => {
+            "exact: every call of every profiled method, probes retransformed into every loaded class"
         }
-        (Some(AttachMode::Auto), false) => "auto: probes until they cost too much, then samples",
-        _ => "exact: every call of every profiled method, probes retransformed into every loaded class",
     }
 }
 

@@ -155,7 +155,7 @@ del _highrise_attach, _highrise_threading
         label = optional(&args.label),
         token = optional(&token),
         alloc = if args.no_alloc { "\"off\"" } else { "None" },
-        mode = py_str(args.mode.unwrap_or(AttachMode::Sampled).as_str()),
+        mode = py_str(args.effective_mode().as_str()),
     )
 }
 
@@ -210,7 +210,7 @@ pub fn run(args: &AttachArgs, version: Option<&str>) -> anyhow::Result<()> {
          unless the program has its own): it starts when the main thread next runs Python code",
         args.pid,
         version.map_or("CPython".to_string(), |v| format!("CPython {v}")),
-        match args.mode.unwrap_or(AttachMode::Sampled) {
+        match args.effective_mode() {
             AttachMode::Sampled => "sampled every 10 ms, no hooks",
             AttachMode::Auto => "auto: hooks until they cost too much, then samples",
             AttachMode::Exact => "exact: every call through the hooks",
