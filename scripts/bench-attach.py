@@ -9,8 +9,10 @@ One run, phases in order:
   warm-up | before (rounds/s) | reference profile | attach -> first city | after (rounds/s)
   | detach | detached (rounds/s)
 
-The reference is the JVM's own JFR (`jcmd JFR.start`, profile settings) or py-spy, taken while no
-agent is in the program; its top 3 are the share of its samples whose innermost frame of the
+The reference is the JVM's own JFR (`jcmd JFR.start`, profile settings) or py-spy (its default,
+consistent mode: the program stopped for each read; `--nonblocking` lost 28 % of docutils' samples
+to reads of a changing stack, the stable deep ones kept, which put `_fast_findall` 3-5 points
+high), taken while no agent is in the program; its top 3 are the share of its samples whose innermost frame of the
 profiled code (org.jruby / docutils) is each method, as highrise's elevation counts. highrise's
 top 3 are the mean of `highrise serve`'s status lines over the "after" phase. The first city is
 the first status line naming a method above 0 %, timed from the start of `highrise attach`.
@@ -203,7 +205,7 @@ def main():
             py_spy = os.environ.get("HIGHRISE_PY_SPY") or shutil.which("py-spy") or os.path.expanduser(
                 "~/.cache/highrise/profilers-venv/bin/py-spy")
             subprocess.run([py_spy, "record", "--pid", str(pid), "--duration", str(int(phase)), "--rate", "100",
-                            "--format", "raw", "--output", raw, "--nonblocking", "--idle"], capture_output=True, check=True)
+                            "--format", "raw", "--output", raw, "--idle"], capture_output=True, check=True)
             reference, samples = pyspy_top(raw, prefix)
             result["reference"] = "py-spy"
         else:
@@ -258,6 +260,13 @@ def main():
         result["top3"] = [{"method": short(n), "reference_pct": round(pct, 1),
                            "highrise_pct": round(ours.get(short(n), 0.0), 1)}
                           for n, pct in list(reference.items()) if n != "(none)"][:3]
+        # Both top 3s as sets, and the largest gap in points over their union.
+        ref_short = {short(n): pct for n, pct in reference.items() if n != "(none)"}
+        ours_top3 = [short(n) for n in list(result["highrise_top"])[:3]]
+        union = set(ours_top3) | {entry["method"] for entry in result["top3"]}
+        result["top3_same_set"] = set(ours_top3) == {entry["method"] for entry in result["top3"]}
+        result["top3_max_gap_points"] = round(max(
+            (abs(ref_short.get(n, 0.0) - ours.get(n, 0.0)) for n in union), default=0.0), 1)
         result["elapsed_s"] = round(time.monotonic() - t0, 1)
     finally:
         target.stop()

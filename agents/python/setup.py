@@ -36,8 +36,19 @@ native = Extension(
     optional=True,
 )
 
+# The GIL-free stack reader (mode=sampled) knows the frame layout of 3.11 to 3.13; elsewhere the
+# sampler reads the stacks with the GIL (sys._current_frames).
+stacks = Extension(
+    "highrise_agent._stacks",
+    sources=["highrise_agent/_stacks.c"],
+    extra_compile_args=["-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+    optional=True,
+)
+
 ext_modules = []
 if sys.implementation.name == "cpython" and sys.version_info >= (3, 11):
     ext_modules.append(native)
+    if sys.version_info < (3, 14):
+        ext_modules.append(stacks)
 
 setup(ext_modules=ext_modules, cmdclass={"build_ext": OptionalBuildExt})

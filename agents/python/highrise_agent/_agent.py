@@ -309,8 +309,9 @@ class Agent:
             if self.hooks:
                 self.recorder.install()
             else:
-                self._sampler = Sampler(self.methods, self.sample_period_s)
+                self._sampler = Sampler(self.methods, self.sample_period_s, clock_zero_ns=self.clock_zero_ns)
                 self._send_measure(sock, self.sample_period_s)
+                self._sampler.start()
         except Exception as error:  # never let the agent break the program
             _warn("could not install the hooks (%r); the program runs without profiling" % (error,))
             try:
@@ -399,14 +400,14 @@ class Agent:
             self._shutdown_after_failure()
         finally:
             if self._sampler is not None:
-                self._sampler.restore_switch_interval()
+                self._sampler.close()
 
     def _wait(self, wait_s):
         """Waits `wait_s` (less when stopping); True when the agent stops. Sampling, with the C
         extension, the wait ends in C and its clock dates the sample (`_sample_ticks`) before
         the GIL is back: a busy program hands it over only at its next switch interval or
         after a long C call, while its stack stays the one that ran when the sample fell due."""
-        if self._sampler is None or _sleep_then_clock is None:
+        if self._sampler is None or self._sampler.gil_free or _sleep_then_clock is None:
             return self._stop.wait(wait_s)
         self._sample_ticks = _sleep_then_clock(wait_s) - self.clock_zero_ns
         return self._stop.is_set()
@@ -453,7 +454,8 @@ class Agent:
             pass
         self._flush(sock, final=True)
         adopted = self.recorder.thread_ids()
-        self._sampler = Sampler(self.methods, self.sample_period_s, adopted)
+        self._sampler = Sampler(self.methods, self.sample_period_s, adopted, self.clock_zero_ns)
+        self._sampler.start()
         self._started_threads.clear()
         self._sampled_methods = len(self.methods.definitions)
         self._send_measure(sock, self.sample_period_s)

@@ -8,15 +8,31 @@ running one: its waiting frame counts at 100 %, the paper's thread leak.
 What a sample cannot give: call counts (a Resync opens frames without counting calls) and
 allocations (counting needs the exact frame). The session says so with a `Measure` message.
 
-Written in Python rather than C: a sample costs tens of microseconds every 10 ms (under 1 % of a
-core), read while the sender holds the GIL anyway; the code-to-method cache makes each frame a
-dict lookup."""
+Two ways to read the stacks:
+- **Without the GIL** (CPython 3.11-3.13 with the C extension `_stacks`, the default): a native
+  thread reads every thread's chain of frames on its own schedule, as py-spy does from outside,
+  and the sender maps the code pointers to methods when it drains them (every DRAIN_INTERVAL_S).
+  A sample lands where the program really is, in the middle of a C call too.
+- **With the GIL** (`sys._current_frames()`, elsewhere or with HIGHRISE_SAMPLER=gil): the sender
+  reads the stacks when it gets the GIL, which a busy thread hands over only at its next check
+  (a call into Python code, a loop's back edge, I/O): a function whose time goes in C calls
+  reads low. The code-to-method cache makes each frame a dict lookup either way."""
 
+import atexit
+import os
 import sys
 import time
 
 from . import _wire
 from ._pyhook import _thread_name
+
+try:
+    from . import _stacks
+except ImportError:
+    _stacks = None
+
+# How often the sender drains the GIL-free sampler's samples (each drain takes the GIL once).
+DRAIN_INTERVAL_S = 0.05
 
 # How long a sample waits for the GIL while the program runs Python on one thread. A busy
 # thread hands the GIL over at its next switch interval (5 ms by default), or at once where it
@@ -39,9 +55,16 @@ class _Track:
 class Sampler:
     """Reads every thread's stack when `sample` is called and returns the frames to send."""
 
-    def __init__(self, methods, period_s, adopted=None):
+    def __init__(self, methods, period_s, adopted=None, clock_zero_ns=0, gil_free=None):
         """`adopted`: {ident: thread_id} of threads the hooks recorded so far (mode=auto), which
-        go on under their ids; their first sample is always sent, even an empty stack."""
+        go on under their ids; their first sample is always sent, even an empty stack.
+        `clock_zero_ns`: the session's zero on time.monotonic_ns (GIL-free samples are dated in
+        it). `gil_free`: read the stacks without the GIL; None: wherever `_stacks` exists and
+        $HIGHRISE_SAMPLER is not "gil". Nothing runs until `start`."""
+        if gil_free is None:
+            gil_free = _stacks is not None and os.environ.get("HIGHRISE_SAMPLER", "") != "gil"
+        self.gil_free = gil_free
+        self._clock_zero_ns = clock_zero_ns
         self._methods = methods
         self.period_s = period_s
         self._due = time.monotonic()
@@ -60,18 +83,34 @@ class Sampler:
         # The program's switch interval while the sampler holds a shorter one (None: it does not).
         self._program_switch_s = None
 
+    def start(self):
+        """Starts the GIL-free reader (the GIL-bound one reads when `sample` is called)."""
+        if self.gil_free:
+            _stacks.start(self.period_s)
+            atexit.register(_stacks.stop)  # before the interpreter it reads goes away
+
+    def close(self):
+        """The session ends: the reader stops and the program's switch interval is back."""
+        if self.gil_free:
+            _stacks.stop()
+        self.restore_switch_interval()
+
     def wait_s(self):
         """Seconds to wait for the next sample, on a fixed schedule: the time the last one waited
         for the GIL (up to the switch interval, or a long C call's end) is taken off, and a late
-        sample is followed by the next one at once, not by a burst."""
+        sample is followed by the next one at once, not by a burst. GIL-free: the time to the next
+        drain (the reader keeps its own schedule)."""
+        if self.gil_free:
+            return DRAIN_INTERVAL_S
         now = time.monotonic()
         self._due = max(self._due + self.period_s, now)
         return self._due - now
 
     def drifted_period_s(self):
         """The period actually kept, once it differs from the announced one by more than a
-        quarter over 100+ samples (so the session's error bars can be restated), else None."""
-        if self._cycles < 100:
+        quarter over 100+ samples (so the session's error bars can be restated), else None. The
+        GIL-free reader keeps its period."""
+        if self.gil_free or self._cycles < 100:
             return None
         now = time.monotonic()
         kept_s = (now - self._cycles_since) / self._cycles
@@ -120,31 +159,80 @@ class Sampler:
         return stack
 
     def sample(self, now_ticks, skip_ident):
-        """One sample of every thread but `skip_ident` (the caller's) at `now_ticks`: a list of
-        frames (ThreadStart for a thread's first profiled frame, Resync, ThreadEnd for a thread
-        gone). Call `methods.take_pending()` after it: the definitions go out first."""
+        """The samples since the last call, of every thread but `skip_ident` (the caller's): a
+        list of frames (ThreadStart for a thread's first profiled frame, Resync, ThreadEnd for a
+        thread gone). GIL-bound, one sample read now and dated `now_ticks`. Call
+        `methods.take_pending()` after it: the definitions go out first."""
+        if self.gil_free:
+            return self._drain(skip_ident)
         frames = []
         self._cycles += 1
-        tracks = self._tracks
         current = sys._current_frames()
-        alive = set(current)
         for ident, frame in current.items():
+            if ident != skip_ident:
+                self._put(frames, ident, self._stack(frame), now_ticks)
+        self._tune_switch_interval(len(current) - 1)
+        alive = set(current)
+        current = frame = None  # hold no frame (and its locals) past the sample
+        self._end_gone(frames, alive, now_ticks)
+        return frames
+
+    def _drain(self, skip_ident):
+        """The GIL-free reader's samples as frames. A code pointer is mapped through the cache,
+        whose codes are kept alive (so a pointer equal to one of theirs is that code); pointers
+        not in it send every thread's current stack through `_stack` once (classifying what runs
+        now), and those still unknown are left out of their sample: code that is not profiled,
+        or ran only between two drains before it was ever seen running at one."""
+        batch = _stacks.drain()
+        if not batch and self._reads_fail():
+            self.gil_free = False  # this system refuses reads of the process's own memory
+            _stacks.stop()
+            sys.stderr.write("highrise agent: cannot read the stacks without the GIL here; reading them with it\n")
+            return []
+        codes = self._codes
+        if any(pointer not in codes for _, _, pointers in batch for pointer in pointers):
+            for frame in sys._current_frames().values():
+                self._stack(frame)
+            frame = None
+        frames = []
+        zero_ns = self._clock_zero_ns
+        at_ticks = None
+        for timestamp_ns, ident, pointers in batch:
             if ident == skip_ident:
                 continue
-            stack = self._stack(frame)
-            track = tracks.get(ident)
-            if track is None:
-                if not stack:
-                    continue  # no profiled frame yet: not a thread of the city
-                track = tracks[ident] = _Track(self._next_thread_id, None)
-                self._next_thread_id += 1
-                frames.append(_wire.thread_start(track.thread_id, _thread_name(ident), now_ticks))
-            if stack or track.stack != stack:
-                frames.append(_wire.resync_encoded(track.thread_id, now_ticks, stack))
-                self.samples += 1
-            track.stack = stack
-        self._tune_switch_interval(len(current) - 1)
-        current = frame = None  # hold no frame (and its locals) past the sample
-        for ident in [ident for ident in tracks if ident not in alive]:
-            frames.append(_wire.thread_end(tracks.pop(ident).thread_id, now_ticks))
+            at_ticks = timestamp_ns - zero_ns
+            stack = []
+            for pointer in reversed(pointers):  # outermost first
+                encoded = codes.get(pointer)
+                if encoded is not None:
+                    stack.append(encoded)
+            self._put(frames, ident, stack, at_ticks)
+        if at_ticks is not None:
+            self._end_gone(frames, set(sys._current_frames()), at_ticks)
         return frames
+
+    @staticmethod
+    def _reads_fail():
+        counts = _stacks.counts()
+        return counts["taken"] >= 20 and counts["unreadable"] >= counts["taken"]
+
+    def _put(self, frames, ident, stack, at_ticks):
+        """Thread `ident`'s sampled `stack` as frames: its ThreadStart first (a thread with no
+        profiled frame yet is not a thread of the city), then its Resync."""
+        track = self._tracks.get(ident)
+        if track is None:
+            if not stack:
+                return
+            track = self._tracks[ident] = _Track(self._next_thread_id, None)
+            self._next_thread_id += 1
+            frames.append(_wire.thread_start(track.thread_id, _thread_name(ident), at_ticks))
+        if stack or track.stack != stack:
+            frames.append(_wire.resync_encoded(track.thread_id, at_ticks, stack))
+            self.samples += 1
+        track.stack = stack
+
+    def _end_gone(self, frames, alive, at_ticks):
+        """A ThreadEnd for every thread of the city not in `alive`."""
+        tracks = self._tracks
+        for ident in [ident for ident in tracks if ident not in alive]:
+            frames.append(_wire.thread_end(tracks.pop(ident).thread_id, at_ticks))

@@ -12,6 +12,7 @@ import re
 import subprocess
 import tempfile
 
+import pytest
 from conftest import WORKLOADS, highrise_bin, record_under_agent
 
 SAMPLES_LINE = re.compile(r"^highrise-agent: sent (\d+) samples$", re.M)
@@ -46,7 +47,10 @@ def assert_reads_the_workload(report):
     assert report["end"] == "goodbye" and report["errors"] == [], report
 
 
-def test_sampled_mode_reads_running_and_parked_threads_without_hooks():
+@pytest.mark.parametrize("sampler", ["gil-free", "gil"])
+def test_sampled_mode_reads_running_and_parked_threads_without_hooks(sampler, monkeypatch):
+    if sampler == "gil":  # the fallback where the stacks cannot be read without the GIL
+        monkeypatch.setenv("HIGHRISE_SAMPLER", "gil")
     done, report = report_of(["--mode", "sampled"])
     measure = report["measure"]
     assert measure["mode"] == "sampled", measure

@@ -55,7 +55,10 @@ def after_syscall(thread):
 
 def safe_thread():
     """A thread where a call clobbers nothing live, selected; None if none is found."""
-    threads = sorted(gdb.selected_inferior().threads(), key=lambda t: t.num)
+    # Not the agent's own native thread ("highrise-stacks", the sampler of an attach before):
+    # a call made on it while it reads the program's stacks crashed the program once.
+    threads = [thread for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num)
+               if not (thread.name or "").startswith("highrise")]
     for thread in threads:
         if after_syscall(thread):
             return thread
