@@ -25,6 +25,9 @@
  * allocations (classifying code, naming threads, the sender thread, the interpreter's frame
  * objects and offsets made for the hooks) are left out. See "allocation counting" below.
  *
+ * asyncio tasks (3.12+, sys.monitoring): a task's events go to a task slot, a thread of its own,
+ * where its coroutines stay open while they await. See "tasks".
+ *
  * Start at profile_cb / mon_start (the hooks), then drain (what the sender thread calls).
  */
 #define PY_SSIZE_T_CLEAN
@@ -44,6 +47,16 @@
 #endif
 #if UINTPTR_MAX < 0xFFFFFFFFFFFFFFFFu
 #error "highrise_agent._native needs 64-bit pointers"
+#endif
+
+/* asyncio tasks as threads (3.12, 3.13, with sys.monitoring): a coroutine's frame and the chain of
+ * coroutines awaiting it are read from the interpreter's frames, whose layout is internal: read
+ * from this very version's headers. See "tasks" below. */
+#if PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030E0000
+#define HR_TASKS 1
+#define Py_BUILD_CORE 1
+#include "internal/pycore_frame.h"
+#undef Py_BUILD_CORE
 #endif
 
 #if PY_VERSION_HEX >= 0x030C0000
@@ -111,9 +124,18 @@ typedef struct Rec {
     uint8_t pend_order[PEND_MAX]; /* the slots in use, in order of first use */
     PendSlot pend[PEND_SLOTS];
     uint64_t mem_dropped[3]; /* allocations, bytes, frees lost with dropped memory records */
+    /* An OS thread running an event loop: its `hidden` bottom frames (the code that started the
+     * loop) were closed on the wire when its first task ran, so that the loop's thread, a
+     * carrier of tasks, does not show `<module>` waiting in the loop; their own exits are not
+     * sent again. */
+    uint32_t hidden;
+    /* A task slot (see "tasks"): the thread of the city that the tasks it is lent to run in. */
+    int slot;
+    const void *task_key;  /* the task it is lent to: its outermost coroutine's frame */
+    struct Rec *free_next; /* the free slots' link */
 } Rec;
 
-#define RECENT 8u /* a power of 2 */
+#define RECENT 16u /* a power of 2 */
 
 /* Per OS thread. Rec headers are never freed (only their buffers): the pointer may still name one
  * after its thread state ended, and reading its `ended`/`gen` must stay valid. */
@@ -128,6 +150,8 @@ typedef struct {
     void *recent_ptr[RECENT];
     size_t recent_size[RECENT];
     uint32_t recent_at;
+    Rec *task;          /* the task slot this thread's events go to now (a task runs), or NULL */
+    uint32_t task_open; /* frames entered or resumed in that task since, not yet left */
 } Tls;
 static __thread Tls tls __attribute__((tls_model("initial-exec")));
 #define tls_rec (tls.rec)
@@ -277,6 +301,12 @@ static Rec *new_rec(void)
 
 static inline Rec *current_rec(void)
 {
+    if (UNLIKELY(tls.task != NULL)) {
+        if (LIKELY(tls.task->gen == generation && !tls.task->ended)) {
+            return tls.task;
+        }
+        tls.task = NULL; /* a slot of an ended session */
+    }
     Rec *rec = tls_rec;
     if (LIKELY(rec != NULL && rec->gen == generation && !rec->ended)) {
         return rec;
@@ -556,7 +586,7 @@ static inline PendSlot *pend_slot(Rec *rec, const void *key)
  * code is not running, and the record is this session's. */
 static inline Rec *counting_rec(Tls *t)
 {
-    Rec *rec = t->rec;
+    Rec *rec = t->task != NULL ? t->task : t->rec;
     if (LIKELY(rec != NULL && rec->depth != 0 && t->guard == 0 && rec->gen == generation && !rec->ended && counting)) {
         return rec;
     }
@@ -583,6 +613,8 @@ static inline size_t preheader_of(PyTypeObject *type)
  * sys.monitoring callback, a frame object a profile hook needs): it is not the program's, so
  * its count (made just before the hook, with no event in between) is taken back. `created`:
  * known to be new; otherwise only when it is the thread's last allocation. */
+static void forget_recent_block(Rec *rec, void *block);
+
 static void forget_hooks_object(PyObject *obj, int created)
 {
     Tls *t = &tls;
@@ -601,6 +633,11 @@ static void forget_hooks_object(PyObject *obj, int created)
     }
     else {
         if (!fresh) {
+            /* A collection that started with this very allocation made its own objects for
+             * gc.callbacks after it (taken back by gc_phase): the block is among the recent. */
+            if (alloc_mode == ALLOC_BLOCKS) {
+                forget_recent_block(rec, (char *)obj - preheader_of(type));
+            }
             return;
         }
         key = UNTYPED_KEY;
@@ -935,13 +972,17 @@ static inline void enter_id(int64_t id)
  * the code's method id (-1 excluded, UNKNOWN never classified). */
 static inline int64_t exit_code(PyCodeObject *code)
 {
-    Rec *rec = tls_rec;
+    Rec *rec = tls.task != NULL ? tls.task : tls_rec;
     if (rec == NULL || rec->depth == 0 || rec->gen != generation || rec->ended) {
         return UNKNOWN; /* nothing of ours is open on this thread */
     }
     int64_t id = method_of(code, NULL, 0);
     if (id < 0 || rec->stack[rec->depth - 1] != (uint32_t)id) {
         return id; /* not a frame we recorded (e.g. it started before the agent) */
+    }
+    if (UNLIKELY(rec->depth <= rec->hidden)) {
+        rec->hidden = --rec->depth; /* closed on the wire when the loop's first task ran */
+        return id;
     }
     uint64_t ts = now_ticks();
     if (UNLIKELY(rec->pend_used != 0)) {
@@ -990,7 +1031,276 @@ static inline void forget_offset(PyObject *const *args, Py_ssize_t nargs)
     }
 }
 
-/* PY_START, PY_RESUME (code, offset) */
+#ifdef HR_TASKS
+/* ---- tasks: asyncio (any event loop on Python coroutines) as the paper's threads ----
+ *
+ * The unit that waits in an async program is the task, a chain of coroutines awaiting each other,
+ * not the OS thread that runs the loop. So while a task runs, its events go to a task slot, a Rec
+ * of its own (a thread of the city), and its coroutines stay open there when they suspend: a
+ * coroutine awaiting I/O is on top of its task's stack, as a thread waiting in a method is. A
+ * coroutine call is one call however often it resumes (PY_RESUME and PY_YIELD of a coroutine
+ * record nothing). A task is known by its outermost coroutine's frame (it lives inside the
+ * coroutine object); its slot goes back to a free list when none of its frames is open, and the
+ * next task takes it: slots are threads that live long, as a pool's threads do, so a method where
+ * 50 requests wait at a time reads ~100 % with 50 threads, and memory stays bounded by the tasks
+ * alive at once. The loop's OS thread is a carrier: when its first task runs, the frames below
+ * the loop (`<module>` in asyncio.run) are closed on the wire (Rec.hidden). */
+
+/* Frames of a task's chain: coroutines, generator-based coroutines and async generators. Only a
+ * coroutine (`async def`) stays open when it suspends: an async generator's yield hands a value to
+ * the coroutine consuming it, which goes on, so it ends its call as a generator's does. */
+#define ASYNC_FLAGS (CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR)
+
+typedef struct {
+    const void *key;
+    Rec *slot;
+} TaskEntry;
+
+static TaskEntry *task_map; /* open addressing, load <= 1/2 */
+static uint32_t task_cap, task_used;
+static Rec *free_slots;
+static uint32_t slots_made;
+
+static inline PyObject *frame_code(_PyInterpreterFrame *frame)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    return frame->f_executable;
+#else
+    return (PyObject *)frame->f_code;
+#endif
+}
+
+static inline int is_async_frame(_PyInterpreterFrame *frame)
+{
+    PyObject *code = frame_code(frame);
+    return frame->owner == FRAME_OWNED_BY_GENERATOR && code != NULL && PyCode_Check(code) &&
+           (((PyCodeObject *)code)->co_flags & ASYNC_FLAGS) != 0;
+}
+
+/* The frame running now on this thread (the one a sys.monitoring callback is called for). */
+static inline _PyInterpreterFrame *running_frame(void)
+{
+    PyThreadState *ts = PyThreadState_GET();
+#if PY_VERSION_HEX >= 0x030D0000
+    return ts->current_frame;
+#else
+    return ts->cframe != NULL ? ts->cframe->current_frame : NULL;
+#endif
+}
+
+static TaskEntry *task_find(const void *key)
+{
+    if (task_cap == 0) {
+        return NULL;
+    }
+    for (uint32_t i = hash_ptr(key) & (task_cap - 1);; i = (i + 1) & (task_cap - 1)) {
+        if (task_map[i].key == key) {
+            return &task_map[i];
+        }
+        if (task_map[i].key == NULL) {
+            return NULL;
+        }
+    }
+}
+
+static int task_insert(const void *key, Rec *slot)
+{
+    if ((task_used + 1) * 2 > task_cap) {
+        uint32_t cap = task_cap ? task_cap * 2 : 64;
+        TaskEntry *map = calloc(cap, sizeof(TaskEntry));
+        if (map == NULL) {
+            return -1;
+        }
+        for (uint32_t j = 0; j < task_cap; j++) {
+            if (task_map[j].key != NULL) {
+                uint32_t i = hash_ptr(task_map[j].key) & (cap - 1);
+                while (map[i].key != NULL) {
+                    i = (i + 1) & (cap - 1);
+                }
+                map[i] = task_map[j];
+            }
+        }
+        free(task_map);
+        task_map = map;
+        task_cap = cap;
+    }
+    uint32_t i = hash_ptr(key) & (task_cap - 1);
+    while (task_map[i].key != NULL) {
+        i = (i + 1) & (task_cap - 1);
+    }
+    task_map[i].key = key;
+    task_map[i].slot = slot;
+    task_used++;
+    return 0;
+}
+
+/* Removes `entry` (backward shift: no tombstones). */
+static void task_remove(TaskEntry *entry)
+{
+    uint32_t i = (uint32_t)(entry - task_map);
+    task_used--;
+    for (uint32_t j = (i + 1) & (task_cap - 1); task_map[j].key != NULL; j = (j + 1) & (task_cap - 1)) {
+        uint32_t home = hash_ptr(task_map[j].key) & (task_cap - 1);
+        /* j's entry may move into the hole at i when its home is not in (i, j]. */
+        if (((j - home) & (task_cap - 1)) >= ((j - i) & (task_cap - 1))) {
+            task_map[i] = task_map[j];
+            i = j;
+        }
+    }
+    task_map[i].key = NULL;
+    task_map[i].slot = NULL;
+}
+
+static Rec *take_slot(void)
+{
+    Rec *slot = free_slots;
+    if (slot != NULL) {
+        free_slots = slot->free_next;
+        slot->free_next = NULL;
+        return slot;
+    }
+    slot = calloc(1, sizeof(Rec));
+    if (slot == NULL) {
+        return NULL;
+    }
+    slot->gen = generation;
+    slot->thread_id = next_thread_id++;
+    slot->slot = 1;
+    tls.guard++;
+    slot->name = PyUnicode_FromFormat("asyncio task %u", ++slots_made);
+    if (slot->name == NULL) {
+        PyErr_Clear();
+    }
+    tls.guard--;
+    slot->next = registry;
+    registry = slot;
+    return slot;
+}
+
+/* The running task leaves this thread (its outermost frame here suspended or ended). */
+static void task_leave(void)
+{
+    Rec *slot = tls.task;
+    tls.task = NULL;
+    tls.task_open = 0;
+    if (slot == NULL || slot->gen != generation || slot->ended || slot->depth != 0) {
+        return;
+    }
+    TaskEntry *entry = task_find(slot->task_key);
+    if (entry != NULL && entry->slot == slot) {
+        task_remove(entry);
+    }
+    slot->task_key = NULL;
+    slot->free_next = free_slots;
+    free_slots = slot;
+}
+
+/* The loop's thread starts running tasks: the frames it has open (the code that started the
+ * loop) are closed on the wire, and their own exits are not sent later (exit_code). */
+static void hide_carrier(Rec *rec)
+{
+    if (rec == NULL || rec->gen != generation || rec->ended || rec->hidden != 0 || rec->depth == 0) {
+        return;
+    }
+    uint64_t ts = now_ticks();
+    if (rec->pend_used != 0) {
+        flush_pending(rec, ts);
+    }
+    for (uint32_t d = rec->depth; d > 0; d--) {
+        record_at(rec, (rec->stack[d - 1] << code_shift) | 1u, ts);
+    }
+    rec->hidden = rec->depth;
+}
+
+/* Before a profiled frame of `code` starts or resumes on this thread: its events go to the task
+ * it runs in. Returns 1 when the frame is a coroutine's that a task slot holds open already
+ * (a resume: nothing to record), else 0. */
+static int task_enter(PyCodeObject *code, int resumed)
+{
+    int is_async = (code->co_flags & ASYNC_FLAGS) != 0;
+    if (tls.task != NULL) {
+        if (UNLIKELY(tls.task->gen != generation || tls.task->ended)) {
+            tls.task = NULL;
+        }
+        else {
+            tls.task_open++;
+            goto routed;
+        }
+    }
+    if (!is_async) {
+        return 0;
+    }
+    _PyInterpreterFrame *frame = running_frame();
+    if (frame == NULL || frame_code(frame) != (PyObject *)code || !is_async_frame(frame)) {
+        return 0;
+    }
+    const void *key = frame;
+    for (int hops = 0; frame->previous != NULL && hops < 4096; hops++) {
+        frame = frame->previous;
+        if (!is_async_frame(frame)) {
+            break;
+        }
+        key = frame;
+    }
+    TaskEntry *entry = task_find(key);
+    Rec *slot = entry != NULL ? entry->slot : NULL;
+    if (slot == NULL) {
+        slot = take_slot();
+        if (slot == NULL || task_insert(key, slot) < 0) {
+            if (slot != NULL) {
+                slot->free_next = free_slots;
+                free_slots = slot;
+            }
+            return 0;
+        }
+        slot->task_key = key;
+    }
+    hide_carrier(current_rec());
+    tls.task = slot;
+    tls.task_open = 1;
+routed:
+    if (!(code->co_flags & CO_COROUTINE) || !resumed) {
+        return 0;
+    }
+    /* A coroutine resuming: open already unless it started before the agent saw its task. */
+    int64_t id = method_of(code, NULL, 0);
+    for (uint32_t d = tls.task->depth; id >= 0 && d > 0; d--) {
+        if (tls.task->stack[d - 1] == (uint32_t)id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether an event of `code` may concern a task (the hot path's only cost for other programs). */
+#define MAY_BE_TASK(code) UNLIKELY(tls.task != NULL || ((code)->co_flags & ASYNC_FLAGS) != 0)
+
+/* After a profiled frame of the running task suspended, returned or unwound on this thread. */
+static inline void task_left_frame(void)
+{
+    if (UNLIKELY(tls.task != NULL) && (tls.task_open == 0 || --tls.task_open == 0)) {
+        task_leave();
+    }
+}
+
+/* uninstall: every slot ends (its thread ends on the wire at the next drain), the map goes. */
+static void end_tasks(void)
+{
+    for (Rec *rec = registry; rec != NULL; rec = rec->next) {
+        if (rec->slot) {
+            rec->ended = 1;
+        }
+    }
+    free(task_map);
+    task_map = NULL;
+    task_cap = task_used = 0;
+    free_slots = NULL;
+    tls.task = NULL;
+    tls.task_open = 0;
+}
+#endif
+
+/* PY_START (code, offset) */
 static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
@@ -1001,6 +1311,31 @@ static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t n
     if (id < 0) {
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
     }
+#ifdef HR_TASKS
+    if (MAY_BE_TASK((PyCodeObject *)args[0])) {
+        task_enter((PyCodeObject *)args[0], 0);
+    }
+#endif
+    enter_id(id);
+    Py_RETURN_NONE;
+}
+
+/* PY_RESUME (code, offset): a generator's resume is a call of its own; a coroutine's is not. */
+static PyObject *mon_resume(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
+        Py_RETURN_NONE;
+    }
+    forget_offset(args, nargs);
+    int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
+    if (id < 0) {
+        return Py_NewRef(disable_obj ? disable_obj : Py_None);
+    }
+#ifdef HR_TASKS
+    if (MAY_BE_TASK((PyCodeObject *)args[0]) && task_enter((PyCodeObject *)args[0], 1)) {
+        Py_RETURN_NONE;
+    }
+#endif
     enter_id(id);
     Py_RETURN_NONE;
 }
@@ -1012,13 +1347,18 @@ static PyObject *mon_throw(PyObject *module, PyObject *const *args, Py_ssize_t n
         forget_offset(args, nargs);
         int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
         if (id >= 0) {
+#ifdef HR_TASKS
+            if (MAY_BE_TASK((PyCodeObject *)args[0]) && task_enter((PyCodeObject *)args[0], 1)) {
+                Py_RETURN_NONE;
+            }
+#endif
             enter_id(id);
         }
     }
     Py_RETURN_NONE;
 }
 
-/* PY_RETURN, PY_YIELD (code, offset, value) */
+/* PY_RETURN (code, offset, value) */
 static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
@@ -1034,7 +1374,30 @@ static PyObject *mon_return(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (id == -1) {
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
     }
+#ifdef HR_TASKS
+    if (id >= 0) {
+        task_left_frame();
+    }
+#endif
     Py_RETURN_NONE;
+}
+
+/* PY_YIELD (code, offset, value): a generator's yield ends its call; a coroutine suspending stays
+ * open on its task's stack (awaiting). */
+static PyObject *mon_yield(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+#ifdef HR_TASKS
+    if (LIKELY(active && nargs >= 1 && PyCode_Check(args[0])) && tls.task != NULL &&
+        (((PyCodeObject *)args[0])->co_flags & CO_COROUTINE) != 0) {
+        forget_offset(args, nargs);
+        if (method_of((PyCodeObject *)args[0], NULL, 0) == -1) {
+            return Py_NewRef(disable_obj ? disable_obj : Py_None);
+        }
+        task_left_frame();
+        Py_RETURN_NONE;
+    }
+#endif
+    return mon_return(module, args, nargs);
 }
 
 /* PY_UNWIND (code, offset, exception): cannot be disabled. */
@@ -1042,7 +1405,14 @@ static PyObject *mon_unwind(PyObject *module, PyObject *const *args, Py_ssize_t 
 {
     if (active && nargs >= 1 && PyCode_Check(args[0])) {
         forget_offset(args, nargs);
-        exit_code((PyCodeObject *)args[0]);
+        int64_t id = exit_code((PyCodeObject *)args[0]);
+#ifdef HR_TASKS
+        if (id >= 0) {
+            task_left_frame();
+        }
+#else
+        (void)id;
+#endif
     }
     Py_RETURN_NONE;
 }
@@ -1208,6 +1578,10 @@ static PyObject *install(PyObject *module, PyObject *args)
         free_rec_buffers(rec);
     }
     registry = NULL;
+#ifdef HR_TASKS
+    end_tasks();
+    slots_made = 0;
+#endif
     dropped_gone = 0;
     memset(mem_dropped_gone, 0, sizeof(mem_dropped_gone));
     next_thread_id = 1;
@@ -1268,6 +1642,9 @@ static PyObject *uninstall(PyObject *module, PyObject *unused)
     (void)module;
     (void)unused;
     active = 0;
+#ifdef HR_TASKS
+    end_tasks();
+#endif
     counting = 0;
     unhook_object_allocator();
 #if PY_VERSION_HEX >= 0x030D0000
@@ -1540,20 +1917,22 @@ static PyObject *drain(PyObject *module, PyObject *args)
             /* Every event since the first drop was dropped, so the current stack is exactly
              * where the next events continue from. */
             snap->resync = 1;
-            snap->depth = rec->depth;
-            if (ended) {
-                snap->stack = rec->stack; /* the thread is gone: take its stack */
-                rec->stack = NULL;
-                rec->depth = rec->stack_cap = 0;
-            }
-            else if (rec->depth > 0) {
-                snap->stack = malloc((size_t)rec->depth * sizeof(uint32_t));
+            /* Frames hidden below an event loop (Rec.hidden) stay closed on the wire. */
+            uint32_t shown = rec->depth > rec->hidden ? rec->depth - rec->hidden : 0;
+            snap->depth = shown;
+            if (shown > 0) {
+                snap->stack = malloc((size_t)shown * sizeof(uint32_t));
                 if (snap->stack == NULL) {
                     snap->depth = 0; /* out of memory: an empty resync is still consistent-ish */
                 }
                 else {
-                    memcpy(snap->stack, rec->stack, (size_t)rec->depth * sizeof(uint32_t));
+                    memcpy(snap->stack, rec->stack + (rec->depth - shown), (size_t)shown * sizeof(uint32_t));
                 }
+            }
+            if (ended) {
+                free(rec->stack); /* the thread is gone */
+                rec->stack = NULL;
+                rec->depth = rec->stack_cap = 0;
             }
             rec->drops_pending = 0;
         }
@@ -1726,7 +2105,7 @@ static PyObject *thread_ids(PyObject *module, PyObject *unused)
         return NULL;
     }
     for (Rec *rec = registry; rec != NULL; rec = rec->next) {
-        if (rec->ended) {
+        if (rec->ended || rec->slot) {
             continue;
         }
         PyObject *key = PyLong_FromUnsignedLong(rec->ident);
@@ -2120,6 +2499,10 @@ static PyMethodDef methods[] = {
 #if PY_VERSION_HEX >= 0x030C0000
     {"mon_start", (PyCFunction)(void (*)(void))mon_start, METH_FASTCALL,
      "sys.monitoring PY_START/PY_RESUME callback."},
+    {"mon_resume", (PyCFunction)(void (*)(void))mon_resume, METH_FASTCALL,
+     "sys.monitoring PY_RESUME callback (a coroutine's resume is not a call)."},
+    {"mon_yield", (PyCFunction)(void (*)(void))mon_yield, METH_FASTCALL,
+     "sys.monitoring PY_YIELD callback (a coroutine suspending stays open in its task)."},
     {"mon_throw", (PyCFunction)(void (*)(void))mon_throw, METH_FASTCALL,
      "sys.monitoring PY_THROW callback."},
     {"mon_return", (PyCFunction)(void (*)(void))mon_return, METH_FASTCALL,

@@ -140,10 +140,10 @@ class NativeRecorder:
     def _callbacks(events):
         return {
             events.PY_START: _native.mon_start,
-            events.PY_RESUME: _native.mon_start,
+            events.PY_RESUME: _native.mon_resume,
             events.PY_THROW: _native.mon_throw,
             events.PY_RETURN: _native.mon_return,
-            events.PY_YIELD: _native.mon_return,
+            events.PY_YIELD: _native.mon_yield,
             events.PY_UNWIND: _native.mon_unwind,
         }
 

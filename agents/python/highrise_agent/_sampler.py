@@ -26,10 +26,7 @@ import time
 from . import _wire
 from ._pyhook import _thread_name
 
-try:
-    from . import _stacks
-except ImportError:
-    _stacks = None
+_stacks = None  # the GIL-free reader, imported by the first Sampler that uses it
 
 # How often the sender drains the GIL-free sampler's samples (each drain takes the GIL once).
 DRAIN_INTERVAL_S = 0.05
@@ -42,6 +39,19 @@ DRAIN_INTERVAL_S = 0.05
 # costs the program nothing but the sampler's own 100 handovers a second; with more, the
 # program's own interval is kept (their switching is the program's behaviour).
 SAMPLING_SWITCH_INTERVAL_S = 0.0002
+
+
+def _import_stacks():
+    """Whether the GIL-free reader is here (imported on first use: a program measured with hooks
+    never loads it)."""
+    global _stacks
+    if _stacks is None:
+        try:
+            from . import _stacks as module
+        except ImportError:
+            return False
+        _stacks = module
+    return True
 
 
 class _Track:
@@ -62,7 +72,7 @@ class Sampler:
         it). `gil_free`: read the stacks without the GIL; None: wherever `_stacks` exists and
         $HIGHRISE_SAMPLER is not "gil". Nothing runs until `start`."""
         if gil_free is None:
-            gil_free = _stacks is not None and os.environ.get("HIGHRISE_SAMPLER", "") != "gil"
+            gil_free = os.environ.get("HIGHRISE_SAMPLER", "") != "gil" and _import_stacks()
         self.gil_free = gil_free
         self._clock_zero_ns = clock_zero_ns
         self._methods = methods
