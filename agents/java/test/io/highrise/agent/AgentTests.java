@@ -67,6 +67,7 @@ public final class AgentTests {
         tests.put("java_21_and_25_class_files_are_instrumented", AgentTests::newerClassFiles);
         tests.put("a_class_that_cannot_be_instrumented_is_named", AgentTests::classNotInstrumented);
         tests.put("parked_virtual_threads_are_threads_of_the_city", AgentTests::virtualThreads);
+        tests.put("a_leak_of_virtual_threads_raises_the_stuck_alert", AgentTests::virtualThreadLeak);
         tests.put("pre_session_rule", AgentTests::preSessionRule);
         tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
         tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", () -> attachFramesReturn(false));
@@ -835,6 +836,41 @@ public final class AgentTests {
             check(list(s.get("threads")).size() == 5001, "threads " + list(s.get("threads")).size());
             System.out.println("     (heap " + heap.group(1) + " MB with 5,000 virtual threads parked)");
         }
+    }
+
+    /**
+     * The paper's thread leak with virtual threads: a service whose requests (virtual threads)
+     * mostly finish, but a few each second wait for good in {@code leak}; `highrise report` raises
+     * the stuck alert on it, with the parked threads rising, in the default mode.
+     */
+    static void virtualThreadLeak() throws Exception {
+        Path jdk = newerJdk();
+        if (jdk == null || highrise == null) {
+            System.out.println("     (skipped: no JDK 21 or later under /usr/lib/jvm, or no --highrise)");
+            return;
+        }
+        Path main = mainSource("vtleak", "package vtleak;\n"
+                + "public class Main {\n"
+                + "  static final Object never = new Object();\n"
+                + "  static void leak() throws InterruptedException { synchronized (never) { never.wait(); } }\n"
+                + "  static long work(int i) { long h = i; for (int k = 0; k < 2000; k++) h = h * 31 + k; return h; }\n"
+                + "  static void handle(int i) { work(i); if (i % 25 == 0) { try { leak(); } catch (InterruptedException e) { } } }\n"
+                + "  public static void main(String[] a) throws Exception {\n"
+                + "    long end = System.nanoTime() + 13_000_000_000L; int i = 0;\n"
+                + "    while (System.nanoTime() < end) { for (int k = 0; k < 10; k++) { final int n = i++; Thread.ofVirtual().start(() -> handle(n)); } Thread.sleep(20); }\n"
+                + "    System.out.println(\"VT LEAK DONE \" + i); System.exit(0); } }\n");
+        Path out = compile(jdk, main, "21");
+        Recorded run = recordProgram(Files.createTempDirectory("highrise-vt-leak"), addr -> Arrays.asList(
+                jdk.resolve("bin/java").toString(), "-javaagent:" + jar + "=addr=" + addr + ",include=vtleak",
+                "-cp", out.toString(), "vtleak.Main"));
+        check(run.output.contains("VT LEAK DONE"), run.output);
+        Map<String, Object> report = map(new Json(runTool(highrise, "report", "--json", run.hrec.toString())).value());
+        List<Object> alerts = report.get("alerts") == null ? List.of() : list(report.get("alerts"));
+        Map<String, Object> stuck = alerts.stream().map(AgentTests::map)
+                .filter(alert -> "stuck".equals(alert.get("kind"))).findFirst().orElse(null);
+        check(stuck != null && "vtleak.Main.leak".equals(stuck.get("method")), "alerts " + alerts);
+        check(num(stuck.get("parked_now")) > num(stuck.get("parked_then")), "parked " + stuck);
+        System.out.println("     (" + stuck.get("text") + ")");
     }
 
     /**
