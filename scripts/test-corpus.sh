@@ -23,11 +23,14 @@
 #                          program, then `highrise detach` (scripts/bench-attach.py --check: its
 #                          rounds/s before, attached and detached in one run; top method vs JFR)
 #   python docutils-attach the same into a running docutils on python3 (top method vs py-spy)
+#   python aiohttp-tasks   an aiohttp service under Apache's `ab` (50 at a time), on the first
+#                          CPython 3.12+: fetch_user on top with ~50 tasks, calls = requests served
+#                          (scripts/corpus/aiohttp_check.py)
 # Installs what it needs: Maven and Rhino from Debian (scripts/install-java-deps.sh), the pinned
 # Python libraries into the virtual environments scripts/test-python.sh makes
 # ($HOME/.cache/highrise/python-venv-<version>, made here when missing).
 # HIGHRISE_CORPUS=name,name runs a subset (maven, rhino, pygments, docutils, rust, jruby-attach,
-# docutils-attach);
+# docutils-attach, aiohttp-tasks);
 # HIGHRISE_CORPUS_KEEP=1 keeps the recordings, reports and outputs (their folder is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +62,7 @@ fi
 # The interpreters, as scripts/test-python.sh finds them: python3, and 3.12/3.13 when present.
 source scripts/find-pythons.sh
 venvs=()
-if wanted pygments || wanted docutils || wanted docutils-attach; then
+if wanted pygments || wanted docutils || wanted docutils-attach || wanted aiohttp-tasks; then
     for entry in "${pythons[@]}"; do
         python="${entry%=*}"
         version="${entry#*=}"
@@ -293,6 +296,31 @@ if wanted docutils-attach && [ -n "${venvs[0]:-}" ]; then
     HIGHRISE_BENCH_PYTHON="${venvs[0]%=*}/bin/python" HIGHRISE_PY_SPY="$HOME/.cache/highrise/profilers-venv/bin/py-spy" \
         attach_case "python/docutils-attach" python3 scripts/bench-attach.py --python --check --phase-s 8 \
         --highrise "$highrise"
+fi
+
+# asyncio tasks as threads in a real framework (aiohttp, pinned) under a real load generator.
+aiohttp_venv=""
+for entry in "${venvs[@]}"; do
+    if [ -z "$aiohttp_venv" ] && [[ "${entry#*=}" != 3.11* ]]; then aiohttp_venv="${entry%=*}"; fi
+done
+if wanted aiohttp-tasks && [ -n "$aiohttp_venv" ]; then
+    "$aiohttp_venv/bin/python" -c 'import aiohttp, sys; sys.exit(aiohttp.__version__ != "3.14.5")' 2>/dev/null \
+        || "$aiohttp_venv/bin/python" -m pip install -q --disable-pip-version-check aiohttp==3.14.5
+    if ! command -v ab >/dev/null 2>&1; then
+        echo "corpus: installing apache2-utils (ab, the load generator)"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apache2-utils >/dev/null
+    fi
+    started="$(date +%s.%N)"
+    mkdir -p "$work/python"
+    if python3 scripts/corpus/aiohttp_check.py "$aiohttp_venv/bin/python" "$highrise" 3000 \
+        >"$work/python/aiohttp-tasks.json" 2>"$work/python/aiohttp-tasks.err"; then
+        passed=$((passed + 1))
+        echo "corpus: python/aiohttp-tasks $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%s requests, %s/s, top %s %.1f %%, %d tasks, calls %s" % (r["served"], r["requests_per_s"], r["top"], r["top_run_pct"], r["fetch_user"]["max_thread_count"], r["calls"]))' "$work/python/aiohttp-tasks.json") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
+    else
+        failures=$((failures + 1))
+        echo "corpus: python/aiohttp-tasks FAIL"
+        cat "$work/python/aiohttp-tasks.json" "$work/python/aiohttp-tasks.err"
+    fi
 fi
 
 total="$(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$corpus_started" "$(date +%s.%N)")"
