@@ -23,6 +23,9 @@
 #                          program, then `highrise detach` (scripts/bench-attach.py --check: its
 #                          rounds/s before, attached and detached in one run; top method vs JFR)
 #   python docutils-attach the same into a running docutils on python3 (top method vs py-spy)
+#   java   vt-service      the JDK's HttpServer, a virtual thread per request, compiled for 21 and
+#                          run on the newest JDK 21+ here, under `ab` (50 at a time): fetch on top
+#                          with ~50 threads, calls = requests served (scripts/corpus/vt_check.py)
 #   python aiohttp-tasks   an aiohttp service under Apache's `ab` (50 at a time), on the first
 #                          CPython 3.12+: fetch_user on top with ~50 tasks, calls = requests served
 #                          (scripts/corpus/aiohttp_check.py)
@@ -30,7 +33,7 @@
 # Python libraries into the virtual environments scripts/test-python.sh makes
 # ($HOME/.cache/highrise/python-venv-<version>, made here when missing).
 # HIGHRISE_CORPUS=name,name runs a subset (maven, rhino, pygments, docutils, rust, jruby-attach,
-# docutils-attach, aiohttp-tasks);
+# docutils-attach, aiohttp-tasks, vt-service);
 # HIGHRISE_CORPUS_KEEP=1 keeps the recordings, reports and outputs (their folder is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -298,6 +301,28 @@ if wanted docutils-attach && [ -n "${venvs[0]:-}" ]; then
         --highrise "$highrise"
 fi
 
+# Services under a real load generator, Apache's `ab`.
+need_ab() {
+    if ! command -v ab >/dev/null 2>&1; then
+        echo "corpus: installing apache2-utils (ab, the load generator)"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apache2-utils >/dev/null
+    fi
+}
+if wanted vt-service; then
+    need_ab
+    started="$(date +%s.%N)"
+    mkdir -p "$work/java"
+    if python3 scripts/corpus/vt_check.py "$jar" "$highrise" 3000 \
+        >"$work/java/vt-service.json" 2>"$work/java/vt-service.err"; then
+        passed=$((passed + 1))
+        echo "corpus: java/vt-service $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r.get("skipped") or "JDK %s, %s requests, %s/s, top %s %.1f %%, %d threads, calls %s" % (r["jdk"], r["served"], r["requests_per_s"], r["top"], r["top_run_pct"], r["fetch"]["max_thread_count"], r["calls"]))' "$work/java/vt-service.json") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
+    else
+        failures=$((failures + 1))
+        echo "corpus: java/vt-service FAIL"
+        cat "$work/java/vt-service.json" "$work/java/vt-service.err"
+    fi
+fi
+
 # asyncio tasks as threads in a real framework (aiohttp, pinned) under a real load generator.
 aiohttp_venv=""
 for entry in "${venvs[@]}"; do
@@ -306,10 +331,7 @@ done
 if wanted aiohttp-tasks && [ -n "$aiohttp_venv" ]; then
     "$aiohttp_venv/bin/python" -c 'import aiohttp, sys; sys.exit(aiohttp.__version__ != "3.14.5")' 2>/dev/null \
         || "$aiohttp_venv/bin/python" -m pip install -q --disable-pip-version-check aiohttp==3.14.5
-    if ! command -v ab >/dev/null 2>&1; then
-        echo "corpus: installing apache2-utils (ab, the load generator)"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apache2-utils >/dev/null
-    fi
+    need_ab
     started="$(date +%s.%N)"
     mkdir -p "$work/python"
     if python3 scripts/corpus/aiohttp_check.py "$aiohttp_venv/bin/python" "$highrise" 3000 \

@@ -72,6 +72,9 @@ public final class Ring {
 
     final int session;
     final long threadId;
+    /** A virtual thread (JDK 21+), and whether it took the wire id of one that ended. */
+    final boolean virtual;
+    final boolean reusedId;
     final Thread thread;
     final String threadName;
     final long startNanos;
@@ -194,9 +197,15 @@ public final class Ring {
         this.sender = sender;
         this.session = sender.sessionId;
         this.thread = thread;
-        this.threadName = thread.getName();
-        this.threadId = sender.nextThreadId();
-        this.capacity = isVirtual(thread) ? Math.min(VIRTUAL_THREAD_EVENTS, sender.options.bufferEvents)
+        this.virtual = isVirtual(thread);
+        // A virtual thread takes the wire id of one that ended (Sender.reuseVirtualId), so the
+        // session's threads are as many as ran at once, not one per request.
+        long reused = virtual ? sender.reuseVirtualId() : -1;
+        this.reusedId = reused >= 0;
+        this.threadId = reusedId ? reused : sender.nextThreadId();
+        String name = thread.getName();
+        this.threadName = virtual && name.isEmpty() ? "virtual #" + threadId : name;
+        this.capacity = virtual ? Math.min(VIRTUAL_THREAD_EVENTS, sender.options.bufferEvents)
                 : sender.options.bufferEvents;
         this.mask = capacity - 1;
         this.halfMask = capacity / 2 - 1;

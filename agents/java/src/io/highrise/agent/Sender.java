@@ -191,6 +191,25 @@ final class Sender implements Runnable {
         return threadIds.getAndIncrement();
     }
 
+    /**
+     * Virtual threads are folded: an ended one's wire thread is not ended but emptied (a Resync to
+     * no frame) and its id handed to the next virtual thread, as a pool's thread takes the next
+     * task. With a virtual thread per request, the session then has as many threads as requests
+     * ran at once, each alive for long (elevation is a share of the window: a thread that lives
+     * for one 50 ms request would read 2 % wherever it waited), and memory stays bounded however
+     * many virtual threads come and go. Only ids whose emptying was written are here. Last in,
+     * first out: the same few ids serve again, so a window sees about as many threads as ran at
+     * once (first in, first out would cycle through every id ever freed).
+     */
+    private final java.util.concurrent.ConcurrentLinkedDeque<Long> freeVirtualIds =
+            new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+    /** The wire id of an ended virtual thread to reuse, or -1. */
+    long reuseVirtualId() {
+        Long id = freeVirtualIds.poll();
+        return id == null ? -1 : id;
+    }
+
     void register(Ring r) {
         newRings.add(r);
     }
@@ -415,7 +434,9 @@ final class Sender implements Runnable {
         Ring r;
         while ((r = newRings.poll()) != null) {
             rings.add(r);
-            wire.threadStart(r.threadId, r.threadName, ticks(r.startNanos));
+            if (!r.reusedId) {
+                wire.threadStart(r.threadId, r.threadName, ticks(r.startNanos));
+            }
             if (r.preIds != null) {
                 // The thread's first message: the frames it was already running (before any of its events).
                 for (int id : r.preIds) {
@@ -451,7 +472,12 @@ final class Sender implements Runnable {
                 ring.wireAlive = 0;
                 stopTracking(ring);
                 premade.remove(ring.thread, ring);
-                wire.threadEnd(ring.threadId, now);
+                if (ring.virtual) {
+                    wire.resync(ring.threadId, now, new int[0], 0); // folded: see freeVirtualIds
+                    freeVirtualIds.push(ring.threadId);
+                } else {
+                    wire.threadEnd(ring.threadId, now);
+                }
                 noteDrops(ring);
                 it.remove();
             }

@@ -37,6 +37,9 @@ final class Sizes {
 
     private Sizes() {}
 
+    /** Whether this JDK (24+) prints a warning for Unsafe's memory-access methods. */
+    static final boolean MEMORY_ACCESS_WARNS = Runtime.version().feature() >= 24;
+
     static {
         for (char c : "ZBCSIJFD".toCharArray()) {
             primitiveShapes[c] = 16 | primitiveSize(c) << 8 | 7 << 16;
@@ -55,7 +58,9 @@ final class Sizes {
             f.setAccessible(true);
             unsafe = f.get(null);
             allocateInstance = u.getMethod("allocateInstance", Class.class);
-            objectFieldOffset = u.getMethod("objectFieldOffset", Field.class);
+            // JDK 24+ warns on stderr at the first call of any of Unsafe's memory-access methods
+            // (JEP 498): there the array numbers are measured and field offsets not used.
+            objectFieldOffset = MEMORY_ACCESS_WARNS ? null : u.getMethod("objectFieldOffset", Field.class);
         } catch (Throwable t) {
             unsafe = null;
         }
@@ -67,7 +72,7 @@ final class Sizes {
         alignMask = g >= 8 && Long.bitCount(g) == 1 && g <= 256 ? (int) g - 1 : 7;
         Method baseOffset = null;
         Method indexScale = null;
-        if (unsafe != null) {
+        if (unsafe != null && !MEMORY_ACCESS_WARNS) {
             try {
                 baseOffset = unsafe.getClass().getMethod("arrayBaseOffset", Class.class);
                 indexScale = unsafe.getClass().getMethod("arrayIndexScale", Class.class);
