@@ -68,6 +68,7 @@ public final class AgentTests {
         tests.put("a_class_that_cannot_be_instrumented_is_named", AgentTests::classNotInstrumented);
         tests.put("parked_virtual_threads_are_threads_of_the_city", AgentTests::virtualThreads);
         tests.put("a_leak_of_virtual_threads_raises_the_stuck_alert", AgentTests::virtualThreadLeak);
+        tests.put("short_lived_virtual_threads_are_folded", AgentTests::virtualThreadChurn);
         tests.put("pre_session_rule", AgentTests::preSessionRule);
         tests.put("attach_shows_threads_stuck_since_before_it", AgentTests::attachStuckThreads);
         tests.put("attach_pre_session_frames_that_return_leave_stacks_balanced", () -> attachFramesReturn(false));
@@ -835,6 +836,46 @@ public final class AgentTests {
             check(num(map(s.get("calls")).getOrDefault("vt.Main.park", 0)) == 5000, "park calls " + s.get("calls"));
             check(list(s.get("threads")).size() == 5001, "threads " + list(s.get("threads")).size());
             System.out.println("     (heap " + heap.group(1) + " MB with 5,000 virtual threads parked)");
+        }
+    }
+
+    /**
+     * 30,000 short-lived virtual threads (a request each, 3,000 a second, ~20 at once): ended ones
+     * are folded into the next ones, so the session has a few dozen threads, not 30,000, every
+     * call is counted, and the heap stays small.
+     */
+    static void virtualThreadChurn() throws Exception {
+        Path jdk = newerJdk();
+        if (jdk == null) {
+            System.out.println("     (skipped: no JDK 21 or later under /usr/lib/jvm)");
+            return;
+        }
+        Path main = mainSource("vtchurn", "package vtchurn;\n"
+                + "public class Main {\n"
+                + "  static long work(int i) throws InterruptedException { Thread.sleep(5); long h = i; for (int k = 0; k < 500; k++) h = h * 31 + k; return h; }\n"
+                + "  static void handle(int i) { try { work(i); } catch (InterruptedException e) { } }\n"
+                + "  public static void main(String[] a) throws Exception {\n"
+                + "    long maxHeap = 0; Runtime rt = Runtime.getRuntime();\n"
+                + "    for (int s = 0; s < 10; s++) {\n"
+                + "      for (int b = 0; b < 100; b++) { for (int k = 0; k < 30; k++) { final int n = s * 3000 + b * 30 + k; Thread.ofVirtual().start(() -> handle(n)); } Thread.sleep(10); }\n"
+                + "      System.gc(); maxHeap = Math.max(maxHeap, rt.totalMemory() - rt.freeMemory()); }\n"
+                + "    Thread.sleep(500); System.out.println(\"HEAP MB \" + maxHeap / 1000000); } }\n");
+        Path out = compile(jdk, main, "21");
+        try (Probe p = new Probe(1)) {
+            List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar
+                    + "=mode=exact,addr=" + p.addr + ",include=vtchurn", "-cp", out.toString(), "vtchurn.Main");
+            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(120, TimeUnit.SECONDS) && output.contains("HEAP MB"), output);
+            java.util.regex.Matcher heap = java.util.regex.Pattern.compile("HEAP MB (\\d+)").matcher(output);
+            check(heap.find() && Integer.parseInt(heap.group(1)) < 200, "heap with 30,000 virtual threads: " + output);
+            Map<String, Object> s = p.session(60);
+            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end " + s.get("end"));
+            check(num(map(s.get("calls")).getOrDefault("vtchurn.Main.work", 0)) == 30000, "work calls " + s.get("calls"));
+            int threads = list(s.get("threads")).size();
+            check(threads >= 10 && threads <= 300, "threads " + threads + " for 30,000 virtual threads");
+            System.out.println("     (30,000 virtual threads as " + threads + " threads of the session, heap "
+                    + heap.group(1) + " MB)");
         }
     }
 
