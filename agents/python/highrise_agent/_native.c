@@ -49,10 +49,10 @@
 #error "highrise_agent._native needs 64-bit pointers"
 #endif
 
-/* asyncio tasks as threads (3.12, 3.13, with sys.monitoring): a coroutine's frame and the chain of
- * coroutines awaiting it are read from the interpreter's frames, whose layout is internal: read
- * from this very version's headers. See "tasks" below. */
-#if PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030E0000
+/* asyncio tasks as threads (3.11 with the profile hook, 3.12 and 3.13 with sys.monitoring): a
+ * coroutine's frame and the chain of coroutines awaiting it are read from the interpreter's
+ * frames, whose layout is internal: read from this very version's headers. See "tasks" below. */
+#if PY_VERSION_HEX < 0x030E0000
 #define HR_TASKS 1
 #define Py_BUILD_CORE 1
 #include "internal/pycore_frame.h"
@@ -1013,24 +1013,6 @@ static void hook_exit(PyFrameObject *frame)
     Py_DECREF(code);
 }
 
-#if PY_VERSION_HEX >= 0x030C0000
-/* ---- sys.monitoring callbacks (3.12+): called with the code object, no frame object is
- * materialised, and excluded code is switched off for good by returning DISABLE. ---- */
-
-static PyObject *disable_obj = NULL; /* sys.monitoring.DISABLE */
-
-/* The offset argument CPython made for this callback: a new int object beyond 256. */
-static inline void forget_offset(PyObject *const *args, Py_ssize_t nargs)
-{
-    if (counting && nargs >= 2 && PyLong_CheckExact(args[1])) {
-        int overflow = 0;
-        long value = PyLong_AsLongAndOverflow(args[1], &overflow);
-        if (overflow || value > 256) {
-            forget_hooks_object(args[1], 1);
-        }
-    }
-}
-
 #ifdef HR_TASKS
 /* ---- tasks: asyncio (any event loop on Python coroutines) as the paper's threads ----
  *
@@ -1283,6 +1265,17 @@ static inline void task_left_frame(void)
     }
 }
 
+#if PY_VERSION_HEX < 0x030C0000
+/* 3.11's profile hook reports a coroutine's suspension as a return: YIELD_VALUE marks the
+ * generator suspended before the hook is called. */
+static inline int suspending(PyFrameObject *frame)
+{
+    _PyInterpreterFrame *iframe = frame->f_frame;
+    return iframe != NULL && iframe->owner == FRAME_OWNED_BY_GENERATOR &&
+           _PyFrame_GetGenerator(iframe)->gi_frame_state == FRAME_SUSPENDED;
+}
+#endif
+
 /* uninstall: every slot ends (its thread ends on the wire at the next drain), the map goes. */
 static void end_tasks(void)
 {
@@ -1299,6 +1292,25 @@ static void end_tasks(void)
     tls.task_open = 0;
 }
 #endif
+
+#if PY_VERSION_HEX >= 0x030C0000
+/* ---- sys.monitoring callbacks (3.12+): called with the code object, no frame object is
+ * materialised, and excluded code is switched off for good by returning DISABLE. ---- */
+
+static PyObject *disable_obj = NULL; /* sys.monitoring.DISABLE */
+
+/* The offset argument CPython made for this callback: a new int object beyond 256. */
+static inline void forget_offset(PyObject *const *args, Py_ssize_t nargs)
+{
+    if (counting && nargs >= 2 && PyLong_CheckExact(args[1])) {
+        int overflow = 0;
+        long value = PyLong_AsLongAndOverflow(args[1], &overflow);
+        if (overflow || value > 256) {
+            forget_hooks_object(args[1], 1);
+        }
+    }
+}
+
 
 /* PY_START (code, offset) */
 static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1476,9 +1488,37 @@ static int profile_cb(PyObject *obj, PyFrameObject *frame, int what, PyObject *a
         if (counting) {
             forget_hooks_object((PyObject *)frame, 0); /* made for this hook, if just now */
         }
+#if defined(HR_TASKS) && PY_VERSION_HEX < 0x030C0000
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        if (MAY_BE_TASK(code)) {
+            /* A task's frame (see "tasks"); a coroutine resuming (it ran before) is no call. */
+            int64_t id = method_of(code, frame, 1);
+            if (id >= 0 && !task_enter(code, PyFrame_GetLasti(frame) >= 0)) {
+                enter_id(id);
+            }
+            Py_DECREF(code);
+            return 0;
+        }
+        Py_DECREF(code);
+#endif
         hook_enter(frame);
     }
     else if (what == PyTrace_RETURN) {
+#if defined(HR_TASKS) && PY_VERSION_HEX < 0x030C0000
+        if (UNLIKELY(tls.task != NULL)) {
+            PyCodeObject *code = PyFrame_GetCode(frame);
+            if ((code->co_flags & CO_COROUTINE) && suspending(frame)) {
+                if (method_of(code, frame, 0) >= 0) {
+                    task_left_frame(); /* it stays open on its task's stack */
+                }
+            }
+            else if (exit_code(code) >= 0) {
+                task_left_frame();
+            }
+            Py_DECREF(code);
+            return 0;
+        }
+#endif
         hook_exit(frame);
     }
     else if (counting && arg != NULL) {
