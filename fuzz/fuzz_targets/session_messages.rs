@@ -78,6 +78,11 @@ enum Op {
     Raw(Vec<u8>),
     Command(Command),
     Report,
+    /// A notice (its key may repeat, be too long, or be one key too many).
+    Notice {
+        key: String,
+        text: String,
+    },
 }
 
 /// A method id. Ingest refuses ids `MAX_METHOD_ID_GAP` or more above the methods defined so
@@ -319,6 +324,7 @@ fuzz_target!(|input: Input| {
                 timestamp: tick(&mut now, dt),
             },
             Op::Hello => AgentMessage::Hello(hello.clone()),
+            Op::Notice { key, text } => AgentMessage::Notice { key, text },
             Op::Raw(payload) => {
                 processor.feed_payload(&payload);
                 continue;

@@ -125,6 +125,7 @@ fn agent_message_tag(message: &AgentMessage) -> u32 {
         AgentMessage::LiveObjects(_) => 12,
         AgentMessage::ClassRelations(_) => 13,
         AgentMessage::Measure(_) => 14,
+        AgentMessage::Notice { .. } => 15,
     }
 }
 

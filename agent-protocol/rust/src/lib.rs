@@ -48,13 +48,14 @@ pub use frame::{
 pub use message::{
     qualified_name, replay_agent, replayed_file, AgentMessage, ClassDef, ClassKind, ClassRelation,
     EventBatch, Hello, LiveClass, LiveObjects, Measure, MeasureMode, MethodDef, RelationKind,
-    ViewerMessage, PHASE_MARK_CLASS, PHASE_MARK_PACKAGE, REPLAY_AGENT_PREFIX,
+    ViewerMessage, MAX_NOTICE_KEY_BYTES, MAX_NOTICE_TEXT_BYTES, PHASE_MARK_CLASS,
+    PHASE_MARK_PACKAGE, REPLAY_AGENT_PREFIX,
 };
 
 /// The protocol version this crate speaks. Bumped on any incompatible change to the bytes.
 /// Version 2 added class definitions, packed records with memory records, and memory drop
 /// totals (tags 9–11), then live-object snapshots (tag 12, sent only on request), class relations (tag 13) and the
-/// session's measure (tag 14, sampled agents); nothing of
+/// session's measure (tag 14, sampled agents) and notices (tag 15); nothing of
 /// version 1 changed.
 pub const PROTOCOL_VERSION: u32 = 2;
 

@@ -203,7 +203,17 @@ pub enum AgentMessage {
     /// Hello by agents that do not measure exactly (SPEC.md "Measure"); a session without one
     /// is exact. Sent again when it changes (adaptive modes).
     Measure(Measure),
+    /// Tag 15 (a version-2 addition): a fact about the session its user should see, that no
+    /// number says (SPEC.md "Notice"): classes the agent could not instrument, what counts as a
+    /// thread. A notice replaces the earlier one with the same `key` (at most
+    /// [`MAX_NOTICE_KEY_BYTES`] bytes; `text` at most [`MAX_NOTICE_TEXT_BYTES`]).
+    Notice { key: String, text: String },
 }
+
+/// The longest [`AgentMessage::Notice`] key, bytes.
+pub const MAX_NOTICE_KEY_BYTES: usize = 64;
+/// The longest [`AgentMessage::Notice`] text, bytes.
+pub const MAX_NOTICE_TEXT_BYTES: usize = 4096;
 
 /// How a session's elevations were measured (tag 14).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]

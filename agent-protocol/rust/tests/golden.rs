@@ -237,6 +237,13 @@ fn cases() -> Vec<(&'static str, Vec<u8>, String)> {
             }),
         ),
         agent(
+            "notice",
+            AgentMessage::Notice {
+                key: "not-instrumented".into(),
+                text: "2 classes not instrumented: big/Huge (method too large)".into(),
+            },
+        ),
+        agent(
             "thread_end",
             AgentMessage::ThreadEnd {
                 thread_id: 1,
@@ -287,9 +294,9 @@ fn is_viewer(name: &str) -> bool {
 }
 
 /// Files that are not part of `session.bin` (the answers, the Hello with a token: the
-/// session starts with the plain one, and the measure: the golden session is exact).
+/// session starts with the plain one, the measure: the golden session is exact, and the notice).
 fn is_aside(name: &str) -> bool {
-    is_viewer(name) || name == "hello_token" || name == "measure"
+    is_viewer(name) || name == "hello_token" || name == "measure" || name == "notice"
 }
 
 #[test]

@@ -27,6 +27,11 @@ except ImportError:
 __version__ = "0.1.0"
 
 DEFAULT_ADDR = "127.0.0.1:%d" % _wire.DEFAULT_PORT
+# The session's notice once an asyncio task ran profiled code (README "asyncio tasks as threads").
+TASKS_NOTICE = (
+    "asyncio tasks are threads: each task runs in a task slot ('asyncio task N'), where a coroutine "
+    "awaiting stays on top; a coroutine call is one call"
+)
 FLUSH_INTERVAL_S = 0.01
 HEARTBEAT_INTERVAL_S = 0.25
 CONNECT_TIMEOUT_S = 1.0
@@ -231,6 +236,7 @@ class Agent:
         # The hooks record every call: until mode=auto switches, never in mode=sampled.
         self.hooks = self.mode != "sampled"
         self._sampler = None
+        self._tasks_noticed = False  # the session was told that asyncio tasks are its threads
         self._rate_calls = 0
         self._switch_reason = None
         self._sample_ticks = None  # when the coming sample fell due (see _wait)
@@ -529,6 +535,9 @@ class Agent:
                 )
         if relations:
             frames.append(_wire.class_relations(relations))
+        if not self._tasks_noticed and self._sampler is None and self.recorder.task_slots():
+            self._tasks_noticed = True
+            frames.append(_wire.notice("threads", TASKS_NOTICE))
         frames.extend(sampled)
         packed_frame = _wire.records if self.recorder.records else _wire.events
         framed = self.recorder.framed  # the native drain's segments are frames already

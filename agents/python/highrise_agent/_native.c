@@ -2116,6 +2116,18 @@ static PyObject *sleep_then_clock(PyObject *module, PyObject *arg)
 }
 
 /* calls_drained() -> the enter and exit records every drain so far has packed into frames. */
+/* task_slots() -> how many task slots this session made (0: no asyncio task ran profiled code). */
+static PyObject *task_slots(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+#ifdef HR_TASKS
+    return PyLong_FromUnsignedLong(slots_made);
+#else
+    return PyLong_FromLong(0);
+#endif
+}
+
 static PyObject *calls_drained(PyObject *module, PyObject *unused)
 {
     (void)module;
@@ -2536,9 +2548,10 @@ static PyMethodDef methods[] = {
      "class_id(type, register) -> the class id of `type` (registered first when `register`), or None."},
     {"bootstrap", (PyCFunction)(void (*)(void))bootstrap, METH_FASTCALL,
      "Profile function for threading.setprofile: installs the C hook on a new thread."},
+    {"task_slots", task_slots, METH_NOARGS, "How many asyncio task slots this session made."},
 #if PY_VERSION_HEX >= 0x030C0000
     {"mon_start", (PyCFunction)(void (*)(void))mon_start, METH_FASTCALL,
-     "sys.monitoring PY_START/PY_RESUME callback."},
+     "sys.monitoring PY_START callback."},
     {"mon_resume", (PyCFunction)(void (*)(void))mon_resume, METH_FASTCALL,
      "sys.monitoring PY_RESUME callback (a coroutine's resume is not a call)."},
     {"mon_yield", (PyCFunction)(void (*)(void))mon_yield, METH_FASTCALL,

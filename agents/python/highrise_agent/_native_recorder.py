@@ -189,6 +189,11 @@ class NativeRecorder:
         goes on under the same ids)."""
         return _native.thread_ids()
 
+    @staticmethod
+    def task_slots():
+        """How many asyncio task slots (threads of the city that tasks run in) were made."""
+        return _native.task_slots()
+
     @property
     def dropped_total(self):
         return _native.dropped_total()

@@ -344,6 +344,11 @@ class PythonRecorder:
     def mechanism(self):
         return self._installed or "none"
 
+    @staticmethod
+    def task_slots():
+        """Tasks are not threads here (the C recorder's feature): none."""
+        return 0
+
     def thread_ids(self):
         """{ident: thread_id} of the recorded threads that still exist (a sampler taking over
         goes on under the same ids)."""

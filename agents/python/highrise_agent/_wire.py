@@ -25,6 +25,7 @@ TAG_MEMORY_DROPPED = 11
 TAG_LIVE_OBJECTS = 12
 TAG_CLASS_RELATIONS = 13
 TAG_MEASURE = 14
+TAG_NOTICE = 15
 MEASURE_EXACT = 0
 MEASURE_SAMPLED = 1
 MEASURE_ADAPTIVE = 2
@@ -172,6 +173,11 @@ def events(thread_id, base_timestamp, event_count, packed):
 def measure(mode, sample_period_us, sampled_methods):
     """Tag 14: how the session measures (MEASURE_EXACT, MEASURE_SAMPLED, MEASURE_ADAPTIVE)."""
     return frame(varint(TAG_MEASURE) + varint(mode) + varint(sample_period_us) + varint(sampled_methods))
+
+
+def notice(key, text):
+    """Tag 15: a fact the session's user should see (SPEC "Notice"); replaces the last with `key`."""
+    return frame(varint(TAG_NOTICE) + string(key) + string(text))
 
 
 def heartbeat(timestamp):

@@ -80,10 +80,11 @@ AGENT_FRAMES = [
 ]
 
 # Not part of session.bin: the same Hello with a token (the session starts with the plain one),
-# and a sampled session's measure (the golden session is exact).
+# a sampled session's measure (the golden session is exact), and a notice.
 TOKEN = "00112233445566778899aabbccddeeff"
 ASIDE_FRAMES = [
     ("measure", lambda: w.measure(w.MEASURE_SAMPLED, 10_000, 0)),
+    ("notice", lambda: w.notice("not-instrumented", "2 classes not instrumented: big/Huge (method too large)")),
     (
         "hello_token",
         lambda: w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000, TOKEN),

@@ -51,6 +51,9 @@ def test_a_request_awaiting_in_fetch_user_is_on_top_of_its_task_with_one_call_ea
     # The loop's thread carries the tasks: the module that runs the loop is not "busy".
     assert methods["<module>"]["run_share_pct"] < 10, methods["<module>"]
     assert report["end"] == "goodbye" and report["errors"] == [] and report["events_dropped"] == 0, report
+    # The session says what its threads are.
+    assert [n["key"] for n in report["notices"]] == ["threads"], report["notices"]
+    assert report["notices"][0]["text"].startswith("asyncio tasks are threads"), report["notices"]
 
 
 def test_a_task_leak_raises_the_stuck_alert():

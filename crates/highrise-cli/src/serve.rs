@@ -121,6 +121,8 @@ struct Printer {
     errors_printed: HashMap<SessionId, usize>,
     /// Sessions whose measure (sampled, adaptive) was said.
     measure_said: std::collections::HashSet<SessionId>,
+    /// The notices printed, per session and key (a notice is printed again when it changes).
+    notices_said: HashMap<(SessionId, String), String>,
     /// Per session, "package.Class.method" by method id, grown as definitions arrive.
     names: HashMap<SessionId, MethodNames>,
     /// Per session, the alerts raised from its snapshots (printed as they come).
@@ -158,6 +160,16 @@ impl Printer {
                 )?;
             }
         }
+        for notice in report.info.iter().flat_map(|info| &info.notices) {
+            let said = self
+                .notices_said
+                .entry((id, notice.key.clone()))
+                .or_default();
+            if *said != notice.text {
+                writeln!(out, "[session {id}] agent: {}", notice.text)?;
+                said.clone_from(&notice.text);
+            }
+        }
         self.learn_names(&report);
         self.print_alerts(out, &report)?;
         let printed = self.errors_printed.entry(id).or_insert(0);
@@ -187,6 +199,7 @@ impl Printer {
             self.print_top(out, &report)?;
             self.errors_printed.remove(&id);
             self.measure_said.remove(&id);
+            self.notices_said.retain(|(session, _), _| *session != id);
             self.names.remove(&id);
             self.alerts.remove(&id);
             self.ended += 1;

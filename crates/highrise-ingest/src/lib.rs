@@ -50,8 +50,9 @@ pub use replay::{
     ReplayError, ReplayHandle, ReplayProgress, ReplayReader, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED,
 };
 pub use report::{
-    RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
+    Notice, RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
     SessionReport, SessionSource, SessionStats, SessionStatus, ThreadInfo, MAX_KEPT_ERRORS,
+    MAX_NOTICES,
 };
 pub use server::{IngestError, IngestServer, RecordingError};
 pub use session::SessionProcessor;

@@ -23,6 +23,20 @@ pub struct SessionInfo {
     pub clock_zero_unix_ns: u64,
     /// How the agent measures (its `Measure` message; exact when it sent none).
     pub measure: Measure,
+    /// The agent's notices (`Notice` messages), the latest per key, in the order the keys came
+    /// (at most [`MAX_NOTICES`]).
+    pub notices: Vec<Notice>,
+}
+
+/// Most notice keys a session keeps; a notice with another key after them is an error.
+pub const MAX_NOTICES: usize = 16;
+
+/// A fact about a session its user should see (the protocol's `Notice`): what the agent could
+/// not instrument, what counts as a thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub key: String,
+    pub text: String,
 }
 
 /// Where a session is in its life.

@@ -316,3 +316,52 @@ fn detaching_a_session_closes_its_connection_and_ends_it_as_detached() {
     }
     assert!(!server.detach_session(9999));
 }
+
+#[test]
+fn notices_are_kept_latest_per_key_and_bad_ones_are_errors() {
+    let server = start_server();
+    let mut client = Client::connect(&server);
+    client.handshake(hello("service"));
+    let notice = |key: &str, text: &str| AgentMessage::Notice {
+        key: key.into(),
+        text: text.into(),
+    };
+    client.send(&notice(
+        "not-instrumented",
+        "1 classes not instrumented: a/A",
+    ));
+    client.send(&notice("threads", "asyncio tasks are threads"));
+    client.send(&notice(
+        "not-instrumented",
+        "2 classes not instrumented: a/A, b/B",
+    ));
+    client.send(&notice("k".repeat(65).as_str(), "a key too long"));
+    client.send(&notice("big", &"x".repeat(4097)));
+    for extra in 0..highrise_ingest::MAX_NOTICES {
+        client.send(&notice(&format!("key-{extra}"), "one more"));
+    }
+    client.send(&AgentMessage::Goodbye { timestamp: 10 });
+    let report = &wait_for_ended(&server, 1)[0];
+    assert_eq!(report.status, SessionStatus::Ended(SessionEnd::Goodbye));
+    let notices = &report.info.as_ref().expect("hello").notices;
+    assert_eq!(notices.len(), highrise_ingest::MAX_NOTICES);
+    assert_eq!(
+        (notices[0].key.as_str(), notices[0].text.as_str()),
+        ("not-instrumented", "2 classes not instrumented: a/A, b/B")
+    );
+    assert_eq!(notices[1].text, "asyncio tasks are threads");
+    // Two too long, and the keys beyond the most kept (16: 2 + 14 of the 16 extra).
+    assert_eq!(report.errors.len(), 4, "{:?}", report.errors);
+    assert!(
+        report.errors[0].to_string().contains("too long"),
+        "{:?}",
+        report.errors
+    );
+    assert!(
+        report.errors[3]
+            .to_string()
+            .contains("more than 16 notice keys"),
+        "{:?}",
+        report.errors
+    );
+}

@@ -319,6 +319,7 @@ fn session_json(report: &SessionReport<Arc<Mutex<BTreeMap<u64, ThreadTally>>>>) 
         "clock_unit_ns": info.map(|i| i.clock_unit_ns),
         "end": end,
         "errors": report.errors.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "notices": info.map_or_else(Vec::new, |i| i.notices.iter().map(|n| json!({"key": n.key, "text": n.text})).collect()),
         "stats": {
             "frames": stats.frames,
             "bytes": stats.bytes,

@@ -49,6 +49,6 @@ pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{
     sample_interval_ns, summarize, summarize_with, AlertSummary, AllocClass, AllocNode,
-    AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary, ReportError,
-    RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
+    AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary, NoticeSummary,
+    ReportError, RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
 };

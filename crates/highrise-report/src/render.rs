@@ -46,6 +46,9 @@ pub fn render_summary(run: &RunSummary) -> String {
     if run.measure.mode != "exact" {
         let _ = writeln!(out, "measured: {}", run.measure.text);
     }
+    for notice in &run.notices {
+        let _ = writeln!(out, "agent: {}", notice.text);
+    }
     if run.events_dropped > 0 {
         let _ = writeln!(
             out,

@@ -219,6 +219,10 @@ pub struct RunSummary {
     pub max_threads: u64,
     /// How the agent measured (exact, sampled, adaptive).
     pub measure: MeasureSummary,
+    /// The agent's notices (SPEC.md "Notice"): what it could not instrument, what counts as a
+    /// thread; the latest per key. Left out of the JSON when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<NoticeSummary>,
     /// How the session ended in the recording ("goodbye", "disconnected", …).
     pub end: String,
     /// Errors the session logic reported while replaying (bad frames in the recording).
@@ -235,6 +239,13 @@ pub struct RunSummary {
     pub alerts: Vec<AlertSummary>,
     /// Who called whom over the run, most calls first (ties: by caller, then callee).
     pub call_edges: Vec<CallEdgeSummary>,
+}
+
+/// One of the agent's notices (SPEC.md "Notice").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NoticeSummary {
+    pub key: String,
+    pub text: String,
 }
 
 /// How a run was measured: the agent's `Measure` (SPEC.md "Measure"; exact without one).
@@ -804,6 +815,14 @@ pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSumma
         dropped_pct: dropped_pct(report.stats.agent_events_dropped, report.stats.events),
         max_threads: sink.max_threads,
         measure: MeasureSummary::new(&info.measure, window_s),
+        notices: info
+            .notices
+            .iter()
+            .map(|notice| NoticeSummary {
+                key: notice.key.clone(),
+                text: notice.text.clone(),
+            })
+            .collect(),
         end,
         errors: report.errors.iter().map(ToString::to_string).collect(),
         interrupted,

@@ -9,12 +9,13 @@ use std::sync::Arc;
 use highrise_protocol::{
     decode_events, decode_records, encode_message, AgentMessage, ClassDef, ClassRelation, Event,
     EventBatch, EventKind, Hello, Measure, MemoryAmount, MethodDef, MAGIC, MAX_CLASS_ID,
-    MAX_METHOD_ID, MAX_METHOD_ID_GAP, PROTOCOL_VERSION,
+    MAX_METHOD_ID, MAX_METHOD_ID_GAP, MAX_NOTICE_KEY_BYTES, MAX_NOTICE_TEXT_BYTES,
+    PROTOCOL_VERSION,
 };
 
 use crate::report::{
-    SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats, SessionStatus,
-    ThreadInfo, MAX_KEPT_ERRORS,
+    Notice, SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats,
+    SessionStatus, ThreadInfo, MAX_KEPT_ERRORS, MAX_NOTICES,
 };
 use crate::sink::SessionSink;
 
@@ -96,6 +97,7 @@ impl<S: SessionSink> Session<S> {
             clock_unit_ns: hello.clock_unit_ns,
             clock_zero_unix_ns: hello.clock_zero_unix_ns,
             measure: Measure::EXACT,
+            notices: Vec::new(),
         });
         // A zero unit would flatten every timestamp; treat it as nanoseconds and say so.
         self.clock_unit_ns = if hello.clock_unit_ns == 0 {
@@ -328,6 +330,7 @@ impl<S: SessionSink> Session<S> {
                     info.measure = measure;
                 }
             }
+            AgentMessage::Notice { key, text } => self.take_notice(key, text),
             AgentMessage::Goodbye { timestamp } => {
                 let timestamp_ns = self.ticks_to_ns(timestamp);
                 self.with_sink(|sink| sink.heartbeat(timestamp_ns));
@@ -336,6 +339,35 @@ impl<S: SessionSink> Session<S> {
             }
         }
         false
+    }
+
+    /// Keeps the agent's notice (the latest per key); a key or text too long, or one key too
+    /// many, is an error and skips it.
+    fn take_notice(&mut self, key: String, text: String) {
+        let problem = if key.len() > MAX_NOTICE_KEY_BYTES || text.len() > MAX_NOTICE_TEXT_BYTES {
+            Some(format!(
+                "a notice's key ({} bytes) or text ({} bytes) is too long (at most {MAX_NOTICE_KEY_BYTES} and {MAX_NOTICE_TEXT_BYTES})",
+                key.len(),
+                text.len()
+            ))
+        } else {
+            let Some(info) = self.info.as_mut() else {
+                return;
+            };
+            if let Some(notice) = info.notices.iter_mut().find(|notice| notice.key == key) {
+                notice.text = text;
+                None
+            } else if info.notices.len() < MAX_NOTICES {
+                info.notices.push(Notice { key, text });
+                None
+            } else {
+                Some(format!("more than {MAX_NOTICES} notice keys"))
+            }
+        };
+        if let Some(problem) = problem {
+            self.stats.skipped_records += 1;
+            self.record_error(SessionError::Unexpected(problem));
+        }
     }
 
     /// Feeds the sink, at the session's boundary for panics: one in the sink (the aggregator,
@@ -652,6 +684,12 @@ impl<S: SessionSink> Session<S> {
             .filter(|info| info.measure.is_estimated())
         {
             frames.push(encode_message(&AgentMessage::Measure(info.measure)));
+        }
+        for notice in self.info.iter().flat_map(|info| &info.notices) {
+            frames.push(encode_message(&AgentMessage::Notice {
+                key: notice.key.clone(),
+                text: notice.text.clone(),
+            }));
         }
         for thread in self
             .threads

@@ -22,6 +22,7 @@ pub fn report(definitions: &Arc<[MethodDef]>, snapshot: Arc<Snapshot>) -> Report
             clock_unit_ns: 1,
             clock_zero_unix_ns: 0,
             measure: highrise_protocol::Measure::EXACT,
+            notices: Vec::new(),
         }),
         status: SessionStatus::Connected,
         stats: SessionStats::default(),

@@ -37,6 +37,7 @@ pub fn report(definitions: Vec<MethodDef>, methods: Vec<MethodStats>, now_ns: u6
             clock_unit_ns: 1,
             clock_zero_unix_ns: 0,
             measure: highrise_protocol::Measure::EXACT,
+            notices: Vec::new(),
         }),
         status: SessionStatus::Connected,
         stats: SessionStats::default(),

@@ -230,6 +230,10 @@ fn sessions_section(ui: &mut egui::Ui, sessions: &mut Sessions, recorder: &Recor
                 .map_or(highrise_aggregate::DEFAULT_WINDOW_S, Snapshot::window_s);
             ui.label(format!("  measured: {}", info.measure.describe(window_s)));
         }
+        // The agent's notices: what it could not instrument, what counts as a thread.
+        for notice in view.report.info.iter().flat_map(|info| &info.notices) {
+            ui.label(format!("  {}", notice.text));
+        }
         if let Some(line) = dropped_line(stats.agent_events_dropped, view.snapshot()) {
             ui.colored_label(egui::Color32::YELLOW, line);
         }

@@ -187,6 +187,31 @@ final class Sender implements Runnable {
         log("mode=auto: " + switchReason + "; measuring by samples from here on (every call: mode=exact)");
     }
 
+    /** The classes-not-instrumented count last told the session, and when. */
+    private long noticedFailures;
+    private long noticedAtNs;
+
+    /**
+     * Tells the session (SPEC "Notice") how many classes could not be instrumented, naming the
+     * first ones: when the count changed, at most twice a second, and at the end.
+     */
+    private void sendNotices(boolean finishing) {
+        long now = System.nanoTime();
+        if (!finishing && now - noticedAtNs < 500_000_000L) {
+            return;
+        }
+        noticedAtNs = now;
+        Transformer transformer = Agent.transformer();
+        long failed = transformer == null ? 0 : transformer.classesFailed.get();
+        if (failed != noticedFailures) {
+            String text = transformer.notInstrumentedNotice();
+            if (text != null) {
+                wire.notice("not-instrumented", text.length() > 4000 ? text.substring(0, 4000) + "…" : text);
+            }
+            noticedFailures = failed;
+        }
+    }
+
     long nextThreadId() {
         return threadIds.getAndIncrement();
     }
@@ -431,6 +456,7 @@ final class Sender implements Runnable {
                     snapshot.classIds, snapshot.counts, snapshot.bytes, snapshot.n);
             work = true;
         }
+        sendNotices(false);
         Ring r;
         while ((r = newRings.poll()) != null) {
             rings.add(r);
@@ -952,6 +978,7 @@ final class Sender implements Runnable {
             sampled.readOnce(true); // JFR's last second would never arrive
             sampled.pump(wire, this, this::sendDefinitions, true);
         }
+        sendNotices(true);
         wire.goodbye(ticks(System.nanoTime()));
         flush();
         if (options.stats) {

@@ -156,6 +156,27 @@ final class Transformer implements ClassFileTransformer {
 
     /** Classes named on stderr when they could not be instrumented; the rest are only counted. */
     static final int FAILURES_NAMED = 20;
+    /** The first {@link #FAILURES_NAMED} of them with what was not done, for the session's notice. */
+    private final java.util.List<String> failedNames = new java.util.ArrayList<>();
+
+    /**
+     * The session's notice of the classes not instrumented (SPEC "Notice", key
+     * {@code not-instrumented}), or null when there are none.
+     */
+    String notInstrumentedNotice() {
+        long n = classesFailed.get();
+        if (n == 0) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder().append(n).append(n == 1 ? " class" : " classes")
+                .append(" not instrumented: ");
+        synchronized (failedNames) {
+            for (int i = 0; i < failedNames.size() && i < 5; i++) {
+                text.append(i == 0 ? "" : ", ").append(failedNames.get(i));
+            }
+        }
+        return text.append(n > 5 ? ", … (the agent's stderr names the first " + FAILURES_NAMED + ")" : "").toString();
+    }
 
     /**
      * A class the agent could not instrument (or read, sampled) is never silent: the first
@@ -163,6 +184,11 @@ final class Transformer implements ClassFileTransformer {
      */
     void notInstrumented(String className, String what, Throwable why) {
         long n = classesFailed.incrementAndGet();
+        if (n <= FAILURES_NAMED) {
+            synchronized (failedNames) {
+                failedNames.add(className.replace('/', '.') + " (" + what + ")");
+            }
+        }
         if (n <= FAILURES_NAMED || verbose) {
             Sender.log(className + " not instrumented (" + what + "): " + why);
         } else if (n == FAILURES_NAMED + 1) {

@@ -30,6 +30,7 @@ public final class Wire {
     public static final int TAG_LIVE_OBJECTS = 12;
     public static final int TAG_CLASS_RELATIONS = 13;
     public static final int TAG_MEASURE = 14;
+    public static final int TAG_NOTICE = 15;
     public static final int MEASURE_EXACT = 0;
     public static final int MEASURE_SAMPLED = 1;
     public static final int MEASURE_ADAPTIVE = 2;
@@ -264,6 +265,15 @@ public final class Wire {
         varint(mode);
         varint(samplePeriodUs);
         varint(sampledMethods);
+        endFrame(f);
+    }
+
+    /** A fact the session's user should see (SPEC "Notice"); replaces the last one with its key. */
+    public void notice(String key, String text) {
+        int f = beginFrame();
+        varint(TAG_NOTICE);
+        string(key);
+        string(text);
         endFrame(f);
     }
 

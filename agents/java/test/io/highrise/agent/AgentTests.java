@@ -180,11 +180,15 @@ public final class AgentTests {
                 "hello_token.bin differs: got " + hex(withToken));
         w.hello("highrise-golden 1.0", "tetris", "v1.0", 4242, 1, 1_700_000_000_000_000_000L, "");
         check(Arrays.equals(frames.get("hello"), take(w)), "an empty token is no token");
-        // Aside from the session too: a sampled session's measure.
+        // Aside from the session too: a sampled session's measure, and a notice.
         w.measure(Wire.MEASURE_SAMPLED, 10_000, 0);
         byte[] measure = take(w);
         check(Arrays.equals(Files.readAllBytes(golden.resolve("measure.bin")), measure),
                 "measure.bin differs: got " + hex(measure));
+        w.notice("not-instrumented", "2 classes not instrumented: big/Huge (method too large)");
+        byte[] notice = take(w);
+        check(Arrays.equals(Files.readAllBytes(golden.resolve("notice.bin")), notice),
+                "notice.bin differs: got " + hex(notice));
         // The viewer's answers: the agent's Reject reader must read golden/reject.bin's reason.
         byte[] reject = Files.readAllBytes(golden.resolve("reject.bin"));
         check(Sender.describeReject(reject, 5, reject.length).equals("bad magic"), "reject reason");
@@ -205,7 +209,7 @@ public final class AgentTests {
         check(Wire.PROTOCOL_VERSION == 2, "protocol version");
         // Every top-level golden file is one of the above (golden/v1/ holds the old session).
         List<String> covered = new ArrayList<>(frames.keySet());
-        covered.addAll(Arrays.asList("session", "hello_token", "measure", "welcome", "reject", "reject_token"));
+        covered.addAll(Arrays.asList("session", "hello_token", "measure", "notice", "welcome", "reject", "reject_token"));
         List<String> present = new ArrayList<>();
         try (java.util.stream.Stream<Path> files = Files.list(golden)) {
             files.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".bin"))
@@ -940,7 +944,12 @@ public final class AgentTests {
             check(pr.waitFor(60, TimeUnit.SECONDS) && output.contains("HUGE 0"), output);
             check(output.contains("big/Huge not instrumented (left unchanged)")
                     && output.contains("1 classes not instrumented"), "named and counted:\n" + output);
-            p.session(30);
+            // The session says it too (panel, serve, report): the agent's notice.
+            Map<String, Object> s = p.session(30);
+            List<Object> notices = list(s.get("notices"));
+            check(notices.size() == 1 && "not-instrumented".equals(map(notices.get(0)).get("key"))
+                    && "1 class not instrumented: big.Huge (left unchanged)".equals(map(notices.get(0)).get("text")),
+                    "notices " + notices);
         }
     }
 
