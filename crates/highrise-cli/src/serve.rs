@@ -74,6 +74,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         args.listen.allow_remote,
     )?;
 
+    // Ctrl-C (SIGINT, also when a script started serve and the signal comes by `kill -INT`)
+    // stops cleanly: the sessions end and their last lines are printed.
+    let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let interrupted = Arc::clone(&interrupted);
+        ctrlc::set_handler(move || interrupted.store(true, std::sync::atomic::Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
     let mut printer = Printer {
         top: args.top,
@@ -82,7 +91,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let mut next_status = Instant::now() + interval;
     loop {
-        let timeout = next_status.saturating_duration_since(Instant::now());
+        if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+            return stop_on_interrupt(&mut stdout, server, &mut printer);
+        }
+        // Short waits, so that an interrupt is seen within a tenth of a second.
+        let timeout = next_status
+            .saturating_duration_since(Instant::now())
+            .min(Duration::from_millis(100));
         match server.updates().recv_timeout(timeout) {
             Ok(report) => printer.update(&mut stdout, report)?,
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
@@ -101,6 +116,26 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     }
+}
+
+/// Ctrl-C: the server stops (every live session ends as "server shutdown"), the sessions' last
+/// reports are printed, and serve exits with success.
+fn stop_on_interrupt(
+    out: &mut impl Write,
+    server: IngestServer<AggregateSink>,
+    printer: &mut Printer,
+) -> anyhow::Result<()> {
+    writeln!(out, "highrise: Ctrl-C: stopping; the sessions end")?;
+    let updates = server.updates().clone();
+    server.shutdown();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while let Ok(report) = updates.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+    {
+        printer.update(out, report)?;
+    }
+    writeln!(out, "highrise: stopped")?;
+    out.flush()?;
+    Ok(())
 }
 
 type Report = SessionReport<Arc<Snapshot>>;

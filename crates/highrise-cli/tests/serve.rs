@@ -329,6 +329,56 @@ fn ctrl_c_finishes_the_recordings() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Ctrl-C (SIGINT, here by `kill` as a script would send it) stops `serve` cleanly: the live
+/// session ends as "server shut down" with its last line, and serve exits with success.
+#[test]
+fn ctrl_c_stops_serve_with_the_sessions_ended() {
+    let mut serve = Command::new(HIGHRISE)
+        .args(["serve", "--listen", "127.0.0.1:0", "--interval-s", "0.5"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut stdout = BufReader::new(serve.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout
+        .read_line(&mut first)
+        .expect("serve says where it listens");
+    let addr = serve_address(&first);
+    let mut demo = Command::new(HIGHRISE)
+        .args(["demo", "--addr", &addr, "--duration-s", "60"])
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("demo starts");
+    let mut line = String::new();
+    while !line.contains("connected:") {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).expect("serve prints") > 0,
+            "serve ended early"
+        );
+    }
+    let interrupt = Command::new("kill")
+        .args(["-INT", &serve.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupt.success());
+    let status = serve.wait().expect("serve ends");
+    let _ = demo.kill();
+    let _ = demo.wait();
+    let rest: Vec<String> = stdout.lines().map_while(Result::ok).collect();
+    assert!(status.success(), "{status:?} {rest:?}");
+    assert!(
+        rest.iter()
+            .any(|line| line.contains("ended (server shut down)")),
+        "{rest:?}"
+    );
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("highrise: stopped"),
+        "{rest:?}"
+    );
+}
+
 /// An address of this machine that is not loopback (what a UDP `connect` towards the outside
 /// would use; nothing is sent). Connecting to it, a program looks to the server like an agent
 /// on another machine.

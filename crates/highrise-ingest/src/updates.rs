@@ -220,6 +220,16 @@ pub struct Updates<T> {
     mailbox: Arc<Mailbox<T>>,
 }
 
+/// Another handle on the same mailbox (for reading on after the server that owns it is gone):
+/// a report is read by one handle, not by each.
+impl<T> Clone for Updates<T> {
+    fn clone(&self) -> Self {
+        Self {
+            mailbox: Arc::clone(&self.mailbox),
+        }
+    }
+}
+
 impl<T> std::fmt::Debug for Updates<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Updates")

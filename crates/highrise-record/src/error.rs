@@ -13,8 +13,8 @@ pub enum RecordError {
     /// A profile from another tool that could not be read (`import`).
     #[error("cannot read this profile: {reason}")]
     InvalidProfile { reason: String },
-    /// The file does not start with the recording magic.
-    #[error("not a highrise recording: bad magic {found:02x?}")]
+    /// The file does not start with the recording magic (nor is it a profile `import` reads).
+    #[error("{} {}", describe_start(found), OPENS)]
     BadMagic { found: [u8; 8] },
     /// The header's checksum does not match.
     #[error("the recording's header is corrupt (checksum mismatch)")]
@@ -35,6 +35,27 @@ pub enum RecordError {
     /// A frame handed to the writer is not one whole wire frame.
     #[error("not a whole frame: {reason}")]
     InvalidFrame { reason: String },
+}
+
+/// What highrise opens, for an error about a file it does not.
+const OPENS: &str = "highrise opens its own recordings (.hrec) and other tools' profiles: folded \
+                     stacks, speedscope and Chrome trace JSON, V8 .cpuprofile, pprof and JFR";
+
+/// What a file that is not a recording starts with, in words: its first bytes as text when
+/// they are text, else in hex.
+fn describe_start(found: &[u8; 8]) -> String {
+    let text: String = found
+        .iter()
+        .take_while(|&&byte| byte != 0)
+        .map(|&byte| byte as char)
+        .collect();
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_graphic() || c == ' ') {
+        format!(
+            "not a highrise recording nor a profile highrise reads (it starts with \"{text}\");"
+        )
+    } else {
+        format!("not a highrise recording nor a profile highrise reads (it starts with bytes {found:02x?});")
+    }
 }
 
 impl RecordError {

@@ -418,8 +418,27 @@ fn parse_jfr<R: std::io::Read + std::io::Seek + Send>(
         let size = i64::from_be_bytes(header[8..16].try_into().unwrap_or_default());
         let size = u64::try_from(size)
             .ok()
-            .filter(|&size| size >= 68 && size <= length - at)
-            .ok_or_else(|| invalid(format!("jfr: the chunk at byte {at} claims {size} bytes")))?;
+            .filter(|&size| size >= 68)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "jfr: the chunk at byte {at} is corrupt (its size reads {size})"
+                ))
+            })?;
+        if size > length - at {
+            // A recording still being written, or cut short: say so, and what of it was read.
+            return Err(invalid(format!(
+                "the JFR recording is incomplete: its chunk {} (at byte {at}) should hold {size} \
+                 bytes and the file ends {} bytes into it{}; a recording being written is whole \
+                 once it stops (jcmd PID JFR.stop, or JFR.dump for one still running)",
+                chunks.len() + 1,
+                length - at,
+                if chunks.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (the {} chunks before it are whole)", chunks.len())
+                }
+            )));
+        }
         chunks.push((at, size as usize));
         at += size;
     }

@@ -498,7 +498,14 @@ fn bad_files_give_clear_errors() {
         // Not a recording at all.
         let e = error(b"GET / HTTP/1.1\r\nHost: example\r\n\r\n");
         assert!(matches!(e, RecordError::BadMagic { .. }), "{e}");
-        assert!(e.to_string().contains("not a highrise recording"));
+        // Says what the file is not, how it starts, and what highrise opens.
+        let said = e.to_string();
+        assert!(said.contains("not a highrise recording"), "{said}");
+        assert!(said.contains("it starts with \"GET / HT\""), "{said}");
+        assert!(
+            said.contains("highrise opens its own recordings (.hrec)") && said.contains("JFR"),
+            "{said}"
+        );
         assert!(matches!(error(b"PK"), RecordError::BadMagic { .. }));
         // Empty and short files.
         assert!(matches!(
@@ -561,4 +568,26 @@ fn crc(bytes: &[u8]) -> u32 {
         }
     }
     !crc
+}
+
+/// A JFR recording cut short (a recording still being written) says so, and how far it got.
+#[test]
+fn an_incomplete_jfr_recording_says_it_is_incomplete() {
+    let dir = std::env::temp_dir().join(format!("highrise-cut-jfr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.jfr");
+    let mut bytes = b"FLR\0\x00\x02\x00\x01".to_vec();
+    bytes.extend_from_slice(&1000i64.to_be_bytes());
+    bytes.resize(200, 0);
+    std::fs::write(&path, &bytes).unwrap();
+    let said = match RecordingReader::open(&path) {
+        Ok(_) => panic!("opened a cut JFR file"),
+        Err(error) => error.to_string(),
+    };
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        said.contains("the JFR recording is incomplete")
+            && said.contains("should hold 1000 bytes and the file ends 200 bytes into it"),
+        "{said}"
+    );
 }
