@@ -253,20 +253,30 @@ pub(super) fn tooltip(
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                let mut lines = lines.iter();
-                if let Some(title) = lines.next() {
-                    ui.label(egui::RichText::new(title).strong());
-                }
-                for line in lines {
-                    ui.label(line);
-                }
+                tooltip_lines_ui(ui, &lines);
                 if let Some(detail) = building_detail(&sessions, &hovered) {
                     detail_ui(ui, &detail);
                 }
             });
         });
     Ok(())
+}
+
+/// The tooltip's widest text, points: a longer line (a method called from many places) wraps
+/// instead of stretching the tooltip across the window.
+pub(crate) const TOOLTIP_MAX_WIDTH: f32 = 440.0;
+
+/// The tooltip's lines, the first one (the method) strong, wrapped at [`TOOLTIP_MAX_WIDTH`].
+fn tooltip_lines_ui(ui: &mut egui::Ui, lines: &[String]) {
+    ui.set_max_width(TOOLTIP_MAX_WIDTH);
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+    let mut lines = lines.iter();
+    if let Some(title) = lines.next() {
+        ui.label(egui::RichText::new(title).strong());
+    }
+    for line in lines {
+        ui.label(line);
+    }
 }
 
 /// Threads shown as bars under the tooltip (busiest first).
@@ -339,5 +349,38 @@ fn detail_ui(ui: &mut egui::Ui, detail: &BuildingDetail) {
             "… {} more threads",
             detail.threads.len() - TOOLTIP_THREADS
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of 40 callers wraps: the tooltip stays at most TOOLTIP_MAX_WIDTH wide (and a
+    /// short one keeps its own width).
+    #[test]
+    fn a_long_tooltip_line_wraps_at_the_maximum_width() {
+        let width_of = |lines: Vec<String>| {
+            let ctx = egui::Context::default();
+            let mut width = 0.0;
+            let _ = ctx.run(egui::RawInput::default(), |ctx| {
+                egui::Area::new(egui::Id::new("tooltip-test")).show(ctx, |ui| {
+                    let response = ui.scope(|ui| tooltip_lines_ui(ui, &lines)).response;
+                    width = response.rect.width();
+                });
+            });
+            width
+        };
+        let callers: Vec<String> = (0..40)
+            .map(|i| format!("org.example.Caller{i}.run 12/s"))
+            .collect();
+        let long = width_of(vec![
+            "org.example.Target.method".into(),
+            format!("called by {}", callers.join(", ")),
+        ]);
+        assert!(long <= TOOLTIP_MAX_WIDTH + 0.5, "{long}");
+        assert!(long > TOOLTIP_MAX_WIDTH * 0.8, "{long}");
+        let short = width_of(vec!["Main.run".into(), "elevation 42 %".into()]);
+        assert!(short < 150.0, "{short}");
     }
 }
