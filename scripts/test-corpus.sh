@@ -301,29 +301,34 @@ if wanted docutils-attach && [ -n "${venvs[0]:-}" ]; then
         --highrise "$highrise"
 fi
 
-# Services under a real load generator, Apache's `ab`.
+# Services under a real load generator, Apache's `ab` (scripts/corpus/service_load.py).
 need_ab() {
     if ! command -v ab >/dev/null 2>&1; then
         echo "corpus: installing apache2-utils (ab, the load generator)"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apache2-utils >/dev/null
     fi
 }
-if wanted vt-service; then
+# service_case NAME CHECK_SCRIPT ARGS...: the check prints its JSON summary, exits 1 on a failure.
+service_case() {
+    local name="$1" check="$2"
+    shift 2
     need_ab
+    local started out="$work/$name.json"
     started="$(date +%s.%N)"
-    mkdir -p "$work/java"
-    if python3 scripts/corpus/vt_check.py "$jar" "$highrise" 3000 \
-        >"$work/java/vt-service.json" 2>"$work/java/vt-service.err"; then
+    mkdir -p "$(dirname "$out")"
+    if python3 "scripts/corpus/$check" "$@" 3000 >"$out" 2>"$work/$name.err"; then
         passed=$((passed + 1))
-        echo "corpus: java/vt-service $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r.get("skipped") or "JDK %s, %s requests, %s/s, top %s %.1f %%, %d threads, calls %s" % (r["jdk"], r["served"], r["requests_per_s"], r["top"], r["top_run_pct"], r["fetch"]["max_thread_count"], r["calls"]))' "$work/java/vt-service.json") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
+        echo "corpus: $name $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); w=r.get("waits_in"); print(r.get("skipped") or "%s requests, %s/s, top %s %.1f %%, %d threads in it, calls %s" % (r["served"], r["requests_per_s"], r["top"], r["top_run_pct"], w["max_thread_count"], r["calls"]))' "$out") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
     else
         failures=$((failures + 1))
-        echo "corpus: java/vt-service FAIL"
-        cat "$work/java/vt-service.json" "$work/java/vt-service.err"
+        echo "corpus: $name FAIL"
+        cat "$out" "$work/$name.err"
     fi
+}
+if wanted vt-service; then
+    service_case "java/vt-service" vt_check.py "$jar" "$highrise"
 fi
-
-# asyncio tasks as threads in a real framework (aiohttp, pinned) under a real load generator.
+# asyncio tasks as threads in a real framework (aiohttp, pinned), on the first CPython 3.12+.
 aiohttp_venv=""
 for entry in "${venvs[@]}"; do
     if [ -z "$aiohttp_venv" ] && [[ "${entry#*=}" != 3.11* ]]; then aiohttp_venv="${entry%=*}"; fi
@@ -331,18 +336,7 @@ done
 if wanted aiohttp-tasks && [ -n "$aiohttp_venv" ]; then
     "$aiohttp_venv/bin/python" -c 'import aiohttp, sys; sys.exit(aiohttp.__version__ != "3.14.5")' 2>/dev/null \
         || "$aiohttp_venv/bin/python" -m pip install -q --disable-pip-version-check aiohttp==3.14.5
-    need_ab
-    started="$(date +%s.%N)"
-    mkdir -p "$work/python"
-    if python3 scripts/corpus/aiohttp_check.py "$aiohttp_venv/bin/python" "$highrise" 3000 \
-        >"$work/python/aiohttp-tasks.json" 2>"$work/python/aiohttp-tasks.err"; then
-        passed=$((passed + 1))
-        echo "corpus: python/aiohttp-tasks $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%s requests, %s/s, top %s %.1f %%, %d tasks, calls %s" % (r["served"], r["requests_per_s"], r["top"], r["top_run_pct"], r["fetch_user"]["max_thread_count"], r["calls"]))' "$work/python/aiohttp-tasks.json") PASS ($(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)") s)"
-    else
-        failures=$((failures + 1))
-        echo "corpus: python/aiohttp-tasks FAIL"
-        cat "$work/python/aiohttp-tasks.json" "$work/python/aiohttp-tasks.err"
-    fi
+    service_case "python/aiohttp-tasks" aiohttp_check.py "$aiohttp_venv/bin/python" "$highrise"
 fi
 
 total="$(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$corpus_started" "$(date +%s.%N)")"

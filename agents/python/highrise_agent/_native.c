@@ -1312,8 +1312,9 @@ static inline void forget_offset(PyObject *const *args, Py_ssize_t nargs)
 }
 
 
-/* PY_START (code, offset) */
-static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* PY_START and PY_RESUME: a frame starts or resumes (`resumed`). A generator's resume is a call
+ * of its own; a coroutine's is not (it stays open on its task, see "tasks"). */
+static inline PyObject *mon_enter(PyObject *const *args, Py_ssize_t nargs, int resumed)
 {
     if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
         Py_RETURN_NONE;
@@ -1324,32 +1325,24 @@ static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t n
         return Py_NewRef(disable_obj ? disable_obj : Py_None);
     }
 #ifdef HR_TASKS
-    if (MAY_BE_TASK((PyCodeObject *)args[0])) {
-        task_enter((PyCodeObject *)args[0], 0);
+    if (MAY_BE_TASK((PyCodeObject *)args[0]) && task_enter((PyCodeObject *)args[0], resumed)) {
+        Py_RETURN_NONE;
     }
 #endif
     enter_id(id);
     Py_RETURN_NONE;
 }
 
-/* PY_RESUME (code, offset): a generator's resume is a call of its own; a coroutine's is not. */
+/* PY_START (code, offset) */
+static PyObject *mon_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    return mon_enter(args, nargs, 0);
+}
+
+/* PY_RESUME (code, offset) */
 static PyObject *mon_resume(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (UNLIKELY(!active || nargs < 1 || !PyCode_Check(args[0]))) {
-        Py_RETURN_NONE;
-    }
-    forget_offset(args, nargs);
-    int64_t id = method_of((PyCodeObject *)args[0], NULL, 1);
-    if (id < 0) {
-        return Py_NewRef(disable_obj ? disable_obj : Py_None);
-    }
-#ifdef HR_TASKS
-    if (MAY_BE_TASK((PyCodeObject *)args[0]) && task_enter((PyCodeObject *)args[0], 1)) {
-        Py_RETURN_NONE;
-    }
-#endif
-    enter_id(id);
-    Py_RETURN_NONE;
+    return mon_enter(args, nargs, 1);
 }
 
 /* PY_THROW (code, offset, exception): a generator resumed by throw(); cannot be disabled. */
