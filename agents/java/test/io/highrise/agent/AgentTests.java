@@ -826,20 +826,42 @@ public final class AgentTests {
                 + "    Thread.sleep(1500); System.gc(); Runtime rt = Runtime.getRuntime();\n"
                 + "    System.out.println(\"HEAP MB \" + (rt.totalMemory() - rt.freeMemory()) / 1000000);\n"
                 + "    release.countDown(); for (Thread t : ts) t.join(); System.out.println(\"VT DONE\"); } }\n");
+        VtRun run = runVirtualThreads(jdk, main, "vt", 400);
+        check(run.output.contains("VT DONE"), run.output);
+        check(num(map(run.session.get("calls")).getOrDefault("vt.Main.park", 0)) == 5000, "park calls " + run.session.get("calls"));
+        check(run.threads == 5001, "threads " + run.threads);
+        System.out.println("     (heap " + run.heapMb + " MB with 5,000 virtual threads parked)");
+    }
+
+    /** A program on the newest JDK and what its exact session said (see runVirtualThreads). */
+    static final class VtRun {
+        String output;
+        Map<String, Object> session;
+        int heapMb;
+        int threads;
+    }
+
+    /**
+     * Compiles {@code main} (package {@code pkg}) for 21, runs it on {@code jdk} under the agent
+     * (exact, include=pkg) against a probe, and checks it ends with a Goodbye, no error, and a
+     * heap it prints as "HEAP MB n" under {@code maxHeapMb}.
+     */
+    static VtRun runVirtualThreads(Path jdk, Path main, String pkg, int maxHeapMb) throws Exception {
         Path out = compile(jdk, main, "21");
         try (Probe p = new Probe(1)) {
             List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar
-                    + "=mode=exact,addr=" + p.addr + ",include=vt", "-cp", out.toString(), "vt.Main");
+                    + "=mode=exact,addr=" + p.addr + ",include=" + pkg, "-cp", out.toString(), pkg + ".Main");
             Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            check(pr.waitFor(120, TimeUnit.SECONDS) && output.contains("VT DONE"), output);
-            java.util.regex.Matcher heap = java.util.regex.Pattern.compile("HEAP MB (\\d+)").matcher(output);
-            check(heap.find() && Integer.parseInt(heap.group(1)) < 400, "heap with 5,000 virtual threads: " + output);
-            Map<String, Object> s = p.session(60);
-            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end " + s.get("end"));
-            check(num(map(s.get("calls")).getOrDefault("vt.Main.park", 0)) == 5000, "park calls " + s.get("calls"));
-            check(list(s.get("threads")).size() == 5001, "threads " + list(s.get("threads")).size());
-            System.out.println("     (heap " + heap.group(1) + " MB with 5,000 virtual threads parked)");
+            VtRun run = new VtRun();
+            run.output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(pr.waitFor(120, TimeUnit.SECONDS), run.output);
+            java.util.regex.Matcher heap = java.util.regex.Pattern.compile("HEAP MB (\\d+)").matcher(run.output);
+            check(heap.find() && (run.heapMb = Integer.parseInt(heap.group(1))) < maxHeapMb, "heap: " + run.output);
+            run.session = p.session(60);
+            check("goodbye".equals(run.session.get("end")) && list(run.session.get("errors")).isEmpty(),
+                    "end " + run.session.get("end"));
+            run.threads = list(run.session.get("threads")).size();
+            return run;
         }
     }
 
@@ -864,23 +886,12 @@ public final class AgentTests {
                 + "      for (int b = 0; b < 100; b++) { for (int k = 0; k < 30; k++) { final int n = s * 3000 + b * 30 + k; Thread.ofVirtual().start(() -> handle(n)); } Thread.sleep(10); }\n"
                 + "      System.gc(); maxHeap = Math.max(maxHeap, rt.totalMemory() - rt.freeMemory()); }\n"
                 + "    Thread.sleep(500); System.out.println(\"HEAP MB \" + maxHeap / 1000000); } }\n");
-        Path out = compile(jdk, main, "21");
-        try (Probe p = new Probe(1)) {
-            List<String> cmd = Arrays.asList(jdk.resolve("bin/java").toString(), "-javaagent:" + jar
-                    + "=mode=exact,addr=" + p.addr + ",include=vtchurn", "-cp", out.toString(), "vtchurn.Main");
-            Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(pr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            check(pr.waitFor(120, TimeUnit.SECONDS) && output.contains("HEAP MB"), output);
-            java.util.regex.Matcher heap = java.util.regex.Pattern.compile("HEAP MB (\\d+)").matcher(output);
-            check(heap.find() && Integer.parseInt(heap.group(1)) < 200, "heap with 30,000 virtual threads: " + output);
-            Map<String, Object> s = p.session(60);
-            check("goodbye".equals(s.get("end")) && list(s.get("errors")).isEmpty(), "end " + s.get("end"));
-            check(num(map(s.get("calls")).getOrDefault("vtchurn.Main.work", 0)) == 30000, "work calls " + s.get("calls"));
-            int threads = list(s.get("threads")).size();
-            check(threads >= 10 && threads <= 300, "threads " + threads + " for 30,000 virtual threads");
-            System.out.println("     (30,000 virtual threads as " + threads + " threads of the session, heap "
-                    + heap.group(1) + " MB)");
-        }
+        VtRun run = runVirtualThreads(jdk, main, "vtchurn", 200);
+        check(num(map(run.session.get("calls")).getOrDefault("vtchurn.Main.work", 0)) == 30000,
+                "work calls " + run.session.get("calls"));
+        check(run.threads >= 10 && run.threads <= 300, "threads " + run.threads + " for 30,000 virtual threads");
+        System.out.println("     (30,000 virtual threads as " + run.threads + " threads of the session, heap "
+                + run.heapMb + " MB)");
     }
 
     /**
