@@ -22,6 +22,7 @@ import atexit
 import os
 import sys
 import time
+import types
 
 from . import _wire
 from ._pyhook import _thread_name
@@ -87,6 +88,10 @@ class Sampler:
         # docutils); `_kept` holds the codes so that no id is reused.
         self._codes = {}
         self._kept = []
+        # GIL-free: id(code) -> (code, module name) of the profiled modules' code not yet seen in
+        # a sample, and the modules walked for them (see _learn_modules).
+        self._candidates = {}
+        self._modules_learnt = set()
         self._tracks = {ident: _Track(thread_id, None) for ident, thread_id in (adopted or {}).items()}
         self._next_thread_id = max((track.thread_id for track in self._tracks.values()), default=0) + 1
         self.samples = 0  # thread stacks sent as Resyncs
@@ -200,10 +205,19 @@ class Sampler:
             sys.stderr.write("highrise agent: cannot read the stacks without the GIL here; reading them with it\n")
             return []
         codes = self._codes
-        if any(pointer not in codes for _, _, pointers in batch for pointer in pointers):
-            for frame in sys._current_frames().values():
-                self._stack(frame)
-            frame = None
+        unknown = {pointer for _, _, pointers in batch for pointer in pointers if pointer not in codes}
+        if unknown:
+            self._learn_modules()
+            candidates = self._candidates
+            for pointer in unknown & candidates.keys():
+                code, module = candidates.pop(pointer)
+                method_id = self._methods.resolve(code, module)
+                codes[pointer] = _wire.varint(method_id) if method_id >= 0 else None
+                self._kept.append(code)
+            if any(pointer not in codes for pointer in unknown):
+                for frame in sys._current_frames().values():
+                    self._stack(frame)
+                frame = None
         frames = []
         zero_ns = self._clock_zero_ns
         at_ticks = None
@@ -220,6 +234,52 @@ class Sampler:
         if at_ticks is not None:
             self._end_gone(frames, set(sys._current_frames()), at_ticks)
         return frames
+
+    def _learn_modules(self):
+        """Every code object of the profiled modules imported since the last call (their
+        functions, methods and, through their constants, nested functions, lambdas and class
+        bodies), held as candidates: a sampled pointer equal to one of them is that code (held,
+        it cannot have been freed and its address reused), resolved to a method the first time a
+        sample names it. Without them, a function seen only between two drains (the sampler
+        switched on mid-run, mode=auto) gave its samples to its caller until a drain caught it
+        running."""
+        for name, module in list(sys.modules.items()):
+            if name in self._modules_learnt or module is None:
+                continue
+            self._modules_learnt.add(name)
+            filename = getattr(module, "__file__", None)
+            if not isinstance(filename, str):
+                continue
+            if name == "__main__":
+                name = self._methods.real_module_name(name)
+            if not self._methods.module_included(name, filename, is_main=module is sys.modules.get("__main__")):
+                continue
+            source = os.path.normcase(os.path.realpath(filename))
+            seen = set()
+            todo = list(vars(module).values())
+            while todo:
+                value = todo.pop()
+                if id(value) in seen:
+                    continue
+                seen.add(id(value))
+                if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
+                    todo.extend(vars(value).values())
+                elif isinstance(value, (staticmethod, classmethod)):
+                    todo.append(value.__func__)
+                elif isinstance(value, property):
+                    todo.extend(f for f in (value.fget, value.fset, value.fdel) if f is not None)
+                elif isinstance(value, types.FunctionType):
+                    # Code compiled from this module's file only: an imported function, or a
+                    # decorator's wrapper, belongs to the module that defines it.
+                    code_file = value.__code__.co_filename
+                    if code_file != filename and os.path.normcase(os.path.realpath(code_file)) != source:
+                        continue
+                    code_stack = [value.__code__]
+                    while code_stack:
+                        code = code_stack.pop()
+                        if id(code) not in self._candidates and id(code) not in self._codes:
+                            self._candidates[id(code)] = (code, name)
+                            code_stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
     @staticmethod
     def _reads_fail():
