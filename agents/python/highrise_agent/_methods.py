@@ -126,6 +126,39 @@ def split_qualname(qualname):
     return class_, method, ".".join(parts[: innermost + 1])
 
 
+def functions_of(module, class_module):
+    """The code objects of `module`'s functions and methods (its classes' whose `__module__` is
+    `class_module`, four levels deep; static and class methods, properties), each through
+    decorators' wrappers to the function itself, and only code compiled from the module's own
+    file: a function imported from elsewhere, or a decorator's wrapper, belongs to the module
+    that defines it. Used for functions=all (`define_loaded`) and by the GIL-free sampler."""
+    filename = module.__file__
+    source = os.path.normcase(os.path.realpath(filename))
+    seen = set()
+    stack = [(value, 0) for value in list(vars(module).values())]
+    while stack:
+        value, depth = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            stack.extend((f, depth) for f in (value.fget, value.fset, value.fdel) if f is not None)
+        elif isinstance(value, type):
+            if depth < 4 and getattr(value, "__module__", None) == class_module:
+                stack.extend((member, depth + 1) for member in list(vars(value).values()))
+        elif isinstance(value, types.FunctionType):
+            for _ in range(8):  # through decorators' wrappers to the function itself
+                inner = getattr(value, "__wrapped__", None)
+                if not isinstance(inner, types.FunctionType):
+                    break
+                value = inner
+            code = value.__code__
+            if code.co_filename == filename or os.path.normcase(os.path.realpath(code.co_filename)) == source:
+                yield code
+
+
 class Methods:
     """Assigns dense method ids, remembers which modules are excluded, and queues definitions for
     the sender. `resolve` is called once per code object (the hooks cache the answer)."""
@@ -274,33 +307,8 @@ class Methods:
         filename = getattr(module, "__file__", None)
         if not isinstance(filename, str) or not self.module_included(name, filename):
             return
-        # Code compiled from this file only: a function imported from elsewhere, or a decorator's
-        # wrapper, belongs to the module that defines it.
-        source = os.path.normcase(os.path.realpath(filename))
-        seen = set()
-        stack = [(value, 0) for value in list(vars(module).values())]
-        while stack:
-            value, depth = stack.pop()
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            if isinstance(value, (staticmethod, classmethod)):
-                value = value.__func__
-            if isinstance(value, property):
-                stack.extend((f, depth) for f in (value.fget, value.fset, value.fdel) if f is not None)
-            elif isinstance(value, type):
-                if depth < 4 and getattr(value, "__module__", None) == name:
-                    stack.extend((member, depth + 1) for member in list(vars(value).values()))
-            elif isinstance(value, types.FunctionType):
-                for _ in range(8):  # through decorators' wrappers to the function itself
-                    inner = getattr(value, "__wrapped__", None)
-                    if not isinstance(inner, types.FunctionType):
-                        break
-                    value = inner
-                code = value.__code__
-                filename = code.co_filename
-                if filename == module.__file__ or os.path.normcase(os.path.realpath(filename)) == source:
-                    self.resolve(code, name)
+        for code in functions_of(module, name):
+            self.resolve(code, name)
 
     def _phase_id(self, code):
         """The method id of a phase mark (`highrise.phase.NAME`), always profiled."""

@@ -25,6 +25,7 @@ import time
 import types
 
 from . import _wire
+from ._methods import functions_of
 from ._pyhook import _thread_name
 
 _stacks = None  # the GIL-free reader, imported by the first Sampler that uses it
@@ -254,32 +255,12 @@ class Sampler:
                 name = self._methods.real_module_name(name)
             if not self._methods.module_included(name, filename, is_main=module is sys.modules.get("__main__")):
                 continue
-            source = os.path.normcase(os.path.realpath(filename))
-            seen = set()
-            todo = list(vars(module).values())
-            while todo:
-                value = todo.pop()
-                if id(value) in seen:
-                    continue
-                seen.add(id(value))
-                if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
-                    todo.extend(vars(value).values())
-                elif isinstance(value, (staticmethod, classmethod)):
-                    todo.append(value.__func__)
-                elif isinstance(value, property):
-                    todo.extend(f for f in (value.fget, value.fset, value.fdel) if f is not None)
-                elif isinstance(value, types.FunctionType):
-                    # Code compiled from this module's file only: an imported function, or a
-                    # decorator's wrapper, belongs to the module that defines it.
-                    code_file = value.__code__.co_filename
-                    if code_file != filename and os.path.normcase(os.path.realpath(code_file)) != source:
-                        continue
-                    code_stack = [value.__code__]
-                    while code_stack:
-                        code = code_stack.pop()
-                        if id(code) not in self._candidates and id(code) not in self._codes:
-                            self._candidates[id(code)] = (code, name)
-                            code_stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+            code_stack = list(functions_of(module, module.__name__))
+            while code_stack:  # with their nested functions, lambdas and class bodies
+                code = code_stack.pop()
+                if id(code) not in self._candidates and id(code) not in self._codes:
+                    self._candidates[id(code)] = (code, name)
+                    code_stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
     @staticmethod
     def _reads_fail():
