@@ -78,6 +78,17 @@ enum Command {
 }
 
 /// Where agents connect by default: loopback, the protocol's port.
+/// Set once Ctrl-C (SIGINT) arrives: `record` and `serve` poll it and end their sessions
+/// cleanly instead of dying with them open.
+fn interrupt_flag() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use anyhow::Context;
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let set = std::sync::Arc::clone(&interrupted);
+    ctrlc::set_handler(move || set.store(true, std::sync::atomic::Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+    Ok(interrupted)
+}
+
 fn default_addr() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))
 }

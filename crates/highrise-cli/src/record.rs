@@ -59,14 +59,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     )
     .context("starting the listener")?;
     // Ctrl-C ends the recording like the end of --duration-s: files finished.
-    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    {
-        let interrupted = std::sync::Arc::clone(&interrupted);
-        ctrlc::set_handler(move || {
-            interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
-        })
-        .context("cannot install the Ctrl-C handler")?;
-    }
+    let interrupted = crate::interrupt_flag()?;
     println!("LISTENING {}", server.local_addr());
     if let Some(notice) = token.notice() {
         println!("{notice}");

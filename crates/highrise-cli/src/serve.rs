@@ -76,12 +76,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
 
     // Ctrl-C (SIGINT, also when a script started serve and the signal comes by `kill -INT`)
     // stops cleanly: the sessions end and their last lines are printed.
-    let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    {
-        let interrupted = Arc::clone(&interrupted);
-        ctrlc::set_handler(move || interrupted.store(true, std::sync::atomic::Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
-    }
+    let interrupted = crate::interrupt_flag()?;
 
     let interval = Duration::from_secs_f64(args.interval_s.max(0.05));
     let mut printer = Printer {
