@@ -37,6 +37,7 @@ mod report;
 mod serve;
 #[cfg(feature = "viewer")]
 mod view;
+mod web;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -39,8 +39,9 @@ pub struct ReportArgs {
     #[arg(long)]
     pub fail_on_alert: bool,
     /// Write the recording (or profile) for another tool instead of reporting: FORMAT is
-    /// pprof (gzipped protobuf), speedscope (JSON), collapsed (`a;b;c N` lines) or chrome
-    /// (trace events JSON, for Perfetto and chrome://tracing).
+    /// pprof (gzipped protobuf), speedscope (JSON), collapsed (`a;b;c N` lines), chrome
+    /// (trace events JSON, for Perfetto and chrome://tracing) or html (the city over time as
+    /// one self-contained page that opens offline in a browser).
     #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
     pub export: Option<Vec<String>>,
     #[command(flatten)]
@@ -80,6 +81,19 @@ impl AlertArgs {
 /// `--export FORMAT FILE`: the recording at `file` written as FORMAT.
 fn export(file: &Path, format: &str, out: &Path) -> anyhow::Result<()> {
     use anyhow::Context;
+    if format == "html" {
+        let export = highrise_web::export::export_recording(file)
+            .with_context(|| format!("exporting {}", file.display()))?;
+        std::fs::write(out, highrise_web::page::recording_html(&export.data_json))
+            .with_context(|| format!("writing {}", out.display()))?;
+        eprintln!(
+            "wrote {} ({} buildings, {} frames): open it in a browser",
+            out.display(),
+            export.buildings,
+            export.frames
+        );
+        return Ok(());
+    }
     let format: highrise_record::export::ExportFormat =
         format.parse().map_err(anyhow::Error::msg)?;
     let writer = std::io::BufWriter::new(

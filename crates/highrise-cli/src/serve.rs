@@ -33,6 +33,8 @@ pub struct ServeArgs {
     pub alerts: crate::report::AlertArgs,
     #[command(flatten)]
     pub otlp: crate::otlp::OtlpArgs,
+    #[command(flatten)]
+    pub web: crate::web::WebArgs,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -64,6 +66,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         writeln!(stdout, "{notice}")?;
     }
     stdout.flush()?;
+    // Before the demo, so that a page opened at once sees it from its start.
+    let _web = args
+        .web
+        .start(&server, &args.listen, args.alerts.config())?;
     if args.demo {
         crate::demo::spawn_in_background(local_addr)?;
     }

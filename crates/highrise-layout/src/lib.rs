@@ -29,6 +29,8 @@
 //!   through a bounding-volume hierarchy, without scanning all buildings.
 //! - [`aligned_pair`] and [`independent_pair`] lay two versions out for side-by-side
 //!   comparison; [`measure_drift`] and [`area_overhead`] measure stability.
+//! - [`look`]: how a city looks (heights from shares, the heat ramp, hot-spot names), one
+//!   definition for the desktop viewer and the web page.
 //! - [`layered`] places a small directed graph in rows (the class diagram's 2D view).
 //!
 //! ```
@@ -63,6 +65,7 @@ mod graph;
 mod hit;
 mod idmap;
 mod insert;
+pub mod look;
 mod pack;
 mod pairs;
 mod relayout;

@@ -25,6 +25,8 @@
 //! - [`diagram::class_diagram`]: the class diagram the agents read from the program (supertypes,
 //!   fields), with each association's objects made per owner from the calling contexts
 //!   (`highrise classes --diagram`; [`phases::ClassTable::diagram`]).
+//! - [`facts::method_lines`]: what hovering a building says (the desktop tooltip and the web
+//!   page share it).
 //! - [`links::LinksFile`]: `links.json`, the calls between services `highrise record` writes
 //!   beside OpenTelemetry sessions' recordings, by name, for replays and people.
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
@@ -32,6 +34,7 @@
 
 mod compare;
 pub mod diagram;
+pub mod facts;
 pub mod links;
 pub mod pairing;
 pub mod phases;
@@ -48,7 +51,7 @@ pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{
-    sample_interval_ns, summarize, summarize_with, AlertSummary, AllocClass, AllocNode,
-    AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary, NoticeSummary,
-    ReportError, RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
+    replay_into, sample_interval_ns, summarize, summarize_with, AlertSummary, AllocClass,
+    AllocNode, AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary,
+    NoticeSummary, ReportError, RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
 };

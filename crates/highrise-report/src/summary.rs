@@ -552,7 +552,7 @@ impl SessionSink for SamplingSink {
 /// Replays the recording at `path` through the live session logic into the sink `make_sink`
 /// makes (as fast as possible, no pacing), to its end or its last whole frame; with, for an
 /// interrupted recording, what was read and why it stops.
-pub(crate) fn replay_into<S: SessionSink>(
+pub fn replay_into<S: SessionSink>(
     path: &Path,
     make_sink: impl FnMut(&Hello) -> S + Send + 'static,
 ) -> Result<(SessionProcessor<S>, Option<String>), ReportError> {

@@ -79,11 +79,7 @@ const NEW_TEXTURES_PER_PASS: usize = 32;
 /// Distinct label textures kept before unused ones are dropped.
 const TEXTURE_CACHE: usize = 1_024;
 
-/// At most this many of each city's tallest buildings carry their names.
-pub const HOT_SPOT_NAMES: usize = 5;
-/// A building is named as a hot spot only when its target height is at least this share of its
-/// city's tallest (the others do not stand out as towers).
-pub const HOT_SPOT_MIN_SHARE: f32 = 0.25;
+pub use highrise_layout::look::{HOT_SPOT_MIN_SHARE, HOT_SPOT_NAMES};
 /// Text height of a hot spot's name on screen, pixels.
 pub const HOT_SPOT_TEXT_PX: f32 = 14.0;
 /// A hot spot's name longer than this (characters) leaves out its parameters.

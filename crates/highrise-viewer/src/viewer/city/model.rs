@@ -13,8 +13,7 @@ use crate::viewer::instancing::{
     building_instance, lod_key, BuildingInstance, ALWAYS_DETAILED, GROUPED_ALPHA,
 };
 
-/// Height of a building whose method did not run in the window, world units.
-pub const STUB_HEIGHT_WU: f32 = 0.06;
+pub use highrise_layout::look::STUB_HEIGHT_WU;
 /// Easing rate: the fraction of the remaining distance covered per second is 1 − e^(−rate).
 pub const EASING_RATE_PER_S: f32 = 9.0;
 /// How long districts, blocks and buildings take to glide to new places, seconds.
@@ -265,8 +264,7 @@ impl City {
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
     pub fn max_height_wu(&self) -> f32 {
         self.layout.as_ref().map_or(8.0, |layout| {
-            let bounds = layout.bounds();
-            (0.6 * bounds.width_wu().max(bounds.depth_wu())).clamp(8.0, 200.0)
+            highrise_layout::look::full_height_wu(layout.bounds())
         })
     }
 

@@ -4,10 +4,9 @@
 use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 
-use super::STUB_HEIGHT_WU;
+use highrise_layout::look::{self, heat_srgb, heat_step, STUB_HEIGHT_WU};
+pub use highrise_layout::look::{relative_full_scale, HeightFit, HEAT_STEPS, SQRT_FROM_BUILDINGS};
 
-/// Number of steps of the heat ramp.
-pub const HEAT_STEPS: usize = 32;
 /// Number of distinct class colours.
 pub const CLASS_COLOURS: usize = 24;
 /// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
@@ -33,57 +32,6 @@ pub enum HeightScale {
     Sqrt,
     /// The paper's scale: full height is 100 % of the window, heights in proportion.
     Absolute,
-}
-
-/// From this many buildings, [`HeightScale::Auto`] takes the square-root scale.
-pub const SQRT_FROM_BUILDINGS: usize = 1_000;
-
-/// How a value (a share of the window, or of the memory modes' own scale) maps to a height:
-/// `full_value` stands `full_height_wu` tall, in proportion or by the square root.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct HeightFit {
-    pub full_height_wu: f32,
-    pub full_value: f32,
-    pub sqrt: bool,
-}
-
-impl HeightFit {
-    /// Value 1 stands `full_height_wu` tall, in proportion.
-    pub fn linear(full_height_wu: f32) -> Self {
-        Self {
-            full_height_wu,
-            full_value: 1.0,
-            sqrt: false,
-        }
-    }
-
-    /// The height of `value` (at most 1.5 × full height; the square root of that when `sqrt`).
-    pub fn height_wu(self, value: f32) -> f32 {
-        let ratio = (value / self.full_value.max(f32::MIN_POSITIVE)).clamp(0.0, 1.5);
-        let ratio = if self.sqrt { ratio.sqrt() } else { ratio };
-        ratio * self.full_height_wu
-    }
-}
-
-/// The smallest full scale [`HeightScale::Relative`] goes down to (2 % of the window), so an
-/// idle program's crumbs do not stand as towers.
-pub const MIN_RELATIVE_FULL_SCALE: f32 = 0.02;
-
-/// The full scale [`HeightScale::Relative`] keeps, from the one it had (`current`) and the
-/// hottest value now (`hottest`): up at once to the quarter-octave step at or above `hottest`;
-/// down only once that step is two below `current` (a hot spot that cools a little leaves the
-/// city as it is). Between [`MIN_RELATIVE_FULL_SCALE`] and 1.
-pub fn relative_full_scale(current: f32, hottest: f32) -> f32 {
-    let step = |value: f32| {
-        let value = value.clamp(MIN_RELATIVE_FULL_SCALE, 1.0);
-        2f32.powf((value.log2() * 4.0 - 1e-4).ceil() / 4.0).min(1.0)
-    };
-    let wanted = step(hottest);
-    if wanted > current || wanted <= current * 2f32.powf(-0.5) + 1e-6 || !current.is_finite() {
-        wanted
-    } else {
-        current
-    }
 }
 
 /// What building height shows.
@@ -333,23 +281,13 @@ pub fn class_hue(index: u8) -> Color {
     Color::hsl(hue, 0.65, lightness)
 }
 
-/// The heat ramp: cold blue-grey → yellow → orange → red, `t` in 0..=1.
+/// The heat ramp (`highrise_layout::look::heat_srgb`), `t` in 0..=1.
 pub fn heat_colour(t: f32) -> Color {
-    let stops = [
-        (0.0, Vec3::new(0.30, 0.42, 0.62)),
-        (0.35, Vec3::new(0.95, 0.85, 0.25)),
-        (0.7, Vec3::new(0.98, 0.50, 0.12)),
-        (1.0, Vec3::new(0.90, 0.12, 0.10)),
-    ];
-    let t = t.clamp(0.0, 1.0);
-    let mut colour = stops[0].1;
-    for pair in stops.windows(2) {
-        let ((t0, c0), (t1, c1)) = (pair[0], pair[1]);
-        if t >= t0 && t <= t1 {
-            colour = c0.lerp(c1, (t - t0) / (t1 - t0));
-        }
-    }
-    Color::srgb(colour.x, colour.y, colour.z)
+    srgb(heat_srgb(t))
+}
+
+fn srgb([r, g, b]: [f32; 3]) -> Color {
+    Color::srgb(r, g, b)
 }
 
 impl FromWorld for Palette {
@@ -393,12 +331,9 @@ impl FromWorld for Palette {
             })
         };
         let district = (0..8)
-            .map(|depth| {
-                let level = 0.13 + 0.045 * depth as f32;
-                add(Color::srgb(level, level + 0.015, level + 0.035))
-            })
+            .map(|depth| add(srgb(look::district_srgb(depth))))
             .collect();
-        let block = add(Color::srgb(0.38, 0.40, 0.44));
+        let block = add(srgb(look::BLOCK_SRGB));
         let block_dimmed = add(Color::srgb(0.15, 0.16, 0.18));
         Self {
             cube,
@@ -408,11 +343,11 @@ impl FromWorld for Palette {
             moved: linear_bytes(Color::srgb(0.95, 0.75, 0.20)),
             faster,
             slower,
-            stub: linear_bytes(Color::srgb(0.22, 0.24, 0.28)),
+            stub: linear_bytes(srgb(look::STUB_SRGB)),
             heat,
             class,
             threads,
-            highlight: linear_bytes(Color::srgb(0.35, 1.0, 0.95)),
+            highlight: linear_bytes(srgb(look::HIGHLIGHT_SRGB)),
             district,
             block,
             block_dimmed,
@@ -451,8 +386,7 @@ pub fn stats_target(
         return (STUB_HEIGHT_WU, ColourKey::Stub);
     }
     let height_wu = fit.height_wu(value).max(STUB_HEIGHT_WU * 2.0);
-    let heat =
-        |t: f32| ColourKey::Heat((t.clamp(0.0, 1.0) * (HEAT_STEPS - 1) as f32).round() as u8);
+    let heat = |t: f32| ColourKey::Heat(heat_step(t));
     let colour = match colour_mode {
         ColourMode::Heat => heat(value),
         ColourMode::Class => ColourKey::Class((block % 251) as u8),
@@ -470,44 +404,6 @@ pub fn stats_target(
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_square_root_fit_stands_a_quarter_of_full_at_half_height() {
-        let fit = HeightFit {
-            full_height_wu: 100.0,
-            full_value: 0.4,
-            sqrt: true,
-        };
-        assert!((fit.height_wu(0.1) - 50.0).abs() < 1e-4);
-        assert!((fit.height_wu(0.4) - 100.0).abs() < 1e-4);
-        assert_eq!(fit.height_wu(0.0), 0.0);
-        // Above full scale it grows up to 1.5x the value's ratio, as the linear fit does.
-        assert!((fit.height_wu(1.0) - 100.0 * 1.5f32.sqrt()).abs() < 1e-3);
-        let linear = HeightFit { sqrt: false, ..fit };
-        assert!((linear.height_wu(0.1) - 25.0).abs() < 1e-4);
-        assert_eq!(HeightFit::linear(10.0).height_wu(0.5), 5.0);
-    }
-
-    #[test]
-    fn the_relative_scale_steps_up_at_once_and_down_only_two_steps_below() {
-        // A big program's hottest method at 10 %: full height is the quarter-octave step at or
-        // above it (2^-3.25 = 10.5 %), so the hot spot stands nearly full height.
-        let full = relative_full_scale(1.0, 0.10);
-        assert!((full - 2f32.powf(-3.25)).abs() < 1e-6, "{full}");
-        // It cools a little: the scale stays; it heats past the step: the scale goes up.
-        assert_eq!(relative_full_scale(full, 0.09), full);
-        assert_eq!(relative_full_scale(full, 0.08), full);
-        let up = relative_full_scale(full, 0.12);
-        assert!((up - 2f32.powf(-3.0)).abs() < 1e-6, "{up}");
-        // Two steps lower: the scale follows it down.
-        let down = relative_full_scale(up, 0.07);
-        assert!((down - 2f32.powf(-3.75)).abs() < 1e-6, "{down}");
-        // Busy programs read as on the paper's scale; idle ones keep their crumbs small.
-        assert_eq!(relative_full_scale(0.5, 0.9), 1.0);
-        assert_eq!(relative_full_scale(1.0, 1.0), 1.0);
-        let idle = relative_full_scale(1.0, 0.0);
-        assert!((MIN_RELATIVE_FULL_SCALE..0.025).contains(&idle), "{idle}");
-        assert_eq!(relative_full_scale(0.0, 0.3), 2f32.powf(-1.5));
-    }
     use highrise_aggregate::{Amount, MemorySnapshot, MethodMemory};
 
     fn window(count: u64, bytes: u64) -> MethodMemory {

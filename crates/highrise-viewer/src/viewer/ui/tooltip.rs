@@ -15,8 +15,7 @@ use crate::viewer::landscape::Landscape;
 use crate::viewer::sessions::Sessions;
 
 /// Said under a building whose numbers are estimates (see `MethodStats::approximate`).
-pub const APPROXIMATE_LINE: &str =
-    "≈ estimate: the agent dropped events of its threads in the window";
+pub use highrise_report::facts::APPROXIMATE_LINE;
 
 /// Classes listed under a building (most created first).
 const TOOLTIP_CLASSES: usize = 5;
@@ -352,48 +351,13 @@ pub fn tooltip_lines(
                 highrise_aggregate::DEFAULT_WINDOW_S,
                 highrise_aggregate::Snapshot::window_s,
             );
-            // Sampled: the estimate's error, and no calls (samples do not count them).
-            let error = measure.error_points(stats.elevation, window_s);
-            let mut lines = vec![
-                name,
-                format!(
-                    "elevation {}{}{}",
-                    if stats.approximate { "≈ " } else { "" },
-                    percent(stats.elevation),
-                    error.map_or_else(String::new, |points| format!(
-                        " ±{points:.1} points (95 %, sampled every {} ms)",
-                        measure.sample_period_us as f32 / 1000.0
-                    ))
-                ),
-                if stats.parked_threads > 0 {
-                    // Threads that sat in it the whole window: a thread leak piles these up.
-                    format!(
-                        "threads {} · {} parked in it",
-                        stats.thread_count, stats.parked_threads
-                    )
-                } else {
-                    format!("threads {}", stats.thread_count)
-                },
-                if !calls_counted {
-                    "calls not counted (sampled)".to_string()
-                } else {
-                    format!("calls in window {}", stats.calls)
-                },
-                format!("inclusive {}", percent(stats.inclusive_elevation)),
-                format!("summed over threads {}", percent(stats.summed_elevation)),
-                format!(
-                    "class {class} · package {}",
-                    if package.is_empty() {
-                        "(root)"
-                    } else {
-                        &package
-                    }
-                ),
-                format!("program {}", view.title()),
-            ];
-            if stats.approximate && error.is_none() {
-                lines.push(APPROXIMATE_LINE.to_string());
-            }
+            let place = highrise_report::facts::MethodPlace {
+                name: &name,
+                class: &class,
+                package: &package,
+                program: &view.title(),
+            };
+            let mut lines = highrise_report::facts::method_lines(place, &stats, &measure, window_s);
             if let Some(snapshot) = view.snapshot() {
                 lines.extend(allocation_lines(snapshot, &view.report, method_id));
                 lines.extend(call_lines(snapshot, city, method_id));

@@ -1,0 +1,488 @@
+//! The cities the pages draw, folded from the session reports: each session's plan (laid out
+//! here, incrementally, as the window's is) and its buildings' towers as last sent. A tick
+//! turns what changed into messages ([`crate::wire`]); a page that joins gets the whole state.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use highrise_aggregate::{AlertConfig, AlertDetector, MethodStats, Snapshot, DEFAULT_WINDOW_S};
+use highrise_ingest::{SessionEnd, SessionId, SessionReport, SessionStatus};
+use highrise_layout::look::relative_full_scale;
+use highrise_layout::{CityLayout, LayoutConfig, MethodSpec};
+use highrise_protocol::Measure;
+use serde::Serialize;
+
+use crate::wire::{self, Tower};
+
+pub type Report = SessionReport<Arc<Snapshot>>;
+
+/// One message to the pages: JSON text or a binary [`crate::wire`] message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    Text(String),
+    Binary(bytes::Bytes),
+}
+
+/// A session's city as the pages know it.
+struct SessionCity {
+    report: Report,
+    /// Definitions taken from the report so far (they are append-only).
+    seen_definitions: usize,
+    /// Display names by method id.
+    display_names: Vec<String>,
+    pending: Vec<MethodSpec>,
+    layout: Option<CityLayout>,
+    /// Display names by building, for the plan.
+    names: Vec<String>,
+    /// Bumped whenever the plan changes; the pages hold `sent_generation`.
+    generation: u32,
+    sent_generation: u32,
+    /// Towers as last sent, by building.
+    towers: Vec<Tower>,
+    relative_full: f32,
+    /// The snapshot the towers were made from (a new one makes new towers).
+    towers_from_ns: Option<u64>,
+    alerts: AlertDetector,
+    alert_lines: Vec<String>,
+}
+
+impl SessionCity {
+    fn new(report: Report, alert_config: AlertConfig) -> Self {
+        Self {
+            report,
+            seen_definitions: 0,
+            display_names: Vec::new(),
+            pending: Vec::new(),
+            layout: None,
+            names: Vec::new(),
+            generation: 0,
+            sent_generation: 0,
+            towers: Vec::new(),
+            relative_full: 1.0,
+            towers_from_ns: None,
+            alerts: AlertDetector::new(alert_config),
+            alert_lines: Vec::new(),
+        }
+    }
+
+    fn accept(&mut self, mut report: Report) {
+        if report.sink.is_none() {
+            report.sink = self.report.sink.clone();
+        }
+        for definition in report.definitions().skip(self.seen_definitions) {
+            self.seen_definitions += 1;
+            let slot = definition.id as usize;
+            if self.display_names.len() <= slot {
+                self.display_names.resize(slot + 1, String::new());
+            }
+            self.display_names[slot] = definition.display_name();
+            self.pending.push(MethodSpec {
+                id: definition.id,
+                package: definition.package.clone(),
+                class: definition.class.clone(),
+                method: definition.method.clone(),
+                signature: definition.signature.clone(),
+            });
+        }
+        if let Some(snapshot) = &report.sink {
+            let raised = self.alerts.observe(snapshot);
+            let alerts = self.alerts.alerts();
+            for alert in &alerts[alerts.len() - raised..] {
+                let name = alert
+                    .method_id
+                    .map_or_else(String::new, |id| self.name_of(id));
+                self.alert_lines.push(alert.describe(&name));
+            }
+        }
+        self.report = report;
+    }
+
+    fn name_of(&self, method_id: u32) -> String {
+        self.display_names
+            .get(method_id as usize)
+            .filter(|name| !name.is_empty())
+            .cloned()
+            .unwrap_or_else(|| format!("method #{method_id}"))
+    }
+
+    /// Places the methods defined since the last call (the first batch laid out in full, the
+    /// paper's order; later ones inserted in place). True when the plan changed.
+    fn place(&mut self) -> bool {
+        if self.pending.is_empty() {
+            return false;
+        }
+        let layout = match self.layout.take() {
+            None => CityLayout::full(&self.pending).unwrap_or_else(|error| {
+                tracing::warn!("cannot lay out the city: {error}");
+                insert_each(CityLayout::empty(&LayoutConfig::default()), &self.pending)
+            }),
+            Some(layout) => insert_each(layout, &self.pending),
+        };
+        self.pending.clear();
+        self.names = layout
+            .buildings()
+            .iter()
+            .map(|building| self.name_of(building.method_id))
+            .collect();
+        self.towers.resize(layout.buildings().len(), Tower::IDLE);
+        self.layout = Some(layout);
+        self.generation += 1;
+        true
+    }
+
+    fn stats(&self, method_id: u32) -> MethodStats {
+        self.report
+            .sink
+            .as_deref()
+            .map_or_else(MethodStats::default, |snapshot| snapshot.method(method_id))
+    }
+
+    /// The towers of the latest snapshot, as (building, tower) where they differ from those
+    /// sent (all when `all`); they become the ones sent.
+    fn new_towers(&mut self, all: bool) -> Vec<(u32, Tower)> {
+        let Some(layout) = &self.layout else {
+            return Vec::new();
+        };
+        let snapshot = self.report.sink.as_deref();
+        let fresh = snapshot.map(|s| s.now_ns) != self.towers_from_ns;
+        let mut changed = Vec::new();
+        if fresh {
+            if let Some(snapshot) = snapshot {
+                let hottest = snapshot
+                    .methods
+                    .iter()
+                    .map(|m| m.elevation)
+                    .fold(0.0, f32::max);
+                self.relative_full = relative_full_scale(self.relative_full, hottest);
+            }
+            self.towers_from_ns = snapshot.map(|s| s.now_ns);
+            for (index, building) in layout.buildings().iter().enumerate() {
+                let stats = self.stats(building.method_id);
+                let ran = stats.elevation > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+                let tower = Tower::new(stats.elevation, stats.thread_count, ran);
+                if tower != self.towers[index] {
+                    self.towers[index] = tower;
+                    if !all {
+                        changed.push((index as u32, tower));
+                    }
+                }
+            }
+        }
+        if all {
+            changed = self
+                .towers
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (i as u32, t))
+                .collect();
+        }
+        changed
+    }
+
+    fn program_time_s(&self) -> f64 {
+        self.report
+            .sink
+            .as_deref()
+            .map_or(0.0, |s| s.now_ns as f64 * 1e-9)
+    }
+
+    fn heights_message(&self, all: bool, changed: Vec<(u32, Tower)>) -> Vec<u8> {
+        wire::heights(
+            self.report.session_id as u32,
+            all,
+            self.relative_full,
+            self.program_time_s(),
+            changed.into_iter(),
+        )
+    }
+
+    fn plan_message(&self) -> Option<Vec<u8>> {
+        let layout = self.layout.as_ref()?;
+        Some(wire::plan(
+            self.report.session_id as u32,
+            self.generation,
+            layout,
+            &self.names,
+        ))
+    }
+
+    fn summary(&self) -> SessionSummary {
+        let report = &self.report;
+        let measure = report
+            .info
+            .as_ref()
+            .map_or(Measure::EXACT, |info| info.measure);
+        let window_s = report
+            .sink
+            .as_deref()
+            .map_or(DEFAULT_WINDOW_S, Snapshot::window_s);
+        SessionSummary {
+            id: report.session_id,
+            title: match &report.info {
+                Some(info) if info.version_label.is_empty() => info.program.clone(),
+                Some(info) => format!("{} ({})", info.program, info.version_label),
+                None => format!("session {}", report.session_id),
+            },
+            agent: report
+                .info
+                .as_ref()
+                .map_or_else(String::new, |i| i.agent.clone()),
+            pid: report.info.as_ref().map_or(0, |i| i.pid),
+            status: status_text(&report.status),
+            live: !matches!(report.status, SessionStatus::Ended(_)),
+            measure: measure.is_estimated().then(|| measure.describe(window_s)),
+            sampled: !measure.counts_calls(),
+            flow: report.stats.flow(&measure),
+            methods: report.stats.definitions,
+            threads: report.threads.len(),
+            errors: report.stats.errors_total,
+            events_dropped: report.stats.agent_events_dropped,
+            dropped_share: report.sink.as_deref().map_or(0.0, |s| s.dropped_share),
+            alerts: self.alert_lines.clone(),
+            notices: report
+                .info
+                .iter()
+                .flat_map(|info| &info.notices)
+                .map(|notice| notice.text.clone())
+                .collect(),
+        }
+    }
+}
+
+fn insert_each(mut layout: CityLayout, methods: &[MethodSpec]) -> CityLayout {
+    for method in methods {
+        if let Err(error) = layout.insert(method) {
+            tracing::warn!("cannot place {}.{}: {error}", method.class, method.method);
+        }
+    }
+    layout
+}
+
+/// How a session ended, or that it is live, as people read it.
+pub fn status_text(status: &SessionStatus) -> String {
+    match status {
+        SessionStatus::Handshaking => "connecting".to_string(),
+        SessionStatus::Connected => "live".to_string(),
+        SessionStatus::Ended(end) => format!(
+            "ended ({})",
+            match end {
+                SessionEnd::Goodbye => "goodbye".to_string(),
+                SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
+                SessionEnd::Failed(error) => format!("failed: {error}"),
+                SessionEnd::ServerShutdown => "server shut down".to_string(),
+                SessionEnd::Detached => "detached".to_string(),
+            }
+        ),
+    }
+}
+
+/// What the panel lists of a session (the `sessions` message).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SessionSummary {
+    pub id: SessionId,
+    pub title: String,
+    pub agent: String,
+    pub pid: u32,
+    pub status: String,
+    pub live: bool,
+    /// How the agent measures, when its figures are estimates.
+    pub measure: Option<String>,
+    /// Calls are not counted (samples).
+    pub sampled: bool,
+    pub flow: String,
+    pub methods: u64,
+    pub threads: usize,
+    pub errors: u64,
+    pub events_dropped: u64,
+    pub dropped_share: f32,
+    pub alerts: Vec<String>,
+    pub notices: Vec<String>,
+}
+
+/// The cities of every session the server has seen.
+pub struct Cities {
+    sessions: BTreeMap<SessionId, SessionCity>,
+    alert_config: AlertConfig,
+    /// The `sessions` message as last sent.
+    sent_sessions: String,
+}
+
+impl Cities {
+    pub fn new(alert_config: AlertConfig) -> Self {
+        Self {
+            sessions: BTreeMap::new(),
+            alert_config,
+            sent_sessions: String::new(),
+        }
+    }
+
+    /// Folds one report in (the city changes on the next [`Cities::tick`]).
+    pub fn accept(&mut self, report: Report) {
+        let config = self.alert_config;
+        match self.sessions.get_mut(&report.session_id) {
+            Some(city) => city.accept(report),
+            None => {
+                let id = report.session_id;
+                let mut city = SessionCity::new(report.clone(), config);
+                city.accept(report);
+                self.sessions.insert(id, city);
+            }
+        }
+    }
+
+    /// What changed since the last tick, as messages for every page.
+    pub fn tick(&mut self) -> Vec<Message> {
+        let mut out = Vec::new();
+        let sessions = self.sessions_message();
+        if sessions != self.sent_sessions {
+            self.sent_sessions.clone_from(&sessions);
+            out.push(Message::Text(sessions));
+        }
+        for city in self.sessions.values_mut() {
+            let replanned = city.place();
+            let changed = city.new_towers(replanned);
+            if replanned {
+                out.extend(city.plan_message().map(|b| Message::Binary(b.into())));
+                city.sent_generation = city.generation;
+            }
+            if replanned || !changed.is_empty() {
+                out.push(Message::Binary(
+                    city.heights_message(replanned, changed).into(),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Everything a page that joins now needs: the look, the sessions, each city's plan and
+    /// towers as sent so far.
+    pub fn full_state(&self) -> Vec<Message> {
+        let mut out = vec![
+            Message::Text(hello_message()),
+            Message::Text(self.sent_sessions.clone()),
+        ];
+        for city in self.sessions.values() {
+            if city.sent_generation == 0 {
+                continue;
+            }
+            out.extend(city.plan_message().map(|b| Message::Binary(b.into())));
+            let all = city
+                .towers
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (i as u32, t))
+                .collect();
+            out.push(Message::Binary(city.heights_message(true, all).into()));
+        }
+        out
+    }
+
+    fn sessions_message(&self) -> String {
+        let sessions: Vec<SessionSummary> =
+            self.sessions.values().map(SessionCity::summary).collect();
+        serde_json::json!({ "type": "sessions", "sessions": sessions }).to_string()
+    }
+
+    /// The hover facts of building `building` of session `session` (the desktop tooltip's
+    /// lines), or `None` when there is no such building.
+    pub fn facts(&self, session: SessionId, building: u32) -> Option<Vec<String>> {
+        let city = self.sessions.get(&session)?;
+        let layout = city.layout.as_ref()?;
+        let built = layout.buildings().get(building as usize)?;
+        let block = &layout.blocks()[built.block as usize];
+        let class = &layout.classes()[block.class as usize];
+        let package = &layout.packages()[class.package as usize].path;
+        let report = &city.report;
+        let measure = report
+            .info
+            .as_ref()
+            .map_or(Measure::EXACT, |info| info.measure);
+        let window_s = report
+            .sink
+            .as_deref()
+            .map_or(DEFAULT_WINDOW_S, Snapshot::window_s);
+        let title = city.summary().title;
+        let name = city.name_of(built.method_id);
+        let place = highrise_report::facts::MethodPlace {
+            name: &name,
+            class: &class.name,
+            package,
+            program: &title,
+        };
+        let stats = city.stats(built.method_id);
+        Some(highrise_report::facts::method_lines(
+            place, &stats, &measure, window_s,
+        ))
+    }
+
+    /// The highest methods of a session now: (building, display name, elevation).
+    pub fn top(&self, session: SessionId, count: usize) -> Vec<(u32, String, f32)> {
+        let Some(city) = self.sessions.get(&session) else {
+            return Vec::new();
+        };
+        let Some(layout) = &city.layout else {
+            return Vec::new();
+        };
+        let Some(snapshot) = city.report.sink.as_deref() else {
+            return Vec::new();
+        };
+        snapshot
+            .top_by_elevation(count)
+            .into_iter()
+            .filter_map(|(method_id, stats)| {
+                let building = layout.building_of(method_id)?;
+                Some((building, city.name_of(method_id), stats.elevation))
+            })
+            .collect()
+    }
+
+    pub fn session_ids(&self) -> Vec<SessionId> {
+        self.sessions.keys().copied().collect()
+    }
+
+    /// Forgets ended sessions beyond the latest `keep` (a long-lived server sees many).
+    pub fn forget_ended(&mut self, keep: usize) {
+        let ended: Vec<SessionId> = self
+            .sessions
+            .iter()
+            .filter(|(_, city)| matches!(city.report.status, SessionStatus::Ended(_)))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in ended.iter().take(ended.len().saturating_sub(keep)) {
+            self.sessions.remove(id);
+        }
+    }
+}
+
+/// The first message a page gets: how a city looks ([`highrise_layout::look`]).
+pub fn hello_message() -> String {
+    use highrise_layout::look;
+    let heat: Vec<[f32; 3]> = (0..look::HEAT_STEPS as u8)
+        .map(look::heat_step_srgb)
+        .collect();
+    let districts: Vec<[f32; 3]> = (0..8).map(look::district_srgb).collect();
+    serde_json::json!({
+        "type": "hello",
+        "version": env!("CARGO_PKG_VERSION"),
+        "look": {
+            "heat": heat,
+            "stub": look::STUB_SRGB,
+            "highlight": look::HIGHLIGHT_SRGB,
+            "block": look::BLOCK_SRGB,
+            "districts": districts,
+            "stub_height_wu": look::STUB_HEIGHT_WU,
+            "sqrt_from_buildings": look::SQRT_FROM_BUILDINGS,
+            "hot_spot_names": look::HOT_SPOT_NAMES,
+            "hot_spot_min_share": look::HOT_SPOT_MIN_SHARE,
+        }
+    })
+    .to_string()
+}
+
+impl std::fmt::Debug for Cities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cities")
+            .field("sessions", &self.sessions.len())
+            .finish()
+    }
+}
