@@ -32,6 +32,9 @@ scripts/test-java.sh
 scripts/test-python.sh
 # Real programs under their agents (Maven, Rhino, Pygments, docutils, a Rust crate), recorded and reported.
 scripts/test-corpus.sh
+# The city in a browser: real headless Chromium on `serve --web` (demo, a Java program, 20
+# pages) and on an exported recording opened from disk.
+scripts/test-web.sh
 # OTLP from real OpenTelemetry SDKs (Python, Node) on several network namespaces.
 scripts/test-otlp.sh
 # A short run of each fuzz target (fuzz/) when a nightly toolchain is there; skipped otherwise.

@@ -19,7 +19,7 @@ const puppeteer = require('puppeteer-core');
 const bin = process.env.HIGHRISE_BIN;
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const out = process.env.HIGHRISE_WEB_OUT || mkdtempSync(join(tmpdir(), 'highrise-web-'));
-const only = (process.env.HIGHRISE_WEB_TESTS || 'demo,java,export').split(',');
+const only = (process.env.HIGHRISE_WEB_TESTS || 'export,demo,java').split(',');
 const pagesAtOnce = Number(process.env.HIGHRISE_WEB_PAGES || 20);
 mkdirSync(out, { recursive: true });
 const figures = {};
@@ -167,6 +167,18 @@ async function demo() {
   assert.ok(tooltip.some((l) => /^threads \d+/.test(l)), 'the tooltip says the threads');
   assert.ok(tooltip.some((l) => /^calls in window \d+/.test(l)), 'the tooltip says the calls');
   await page.screenshot({ path: join(out, 'demo-hover.png') });
+  // The timeline: back through the history the server keeps (a click on the bar), then live.
+  await page.waitForFunction(() => {
+    const h = window.highrise.history();
+    return h && h.newest_s - h.oldest_s > 3;
+  }, { timeout: 20000 });
+  const bar = await (await page.$('#scrub')).boundingBox();
+  await page.mouse.click(bar.x + bar.width * 0.1, bar.y + bar.height / 2);
+  await page.waitForFunction(() => window.highrise.cities.get(1).past !== null, { timeout: 10000 });
+  await page.waitForFunction(() => /\(-\d+\.\d s\)/.test(document.getElementById('time').textContent), { timeout: 5000 });
+  log('demo timeline:', await page.$eval('#time', (e) => e.textContent));
+  await page.click('#play');
+  await page.waitForFunction(() => window.highrise.cities.get(1).past === null, { timeout: 5000 });
   const pid = serve.child.pid;
   figures.server_cpu_1_page = await cpuShare(pid, 5000);
   const bytes0 = JSON.parse((await get(`${base}api/sessions?token=test-token-1`)).body).stream_bytes_sent;
@@ -192,6 +204,8 @@ async function demo() {
   // Each page has its own camera: moving one leaves another where it was.
   const cam = (p) => p.page.evaluate(() => window.highrise.cameraAt());
   const before = await cam(pages[1]);
+  await pages[0].page.bringToFront();
+  await pages[0].page.evaluate(() => document.activeElement && document.activeElement.blur());
   await pages[0].page.keyboard.down('w'); await sleep(600); await pages[0].page.keyboard.up('w');
   assert.deepEqual(await cam(pages[1]), before, 'one page flying moves no other');
   assert.notDeepEqual(await cam(pages[0]), before, 'W flies');
@@ -270,7 +284,20 @@ async function exported() {
   await page.close();
 }
 
+// The page's frame time on a big city another process serves (HIGHRISE_WEB_URL, e.g. the
+// `stream` bench with --serve-for): for BENCHMARKS.md, not a pass/fail test.
+async function frames() {
+  const { page, firstCityMs } = await openPage(process.env.HIGHRISE_WEB_URL);
+  await sleep(8000);
+  figures.frames_first_city_ms = firstCityMs;
+  figures.frames_buildings = await page.evaluate(() => window.highrise.buildingCount());
+  figures.frames = await page.evaluate(() => window.highrise.frameStats());
+  await page.screenshot({ path: join(out, `frames-${figures.frames_buildings}.png`) });
+  await page.close();
+}
+
 try {
+  if (only.includes('frames')) await frames();
   if (only.includes('export')) await exported();
   if (only.includes('demo')) await demo();
   if (only.includes('java')) await java();

@@ -33,6 +33,13 @@ export class City {
     this.height = new Float32Array(0);
     this.target = new Float32Array(0);
     this.highlighted = new Set();
+    // The towers as the stream says they are now; the ones drawn differ while a past moment
+    // is shown (`past`: its program time).
+    this.live = { elevation: new Float32Array(0), heat: new Uint8Array(0), threads: new Uint8Array(0) };
+    this.past = null;
+    this.liveTimeS = 0;
+    this.moving = [];
+    this.hot = [];
     this.heatColours = look.heat.map(srgb);
     this.stubColour = srgb(look.stub);
     this.highlightColour = srgb(look.highlight);
@@ -61,6 +68,11 @@ export class City {
     this.elevation = carry(this.elevation, Float32Array, 0);
     this.heat = carry(this.heat, Uint8Array, IDLE);
     this.threads = carry(this.threads, Uint8Array, 0);
+    this.live = {
+      elevation: carry(this.live.elevation, Float32Array, 0),
+      heat: carry(this.live.heat, Uint8Array, IDLE),
+      threads: carry(this.live.threads, Uint8Array, 0),
+    };
     this.height = carry(this.height, Float32Array, this.look.stub_height_wu);
     this.target = carry(this.target, Float32Array, this.look.stub_height_wu);
     let minX = Infinity, minZ = Infinity, maxX = -Infinity, maxZ = -Infinity;
@@ -113,7 +125,7 @@ export class City {
     }
     this.buildingMesh.instanceMatrix.needsUpdate = true;
     this.buildingMesh.instanceColor.needsUpdate = true;
-    this.buildingMesh.computeBoundingSphere();
+    this.fitBounds();
     this.group.add(this.buildingMesh);
   }
 
@@ -143,9 +155,27 @@ export class City {
     this.buildingMesh.instanceColor.needsUpdate = true;
   }
 
-  // A heights message: the changed towers (or all), and the scale's full value.
+  // A heights message: the changed towers (or all), and the scale's full value. While a past
+  // moment is shown, only the live copy follows.
   applyHeights(message, scale) {
     if (!this.plan) return;
+    const live = this.live;
+    const n = this.heat.length;
+    for (let k = 0; k < message.index.length; k++) {
+      const i = message.index[k];
+      if (i >= n) continue;
+      live.elevation[i] = message.elevation[k];
+      live.heat[i] = message.heat[k];
+      live.threads[i] = message.threads[k];
+    }
+    this.liveTimeS = message.timeS;
+    this.liveFull = message.relativeFull;
+    if (this.past !== null) return;
+    this.show(message, scale);
+  }
+
+  // Draws a heights message's towers (the changed ones, or all).
+  show(message, scale) {
     this.relativeFull = message.relativeFull;
     this.timeS = message.timeS;
     const n = this.heat.length;
@@ -161,6 +191,26 @@ export class City {
     this.retarget(scale);
   }
 
+  // Shows a past moment (a heights message holding every tower) until `backToLive`.
+  showPast(message, scale) {
+    if (!this.plan) return;
+    this.past = message.timeS;
+    this.show(message, scale);
+  }
+
+  backToLive(scale) {
+    if (this.past === null || !this.plan) return;
+    this.past = null;
+    this.elevation.set(this.live.elevation);
+    this.heat.set(this.live.heat);
+    this.threads.set(this.live.threads);
+    this.relativeFull = this.liveFull;
+    this.timeS = this.liveTimeS;
+    for (let i = 0; i < this.heat.length; i++) this.colourBuilding(i);
+    this.buildingMesh.instanceColor.needsUpdate = true;
+    this.retarget(scale);
+  }
+
   // Targets from elevations under the height scale (auto, relative, sqrt, absolute): the
   // desktop's HeightFit with highrise's numbers.
   retarget(scale) {
@@ -170,30 +220,34 @@ export class City {
     const full = scale === 'absolute' ? 1 : Math.max(this.relativeFull, 1e-9);
     const sqrt = scale === 'sqrt' || (scale === 'auto' && n >= look.sqrt_from_buildings);
     const stub = look.stub_height_wu;
+    const moving = [];
     for (let i = 0; i < n; i++) {
-      if (this.heat[i] === IDLE) { this.target[i] = stub; continue; }
-      let ratio = Math.min(Math.max(this.elevation[i] / full, 0), 1.5);
-      if (sqrt) ratio = Math.sqrt(ratio);
-      this.target[i] = Math.max(ratio * this.plan.fullHeightWu, stub * 2);
+      let target = stub;
+      if (this.heat[i] !== IDLE) {
+        let ratio = Math.min(Math.max(this.elevation[i] / full, 0), 1.5);
+        if (sqrt) ratio = Math.sqrt(ratio);
+        target = Math.max(ratio * this.plan.fullHeightWu, stub * 2);
+      }
+      this.target[i] = target;
+      if (target !== this.height[i]) moving.push(i);
     }
-    this.animating = true;
+    this.moving = moving;
+    this.hot = this.findHotSpots();
   }
 
-  // Eases heights toward targets; true while anything moved.
+  // Eases heights toward targets (only the buildings still moving); true while any moves.
   animate(dtS) {
-    if (!this.animating || !this.plan) return false;
+    if (this.moving.length === 0 || !this.plan) return false;
     const step = 1 - Math.exp(-EASING_RATE_PER_S * dtS);
-    let moving = false;
-    for (let i = 0; i < this.height.length; i++) {
+    const still = [];
+    for (const i of this.moving) {
       const gap = this.target[i] - this.height[i];
-      if (gap === 0) continue;
       if (Math.abs(gap) < 0.002) this.height[i] = this.target[i];
-      else { this.height[i] += gap * step; moving = true; }
+      else { this.height[i] += gap * step; still.push(i); }
       this.placeBuilding(i);
     }
+    this.moving = still;
     this.buildingMesh.instanceMatrix.needsUpdate = true;
-    this.buildingMesh.computeBoundingSphere();
-    this.animating = moving;
     return true;
   }
 
@@ -201,28 +255,50 @@ export class City {
     this.height.set(this.target);
     for (let i = 0; i < this.height.length; i++) this.placeBuilding(i);
     this.buildingMesh.instanceMatrix.needsUpdate = true;
-    this.buildingMesh.computeBoundingSphere();
-    this.animating = false;
+    this.moving = [];
+  }
+
+  // Bounds for culling and hover, from the plan: as tall as a building can stand (1.5 × full
+  // height), so nothing is recomputed as heights move.
+  fitBounds() {
+    const { minX, minZ, maxX, maxZ } = this.bounds;
+    const box = new THREE.Box3(new THREE.Vector3(minX, 0, minZ),
+      new THREE.Vector3(maxX, this.slabTop + 1.5 * this.plan.fullHeightWu + 1, maxZ));
+    this.buildingMesh.boundingBox = box;
+    this.buildingMesh.boundingSphere = box.getBoundingSphere(new THREE.Sphere());
   }
 
   // The hottest buildings that stand out (the desktop's hot-spot rule), tallest first.
   hotSpots() {
-    if (!this.plan) return [];
-    const order = [];
-    for (let i = 0; i < this.target.length; i++) if (this.heat[i] !== IDLE) order.push(i);
-    order.sort((a, b) => this.target[b] - this.target[a]);
-    const tallest = order.length ? this.target[order[0]] : 0;
-    return order
-      .slice(0, this.look.hot_spot_names)
-      .filter((i) => this.target[i] >= this.look.hot_spot_min_share * tallest && this.elevation[i] > 0);
+    return this.hot;
+  }
+
+  findHotSpots() {
+    const count = this.look.hot_spot_names;
+    const best = [];
+    for (let i = 0; i < this.target.length; i++) {
+      if (this.heat[i] === IDLE || this.elevation[i] <= 0) continue;
+      if (best.length === count && this.target[i] <= this.target[best[count - 1]]) continue;
+      best.push(i);
+      best.sort((a, b) => this.target[b] - this.target[a]);
+      if (best.length > count) best.pop();
+    }
+    const tallest = best.length ? this.target[best[0]] : 0;
+    return best.filter((i) => this.target[i] >= this.look.hot_spot_min_share * tallest);
   }
 
   // The highest methods now: [{ building, name, elevation }].
   top(count) {
-    const order = [];
-    for (let i = 0; i < this.elevation.length; i++) if (this.elevation[i] > 0) order.push(i);
-    order.sort((a, b) => this.elevation[b] - this.elevation[a] || (this.plan.names[a] < this.plan.names[b] ? -1 : 1));
-    return order.slice(0, count).map((i) => ({ building: i, name: this.plan.names[i], elevation: this.elevation[i] }));
+    const rank = (a, b) => this.elevation[b] - this.elevation[a] || (this.plan.names[a] < this.plan.names[b] ? -1 : 1);
+    const best = [];
+    for (let i = 0; i < this.elevation.length; i++) {
+      if (this.elevation[i] <= 0) continue;
+      if (best.length === count && rank(i, best[count - 1]) >= 0) continue;
+      best.push(i);
+      best.sort(rank);
+      if (best.length > count) best.pop();
+    }
+    return best.map((i) => ({ building: i, name: this.plan.names[i], elevation: this.elevation[i] }));
   }
 
   // World position of a building's roof.
@@ -247,8 +323,7 @@ export class City {
   }
 
   highestPoint() {
-    let tallest = 0;
-    for (let i = 0; i < this.target.length; i++) tallest = Math.max(tallest, this.target[i]);
+    const tallest = this.hot.length ? this.target[this.hot[0]] : 0;
     return this.slabTop + Math.max(tallest, this.plan ? this.plan.fullHeightWu : 8);
   }
 }

@@ -14,11 +14,12 @@ const recording = dataElement ? JSON.parse(dataElement.textContent) : null;
 // Test and tool hooks: what the page shows, for the browser tests (scripts/test-web.sh).
 const state = {
   ready: false, look: null, sessions: [], cities: new Map(), selected: null, scale: 'auto',
-  messages: 0, bytes: 0, firstCityMs: null, frameMs: [], tooltip: [], recording: !!recording,
+  messages: 0, bytes: 0, firstCityMs: null, frameMs: [], partsMs: [], tooltip: [], recording: !!recording,
 };
 window.highrise = state;
 
-const renderer = new THREE.WebGLRenderer({ antialias: true, canvas: $('city') });
+// `?antialias=0` for software rendering (multisampling costs it most).
+const renderer = new THREE.WebGLRenderer({ antialias: params.get('antialias') !== '0', canvas: $('city') });
 renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x15171c);
@@ -195,6 +196,64 @@ function loadRecording() {
   };
 }
 
+// ---- the live timeline: back through the history the server keeps ----------------------
+
+let historyRange = null;
+async function api(path, query) {
+  const q = new URLSearchParams(query);
+  if (token) q.set('token', token);
+  return fetch(`api/${path}?${q}`);
+}
+
+async function refreshHistory() {
+  if (recording || state.selected === null) return;
+  try {
+    const response = await api('history', { session: state.selected });
+    if (!response.ok) return;
+    historyRange = await response.json();
+    const scrub = $('scrub');
+    const city = state.cities.get(state.selected);
+    scrub.min = String(historyRange.oldest_s);
+    scrub.max = String(historyRange.newest_s);
+    scrub.step = '0.25';
+    if (city && city.past === null) scrub.value = scrub.max;
+    $('timeline').hidden = false;
+    $('play').textContent = city && city.past !== null ? 'live' : '●';
+    $('time').textContent = city && city.past !== null
+      ? `${city.past.toFixed(1)} s (${(city.past - historyRange.newest_s).toFixed(1)} s)`
+      : `live · ${(historyRange.newest_s - historyRange.oldest_s).toFixed(0)} s kept`;
+  } catch (_) { /* the stream says when the server is gone */ }
+}
+
+let pastWanted = null;
+async function showPast(timeS) {
+  const city = state.cities.get(state.selected);
+  if (!city || pastWanted !== null) { pastWanted = timeS; return; }
+  pastWanted = timeS;
+  while (pastWanted !== null) {
+    const wanted = pastWanted;
+    try {
+      const response = await api('at', { session: city.session, t: wanted });
+      if (response.ok) city.showPast(read(await response.arrayBuffer()), state.scale);
+    } catch (_) { /* as above */ }
+    if (pastWanted === wanted) pastWanted = null;
+  }
+  renderTop(true);
+  refreshHistory();
+}
+
+function liveTimeline() {
+  const scrub = $('scrub');
+  scrub.addEventListener('input', () => showPast(Number(scrub.value)));
+  $('play').onclick = () => {
+    const city = state.cities.get(state.selected);
+    if (city) city.backToLive(state.scale);
+    renderTop(true);
+    refreshHistory();
+  };
+  setInterval(refreshHistory, 1000);
+}
+
 // ---- panel ----------------------------------------------------------------------------------
 
 function text(tag, content, className) {
@@ -217,6 +276,7 @@ function renderSessions() {
     for (const alert of s.alerts || []) item.appendChild(text('div', `⚠ ${alert}`, 'badge'));
     item.onclick = () => {
       state.selected = s.id;
+      refreshHistory();
       renderSessions();
       renderTop();
       const city = state.cities.get(s.id);
@@ -443,9 +503,15 @@ function loop(now) {
   last = now;
   fly(dtS);
   controls.update();
+  const t0 = performance.now();
   for (const city of state.cities.values()) city.animate(dtS);
+  const t1 = performance.now();
   renderer.render(scene, camera);
+  const t2 = performance.now();
   placeLabels();
+  const t3 = performance.now();
+  state.partsMs.push([t1 - t0, t2 - t1, t3 - t2]);
+  if (state.partsMs.length > 600) state.partsMs.shift();
   requestAnimationFrame(loop);
 }
 requestAnimationFrame(loop);
@@ -465,14 +531,17 @@ state.flyToBuilding = (session, building) => flyToBuilding(state.cities.get(sess
 state.topNames = () => [...document.querySelectorAll('#top li')].map((li) => li.dataset.name);
 state.runTopNames = () => [...document.querySelectorAll('#run-top-list li')].map((li) => li.dataset.name);
 state.showFrame = (index) => { $('scrub').value = String(index); showFrame(index); };
+state.showPast = (timeS) => showPast(timeS);
+state.history = () => historyRange;
 state.frameCount = () => frames.length;
 state.frameStats = () => {
   const sorted = [...state.frameMs].slice(1).sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { frames: sorted.length, median_ms: at(0.5), p95_ms: at(0.95) };
+  const mean = (k) => state.partsMs.reduce((sum, p) => sum + p[k], 0) / Math.max(state.partsMs.length, 1);
+  return { frames: sorted.length, median_ms: at(0.5), p95_ms: at(0.95), animate_ms: mean(0), render_call_ms: mean(1), labels_ms: mean(2) };
 };
 state.cameraAt = () => [camera.position.x, camera.position.y, camera.position.z].map((v) => Math.round(v * 1000) / 1000);
 state.buildingCount = () => [...state.cities.values()].reduce((n, c) => n + (c.plan ? c.plan.methodIds.length : 0), 0);
 
 if (recording) loadRecording();
-else connect();
+else { connect(); liveTimeline(); }

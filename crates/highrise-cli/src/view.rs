@@ -58,6 +58,8 @@ pub struct ViewArgs {
     /// every building at any distance. The panel switches it.
     #[arg(long, value_enum, default_value_t = LevelOfDetail::Auto)]
     pub lod: LevelOfDetail,
+    #[command(flatten)]
+    pub web: crate::web::WebArgs,
     /// What building colour shows at start (the panel switches it).
     #[arg(long, value_enum, default_value_t = city::ColourMode::Heat)]
     pub colour: city::ColourMode,
@@ -110,6 +112,12 @@ pub fn run(
     if let Some(notice) = token.notice() {
         println!("{notice}");
     }
+    // The same cities in browsers, before the demo so that a page sees it from its start.
+    let _web = args.web.start(
+        &server,
+        &args.listen,
+        highrise_aggregate::AlertConfig::default(),
+    )?;
     // Dropped after the window (and its server): the programs may stop when dropped, and OTLP
     // sessions end with a Goodbye.
     let _programs = args.start_demo(addr)?;

@@ -162,8 +162,10 @@ mod tests {
 
     #[test]
     fn the_heat_ramp_runs_from_blue_grey_to_red_through_its_stops() {
-        assert_eq!(heat_srgb(0.0), [0.30, 0.42, 0.62]);
-        assert_eq!(heat_srgb(1.0), [0.90, 0.12, 0.10]);
+        let near = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        assert!(near(heat_srgb(0.0), [0.30, 0.42, 0.62]));
+        assert!(near(heat_srgb(1.0), [0.90, 0.12, 0.10]));
+        assert!(near(heat_srgb(0.35), [0.95, 0.85, 0.25]));
         assert_eq!(heat_step(0.0), 0);
         assert_eq!(heat_step(1.0) as usize, HEAT_STEPS - 1);
         assert_eq!(heat_step_srgb(heat_step(1.0)), heat_srgb(1.0));

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use highrise_aggregate::{AlertConfig, AlertDetector, MethodStats, Snapshot, DEFAULT_WINDOW_S};
+use highrise_aggregate::{
+    AlertConfig, AlertDetector, History, HistoryConfig, MethodStats, Snapshot, DEFAULT_WINDOW_S,
+};
 use highrise_ingest::{SessionEnd, SessionId, SessionReport, SessionStatus};
 use highrise_layout::look::relative_full_scale;
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec};
@@ -44,7 +46,12 @@ struct SessionCity {
     towers_from_ns: Option<u64>,
     alerts: AlertDetector,
     alert_lines: Vec<String>,
+    /// The session's recent past, for the page's timeline (as the window keeps it).
+    history: History,
 }
+
+/// Most bytes a session's history holds for the pages.
+const HISTORY_BYTES: usize = 64 << 20;
 
 impl SessionCity {
     fn new(report: Report, alert_config: AlertConfig) -> Self {
@@ -62,6 +69,10 @@ impl SessionCity {
             towers_from_ns: None,
             alerts: AlertDetector::new(alert_config),
             alert_lines: Vec::new(),
+            history: History::new(HistoryConfig {
+                max_bytes: HISTORY_BYTES,
+                ..HistoryConfig::default()
+            }),
         }
     }
 
@@ -85,6 +96,7 @@ impl SessionCity {
             });
         }
         if let Some(snapshot) = &report.sink {
+            self.history.push(snapshot);
             let raised = self.alerts.observe(snapshot);
             let alerts = self.alerts.alerts();
             for alert in &alerts[alerts.len() - raised..] {
@@ -179,6 +191,35 @@ impl SessionCity {
         changed
     }
 
+    /// Every tower at the kept moment at or before `time_ns`, with its program time.
+    fn towers_at(&self, time_ns: u64) -> Option<Moment> {
+        let layout = self.layout.as_ref()?;
+        let snapshot = self.history.at(time_ns)?;
+        let towers = layout
+            .buildings()
+            .iter()
+            .enumerate()
+            .map(|(index, building)| {
+                let stats = snapshot.method(building.method_id);
+                let ran = stats.elevation > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+                (
+                    index as u32,
+                    Tower::new(stats.elevation, stats.thread_count, ran),
+                )
+            })
+            .collect();
+        let hottest = snapshot
+            .methods
+            .iter()
+            .map(|m| m.elevation)
+            .fold(0.0, f32::max);
+        Some(Moment {
+            time_s: snapshot.now_ns as f64 * 1e-9,
+            relative_full: relative_full_scale(0.0, hottest),
+            towers,
+        })
+    }
+
     fn program_time_s(&self) -> f64 {
         self.report
             .sink
@@ -247,6 +288,13 @@ impl SessionCity {
                 .collect(),
         }
     }
+}
+
+/// A kept moment's towers.
+struct Moment {
+    time_s: f64,
+    relative_full: f32,
+    towers: Vec<(u32, Tower)>,
 }
 
 fn insert_each(mut layout: CityLayout, methods: &[MethodSpec]) -> CityLayout {
@@ -434,6 +482,27 @@ impl Cities {
                 Some((building, city.name_of(method_id), stats.elevation))
             })
             .collect()
+    }
+
+    /// The program time the session's kept history spans, seconds (oldest, newest).
+    pub fn history_range_s(&self, session: SessionId) -> Option<(f64, f64)> {
+        let (oldest_ns, newest_ns) = self.sessions.get(&session)?.history.range_ns()?;
+        Some((oldest_ns as f64 * 1e-9, newest_ns as f64 * 1e-9))
+    }
+
+    /// A [`wire::HEIGHTS`] message with every tower of the session at the kept moment at or
+    /// just before `time_s` (the timeline's past).
+    pub fn heights_at(&self, session: SessionId, time_s: f64) -> Option<Vec<u8>> {
+        let city = self.sessions.get(&session)?;
+        let time_ns = (time_s.max(0.0) * 1e9) as u64;
+        let moment = city.towers_at(time_ns)?;
+        Some(wire::heights(
+            session as u32,
+            true,
+            moment.relative_full,
+            moment.time_s,
+            moment.towers.into_iter(),
+        ))
     }
 
     pub fn session_ids(&self) -> Vec<SessionId> {

@@ -281,7 +281,11 @@ async fn route(
         ));
     }
     if request.uri().path() == "/favicon.ico" {
-        return Ok(respond(StatusCode::NO_CONTENT, "image/x-icon", Bytes::new()));
+        return Ok(respond(
+            StatusCode::NO_CONTENT,
+            "image/x-icon",
+            Bytes::new(),
+        ));
     }
     let query = query(&request);
     if let Some(token) = &shared.token {
@@ -318,6 +322,33 @@ async fn route(
             }
             _ => error(StatusCode::BAD_REQUEST, "facts need ?session=N&building=N"),
         },
+        "/api/history" => {
+            let cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
+            match number("session").and_then(|session| cities.history_range_s(session)) {
+                Some((oldest_s, newest_s)) => {
+                    json(&serde_json::json!({ "oldest_s": oldest_s, "newest_s": newest_s }))
+                }
+                None => error(StatusCode::NOT_FOUND, "no history of that session (yet)"),
+            }
+        }
+        "/api/at" => {
+            let time_s = query.get("t").and_then(|value| value.parse::<f64>().ok());
+            match (number("session"), time_s.filter(|t| t.is_finite())) {
+                (Some(session), Some(time_s)) => {
+                    let cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
+                    match cities.heights_at(session, time_s) {
+                        Some(message) => {
+                            respond(StatusCode::OK, "application/octet-stream", message)
+                        }
+                        None => error(StatusCode::NOT_FOUND, "no such session or moment"),
+                    }
+                }
+                _ => error(
+                    StatusCode::BAD_REQUEST,
+                    "a moment needs ?session=N&t=SECONDS",
+                ),
+            }
+        }
         "/api/top" => match number("session") {
             Some(session) => {
                 let count = number("count").unwrap_or(10).min(100) as usize;

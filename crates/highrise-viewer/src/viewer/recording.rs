@@ -97,6 +97,29 @@ impl Recorder {
         }));
     }
 
+    /// Writes the recording at `path` as one HTML page beside it (`run.hrec` → `run.html`): the
+    /// city over time, which opens offline in a browser (`highrise_web::export`).
+    pub fn export_html(&mut self, path: &Path) {
+        let out = path.with_extension("html");
+        let path = path.to_owned();
+        self.message = Some(format!("exporting to {}…", out.display()));
+        self.exports.push(std::thread::spawn(move || {
+            let written = highrise_web::export::export_recording(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|export| {
+                    let html = highrise_web::page::recording_html(&export.data_json);
+                    std::fs::write(&out, html).map_err(|error| error.to_string())
+                });
+            match written {
+                Ok(()) => format!("exported {}: open it in a browser", out.display()),
+                Err(error) => {
+                    let _ = std::fs::remove_file(&out);
+                    format!("cannot export {}: {error}", path.display())
+                }
+            }
+        }));
+    }
+
     /// Takes the messages of the exports that have finished.
     fn poll_exports(&mut self) {
         let (done, running): (Vec<_>, Vec<_>) = self
@@ -384,6 +407,16 @@ fn export_row(ui: &mut egui::Ui, path: &Path, recorder: &mut Recorder) {
             {
                 recorder.export(path, format);
             }
+        }
+        if ui
+            .small_button("html")
+            .on_hover_text(format!(
+                "writes {}: the city over time, one page that opens offline in a browser",
+                path.with_extension("html").display()
+            ))
+            .clicked()
+        {
+            recorder.export_html(path);
         }
     });
 }
