@@ -28,5 +28,8 @@ fi
 scripts/build-web.sh --check
 highrise="${HIGHRISE_BIN:-$CARGO_TARGET_DIR/debug/highrise}"
 [ -x "$highrise" ] || cargo build -p highrise-cli --locked
-HIGHRISE_BIN="$highrise" HIGHRISE_WEB_TEST_MODULES="$cache/web-test/node_modules" \
+# Screenshots (the README's is demo-hover.png) and figures.json, kept until the next run.
+out="${HIGHRISE_WEB_OUT:-$CARGO_TARGET_DIR/web-test-out}"
+rm -rf "$out"
+HIGHRISE_WEB_OUT="$out" HIGHRISE_BIN="$highrise" HIGHRISE_WEB_TEST_MODULES="$cache/web-test/node_modules" \
     HIGHRISE_CHROMIUM="$(command -v chromium)" node scripts/web/check_web.mjs

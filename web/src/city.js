@@ -2,7 +2,7 @@
 // targets and their easing, hover and hot spots. Heights and colours come from highrise's
 // messages and its `look`; this file only draws them.
 import * as THREE from 'three';
-import { IDLE } from './wire.js';
+import { IDLE, DIFF_SESSION } from './wire.js';
 
 // The desktop viewer's easing: the fraction of the remaining distance covered per second is
 // 1 − e^(−rate).
@@ -21,6 +21,8 @@ export class City {
     this.scene = scene;
     this.look = look;
     this.session = session;
+    this.isDiff = session === DIFF_SESSION;
+    this.diffColours = [];
     this.group = new THREE.Group();
     scene.add(this.group);
     this.plan = null;
@@ -139,6 +141,11 @@ export class City {
   }
 
   colourBuilding(i) {
+    if (this.isDiff) {
+      const colour = this.highlighted.has(i) ? this.highlightColour : this.diffColours[i] || this.stubColour;
+      this.buildingMesh.setColorAt(i, colour);
+      return;
+    }
     let colour;
     if (this.highlighted.has(i)) colour = this.highlightColour;
     else if (this.heat[i] === IDLE) colour = this.stubColour;
@@ -191,6 +198,39 @@ export class City {
     this.retarget(scale);
   }
 
+  // The diff city's towers (a DIFF message): heights and colours as highrise computed them.
+  applyDiff(message) {
+    if (!this.plan || message.height.length !== this.heat.length) return;
+    const look = this.look;
+    const stub = look.stub_height_wu;
+    const colours = {
+      1: srgb(look.diff.added), 2: srgb(look.diff.removed), 3: srgb(look.diff.moved),
+    };
+    this.diff = message;
+    if (!this.diffColours || this.diffColours.length !== message.height.length) this.diffColours = new Array(message.height.length);
+    const moving = [];
+    for (let i = 0; i < message.height.length; i++) {
+      const h = message.height[i];
+      const target = h === 0 ? stub : h === 1 ? stub * 2
+        : Math.max(((h - 2) / 65533) * 1.5 * this.plan.fullHeightWu, stub * 2);
+      this.target[i] = target;
+      if (target !== this.height[i]) moving.push(i);
+      const code = message.colour[i];
+      let colour = this.stubColour;
+      if (code === 4) colour = srgb(look.diff.faster[Math.min(message.step[i], look.diff.faster.length - 1)]);
+      else if (code === 5) colour = srgb(look.diff.slower[Math.min(message.step[i], look.diff.slower.length - 1)]);
+      else if (colours[code]) colour = colours[code];
+      // Elevation: the larger of the two, for ranking and hot spots.
+      this.elevation[i] = Math.max(message.a[i] || 0, message.b[i] || 0);
+      this.heat[i] = code === 0 ? IDLE : 0;
+      this.diffColours[i] = colour;
+      this.colourBuilding(i);
+    }
+    this.buildingMesh.instanceColor.needsUpdate = true;
+    this.moving = moving;
+    this.hot = this.findHotSpots();
+  }
+
   // Shows a past moment (a heights message holding every tower) until `backToLive`.
   showPast(message, scale) {
     if (!this.plan) return;
@@ -214,7 +254,7 @@ export class City {
   // Targets from elevations under the height scale (auto, relative, sqrt, absolute): the
   // desktop's HeightFit with highrise's numbers.
   retarget(scale) {
-    if (!this.plan) return;
+    if (!this.plan || this.isDiff) return;
     const look = this.look;
     const n = this.heat.length;
     const full = scale === 'absolute' ? 1 : Math.max(this.relativeFull, 1e-9);

@@ -2,7 +2,7 @@
 // or a recording's city over time when the page carries one (`report --export html`).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { read, base64ToBuffer, PLAN, HEIGHTS } from './wire.js';
+import { read, base64ToBuffer, PLAN, HEIGHTS, DIFF, DIFF_SESSION } from './wire.js';
 import { City, CITY_GAP_WU } from './city.js';
 
 const $ = (id) => document.getElementById(id);
@@ -254,6 +254,71 @@ function liveTimeline() {
   setInterval(refreshHistory, 1000);
 }
 
+// ---- compare: the diff city of two sessions (highrise lays out the shared plan) ---------
+
+let diffTimer = null;
+async function refreshDiff() {
+  const a = Number($('compare-a').value), b = Number($('compare-b').value);
+  const city = state.cities.get(DIFF_SESSION);
+  const known = city && city.plan ? city.plan.generation : 0;
+  try {
+    const response = await api('diff', { a, b, plan: known });
+    if (!response.ok || diffTimer === null) return;
+    let buffer = await response.arrayBuffer();
+    let message = read(buffer);
+    if (message.kind === PLAN) {
+      const diffCity = cityOf(DIFF_SESSION);
+      diffCity.setPlan(message);
+      arrange();
+      buffer = buffer.slice(message.byteLength);
+      message = read(buffer);
+    }
+    if (message.kind === DIFF) {
+      const diffCity = state.cities.get(DIFF_SESSION);
+      if (diffCity && diffCity.plan) diffCity.applyDiff(message);
+      const titles = (id) => (state.sessions.find((s) => s.id === id) || { title: `session ${id}` }).title;
+      $('compare-status').textContent = `diff city: ${titles(a)} → ${titles(b)}; full height = ${percent(message.fullScale)} difference`;
+    }
+  } catch (_) { /* the stream says when the server is gone */ }
+}
+
+function setDiff(on) {
+  if (diffTimer !== null) { clearInterval(diffTimer); diffTimer = null; }
+  const city = state.cities.get(DIFF_SESSION);
+  if (city) { city.dispose(); state.cities.delete(DIFF_SESSION); arrange(); }
+  $('compare-status').textContent = '';
+  $('diff').textContent = on ? 'stop the diff city' : 'diff city';
+  if (!on) return;
+  diffTimer = setInterval(refreshDiff, 1000);
+  refreshDiff().then(() => {
+    const diffCity = state.cities.get(DIFF_SESSION);
+    if (diffCity && diffCity.plan) {
+      flyTo(new THREE.Box3(new THREE.Vector3(diffCity.bounds.minX + diffCity.offsetX, 0, diffCity.bounds.minZ),
+        new THREE.Vector3(diffCity.bounds.maxX + diffCity.offsetX, diffCity.highestPoint(), diffCity.bounds.maxZ)));
+    }
+  });
+}
+
+function renderCompareChoices() {
+  const live = state.sessions;
+  $('compare').hidden = recording !== null || live.length < 2;
+  for (const [id, fallback] of [['compare-a', 0], ['compare-b', 1]]) {
+    const select = $(id);
+    const chosen = select.value;
+    const ids = live.map((s) => String(s.id));
+    if (select.options.length === ids.length && [...select.options].every((o, i) => o.value === ids[i])) continue;
+    select.replaceChildren(...live.map((s) => {
+      const option = document.createElement('option');
+      option.value = String(s.id);
+      option.textContent = `${s.id}: ${s.title}`;
+      return option;
+    }));
+    select.value = ids.includes(chosen) ? chosen : (ids[fallback] || ids[0] || '');
+  }
+}
+$('diff').addEventListener('click', () => setDiff(diffTimer === null));
+for (const id of ['compare-a', 'compare-b']) $(id).addEventListener('change', () => { if (diffTimer !== null) setDiff(true); });
+
 // ---- panel ----------------------------------------------------------------------------------
 
 function text(tag, content, className) {
@@ -264,6 +329,7 @@ function text(tag, content, className) {
 }
 
 function renderSessions() {
+  renderCompareChoices();
   const list = $('sessions');
   list.replaceChildren();
   for (const s of state.sessions) {
@@ -370,6 +436,18 @@ async function hover() {
   const city = hit.object.userData.city;
   const building = hit.instanceId;
   hovered = { session: city.session, building };
+  if (city.isDiff) {
+    const d = city.diff;
+    const value = (v) => (Number.isNaN(v) ? 'absent' : percent(v));
+    const change = ['no difference', 'only in B', 'only in A', 'moved between packages', 'faster in B', 'slower in B'][d.colour[building]];
+    const lines = [city.plan.names[building], `A ${value(d.a[building])} → B ${value(d.b[building])}`, change];
+    if (!Number.isNaN(d.a[building]) && !Number.isNaN(d.b[building])) {
+      const points = (d.b[building] - d.a[building]) * 100;
+      lines.push(`${points >= 0 ? '+' : ''}${points.toFixed(1)} points`);
+    }
+    showTooltip(lines, at);
+    return;
+  }
   if (recording) {
     // The recording's facts at the scrubber's moment.
     const m = recording.recording.top.find((t) => t.building === building);
@@ -444,7 +522,13 @@ function placeLabels() {
   for (const city of state.cities.values()) {
     if (!city.plan) continue;
     for (const i of city.hotSpots()) {
-      put(city.roof(i), `${shortName(city.plan.names[i])} ${percent(city.elevation[i])}`, 'hot');
+      let figure = percent(city.elevation[i]);
+      if (city.isDiff && city.diff) {
+        const d = city.diff;
+        figure = Number.isNaN(d.a[i]) || Number.isNaN(d.b[i]) ? figure
+          : `${d.b[i] >= d.a[i] ? '+' : ''}${((d.b[i] - d.a[i]) * 100).toFixed(1)} pts`;
+      }
+      put(city.roof(i), `${shortName(city.plan.names[i])} ${figure}`, 'hot');
     }
   }
   for (const city of state.cities.values()) {
@@ -533,6 +617,7 @@ state.runTopNames = () => [...document.querySelectorAll('#run-top-list li')].map
 state.showFrame = (index) => { $('scrub').value = String(index); showFrame(index); };
 state.showPast = (timeS) => showPast(timeS);
 state.history = () => historyRange;
+state.setDiff = (on) => setDiff(on);
 state.frameCount = () => frames.length;
 state.frameStats = () => {
   const sorted = [...state.frameMs].slice(1).sort((a, b) => a - b);

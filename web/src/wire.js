@@ -2,6 +2,8 @@
 
 export const PLAN = 1;
 export const HEIGHTS = 2;
+export const DIFF = 3;
+export const DIFF_SESSION = 0xffffffff;
 export const ALL = 1;
 export const IDLE = 255;
 
@@ -51,7 +53,7 @@ export function read(buffer) {
     const classes = readText(view, bytes, packages.next);
     return {
       ...head, generation, fullHeightWu, districts, depths, blocks, buildings, methodIds,
-      names: names.lines, packages: packages.lines, classes: classes.lines,
+      names: names.lines, packages: packages.lines, classes: classes.lines, byteLength: classes.next,
     };
   }
   if (head.kind === HEIGHTS) {
@@ -71,6 +73,27 @@ export function read(buffer) {
       at += 8;
     }
     return { ...head, all: (head.flags & ALL) !== 0, relativeFull, timeS, index, elevation, heat, threads };
+  }
+  if (head.kind === DIFF) {
+    const generation = view.getUint32(8, true);
+    const fullScale = view.getFloat32(12, true);
+    const count = view.getUint32(16, true);
+    const colour = new Uint8Array(count);
+    const step = new Uint8Array(count);
+    const height = new Uint16Array(count);
+    const a = new Float32Array(count);
+    const b = new Float32Array(count);
+    let at = 20;
+    const share = (q) => (q === 0xffff ? NaN : q / 65534);
+    for (let i = 0; i < count; i++) {
+      colour[i] = view.getUint8(at);
+      step[i] = view.getUint8(at + 1);
+      height[i] = view.getUint16(at + 2, true);
+      a[i] = share(view.getUint16(at + 4, true));
+      b[i] = share(view.getUint16(at + 6, true));
+      at += 8;
+    }
+    return { ...head, generation, fullScale, colour, step, height, a, b };
   }
   return head;
 }

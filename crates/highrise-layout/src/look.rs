@@ -2,7 +2,7 @@
 //! web page): how a share maps to a height, the heat ramp, the stub height, how many hot spots
 //! carry their names. The web page gets these numbers from highrise; it defines none itself.
 
-use crate::Rect;
+use crate::{Change, Rect};
 
 /// Height of a building whose method did not run in the window, world units.
 pub const STUB_HEIGHT_WU: f32 = 0.06;
@@ -115,6 +115,101 @@ pub const BLOCK_SRGB: [f32; 3] = [0.38, 0.40, 0.44];
 pub fn district_srgb(depth: u16) -> [f32; 3] {
     let level = 0.13 + 0.045 * f32::from(depth.min(7));
     [level, level + 0.015, level + 0.035]
+}
+
+/// Steps of each side (faster, slower) of the diff city's blue/red ramp.
+pub const DIFF_STEPS: usize = 16;
+/// A difference (share of the window) below this is no difference: the building stays a stub.
+pub const DIFF_EPSILON: f32 = 0.005;
+/// The smallest difference that stands at full height in the diff city.
+pub const DIFF_MIN_FULL_SCALE: f32 = 0.02;
+
+/// A diff-city building's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffColour {
+    /// No difference.
+    Stub,
+    /// Only in B.
+    Added,
+    /// Only in A.
+    Removed,
+    /// In both, under different packages (the old plot, or the new one without a change).
+    Moved,
+    /// B spends less (step 1..DIFF_STEPS, larger is more).
+    Faster(u8),
+    /// B spends more.
+    Slower(u8),
+}
+
+/// A diff-city building's height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DiffHeight {
+    /// Flat: no difference.
+    Stub,
+    /// A low marker (a moved method's old plot): twice the stub.
+    Marker,
+    /// This share of full height (at most 1.5), at least a marker.
+    Standing(f32),
+}
+
+/// A diff-city building: height |B − A| with `full_scale` (a window fraction, e.g. the largest
+/// difference in the city) standing at full height, as differential flame graphs scale to
+/// their largest change; blue where B is faster, red where slower. A method that moved is
+/// compared at its new plot (`value_a` is then its value under the old package) and its old
+/// plot is a flat amber marker; added and removed methods stand at their own value in green
+/// and purple.
+pub fn diff_look(
+    change: Change,
+    value_a: Option<f32>,
+    value_b: Option<f32>,
+    full_scale: f32,
+) -> (DiffHeight, DiffColour) {
+    let full_scale = full_scale.max(DIFF_MIN_FULL_SCALE);
+    let standing = |value: f32| DiffHeight::Standing((value / full_scale).min(1.5));
+    let (a, b) = (value_a.unwrap_or(0.0), value_b.unwrap_or(0.0));
+    match change {
+        Change::Added => (standing(b), DiffColour::Added),
+        Change::Removed => (standing(a), DiffColour::Removed),
+        Change::MovedOut => (DiffHeight::Marker, DiffColour::Moved),
+        Change::MovedIn if value_a.is_none() => (standing(b), DiffColour::Moved),
+        Change::Unchanged | Change::MovedIn => {
+            let delta = b - a;
+            if delta.abs() < DIFF_EPSILON {
+                return if change == Change::MovedIn {
+                    (DiffHeight::Marker, DiffColour::Moved)
+                } else {
+                    (DiffHeight::Stub, DiffColour::Stub)
+                };
+            }
+            let relative = (delta.abs() / full_scale).min(1.0);
+            let step = 1 + (relative * (DIFF_STEPS - 2) as f32).round() as u8;
+            let colour = if delta > 0.0 {
+                DiffColour::Slower(step)
+            } else {
+                DiffColour::Faster(step)
+            };
+            (standing(delta.abs()), colour)
+        }
+    }
+}
+
+/// Only in B, sRGB.
+pub const ADDED_SRGB: [f32; 3] = [0.20, 0.85, 0.35];
+/// Only in A, sRGB.
+pub const REMOVED_SRGB: [f32; 3] = [0.62, 0.30, 0.80];
+/// Moved between packages, sRGB.
+pub const MOVED_SRGB: [f32; 3] = [0.95, 0.75, 0.20];
+
+/// Step `step` (0..DIFF_STEPS) of the diff ramp from a neutral grey to blue (`faster`) or red.
+pub fn diff_ramp_srgb(faster: bool, step: u8) -> [f32; 3] {
+    const NEUTRAL: [f32; 3] = [0.45, 0.46, 0.50];
+    let end = if faster {
+        [0.12, 0.38, 0.95]
+    } else {
+        [0.95, 0.12, 0.10]
+    };
+    let t = f32::from(step).min((DIFF_STEPS - 1) as f32) / (DIFF_STEPS - 1) as f32;
+    [0, 1, 2].map(|i| NEUTRAL[i] + (end[i] - NEUTRAL[i]) * t)
 }
 
 #[cfg(test)]

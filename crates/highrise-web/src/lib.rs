@@ -15,9 +15,11 @@
 //! - [`wire`]: the binary messages (plans, towers as deltas), read by `web/src/wire.js`.
 //! - [`server`]: hyper for the page and its read-only requests, a WebSocket per page for the
 //!   stream; loopback unless the caller asks otherwise, then with a token.
+//! - [`compare`]: two sessions on one plan, the diff city (and the pairing the window uses).
 //! - [`page`]: the HTML, with the bundle built from `web/` (three.js from npm, bundled by
 //!   esbuild: `scripts/build-web.sh`; the tests check it matches its sources).
 
+pub mod compare;
 pub mod export;
 pub mod model;
 pub mod page;

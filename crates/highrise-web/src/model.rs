@@ -33,6 +33,8 @@ struct SessionCity {
     /// Display names by method id.
     display_names: Vec<String>,
     pending: Vec<MethodSpec>,
+    /// Every definition as layout input (the compare plan starts from them).
+    specs: Vec<MethodSpec>,
     layout: Option<CityLayout>,
     /// Display names by building, for the plan.
     names: Vec<String>,
@@ -60,6 +62,7 @@ impl SessionCity {
             seen_definitions: 0,
             display_names: Vec::new(),
             pending: Vec::new(),
+            specs: Vec::new(),
             layout: None,
             names: Vec::new(),
             generation: 0,
@@ -87,13 +90,15 @@ impl SessionCity {
                 self.display_names.resize(slot + 1, String::new());
             }
             self.display_names[slot] = definition.display_name();
-            self.pending.push(MethodSpec {
+            let spec = MethodSpec {
                 id: definition.id,
                 package: definition.package.clone(),
                 class: definition.class.clone(),
                 method: definition.method.clone(),
                 signature: definition.signature.clone(),
-            });
+            };
+            self.specs.push(spec.clone());
+            self.pending.push(spec);
         }
         if let Some(snapshot) = &report.sink {
             self.history.push(snapshot);
@@ -347,9 +352,17 @@ pub struct SessionSummary {
     pub notices: Vec<String>,
 }
 
+/// The diff city the pages asked for last: its sessions, their definitions counted, and plan.
+struct Diff {
+    inputs: (SessionId, usize, SessionId, usize),
+    generation: u32,
+    plan: crate::compare::DiffPlan,
+}
+
 /// The cities of every session the server has seen.
 pub struct Cities {
     sessions: BTreeMap<SessionId, SessionCity>,
+    diff: Option<Diff>,
     alert_config: AlertConfig,
     /// The `sessions` message as last sent.
     sent_sessions: String,
@@ -359,6 +372,7 @@ impl Cities {
     pub fn new(alert_config: AlertConfig) -> Self {
         Self {
             sessions: BTreeMap::new(),
+            diff: None,
             alert_config,
             sent_sessions: String::new(),
         }
@@ -505,6 +519,52 @@ impl Cities {
         ))
     }
 
+    /// The diff city of sessions `a` and `b` now: its [`wire::DIFF`] message, and its plan when
+    /// it is not generation `known` (the page's). The plan is laid out again only when either
+    /// session defined methods since.
+    pub fn diff(
+        &mut self,
+        a: SessionId,
+        b: SessionId,
+        known: u32,
+    ) -> Option<(Option<Vec<u8>>, Vec<u8>)> {
+        let (city_a, city_b) = (self.sessions.get(&a)?, self.sessions.get(&b)?);
+        let inputs = (a, city_a.specs.len(), b, city_b.specs.len());
+        if self.diff.as_ref().is_none_or(|diff| diff.inputs != inputs) {
+            let plan = crate::compare::DiffPlan::new(
+                city_a.specs.clone(),
+                &city_b.specs,
+                |id| city_a.name_of(id),
+                |id| city_b.name_of(id),
+            )
+            .ok()?;
+            let generation = self.diff.as_ref().map_or(1, |diff| diff.generation + 1);
+            self.diff = Some(Diff {
+                inputs,
+                generation,
+                plan,
+            });
+        }
+        let diff = self.diff.as_ref()?;
+        let empty = Snapshot::default();
+        let snapshot = |city: &SessionCity| city.report.sink.clone();
+        let (snap_a, snap_b) = (snapshot(city_a), snapshot(city_b));
+        let message = diff.plan.diff_message(
+            diff.generation,
+            snap_a.as_deref().unwrap_or(&empty),
+            snap_b.as_deref().unwrap_or(&empty),
+        );
+        let plan = (known != diff.generation).then(|| {
+            wire::plan(
+                wire::DIFF_SESSION,
+                diff.generation,
+                &diff.plan.pair.city,
+                &diff.plan.names,
+            )
+        });
+        Some((plan, message))
+    }
+
     pub fn session_ids(&self) -> Vec<SessionId> {
         self.sessions.keys().copied().collect()
     }
@@ -543,6 +603,13 @@ pub fn hello_message() -> String {
             "sqrt_from_buildings": look::SQRT_FROM_BUILDINGS,
             "hot_spot_names": look::HOT_SPOT_NAMES,
             "hot_spot_min_share": look::HOT_SPOT_MIN_SHARE,
+            "diff": {
+                "added": look::ADDED_SRGB,
+                "removed": look::REMOVED_SRGB,
+                "moved": look::MOVED_SRGB,
+                "faster": (0..look::DIFF_STEPS as u8).map(|s| look::diff_ramp_srgb(true, s)).collect::<Vec<_>>(),
+                "slower": (0..look::DIFF_STEPS as u8).map(|s| look::diff_ramp_srgb(false, s)).collect::<Vec<_>>(),
+            },
         }
     })
     .to_string()

@@ -349,6 +349,25 @@ async fn route(
                 ),
             }
         }
+        "/api/diff" => match (number("a"), number("b")) {
+            (Some(a), Some(b)) => {
+                let known = number("plan").unwrap_or(0) as u32;
+                let mut cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
+                match cities.diff(a, b, known) {
+                    // The plan (when the page lacks it) and the diff, back to back.
+                    Some((plan, diff)) => {
+                        let mut body = plan.unwrap_or_default();
+                        body.extend_from_slice(&diff);
+                        respond(StatusCode::OK, "application/octet-stream", body)
+                    }
+                    None => error(StatusCode::NOT_FOUND, "no such sessions to compare"),
+                }
+            }
+            _ => error(
+                StatusCode::BAD_REQUEST,
+                "a diff needs ?a=N&b=N (two sessions)",
+            ),
+        },
         "/api/top" => match number("session") {
             Some(session) => {
                 let count = number("count").unwrap_or(10).min(100) as usize;

@@ -13,12 +13,20 @@
 //!   building). The relative scale's full value (f32), the program time (f64, seconds), a count
 //!   (u32), then count × (building u32, elevation u16 in 1/65535 of the window, heat step u8
 //!   or [`IDLE`] for a method that did not run in the window, threads u8 capped at 255).
+//! - [`DIFF`]: the diff city of two sessions (session [`DIFF_SESSION`], its plan a [`PLAN`]
+//!   of that session): the plan's generation u32, the full scale (f32, a share of the window),
+//!   a count (u32), then count × (colour u8: 0 none, 1 added, 2 removed, 3 moved, 4 faster,
+//!   5 slower; ramp step u8; height u16: 0 flat, 1 a marker, else 2 + the share of full height
+//!   in 1.5/65533 steps; A's and B's elevation u16 in 1/65534, 65535 where absent).
 
 use highrise_layout::look::heat_step;
 use highrise_layout::CityLayout;
 
 pub const PLAN: u8 = 1;
 pub const HEIGHTS: u8 = 2;
+pub const DIFF: u8 = 3;
+/// The session number of the diff city.
+pub const DIFF_SESSION: u32 = u32::MAX;
 /// [`HEIGHTS`] flag: the message holds every building, not only the changed ones.
 pub const ALL: u8 = 1;
 /// Heat step of a building whose method did not run in the window.
@@ -182,6 +190,63 @@ pub fn heights(
         out.extend_from_slice(&[tower.heat, tower.threads]);
     }
     out
+}
+
+/// One building of the diff city.
+#[derive(Debug, Clone, Copy)]
+pub struct DiffTower {
+    pub height: highrise_layout::look::DiffHeight,
+    pub colour: highrise_layout::look::DiffColour,
+    pub elevation_a: Option<f32>,
+    pub elevation_b: Option<f32>,
+}
+
+/// A [`DIFF`] message.
+pub fn diff(
+    generation: u32,
+    full_scale: f32,
+    towers: impl ExactSizeIterator<Item = DiffTower>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(20 + towers.len() * 8);
+    header(&mut out, DIFF, 0, DIFF_SESSION);
+    out.extend_from_slice(&generation.to_le_bytes());
+    out.extend_from_slice(&full_scale.to_le_bytes());
+    out.extend_from_slice(&(towers.len() as u32).to_le_bytes());
+    let share = |value: Option<f32>| {
+        value.map_or(u16::MAX, |v| (v.clamp(0.0, 1.0) * 65534.0).round() as u16)
+    };
+    for tower in towers {
+        let (colour, step) = colour_code(tower.colour);
+        out.extend_from_slice(&[colour, step]);
+        out.extend_from_slice(&height_code(tower.height).to_le_bytes());
+        out.extend_from_slice(&share(tower.elevation_a).to_le_bytes());
+        out.extend_from_slice(&share(tower.elevation_b).to_le_bytes());
+    }
+    out
+}
+
+/// What a diff colour is called on the wire (`wire::DIFF`).
+pub fn colour_code(colour: highrise_layout::look::DiffColour) -> (u8, u8) {
+    match colour {
+        highrise_layout::look::DiffColour::Stub => (0, 0),
+        highrise_layout::look::DiffColour::Added => (1, 0),
+        highrise_layout::look::DiffColour::Removed => (2, 0),
+        highrise_layout::look::DiffColour::Moved => (3, 0),
+        highrise_layout::look::DiffColour::Faster(step) => (4, step),
+        highrise_layout::look::DiffColour::Slower(step) => (5, step),
+    }
+}
+
+/// A diff height on the wire: 0 flat, 1 a marker, else 2 + the share of full height in
+/// 1.5/65533 steps.
+pub fn height_code(height: highrise_layout::look::DiffHeight) -> u16 {
+    match height {
+        highrise_layout::look::DiffHeight::Stub => 0,
+        highrise_layout::look::DiffHeight::Marker => 1,
+        highrise_layout::look::DiffHeight::Standing(ratio) => {
+            2 + ((ratio.clamp(0.0, 1.5) / 1.5) * 65533.0).round() as u16
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,27 +17,21 @@
 //! own, and the rest of the city machinery (slabs, instances, easing, hover) treats them like
 //! any other, through [`CityKey`].
 
-use std::collections::HashMap;
-
 use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_ingest::SessionId;
-use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, Change, MethodSpec};
-use highrise_report::{a_signatures_as_in_b, structure, MethodKey, Structure};
+use highrise_layout::{aligned_pair, AlignedBuilding, AlignedPair, MethodSpec};
+use highrise_report::{structure, Structure};
 
 use super::city::{
     place_methods, set_targets, stats_target, AllocSample, AllocScale, Cities, CityKey, CitySet,
-    ColourKey, ColourMode, HeightMode, DIFF_STEPS, STUB_HEIGHT_WU,
+    ColourKey, ColourMode, HeightMode, STUB_HEIGHT_WU,
 };
 use super::sessions::Sessions;
 
 /// Rebuild the shared plan at most this often while definitions keep arriving, seconds.
 pub const PLAN_REBUILD_INTERVAL_S: f64 = 1.0;
-/// Differences smaller than this (a fraction of the window) read as "unchanged".
-pub const DIFF_EPSILON: f32 = 0.005;
-/// The diff city scales its tallest building to the largest difference, but never to less
-/// than this many window fractions (so noise is not blown up to full height).
-pub const DIFF_MIN_FULL_SCALE: f32 = 0.02;
+pub use highrise_layout::look::{DIFF_EPSILON, DIFF_MIN_FULL_SCALE};
 
 /// The compare view: the [`Compare`] resource; the shared plan rebuilt in [`CitySet::Layout`]
 /// after the sessions' plans are placed, and the compare cities' targets set in
@@ -224,63 +218,7 @@ fn specs_of(sessions: &Sessions, session_id: SessionId) -> Vec<MethodSpec> {
         .unwrap_or_default()
 }
 
-/// The structural diff's keys of layout specs.
-fn method_keys(specs: &[MethodSpec]) -> Vec<MethodKey> {
-    specs
-        .iter()
-        .map(|spec| MethodKey {
-            package: spec.package.clone(),
-            class: spec.class.clone(),
-            method: spec.method.clone(),
-            signature: spec.signature.clone(),
-        })
-        .collect()
-}
-
-/// A's signatures spelled in B's terms (a JVM descriptor naming a class that moved names it
-/// where B has it; see `highrise_report::pairing`): with them, `aligned_pair` and
-/// [`moved_counterparts`] pair methods by the report's rule, so the methods of a restructured
-/// package are moved in the plan, not removed and added. Shown names do not change (they
-/// name parameter classes by their simple names).
-pub fn spell_in_b_terms(specs_a: &mut [MethodSpec], keys_a: &[MethodKey], keys_b: &[MethodKey]) {
-    for (spec, signature) in specs_a.iter_mut().zip(a_signatures_as_in_b(keys_a, keys_b)) {
-        spec.signature = signature;
-    }
-}
-
-/// For each building of the plan that moved into its package in B, the same method's id in A.
-pub fn moved_counterparts(
-    a: &[MethodSpec],
-    b: &[MethodSpec],
-    pair: &AlignedPair,
-) -> Vec<Option<u32>> {
-    let key = |spec: &MethodSpec| {
-        (
-            spec.class.clone(),
-            spec.method.clone(),
-            spec.signature.clone(),
-        )
-    };
-    let mut a_by_key: HashMap<(String, String, Option<String>), u32> = HashMap::new();
-    let a_by_id: HashMap<u32, &MethodSpec> = a.iter().map(|spec| (spec.id, spec)).collect();
-    for building in &pair.buildings {
-        if let (Change::MovedOut, Some(id)) = (building.change, building.method_id_a) {
-            if let Some(spec) = a_by_id.get(&id) {
-                a_by_key.entry(key(spec)).or_insert(id);
-            }
-        }
-    }
-    let b_by_id: HashMap<u32, &MethodSpec> = b.iter().map(|spec| (spec.id, spec)).collect();
-    pair.buildings
-        .iter()
-        .map(|building| match (building.change, building.method_id_b) {
-            (Change::MovedIn, Some(id)) => b_by_id
-                .get(&id)
-                .and_then(|spec| a_by_key.get(&key(spec)).copied()),
-            _ => None,
-        })
-        .collect()
-}
+pub use highrise_web::compare::{method_keys, moved_counterparts, spell_in_b_terms};
 
 /// Rebuilds the shared plan when the compared sessions or their definitions changed.
 pub fn update_compare_plan(
@@ -343,34 +281,22 @@ pub fn diff_target(
     full_scale: f32,
     max_height_wu: f32,
 ) -> (f32, ColourKey) {
-    let full_scale = full_scale.max(DIFF_MIN_FULL_SCALE);
-    let standing =
-        |value: f32| ((value / full_scale).min(1.5) * max_height_wu).max(STUB_HEIGHT_WU * 2.0);
-    let (a, b) = (value_a.unwrap_or(0.0), value_b.unwrap_or(0.0));
-    match building.change {
-        Change::Added => (standing(b), ColourKey::Added),
-        Change::Removed => (standing(a), ColourKey::Removed),
-        Change::MovedOut => (STUB_HEIGHT_WU * 2.0, ColourKey::Moved),
-        Change::MovedIn if value_a.is_none() => (standing(b), ColourKey::Moved),
-        Change::Unchanged | Change::MovedIn => {
-            let delta = b - a;
-            if delta.abs() < DIFF_EPSILON {
-                return if building.change == Change::MovedIn {
-                    (STUB_HEIGHT_WU * 2.0, ColourKey::Moved)
-                } else {
-                    (STUB_HEIGHT_WU, ColourKey::Stub)
-                };
-            }
-            let relative = (delta.abs() / full_scale).min(1.0);
-            let step = 1 + (relative * (DIFF_STEPS - 2) as f32).round() as u8;
-            let colour = if delta > 0.0 {
-                ColourKey::Slower(step)
-            } else {
-                ColourKey::Faster(step)
-            };
-            (standing(delta.abs()), colour)
-        }
-    }
+    use highrise_layout::look::{diff_look, DiffColour, DiffHeight};
+    let (height, colour) = diff_look(building.change, value_a, value_b, full_scale);
+    let height_wu = match height {
+        DiffHeight::Stub => STUB_HEIGHT_WU,
+        DiffHeight::Marker => STUB_HEIGHT_WU * 2.0,
+        DiffHeight::Standing(ratio) => (ratio * max_height_wu).max(STUB_HEIGHT_WU * 2.0),
+    };
+    let colour = match colour {
+        DiffColour::Stub => ColourKey::Stub,
+        DiffColour::Added => ColourKey::Added,
+        DiffColour::Removed => ColourKey::Removed,
+        DiffColour::Moved => ColourKey::Moved,
+        DiffColour::Faster(step) => ColourKey::Faster(step),
+        DiffColour::Slower(step) => ColourKey::Slower(step),
+    };
+    (height_wu, colour)
 }
 
 /// Recomputes the compare cities' targets when a snapshot, a mode or the plan changed.
@@ -498,6 +424,7 @@ pub fn compare_targets(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use highrise_layout::Change;
 
     fn java(id: u32, package: &str, class: &str, method: &str, descriptor: &str) -> MethodSpec {
         MethodSpec {

@@ -5,14 +5,14 @@ use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 
 use highrise_layout::look::{self, heat_srgb, heat_step, STUB_HEIGHT_WU};
-pub use highrise_layout::look::{relative_full_scale, HeightFit, HEAT_STEPS, SQRT_FROM_BUILDINGS};
+pub use highrise_layout::look::{
+    relative_full_scale, HeightFit, DIFF_STEPS, HEAT_STEPS, SQRT_FROM_BUILDINGS,
+};
 
 /// Number of distinct class colours.
 pub const CLASS_COLOURS: usize = 24;
 /// Thread-count colours: 1, 2, …, THREAD_STEPS (and more).
 pub const THREAD_STEPS: usize = 8;
-/// Steps of each side (faster, slower) of the diff city's blue/red ramp.
-pub const DIFF_STEPS: usize = 16;
 
 /// What full height stands for in the time modes, and how a share maps to a height.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -311,17 +311,12 @@ impl FromWorld for Palette {
             })
             .collect();
         // Diverging ramps from a neutral grey: blue where B is faster, red where slower.
-        let neutral = Vec3::new(0.45, 0.46, 0.50);
-        let ramp = |end: Vec3, step: usize| {
-            let mixed = neutral.lerp(end, step as f32 / (DIFF_STEPS - 1) as f32);
-            linear_bytes(Color::srgb(mixed.x, mixed.y, mixed.z))
+        let ramp = |faster: bool| {
+            (0..DIFF_STEPS as u8)
+                .map(|step| linear_bytes(srgb(look::diff_ramp_srgb(faster, step))))
+                .collect()
         };
-        let faster = (0..DIFF_STEPS)
-            .map(|step| ramp(Vec3::new(0.12, 0.38, 0.95), step))
-            .collect();
-        let slower = (0..DIFF_STEPS)
-            .map(|step| ramp(Vec3::new(0.95, 0.12, 0.10), step))
-            .collect();
+        let (faster, slower) = (ramp(true), ramp(false));
         let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
         let mut add = |colour: Color| {
             materials.add(StandardMaterial {
@@ -338,9 +333,9 @@ impl FromWorld for Palette {
         Self {
             cube,
             absent: linear_bytes(Color::srgb(0.16, 0.17, 0.20)),
-            added: linear_bytes(Color::srgb(0.20, 0.85, 0.35)),
-            removed: linear_bytes(Color::srgb(0.62, 0.30, 0.80)),
-            moved: linear_bytes(Color::srgb(0.95, 0.75, 0.20)),
+            added: linear_bytes(srgb(look::ADDED_SRGB)),
+            removed: linear_bytes(srgb(look::REMOVED_SRGB)),
+            moved: linear_bytes(srgb(look::MOVED_SRGB)),
             faster,
             slower,
             stub: linear_bytes(srgb(look::STUB_SRGB)),
