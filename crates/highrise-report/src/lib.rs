@@ -51,7 +51,7 @@ pub use pairing::a_signatures_as_in_b;
 pub use render::{render_comparison, render_summary};
 pub use send::{replay_to, SendError, SendSummary};
 pub use summary::{
-    replay_into, sample_interval_ns, summarize, summarize_with, AlertSummary, AllocClass,
+    sample_interval_ns, summarize, summarize_observing, summarize_with, AlertSummary, AllocClass,
     AllocNode, AmountSummary, CallEdgeSummary, ClassAmount, MemorySummary, MethodSummary,
-    NoticeSummary, ReportError, RunSummary, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
+    NoticeSummary, ReportError, RunSummary, SampleObserver, MAX_SAMPLES, SAMPLE_INTERVAL_NS,
 };

@@ -397,7 +397,13 @@ struct SamplingSink {
     next_sample_ns: u64,
     max_threads: u64,
     alerts: AlertDetector,
+    /// Called with each sample's snapshot ([`summarize_observing`]).
+    observer: Option<SampleObserver>,
 }
+
+/// What [`summarize_observing`] calls with each sample: the snapshot (its `now_ns` is the
+/// program time) and the samples it stands for.
+pub type SampleObserver = Box<dyn FnMut(&highrise_aggregate::Snapshot, u64) + Send>;
 
 impl SamplingSink {
     fn new(alerts: AlertConfig, interval_ns: u64) -> Self {
@@ -418,6 +424,7 @@ impl SamplingSink {
             next_sample_ns: 0,
             max_threads: 0,
             alerts: AlertDetector::new(alerts),
+            observer: None,
         }
     }
 
@@ -479,6 +486,9 @@ impl SamplingSink {
             .saturating_sub(snapshot.stats.ended_threads);
         self.max_threads = self.max_threads.max(live_threads);
         self.alerts.observe(&snapshot);
+        if let Some(observer) = self.observer.as_mut() {
+            observer(&snapshot, weight);
+        }
         self.samples += weight;
     }
 }
@@ -552,7 +562,7 @@ impl SessionSink for SamplingSink {
 /// Replays the recording at `path` through the live session logic into the sink `make_sink`
 /// makes (as fast as possible, no pacing), to its end or its last whole frame; with, for an
 /// interrupted recording, what was read and why it stops.
-pub fn replay_into<S: SessionSink>(
+pub(crate) fn replay_into<S: SessionSink>(
     path: &Path,
     make_sink: impl FnMut(&Hello) -> S + Send + 'static,
 ) -> Result<(SessionProcessor<S>, Option<String>), ReportError> {
@@ -630,10 +640,24 @@ pub fn summarize(path: &Path) -> Result<RunSummary, ReportError> {
 
 /// [`summarize`] with these alert thresholds.
 pub fn summarize_with(path: &Path, alert_config: AlertConfig) -> Result<RunSummary, ReportError> {
+    summarize_observing(path, alert_config, None)
+}
+
+/// [`summarize_with`], calling `observer` with each sample the summary takes (every
+/// [`sample_interval_ns`] of program time, and the run's end): one replay for the summary and
+/// whatever the caller keeps of the run over time (the HTML export's frames).
+pub fn summarize_observing(
+    path: &Path,
+    alert_config: AlertConfig,
+    observer: Option<SampleObserver>,
+) -> Result<RunSummary, ReportError> {
     let (reader, interrupted) = open_recording(path)?;
     let interval_ns = sample_interval_ns(program_span_ns(&reader));
+    let mut observer = Some(observer);
     let mut processor = replay_reader(path, reader, move |_hello| {
-        SamplingSink::new(alert_config, interval_ns)
+        let mut sink = SamplingSink::new(alert_config, interval_ns);
+        sink.observer = observer.take().flatten();
+        sink
     })?;
     let report = processor.report();
     let info = report.info.clone().ok_or_else(|| ReportError::NoSession {

@@ -165,18 +165,12 @@ impl SessionCity {
         let mut changed = Vec::new();
         if fresh {
             if let Some(snapshot) = snapshot {
-                let hottest = snapshot
-                    .methods
-                    .iter()
-                    .map(|m| m.elevation)
-                    .fold(0.0, f32::max);
-                self.relative_full = relative_full_scale(self.relative_full, hottest);
+                self.relative_full =
+                    relative_full_scale(self.relative_full, wire::hottest(snapshot));
             }
             self.towers_from_ns = snapshot.map(|s| s.now_ns);
             for (index, building) in layout.buildings().iter().enumerate() {
-                let stats = self.stats(building.method_id);
-                let ran = stats.elevation > 0.0 || stats.calls > 0 || stats.thread_count > 0;
-                let tower = Tower::new(stats.elevation, stats.thread_count, ran);
+                let tower = Tower::of(&self.stats(building.method_id));
                 if tower != self.towers[index] {
                     self.towers[index] = tower;
                     if !all {
@@ -205,22 +199,15 @@ impl SessionCity {
             .iter()
             .enumerate()
             .map(|(index, building)| {
-                let stats = snapshot.method(building.method_id);
-                let ran = stats.elevation > 0.0 || stats.calls > 0 || stats.thread_count > 0;
                 (
                     index as u32,
-                    Tower::new(stats.elevation, stats.thread_count, ran),
+                    Tower::of(&snapshot.method(building.method_id)),
                 )
             })
             .collect();
-        let hottest = snapshot
-            .methods
-            .iter()
-            .map(|m| m.elevation)
-            .fold(0.0, f32::max);
         Some(Moment {
             time_s: snapshot.now_ns as f64 * 1e-9,
-            relative_full: relative_full_scale(0.0, hottest),
+            relative_full: relative_full_scale(0.0, wire::hottest(&snapshot)),
             towers,
         })
     }
@@ -252,7 +239,8 @@ impl SessionCity {
         ))
     }
 
-    fn summary(&self) -> SessionSummary {
+    /// How the session measures, and its window, seconds.
+    fn measure(&self) -> (Measure, f32) {
         let report = &self.report;
         let measure = report
             .info
@@ -262,6 +250,12 @@ impl SessionCity {
             .sink
             .as_deref()
             .map_or(DEFAULT_WINDOW_S, Snapshot::window_s);
+        (measure, window_s)
+    }
+
+    fn summary(&self) -> SessionSummary {
+        let report = &self.report;
+        let (measure, window_s) = self.measure();
         SessionSummary {
             id: report.session_id,
             title: match &report.info {
@@ -454,15 +448,7 @@ impl Cities {
         let block = &layout.blocks()[built.block as usize];
         let class = &layout.classes()[block.class as usize];
         let package = &layout.packages()[class.package as usize].path;
-        let report = &city.report;
-        let measure = report
-            .info
-            .as_ref()
-            .map_or(Measure::EXACT, |info| info.measure);
-        let window_s = report
-            .sink
-            .as_deref()
-            .map_or(DEFAULT_WINDOW_S, Snapshot::window_s);
+        let (measure, window_s) = city.measure();
         let title = city.summary().title;
         let name = city.name_of(built.method_id);
         let place = highrise_report::facts::MethodPlace {

@@ -61,10 +61,25 @@ impl Tower {
         }
     }
 
+    /// A method's tower from its statistics over the window.
+    pub fn of(stats: &highrise_aggregate::MethodStats) -> Self {
+        let ran = stats.elevation > 0.0 || stats.calls > 0 || stats.thread_count > 0;
+        Self::new(stats.elevation, stats.thread_count, ran)
+    }
+
     /// The elevation it stands for (a share of the window).
     pub fn elevation(self) -> f32 {
         f32::from(self.elevation_q) / 65535.0
     }
+}
+
+/// The highest elevation of a snapshot (what the relative height scale follows).
+pub fn hottest(snapshot: &highrise_aggregate::Snapshot) -> f32 {
+    snapshot
+        .methods
+        .iter()
+        .map(|m| m.elevation)
+        .fold(0.0, f32::max)
 }
 
 fn header(out: &mut Vec<u8>, kind: u8, flags: u8, session: u32) {
@@ -76,6 +91,11 @@ fn f32s(out: &mut Vec<u8>, values: &[f32]) {
     for value in values {
         out.extend_from_slice(&value.to_le_bytes());
     }
+}
+
+/// A slab: its rectangle, base and top.
+fn slab(out: &mut Vec<u8>, r: highrise_layout::Rect, base_wu: f32, top_wu: f32) {
+    f32s(out, &[r.min_x, r.min_z, r.max_x, r.max_z, base_wu, top_wu]);
 }
 
 fn text<'a>(out: &mut Vec<u8>, lines: impl Iterator<Item = &'a str>) {
@@ -114,32 +134,20 @@ pub fn plan(session: u32, generation: u32, layout: &CityLayout, names: &[String]
         &[highrise_layout::look::full_height_wu(layout.bounds())],
     );
     for district in districts {
-        let r = district.rect;
-        f32s(
+        slab(
             &mut out,
-            &[
-                r.min_x,
-                r.min_z,
-                r.max_x,
-                r.max_z,
-                district.base_height_wu,
-                district.top_height_wu,
-            ],
+            district.rect,
+            district.base_height_wu,
+            district.top_height_wu,
         );
         out.extend_from_slice(&u32::from(district.depth).to_le_bytes());
     }
     for block in blocks {
-        let r = block.rect;
-        f32s(
+        slab(
             &mut out,
-            &[
-                r.min_x,
-                r.min_z,
-                r.max_x,
-                r.max_z,
-                block.base_height_wu,
-                block.top_height_wu,
-            ],
+            block.rect,
+            block.base_height_wu,
+            block.top_height_wu,
         );
     }
     for building in buildings {
