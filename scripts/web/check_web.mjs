@@ -177,6 +177,7 @@ async function demo() {
   assert.ok(tooltip.some((l) => /^elevation \d+\.\d %/.test(l)), 'the tooltip says the elevation');
   assert.ok(tooltip.some((l) => /^threads \d+/.test(l)), 'the tooltip says the threads');
   assert.ok(tooltip.some((l) => /^calls in window \d+/.test(l)), 'the tooltip says the calls');
+  assert.ok(tooltip.some((l) => /^called by \S+ \d+\/s/.test(l)), 'the tooltip says the callers');
   await page.screenshot({ path: join(out, 'demo-hover.png') });
   // The timeline: back through the history the server keeps (a click on the bar), then live.
   await page.waitForFunction(() => {

@@ -48,8 +48,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         {
             // Parked threads as the stuck alert counts them: at its threshold.
             let parked_share = args.alerts.config().stuck_elevation;
+            // The page's tooltip lists callers: with --web, sessions keep their calling
+            // contexts (as the window's do).
+            let contexts = args.web.enabled();
             move |hello: &highrise_protocol::Hello| {
-                let mut sink = AggregateSink::factory(hello);
+                let mut sink = if contexts {
+                    AggregateSink::factory_with_contexts(hello)
+                } else {
+                    AggregateSink::factory(hello)
+                };
                 sink.aggregator_mut().set_parked_share(parked_share);
                 sink
             }

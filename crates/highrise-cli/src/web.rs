@@ -25,6 +25,11 @@ pub struct WebArgs {
 }
 
 impl WebArgs {
+    /// Whether pages are served.
+    pub fn enabled(&self) -> bool {
+        self.web || self.web_listen.is_some()
+    }
+
     /// Starts serving pages when asked to; the link is printed on stdout.
     pub fn start(
         &self,
@@ -32,7 +37,7 @@ impl WebArgs {
         listen: &crate::listen::ListenArgs,
         alerts: AlertConfig,
     ) -> anyhow::Result<Option<WebServer>> {
-        if !self.web && self.web_listen.is_none() {
+        if !self.enabled() {
             return Ok(None);
         }
         let addr = self

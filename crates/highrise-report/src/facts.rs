@@ -1,7 +1,7 @@
 //! What hovering a building says about its method, defined once for the desktop tooltip and
 //! the web page's.
 
-use highrise_aggregate::MethodStats;
+use highrise_aggregate::{CallEdge, CallEdges, MethodStats};
 use highrise_protocol::Measure;
 
 /// The line a method's facts end with when its figures are estimates because the agent dropped
@@ -75,6 +75,59 @@ pub fn method_lines(
     if stats.approximate && error.is_none() {
         lines.push(APPROXIMATE_LINE.to_string());
     }
+    lines
+}
+
+/// Callers and callees listed (busiest first, by calls over the window).
+pub const CALL_EDGES_LISTED: usize = 3;
+
+/// A method's busiest callers and callees with calls per second (`called by …`, `calls …`),
+/// `short_name` naming the others.
+pub fn call_lines(
+    edges: &CallEdges,
+    method_id: u32,
+    short_name: impl Fn(u32) -> String,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut list = |label: &str, mut pairs: Vec<(u32, &CallEdge)>| {
+        pairs.retain(|(_, edge)| edge.recent_calls > 0);
+        if pairs.is_empty() {
+            return;
+        }
+        pairs.sort_by(|a, b| b.1.recent_calls.cmp(&a.1.recent_calls).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = pairs
+            .iter()
+            .take(CALL_EDGES_LISTED)
+            .map(|(other, edge)| format!("{} {:.0}/s", short_name(*other), edges.calls_per_s(edge)))
+            .collect();
+        let more = pairs.len().saturating_sub(CALL_EDGES_LISTED);
+        lines.push(format!(
+            "{label} {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" (+{more} more)")
+            } else {
+                String::new()
+            }
+        ));
+    };
+    list(
+        "called by",
+        edges
+            .callers_of(method_id)
+            .filter(|edge| edge.caller != method_id)
+            .map(|edge| (edge.caller, edge))
+            .collect(),
+    );
+    list(
+        "calls",
+        edges
+            .callees_of(method_id)
+            .iter()
+            .filter(|edge| edge.callee != method_id)
+            .map(|edge| (edge.callee, edge))
+            .collect(),
+    );
     lines
 }
 

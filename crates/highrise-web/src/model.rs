@@ -122,6 +122,16 @@ impl SessionCity {
             .unwrap_or_else(|| format!("method #{method_id}"))
     }
 
+    /// A method's display name without its package (as the tooltip lists callers).
+    fn short_name_of(&self, method_id: u32) -> String {
+        let name = self.name_of(method_id);
+        self.specs
+            .get(method_id as usize)
+            .filter(|spec| spec.id == method_id && !spec.package.is_empty())
+            .and_then(|spec| name.strip_prefix(&format!("{}.", spec.package)))
+            .map_or_else(|| name.clone(), str::to_string)
+    }
+
     /// Places the methods defined since the last call (the first batch laid out in full, the
     /// paper's order; later ones inserted in place). True when the plan changed.
     fn place(&mut self) -> bool {
@@ -458,9 +468,15 @@ impl Cities {
             program: &title,
         };
         let stats = city.stats(built.method_id);
-        Some(highrise_report::facts::method_lines(
-            place, &stats, &measure, window_s,
-        ))
+        let mut lines = highrise_report::facts::method_lines(place, &stats, &measure, window_s);
+        if let Some(edges) = city.report.sink.as_deref().and_then(|s| s.edges.as_deref()) {
+            lines.extend(highrise_report::facts::call_lines(
+                edges,
+                built.method_id,
+                |id| city.short_name_of(id),
+            ));
+        }
+        Some(lines)
     }
 
     /// The highest methods of a session now: (building, display name, elevation).

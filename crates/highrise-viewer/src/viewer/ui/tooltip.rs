@@ -76,10 +76,8 @@ pub fn allocation_lines(
     lines
 }
 
-/// Callers and callees listed in the tooltip (busiest first, by calls over the window).
-const TOOLTIP_CALL_EDGES: usize = 3;
-
-/// A building's busiest callers and callees with calls/s, when the session keeps call edges.
+/// A building's busiest callers and callees with calls/s, when the session keeps call edges
+/// (`highrise_report::facts::call_lines`, the web page's too).
 pub fn call_lines(
     snapshot: &highrise_aggregate::Snapshot,
     city: &crate::viewer::city::City,
@@ -89,55 +87,14 @@ pub fn call_lines(
         return Vec::new();
     };
     let building_of = city.building_of_method();
-    let short_name = |id: u32| {
+    highrise_report::facts::call_lines(edges, method_id, |id| {
         building_of(id)
             .and_then(|building| building_names(city, building))
             .map_or_else(
                 || format!("#{id}"),
                 |(name, _, package)| without_package(&name, &package),
             )
-    };
-    let mut lines = Vec::new();
-    let mut list = |label: &str, mut pairs: Vec<(u32, &highrise_aggregate::CallEdge)>| {
-        pairs.retain(|(_, edge)| edge.recent_calls > 0);
-        if pairs.is_empty() {
-            return;
-        }
-        pairs.sort_by(|a, b| b.1.recent_calls.cmp(&a.1.recent_calls).then(a.0.cmp(&b.0)));
-        let shown: Vec<String> = pairs
-            .iter()
-            .take(TOOLTIP_CALL_EDGES)
-            .map(|(other, edge)| format!("{} {:.0}/s", short_name(*other), edges.calls_per_s(edge)))
-            .collect();
-        let more = pairs.len().saturating_sub(TOOLTIP_CALL_EDGES);
-        lines.push(format!(
-            "{label} {}{}",
-            shown.join(", "),
-            if more > 0 {
-                format!(" (+{more} more)")
-            } else {
-                String::new()
-            }
-        ));
-    };
-    list(
-        "called by",
-        edges
-            .callers_of(method_id)
-            .filter(|edge| edge.caller != method_id)
-            .map(|edge| (edge.caller, edge))
-            .collect(),
-    );
-    list(
-        "calls",
-        edges
-            .callees_of(method_id)
-            .iter()
-            .filter(|edge| edge.callee != method_id)
-            .map(|edge| (edge.callee, edge))
-            .collect(),
-    );
-    lines
+    })
 }
 
 /// How far back the tooltip's sparkline reaches, ns.
