@@ -12,7 +12,7 @@ use highrise_ingest::{
     settle_token, token_from_env, IngestConfig, IngestServer, NullSink, RecordingState, SessionEnd,
     SessionStatus,
 };
-use highrise_report::links::{link_line, LinksFile, SessionNames};
+use highrise_links::{link_line, LinksFile, SessionNames};
 
 use crate::default_addr;
 

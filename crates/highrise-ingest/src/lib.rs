@@ -25,7 +25,7 @@
 //!   session ([`ReplayHandle`]: pause, speed, seek) through the same [`SessionProcessor`]
 //!   (which `highrise-report` also uses to replay synchronously).
 //!
-//! Calls between sessions (OpenTelemetry services) are not ingest's: `highrise_report::links`.
+//! Calls between sessions (OpenTelemetry services) are not ingest's: `highrise_links`.
 
 mod aggregate_sink;
 mod config;

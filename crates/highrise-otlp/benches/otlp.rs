@@ -12,11 +12,11 @@ use bytes::Bytes;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use highrise_ingest::{AggregateSink, SessionProcessor};
-use highrise_otlp::links::{LinkTracker, SpanIds};
+use highrise_links::MethodRef;
+use highrise_otlp::link_tracker::{LinkTracker, SpanIds};
 use highrise_otlp::spans::{decode_request, NameCache};
 use highrise_otlp::timeline::Timeline;
 use highrise_protocol::{encode_message, AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
-use highrise_report::links::MethodRef;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
 use opentelemetry_proto::tonic::resource::v1::Resource;

@@ -12,10 +12,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::{select, tick, Receiver};
 use highrise_ingest::{LocalSession, LocalSessions};
+use highrise_links::{MethodRef, SessionLinks};
 use highrise_protocol::{AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
-use highrise_report::links::{MethodRef, SessionLinks};
 
-use crate::links::{LinkTracker, SpanIds};
+use crate::link_tracker::{LinkTracker, SpanIds};
 use crate::profiles::{DecodedProfiles, ProfileBatch, SampleCounts, SampleTimeline};
 use crate::skew::SkewEstimator;
 use crate::spans::{Decoded, ResourceId, ResourceInfo};

@@ -23,7 +23,7 @@
 //! (dropping it does): every waiting span is placed and each session ends with a Goodbye.
 
 mod bridge;
-pub mod links;
+pub mod link_tracker;
 pub mod profiles;
 mod profiles_json;
 mod receive;
@@ -41,7 +41,7 @@ use std::time::Duration;
 
 use crossbeam_channel::bounded;
 use highrise_ingest::LocalSessions;
-use highrise_report::links::SessionLinks;
+use highrise_links::SessionLinks;
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 

@@ -422,11 +422,10 @@ fn grpc_and_http_spans_become_one_session_per_resource_with_nested_elevations() 
             .map(|def| def.id)
             .expect("defined")
     };
-    let link =
-        |report: &SessionReport<Arc<Snapshot>>, name: &str| highrise_report::links::MethodRef {
-            session_id: report.session_id,
-            method_id: method_id(report, name),
-        };
+    let link = |report: &SessionReport<Arc<Snapshot>>, name: &str| highrise_links::MethodRef {
+        session_id: report.session_id,
+        method_id: method_id(report, name),
+    };
     assert_eq!(links.links.len(), 1, "{links:?}");
     assert_eq!(links.links[0].caller, link(checkout, "insert"));
     assert_eq!(links.links[0].callee, link(payments, "charge"));

@@ -27,15 +27,12 @@
 //!   (`highrise classes --diagram`; [`phases::ClassTable::diagram`]).
 //! - [`facts::method_lines`]: what hovering a building says (the desktop tooltip and the web
 //!   page share it).
-//! - [`links::LinksFile`]: `links.json`, the calls between services `highrise record` writes
-//!   beside OpenTelemetry sessions' recordings, by name, for replays and people.
 //! - [`replay_to`]: sends a recording to a running viewer over TCP as a new session, at the
 //!   recorded pacing × speed.
 
 mod compare;
 pub mod diagram;
 pub mod facts;
-pub mod links;
 pub mod pairing;
 pub mod phases;
 pub mod predict;

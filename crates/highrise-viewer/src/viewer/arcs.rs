@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy::render::mesh::{Indices, PrimitiveTopology};
 use bevy::render::view::NoFrustumCulling;
 use highrise_aggregate::{CallEdge, CallEdges};
-use highrise_report::links::LinksSnapshot;
+use highrise_links::LinksSnapshot;
 
 use super::camera::MainCamera;
 use super::city::{Cities, City, CityKey};

@@ -1,7 +1,7 @@
 //! The landscape: a level above packages. Sessions are grouped by host (an OpenTelemetry
 //! resource's `host.name`, an agent's address; this machine for local ones) and each host's
 //! services stand in a labelled grid on a ground plate of their own; each city keeps its own
-//! layout. Calls that cross services (`highrise_report::links`, found by the OTLP
+//! layout. Calls that cross services (`highrise_links`, found by the OTLP
 //! bridge, or for replays the `links.json` beside the recordings: `replay_links.rs`) are drawn
 //! as arcs between the cities (`arcs.rs`) and listed in the tooltip.
 //!
@@ -14,7 +14,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use highrise_ingest::SessionSource;
 use highrise_layout::Rect;
-use highrise_report::links::{LinksSnapshot, SessionLink, SessionLinks};
+use highrise_links::{LinksSnapshot, SessionLink, SessionLinks};
 
 use super::city::{CityKey, Palette, CITY_GAP_WU};
 use super::replay_links::{self, ReplayLinks};

@@ -55,7 +55,7 @@ use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
-use highrise_report::links::SessionLinks;
+use highrise_links::SessionLinks;
 
 /// What the window shows at start. The command line (`highrise` with no command, in
 /// `highrise-cli`) fills it; every setting here the panel can change later.

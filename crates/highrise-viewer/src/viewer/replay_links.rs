@@ -1,6 +1,6 @@
 //! Calls between services in replays: a replayed OpenTelemetry recording has no live bridge
 //! to find them, so they come from the `links.json` that `highrise record --otlp` wrote beside
-//! the recordings ([`highrise_report::links::LinksFile`]). Each link's ends are matched to the
+//! the recordings ([`highrise_links::LinksFile`]). Each link's ends are matched to the
 //! replay sessions by recording file name and method name, and its calls in the window are
 //! counted at the callee replay's own moment, so the arcs grow and shrink as they did live.
 //!
@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use highrise_ingest::{SessionId, SessionSource};
-use highrise_report::links::{LinkEnd, LinksFile, MethodRef, SessionLink};
+use highrise_links::{LinkEnd, LinksFile, MethodRef, SessionLink};
 
 use super::sessions::{SessionView, Sessions};
 

@@ -2,7 +2,7 @@
 //! services (the ingest server's links board) drawn as arcs and listed in the tooltip.
 
 use bevy::prelude::*;
-use highrise_report::links::{MethodRef, SessionLink, SessionLinks};
+use highrise_links::{MethodRef, SessionLink, SessionLinks};
 use highrise_viewer::viewer::arcs::place_links;
 use highrise_viewer::viewer::city::{Cities, CityKey};
 use highrise_viewer::viewer::hover::pick;
@@ -151,7 +151,7 @@ fn services_stand_on_their_hosts_plates_and_calls_between_them_are_arcs() {
 /// own moment.
 #[test]
 fn replayed_services_draw_the_calls_recorded_beside_them() {
-    use highrise_report::links::{LinkEnd, LinksFile, NamedLink};
+    use highrise_links::{LinkEnd, LinksFile, NamedLink};
     use highrise_viewer::viewer::replay_links::{replayed_links, ReplayLinks};
     use std::sync::Arc;
 

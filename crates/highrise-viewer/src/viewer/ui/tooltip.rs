@@ -210,11 +210,11 @@ pub fn link_lines(
         return Vec::new();
     };
     let links = &landscape.links;
-    let here = highrise_report::links::MethodRef {
+    let here = highrise_links::MethodRef {
         session_id,
         method_id,
     };
-    let name_of = |end: highrise_report::links::MethodRef| {
+    let name_of = |end: highrise_links::MethodRef| {
         let service = sessions.by_id.get(&end.session_id).map_or_else(
             || format!("session {}", end.session_id),
             |view| view.title(),

@@ -1,8 +1,12 @@
-//! Calls between services, from end to end: the one home of cross-service links.
+//! # highrise-links
+//!
+//! Calls between services, from end to end: the one home of cross-service links. The OTLP
+//! bridge finds them, the window and `highrise record` read them; none of them needs another's
+//! crate for it.
 //!
 //! A method of one session calling a method of another (an OpenTelemetry span whose parent
 //! span is in another service) is a [`SessionLink`]. A session's own stream cannot say this,
-//! so whoever sees both ends (the OTLP bridge, `highrise_otlp::links` finds them) publishes
+//! so whoever sees both ends (the OTLP bridge, `highrise_otlp::link_tracker` finds them) publishes
 //! them on a board ([`SessionLinks`]) as a whole-state [`LinksSnapshot`], and consumers (the
 //! viewer's landscape, `highrise record`) read the latest. [`SessionNames`] names a snapshot's
 //! ends for people and files, [`link_line`] prints one, and `links.json` ([`LinksFile`]) keeps

@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
-use highrise_report::links::{CallsBySecond, MethodRef, SessionLink};
+use highrise_links::{CallsBySecond, MethodRef, SessionLink};
 
 /// How long spans stay findable at least (at most twice this).
 pub const GENERATION_NS: u64 = 30_000_000_000;
