@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use highrise_protocol::{Hello, DEFAULT_PORT};
 
-use crate::report::SessionId;
+use crate::session_report::SessionId;
 
 /// How the ingest server listens and publishes.
 #[derive(Debug, Clone)]

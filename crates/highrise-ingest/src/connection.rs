@@ -16,7 +16,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::Notify;
 
-use crate::report::{SessionError, SessionId};
+use crate::session_report::{SessionError, SessionId};
 use crate::token::check_token;
 
 /// Who is connecting, and what their Hello must show for it.

@@ -33,9 +33,9 @@ mod connection;
 mod guard;
 mod local;
 mod replay;
-mod report;
 mod server;
 mod session;
+mod session_report;
 mod sink;
 mod token;
 mod updates;
@@ -49,13 +49,13 @@ pub use local::{LocalSession, LocalSessions, SessionClosed};
 pub use replay::{
     ReplayError, ReplayHandle, ReplayProgress, ReplayReader, MAX_REPLAY_SPEED, MIN_REPLAY_SPEED,
 };
-pub use report::{
+pub use server::{IngestError, IngestServer, RecordingError};
+pub use session::SessionProcessor;
+pub use session_report::{
     Notice, RecordingState, RecordingStatus, SessionEnd, SessionError, SessionId, SessionInfo,
     SessionReport, SessionSource, SessionStats, SessionStatus, ThreadInfo, MAX_KEPT_ERRORS,
     MAX_NOTICES,
 };
-pub use server::{IngestError, IngestServer, RecordingError};
-pub use session::SessionProcessor;
 pub use sink::{NullSink, SessionSink};
 pub use token::{generate_token, peer_token_ok, settle_token, token_from_env, ServerToken};
 pub use updates::{RecvTimeoutError, TryRecvError, Updates};

@@ -11,8 +11,8 @@ use crossbeam_channel::{SendTimeoutError, Sender};
 use highrise_protocol::{encode_message, AgentMessage, Hello, FRAME_HEADER_BYTES};
 
 use crate::connection::ReaderItem;
-use crate::report::SessionId;
 use crate::server::SessionSpawner;
+use crate::session_report::SessionId;
 use crate::sink::SessionSink;
 
 type Opener = dyn Fn(Hello, SocketAddr) -> Option<LocalSession> + Send + Sync;

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use highrise_record::{RecordError, RecordedFrame, RecordingReader};
 
-use crate::report::{SessionEnd, SessionId};
 use crate::server::{lock, CommandSenders, SessionHandle, SinkFactory};
 use crate::session::{Publisher, SessionProcessor};
+use crate::session_report::{SessionEnd, SessionId};
 use crate::sink::SessionSink;
 
 /// Slowest and fastest replay speeds (factors of the recorded pacing).

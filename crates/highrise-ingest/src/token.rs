@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rand::RngCore;
 
-use crate::report::SessionError;
+use crate::session_report::SessionError;
 
 /// Bytes of randomness in a generated token (128 bits; 32 hex digits).
 const GENERATED_TOKEN_BYTES: usize = 16;

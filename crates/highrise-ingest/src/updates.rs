@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 pub use crossbeam_channel::{RecvTimeoutError, TryRecvError};
 
-use crate::report::{SessionId, SessionReport};
+use crate::session_report::{SessionId, SessionReport};
 
 /// What a report means for delivery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,7 +292,7 @@ impl<T> Updates<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{SessionEnd, SessionStats, SessionStatus};
+    use crate::session_report::{SessionEnd, SessionStats, SessionStatus};
 
     fn report(session_id: SessionId, events: u64, status: SessionStatus) -> SessionReport<()> {
         SessionReport {

@@ -16,7 +16,8 @@ use highrise_links::{MethodRef, SessionLinks};
 use highrise_protocol::{AgentMessage, Hello, MAGIC, PROTOCOL_VERSION};
 
 use crate::link_tracker::{LinkTracker, SpanIds};
-use crate::profiles::{DecodedProfiles, ProfileBatch, SampleCounts, SampleTimeline};
+use crate::profiles::{DecodedProfiles, ProfileBatch};
+use crate::sample_timeline::{SampleCounts, SampleTimeline};
 use crate::skew::SkewEstimator;
 use crate::spans::{Decoded, ResourceId, ResourceInfo};
 use crate::stats::OtlpStats;

@@ -15,7 +15,7 @@
 //!
 //! Profiles (`ProfilesService/Export`, `/v1development/profiles`) take the same doors and
 //! bridge: profiles.rs resolves each sample's stack and thread against the request's
-//! dictionary, and a [`profiles::SampleTimeline`] per resource places the samples in time order
+//! dictionary, and a [`sample_timeline::SampleTimeline`] per resource places the samples in time order
 //! as a sampled session (its elevations stated as estimates, as for the JVM sampler).
 //!
 //! Where to start: [`OtlpServer::start`] with an [`OtlpConfig`] and the ingest server's
@@ -27,6 +27,7 @@ pub mod link_tracker;
 pub mod profiles;
 mod profiles_json;
 mod receive;
+pub mod sample_timeline;
 mod skew;
 pub mod spans;
 mod stats;

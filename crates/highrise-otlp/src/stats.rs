@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::profiles::SampleCounts;
+use crate::sample_timeline::SampleCounts;
 use crate::timeline::TimelineCounts;
 
 /// Running totals, shared by the receivers and the bridge.

@@ -10,7 +10,7 @@ use highrise_protocol::{
 
 use super::state::Session;
 use crate::connection::{check_hello, ReaderItem};
-use crate::report::{
+use crate::session_report::{
     SessionEnd, SessionId, SessionReport, SessionSource, SessionStats, SessionStatus,
 };
 use crate::sink::SessionSink;

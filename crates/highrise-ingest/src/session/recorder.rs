@@ -18,7 +18,7 @@ use highrise_record::{RecordingHeader, RecordingWriter};
 use super::state::Session;
 use super::SessionProcessor;
 use crate::connection::ReaderItem;
-use crate::report::{RecordingState, RecordingStatus, SessionError};
+use crate::session_report::{RecordingState, RecordingStatus, SessionError};
 use crate::sink::SessionSink;
 
 /// The bytes to record for an item: the raw payload when the reader kept it, else the message

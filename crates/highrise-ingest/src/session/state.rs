@@ -13,7 +13,7 @@ use highrise_protocol::{
     PROTOCOL_VERSION,
 };
 
-use crate::report::{
+use crate::session_report::{
     Notice, SessionEnd, SessionError, SessionId, SessionInfo, SessionReport, SessionStats,
     SessionStatus, ThreadInfo, MAX_KEPT_ERRORS, MAX_NOTICES,
 };

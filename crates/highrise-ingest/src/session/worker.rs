@@ -15,7 +15,7 @@ use super::publisher::Publisher;
 use super::recorder::{start_recording, tee_bytes, Recorder};
 use super::SessionProcessor;
 use crate::connection::ReaderItem;
-use crate::report::{RecordingStatus, SessionEnd, SessionError, SessionId};
+use crate::session_report::{RecordingStatus, SessionEnd, SessionError, SessionId};
 use crate::sink::SessionSink;
 
 /// Where each session is recorded to when every session is (`highrise record`).
