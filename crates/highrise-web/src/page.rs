@@ -22,9 +22,10 @@ fn page(data: Option<&str>) -> String {
         .replace("/*HIGHRISE_BUNDLE*/", &inline_script(BUNDLE_JS))
 }
 
-/// The live page (it opens the server's stream).
-pub fn live_html() -> String {
-    page(None)
+/// The live page (it opens the server's stream), made once.
+pub fn live_html() -> &'static str {
+    static LIVE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| page(None));
+    &LIVE
 }
 
 /// A recording's page: `data_json` from [`crate::export::export_recording`].

@@ -174,13 +174,13 @@ fn fold_reports(updates: &Updates<Arc<Snapshot>>, shared: &Shared, stop: &Atomic
     while !stop.load(Ordering::SeqCst) {
         let wait = next_tick.saturating_duration_since(Instant::now());
         match updates.recv_timeout(wait.min(Duration::from_millis(100))) {
+            // Then on to the tick: reports arriving back to back must not hold it off.
             Ok(report) => {
                 let mut cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
                 // A report highrise fails on is dropped, never the server.
                 if let Err(message) = highrise_ingest::catch(|| cities.accept(report)) {
                     tracing::error!("the web view failed on a report (a bug): {message}");
                 }
-                continue;
             }
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,
@@ -301,7 +301,7 @@ async fn route(
         "/" | "/index.html" => respond(
             StatusCode::OK,
             "text/html; charset=utf-8",
-            crate::page::live_html(),
+            Bytes::from_static(crate::page::live_html().as_bytes()),
         ),
         "/stream" => upgrade(request, shared),
         "/api/sessions" => {
