@@ -59,7 +59,6 @@ export class City {
   }
 
   setPlan(plan) {
-    const old = this.plan;
     this.plan = plan;
     const n = plan.methodIds.length;
     const carry = (array, Type, fill) => {
@@ -87,7 +86,7 @@ export class City {
     this.bounds = { minX, minZ, maxX, maxZ };
     this.slabTop = 0;
     for (let i = 0; i < d.length; i += 6) this.slabTop = Math.max(this.slabTop, d[i + 5]);
-    this.rebuildMeshes(old);
+    this.rebuildMeshes();
   }
 
   rebuildMeshes() {
@@ -203,9 +202,14 @@ export class City {
     if (!this.plan || message.height.length !== this.heat.length) return;
     const look = this.look;
     const stub = look.stub_height_wu;
-    const colours = {
-      1: srgb(look.diff.added), 2: srgb(look.diff.removed), 3: srgb(look.diff.moved),
-    };
+    // Colour by code: 0 none, 1 added, 2 removed, 3 moved, 4 faster, 5 slower (by step).
+    if (!this.diffPalette) {
+      this.diffPalette = {
+        1: srgb(look.diff.added), 2: srgb(look.diff.removed), 3: srgb(look.diff.moved),
+        4: look.diff.faster.map(srgb), 5: look.diff.slower.map(srgb),
+      };
+    }
+    const palette = this.diffPalette;
     this.diff = message;
     if (!this.diffColours || this.diffColours.length !== message.height.length) this.diffColours = new Array(message.height.length);
     const moving = [];
@@ -216,10 +220,8 @@ export class City {
       this.target[i] = target;
       if (target !== this.height[i]) moving.push(i);
       const code = message.colour[i];
-      let colour = this.stubColour;
-      if (code === 4) colour = srgb(look.diff.faster[Math.min(message.step[i], look.diff.faster.length - 1)]);
-      else if (code === 5) colour = srgb(look.diff.slower[Math.min(message.step[i], look.diff.slower.length - 1)]);
-      else if (colours[code]) colour = colours[code];
+      let colour = palette[code] || this.stubColour;
+      if (Array.isArray(colour)) colour = colour[Math.min(message.step[i], colour.length - 1)];
       // Elevation: the larger of the two, for ranking and hot spots.
       this.elevation[i] = Math.max(message.a[i] || 0, message.b[i] || 0);
       this.heat[i] = code === 0 ? IDLE : 0;

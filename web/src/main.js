@@ -460,10 +460,8 @@ async function hover() {
     showTooltip(lines, at);
     return;
   }
-  const query = new URLSearchParams({ session: city.session, building });
-  if (token) query.set('token', token);
   try {
-    const response = await fetch(`api/facts?${query}`);
+    const response = await api('facts', { session: city.session, building });
     if (!response.ok) return;
     const facts = await response.json();
     if (hovered && hovered.building === building && hovered.session === city.session) showTooltip(facts.lines, at);

@@ -82,10 +82,8 @@ impl AlertArgs {
 fn export(file: &Path, format: &str, out: &Path) -> anyhow::Result<()> {
     use anyhow::Context;
     if format == "html" {
-        let export = highrise_web::export::export_recording(file)
+        let export = highrise_web::export::write_html(file, out)
             .with_context(|| format!("exporting {}", file.display()))?;
-        std::fs::write(out, highrise_web::page::recording_html(&export.data_json))
-            .with_context(|| format!("writing {}", out.display()))?;
         eprintln!(
             "wrote {} ({} buildings, {} frames): open it in a browser",
             out.display(),

@@ -228,14 +228,10 @@ impl Printer {
         *printed = report.errors.len();
         if let SessionStatus::Ended(end) = &report.status {
             let how = match end {
-                SessionEnd::Goodbye => "goodbye".to_string(),
-                SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
                 SessionEnd::Failed(error) if error.is_crash() => {
                     "failed: a bug in highrise, see FAILED above".to_string()
                 }
-                SessionEnd::Failed(error) => format!("failed: {error}"),
-                SessionEnd::ServerShutdown => "server shut down".to_string(),
-                SessionEnd::Detached => "detached".to_string(),
+                end => end.describe(),
             };
             writeln!(out, "[session {id}] ended ({how}); {}", summary(&report))?;
             self.live.remove(&id);

@@ -66,6 +66,19 @@ pub enum SessionEnd {
     Detached,
 }
 
+impl SessionEnd {
+    /// How the session ended, as `highrise serve` and the web page say it.
+    pub fn describe(&self) -> String {
+        match self {
+            SessionEnd::Goodbye => "goodbye".to_string(),
+            SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
+            SessionEnd::Failed(error) => format!("failed: {error}"),
+            SessionEnd::ServerShutdown => "server shut down".to_string(),
+            SessionEnd::Detached => "detached".to_string(),
+        }
+    }
+}
+
 /// Something wrong with what a session sent. Each is kept in the report; only framing and
 /// transport errors (and a bad Hello) end the session, the others skip one record.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -266,6 +279,16 @@ pub struct SessionReport<T> {
 }
 
 impl<T> SessionReport<T> {
+    /// The session as people name it: the program and its version label (`session N` before
+    /// its Hello).
+    pub fn title(&self) -> String {
+        match &self.info {
+            Some(info) if info.version_label.is_empty() => info.program.clone(),
+            Some(info) => format!("{} ({})", info.program, info.version_label),
+            None => format!("session {}", self.session_id),
+        }
+    }
+
     /// All definitions in arrival order.
     pub fn definitions(&self) -> impl Iterator<Item = &MethodDef> + '_ {
         self.definition_chunks.iter().flat_map(|chunk| chunk.iter())

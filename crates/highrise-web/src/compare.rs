@@ -11,6 +11,17 @@ use highrise_report::{a_signatures_as_in_b, MethodKey};
 
 use crate::wire;
 
+/// A method definition as the layout takes it.
+pub fn method_spec(definition: &highrise_protocol::MethodDef) -> MethodSpec {
+    MethodSpec {
+        id: definition.id,
+        package: definition.package.clone(),
+        class: definition.class.clone(),
+        method: definition.method.clone(),
+        signature: definition.signature.clone(),
+    }
+}
+
 /// The structural diff's keys of layout specs.
 pub fn method_keys(specs: &[MethodSpec]) -> Vec<MethodKey> {
     specs

@@ -23,6 +23,26 @@ pub enum ExportError {
     Report(#[from] ReportError),
     #[error("{path}: the recording defines no method, so it has no city")]
     Empty { path: String },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Writes the recording at `path` as one self-contained HTML page at `out` (the recording's
+/// [`Export`] inside [`crate::page::recording_html`]). What was written is said by the returned
+/// export; on an error nothing is left at `out`.
+pub fn write_html(path: &Path, out: &Path) -> Result<Export, ExportError> {
+    let export = export_recording(path)?;
+    std::fs::write(out, crate::page::recording_html(&export.data_json)).map_err(|source| {
+        let _ = std::fs::remove_file(out);
+        ExportError::Write {
+            path: out.display().to_string(),
+            source,
+        }
+    })?;
+    Ok(export)
 }
 
 /// The run over time as the summary's samples see it, thinned to at most twice
@@ -168,7 +188,7 @@ pub fn export_recording(path: &Path) -> Result<Export, ExportError> {
         format!("{} ({})", summary.program, summary.version_label)
     };
     let data = serde_json::json!({
-        "hello": serde_json::from_str::<serde_json::Value>(&crate::model::hello_message()).unwrap_or_default(),
+        "hello": crate::model::hello_json(),
         "recording": {
             "file": path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(),
             "title": title,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use highrise_aggregate::{
     AlertConfig, AlertDetector, History, HistoryConfig, MethodStats, Snapshot, DEFAULT_WINDOW_S,
 };
-use highrise_ingest::{SessionEnd, SessionId, SessionReport, SessionStatus};
+use highrise_ingest::{SessionId, SessionReport, SessionStatus};
 use highrise_layout::look::relative_full_scale;
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec};
 use highrise_protocol::Measure;
@@ -90,13 +90,7 @@ impl SessionCity {
                 self.display_names.resize(slot + 1, String::new());
             }
             self.display_names[slot] = definition.display_name();
-            let spec = MethodSpec {
-                id: definition.id,
-                package: definition.package.clone(),
-                class: definition.class.clone(),
-                method: definition.method.clone(),
-                signature: definition.signature.clone(),
-            };
+            let spec = crate::compare::method_spec(definition);
             self.specs.push(spec.clone());
             self.pending.push(spec);
         }
@@ -122,13 +116,21 @@ impl SessionCity {
             .unwrap_or_else(|| format!("method #{method_id}"))
     }
 
-    /// A method's display name without its package (as the tooltip lists callers).
+    /// A method's display name without its package (as the tooltip lists callers), the package
+    /// read from the plan.
     fn short_name_of(&self, method_id: u32) -> String {
         let name = self.name_of(method_id);
-        self.specs
-            .get(method_id as usize)
-            .filter(|spec| spec.id == method_id && !spec.package.is_empty())
-            .and_then(|spec| name.strip_prefix(&format!("{}.", spec.package)))
+        let package = self.layout.as_ref().and_then(|layout| {
+            let building = layout
+                .buildings()
+                .get(layout.building_of(method_id)? as usize)?;
+            let class = layout.blocks()[building.block as usize].class;
+            let package = layout.classes()[class as usize].package;
+            Some(layout.packages()[package as usize].path.as_str())
+        });
+        package
+            .filter(|package| !package.is_empty())
+            .and_then(|package| name.strip_prefix(package)?.strip_prefix('.'))
             .map_or_else(|| name.clone(), str::to_string)
     }
 
@@ -190,14 +192,14 @@ impl SessionCity {
             }
         }
         if all {
-            changed = self
-                .towers
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| (i as u32, t))
-                .collect();
+            changed = self.all_towers();
         }
         changed
+    }
+
+    /// Every tower as last sent, as (building, tower).
+    fn all_towers(&self) -> Vec<(u32, Tower)> {
+        (0..).zip(self.towers.iter().copied()).collect()
     }
 
     /// Every tower at the kept moment at or before `time_ns`, with its program time.
@@ -268,11 +270,7 @@ impl SessionCity {
         let (measure, window_s) = self.measure();
         SessionSummary {
             id: report.session_id,
-            title: match &report.info {
-                Some(info) if info.version_label.is_empty() => info.program.clone(),
-                Some(info) => format!("{} ({})", info.program, info.version_label),
-                None => format!("session {}", report.session_id),
-            },
+            title: report.title(),
             agent: report
                 .info
                 .as_ref()
@@ -320,16 +318,7 @@ pub fn status_text(status: &SessionStatus) -> String {
     match status {
         SessionStatus::Handshaking => "connecting".to_string(),
         SessionStatus::Connected => "live".to_string(),
-        SessionStatus::Ended(end) => format!(
-            "ended ({})",
-            match end {
-                SessionEnd::Goodbye => "goodbye".to_string(),
-                SessionEnd::Disconnected => "disconnected without goodbye".to_string(),
-                SessionEnd::Failed(error) => format!("failed: {error}"),
-                SessionEnd::ServerShutdown => "server shut down".to_string(),
-                SessionEnd::Detached => "detached".to_string(),
-            }
-        ),
+        SessionStatus::Ended(end) => format!("ended ({})", end.describe()),
     }
 }
 
@@ -432,13 +421,9 @@ impl Cities {
                 continue;
             }
             out.extend(city.plan_message().map(|b| Message::Binary(b.into())));
-            let all = city
-                .towers
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| (i as u32, t))
-                .collect();
-            out.push(Message::Binary(city.heights_message(true, all).into()));
+            out.push(Message::Binary(
+                city.heights_message(true, city.all_towers()).into(),
+            ));
         }
         out
     }
@@ -459,7 +444,7 @@ impl Cities {
         let class = &layout.classes()[block.class as usize];
         let package = &layout.packages()[class.package as usize].path;
         let (measure, window_s) = city.measure();
-        let title = city.summary().title;
+        let title = city.report.title();
         let name = city.name_of(built.method_id);
         let place = highrise_report::facts::MethodPlace {
             name: &name,
@@ -549,12 +534,10 @@ impl Cities {
         }
         let diff = self.diff.as_ref()?;
         let empty = Snapshot::default();
-        let snapshot = |city: &SessionCity| city.report.sink.clone();
-        let (snap_a, snap_b) = (snapshot(city_a), snapshot(city_b));
         let message = diff.plan.diff_message(
             diff.generation,
-            snap_a.as_deref().unwrap_or(&empty),
-            snap_b.as_deref().unwrap_or(&empty),
+            city_a.report.sink.as_deref().unwrap_or(&empty),
+            city_b.report.sink.as_deref().unwrap_or(&empty),
         );
         let plan = (known != diff.generation).then(|| {
             wire::plan(
@@ -587,6 +570,11 @@ impl Cities {
 
 /// The first message a page gets: how a city looks ([`highrise_layout::look`]).
 pub fn hello_message() -> String {
+    hello_json().to_string()
+}
+
+/// [`hello_message`] as JSON (an export carries it inside its data).
+pub fn hello_json() -> serde_json::Value {
     use highrise_layout::look;
     let heat: Vec<[f32; 3]> = (0..look::HEAT_STEPS as u8)
         .map(look::heat_step_srgb)
@@ -614,7 +602,6 @@ pub fn hello_message() -> String {
             },
         }
     })
-    .to_string()
 }
 
 impl std::fmt::Debug for Cities {

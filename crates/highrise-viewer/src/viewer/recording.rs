@@ -78,46 +78,50 @@ impl Recorder {
     /// Writes the recording at `path` as `format` beside it (`run.hrec` → `run.pb.gz`, …), on a
     /// thread of its own: a long recording does not hold the window.
     pub fn export(&mut self, path: &Path, format: ExportFormat) {
-        let out = path.with_extension(format.extension());
-        let path = path.to_owned();
-        self.message = Some(format!("exporting to {}…", out.display()));
-        self.exports.push(std::thread::spawn(move || {
-            let written = std::fs::File::create(&out)
-                .map_err(highrise_record::RecordError::from)
-                .and_then(|file| {
-                    highrise_record::export::export(&path, format, std::io::BufWriter::new(file))
-                });
-            match written {
-                Ok(()) => format!("exported {}", out.display()),
-                Err(error) => {
-                    let _ = std::fs::remove_file(&out);
-                    format!("cannot export {}: {error}", path.display())
+        self.spawn_export(
+            path,
+            path.with_extension(format.extension()),
+            move |path, out| {
+                let written = std::fs::File::create(out)
+                    .map_err(highrise_record::RecordError::from)
+                    .and_then(|file| {
+                        highrise_record::export::export(path, format, std::io::BufWriter::new(file))
+                    });
+                if written.is_err() {
+                    let _ = std::fs::remove_file(out);
                 }
-            }
-        }));
+                written
+                    .map(|()| String::new())
+                    .map_err(|error| error.to_string())
+            },
+        );
     }
 
     /// Writes the recording at `path` as one HTML page beside it (`run.hrec` → `run.html`): the
     /// city over time, which opens offline in a browser (`highrise_web::export`).
     pub fn export_html(&mut self, path: &Path) {
-        let out = path.with_extension("html");
+        self.spawn_export(path, path.with_extension("html"), |path, out| {
+            highrise_web::export::write_html(path, out)
+                .map(|_| ": open it in a browser".to_string())
+                .map_err(|error| error.to_string())
+        });
+    }
+
+    /// Runs `write(path, out)` on a thread of its own; its message (what `write` adds after
+    /// "exported OUT", or why it failed) comes when it ends.
+    fn spawn_export(
+        &mut self,
+        path: &Path,
+        out: PathBuf,
+        write: impl FnOnce(&Path, &Path) -> Result<String, String> + Send + 'static,
+    ) {
         let path = path.to_owned();
         self.message = Some(format!("exporting to {}…", out.display()));
-        self.exports.push(std::thread::spawn(move || {
-            let written = highrise_web::export::export_recording(&path)
-                .map_err(|error| error.to_string())
-                .and_then(|export| {
-                    let html = highrise_web::page::recording_html(&export.data_json);
-                    std::fs::write(&out, html).map_err(|error| error.to_string())
-                });
-            match written {
-                Ok(()) => format!("exported {}: open it in a browser", out.display()),
-                Err(error) => {
-                    let _ = std::fs::remove_file(&out);
-                    format!("cannot export {}: {error}", path.display())
-                }
-            }
-        }));
+        self.exports
+            .push(std::thread::spawn(move || match write(&path, &out) {
+                Ok(more) => format!("exported {}{more}", out.display()),
+                Err(error) => format!("cannot export {}: {error}", path.display()),
+            }));
     }
 
     /// Takes the messages of the exports that have finished.

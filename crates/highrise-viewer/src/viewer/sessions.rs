@@ -13,7 +13,6 @@ use highrise_ingest::{
     AggregateCommand, AggregateSink, IngestServer, SessionId, SessionReport, SessionStatus,
 };
 use highrise_layout::MethodSpec;
-use highrise_protocol::MethodDef;
 
 /// The running ingest server.
 #[derive(Resource, Debug)]
@@ -137,11 +136,7 @@ impl SessionView {
 
     /// "program (version)" for labels.
     pub fn title(&self) -> String {
-        match &self.report.info {
-            Some(info) if info.version_label.is_empty() => info.program.clone(),
-            Some(info) => format!("{} ({})", info.program, info.version_label),
-            None => format!("session {}", self.report.session_id),
-        }
+        self.report.title()
     }
 
     pub fn is_live(&self) -> bool {
@@ -205,16 +200,7 @@ pub fn intake_reports(ingest: Option<Res<Ingest>>, mut sessions: ResMut<Sessions
     }
 }
 
-/// A method definition as the layout takes it.
-pub fn method_spec(definition: &MethodDef) -> MethodSpec {
-    MethodSpec {
-        id: definition.id,
-        package: definition.package.clone(),
-        class: definition.class.clone(),
-        method: definition.method.clone(),
-        signature: definition.signature.clone(),
-    }
-}
+pub use highrise_web::compare::method_spec;
 
 /// Folds one report into the sessions (also used by tests without a server). A final report
 /// of a session highrise failed on marks it crashed; one without a snapshot (the snapshot
