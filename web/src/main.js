@@ -356,9 +356,15 @@ function renderSessions() {
 }
 
 let topShownAt = 0;
+let topLater = null;
+// At most twice a second; a call that comes sooner is made when the half second is up, so
+// the last update (a session's end) is always shown.
 function renderTop(force) {
   const now = performance.now();
-  if (!force && now - topShownAt < 500) return;
+  if (!force && now - topShownAt < 500) {
+    if (topLater === null) topLater = setTimeout(() => { topLater = null; renderTop(true); }, 500 - (now - topShownAt));
+    return;
+  }
   topShownAt = now;
   const city = state.cities.get(state.selected) || state.cities.values().next().value;
   const list = $('top');
