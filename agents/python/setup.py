@@ -29,9 +29,18 @@ class OptionalBuildExt(build_ext):
         )
 
 
+# The C recorder, one translation unit per concern; _native.h lists them and what they share.
 native = Extension(
     "highrise_agent._native",
-    sources=["highrise_agent/_native.c"],
+    sources=[
+        "highrise_agent/_native.c",
+        "highrise_agent/_native_hooks.c",
+        "highrise_agent/_native_tasks.c",
+        "highrise_agent/_native_alloc.c",
+        "highrise_agent/_native_live.c",
+        "highrise_agent/_native_drain.c",
+    ],
+    depends=["highrise_agent/_native.h"],
     extra_compile_args=["-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
     optional=True,
 )

@@ -1,5 +1,5 @@
 //! Bytes as another tool's profile (folded stacks, speedscope, Chrome trace events, V8 CPU
-//! profiles, pprof; see `highrise_record::import`; not JFR, whose reader, the `jfrs` crate,
+//! profiles, pprof; see `highrise_import`; not JFR, whose reader, the `jfrs` crate,
 //! allocates by sizes read from the file): detected by content, converted into a recording in memory, and
 //! that recording read back frame by frame. Must hold: nothing panics (a bad profile is a
 //! `RecordError`), and what a conversion writes is a recording the reader opens whole.
@@ -7,7 +7,7 @@
 
 use std::io::Cursor;
 
-use highrise_record::import::{convert_bytes, ProfileFormat};
+use highrise_import::{convert_bytes, ProfileFormat};
 use highrise_record::{RecordedFrame, RecordingReader};
 use libfuzzer_sys::fuzz_target;
 

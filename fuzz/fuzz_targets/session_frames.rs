@@ -7,7 +7,8 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use highrise_ingest::{AggregateSink, SessionProcessor, SessionStatus};
+use highrise_ingest::{SessionProcessor, SessionStatus};
+use highrise_aggregate_sink::{AggregateSink};
 use highrise_protocol::{FrameHeader, FRAME_HEADER_BYTES};
 use libfuzzer_sys::fuzz_target;
 

@@ -11,7 +11,8 @@
 use std::net::{Ipv4Addr, SocketAddr};
 
 use arbitrary::Arbitrary;
-use highrise_ingest::{AggregateCommand, AggregateSink, SessionProcessor, SessionStatus};
+use highrise_ingest::{SessionProcessor, SessionStatus};
+use highrise_aggregate_sink::{AggregateCommand, AggregateSink};
 use highrise_protocol::{
     encode_hello, encode_message, AgentMessage, ClassDef, ClassKind, ClassRelation, EventBatch, EventKind, Hello,
     LiveClass, LiveObjects, MemoryAmount, MethodDef, RelationKind, PackedEventWriter, PackedRecordWriter, MAGIC, MAX_METHOD_ID,

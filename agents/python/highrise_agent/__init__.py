@@ -9,8 +9,8 @@ Use it as `python -m highrise_agent script.py args...` (or `-m module`), or from
 and `highrise predict`) with `with highrise_agent.phase("parse"): ...`.
 
 Where to start reading: `_agent.py` (start/stop, the sender thread), `_methods.py` (what is
-profiled and how functions are named), `_native.c` (the C hook) and `_pyhook.py` (the pure-Python
-fallback), `_wire.py` (the encoder).
+profiled and how functions are named), `_native.c` (the C hook; `_native.h` lists its other
+files) and `_pyhook.py` (the pure-Python fallback), `_wire.py` (the encoder).
 """
 
 from ._agent import Agent, __version__, start, stop

@@ -15,7 +15,8 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer, NullSink};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer, NullSink};
 
 #[highrise_agent::profile]
 #[inline(never)]

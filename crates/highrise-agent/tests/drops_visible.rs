@@ -8,7 +8,7 @@ mod support;
 
 use std::time::Duration;
 
-use highrise_ingest::AggregateSink;
+use highrise_aggregate_sink::AggregateSink;
 use highrise_testkit::server::{start, wait_for_end};
 use support::{agent_before_the_viewer, config_on, free_port, wait_connected};
 

@@ -66,11 +66,11 @@ pub struct Snapshot {
     /// while it does not change.
     pub memory: Arc<MemorySnapshot>,
     /// The calling-context tree, when the aggregator keeps one and the publisher attaches it
-    /// (the aggregator's own snapshots leave it as it was; `highrise_ingest::AggregateSink`
+    /// (the aggregator's own snapshots leave it as it was; `highrise_aggregate_sink::AggregateSink`
     /// refreshes it a few times a second). Shared between snapshots while it does not change.
     pub contexts: Option<Arc<crate::ContextTree>>,
     /// Who called whom (with calls over about the last window), attached like `contexts`
-    /// (`highrise_ingest::AggregateSink` refreshes it twice a second).
+    /// (`highrise_aggregate_sink::AggregateSink` refreshes it twice a second).
     pub edges: Option<Arc<crate::CallEdges>>,
     /// The focused method's statistics per thread ([`crate::Aggregator::set_focus`]); `None`
     /// when no method is focused.

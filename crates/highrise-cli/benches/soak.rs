@@ -15,7 +15,8 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer};
 use highrise_viewer::viewer::city::{headless_city_app, Cities};
 use highrise_viewer::viewer::sessions::{Ingest, Sessions, SessionsPlugin};
 

@@ -97,7 +97,9 @@ fn export(file: &Path, format: &str, out: &Path) -> anyhow::Result<()> {
     let writer = std::io::BufWriter::new(
         std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?,
     );
-    if let Err(error) = highrise_record::export::export(file, format, writer) {
+    let exported = highrise_import::open(file)
+        .and_then(|reader| highrise_record::export::export(reader, format, writer));
+    if let Err(error) = exported {
         let _ = std::fs::remove_file(out);
         return Err(error).with_context(|| format!("exporting {}", file.display()));
     }

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use highrise_aggregate::{AlertConfig, AlertDetector, Snapshot, DEFAULT_WINDOW_S};
+use highrise_aggregate_sink::AggregateSink;
 use highrise_ingest::{
-    AggregateSink, IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
+    IngestConfig, IngestServer, SessionEnd, SessionId, SessionReport, SessionStatus,
 };
 use highrise_protocol::{Measure, PROTOCOL_VERSION};
 

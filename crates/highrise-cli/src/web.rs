@@ -5,7 +5,8 @@ use std::net::SocketAddr;
 
 use anyhow::{bail, Context};
 use highrise_aggregate::{AlertConfig, Snapshot};
-use highrise_ingest::{AggregateSink, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::IngestServer;
 use highrise_web::{WebConfig, WebServer};
 
 /// Where pages are served by default.

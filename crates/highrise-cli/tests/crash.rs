@@ -130,7 +130,7 @@ fn a_panic_on_one_session_fails_it_in_serve_and_the_other_goes_on() {
         failed[0].contains("FAILED: highrise failed on this session (a bug; report this)"),
         "{text}"
     );
-    assert!(failed[0].contains("guard.rs:"), "{text}");
+    assert!(failed[0].contains("session/state.rs:"), "{text}");
     // Its stream was still read to the Goodbye and counted (201 events before the crash, 1
     // after): the agent saw nothing.
     let ended = output

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use highrise_ingest::AggregateSink;
+use highrise_aggregate_sink::AggregateSink;
 use highrise_testkit::load::{calls_match, run_load, LoadPlan};
 use highrise_testkit::server::{start, test_config};
 

@@ -12,7 +12,8 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use highrise_ingest::{AggregateSink, IngestConfig, NullSink, SessionSink};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, NullSink, SessionSink};
 use highrise_protocol::{write_frame, AgentMessage, Hello};
 use highrise_testkit::messages::{hello, method};
 use highrise_testkit::server::{start, test_config};

@@ -11,9 +11,9 @@ use crossbeam_channel::{SendTimeoutError, Sender};
 use highrise_protocol::{encode_message, AgentMessage, Hello, FRAME_HEADER_BYTES};
 
 use crate::connection::ReaderItem;
-use crate::server::SessionSpawner;
 use crate::session_report::SessionId;
 use crate::sink::SessionSink;
+use crate::spawner::SessionSpawner;
 
 type Opener = dyn Fn(Hello, SocketAddr) -> Option<LocalSession> + Send + Sync;
 

@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use highrise_record::{RecordError, RecordedFrame, RecordingReader};
 
-use crate::server::{lock, CommandSenders, SessionHandle, SinkFactory};
 use crate::session::{Publisher, SessionProcessor};
 use crate::session_report::{SessionEnd, SessionId};
 use crate::sink::SessionSink;
+use crate::sink::SinkFactory;
+use crate::spawner::{lock, CommandSenders, SessionHandle};
 
 /// Slowest and fastest replay speeds (factors of the recorded pacing).
 pub const MIN_REPLAY_SPEED: f64 = 0.01;
@@ -138,8 +139,8 @@ pub(crate) struct ReplaySetup<S: SessionSink> {
     pub shutting_down: Arc<AtomicBool>,
 }
 
-/// The reader [`spawn`] takes: a recording file opened (or a profile converted) by
-/// [`RecordingReader::open`].
+/// The reader [`spawn`] takes: a recording file opened by [`RecordingReader::open`] (or a
+/// profile converted by `highrise_import::open`).
 pub type ReplayReader = RecordingReader<BufReader<File>>;
 
 /// Opens the recording at `path` for [`spawn`].

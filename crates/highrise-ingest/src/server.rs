@@ -1,13 +1,12 @@
 //! The listener: accepts connections and starts a reader task and a worker thread for each.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use crossbeam_channel::{bounded, Sender};
+use crossbeam_channel::bounded;
 use highrise_protocol::Hello;
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
@@ -16,41 +15,16 @@ use crate::config::IngestConfig;
 use crate::connection::{read_connection, Handshake, ReaderItem};
 use crate::local::LocalSessions;
 use crate::replay::{ReplayError, ReplayHandle};
-use crate::session::{run_worker, Control, RecordPlan, WorkerSetup};
-use crate::session_report::{RecordingStatus, SessionError, SessionId};
+use crate::session::{Control, RecordPlan};
+use crate::session_report::{RecordingError, RecordingStatus, SessionError, SessionId};
 use crate::sink::SessionSink;
+use crate::spawner::{lock, SessionSpawner};
 use crate::token::token_for_peer;
 use crate::updates::{ReportHub, Updates};
-
-/// Commands waiting to reach a session's worker, at most this many at once.
-const COMMAND_QUEUE_CAPACITY: usize = 64;
 
 /// How long [`IngestServer::start_recording`] and [`IngestServer::stop_recording`] wait for
 /// the session's worker to answer.
 const CONTROL_REPLY_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Builds a session's sink from its Hello.
-pub(crate) type SinkFactory<S> = Arc<dyn Fn(&Hello) -> S + Send + Sync>;
-
-/// Starting or stopping a session's recording failed. The session itself is never affected.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordingError {
-    #[error("no live session {0}")]
-    NoSuchSession(SessionId),
-    #[error("the session is already being recorded to {}", path.display())]
-    AlreadyRecording { path: PathBuf },
-    #[error("the session has not said Hello yet; nothing to record")]
-    NotOpen,
-    #[error("cannot create the recording {}: {source}", path.display())]
-    Create {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write the recording: {0}")]
-    Write(String),
-    #[error("the session did not answer in time")]
-    Timeout,
-}
 
 /// Starting the server failed.
 #[derive(Debug, thiserror::Error)]
@@ -63,18 +37,6 @@ pub enum IngestError {
     #[error("cannot start the ingest runtime: {0}")]
     Runtime(std::io::Error),
 }
-
-/// How the server reaches a session's worker.
-pub(crate) struct SessionHandle<C> {
-    pub commands: Sender<C>,
-    /// `None` for replays (they have their own controls).
-    pub controls: Option<Sender<Control>>,
-    /// Closes a live connection ([`IngestServer::detach_session`]); `None` for sessions fed
-    /// from inside the process.
-    pub detach: Option<Arc<tokio::sync::Notify>>,
-}
-
-pub(crate) type CommandSenders<C> = Arc<Mutex<HashMap<SessionId, SessionHandle<C>>>>;
 
 /// A running ingest server. Dropping it (or [`IngestServer::shutdown`]) stops listening and
 /// ends every session with [`crate::SessionEnd::ServerShutdown`].
@@ -275,8 +237,9 @@ impl<S: SessionSink> IngestServer<S> {
         self.open_replay_reader(path, reader, speed)
     }
 
-    /// [`Self::open_replay`] of a recording already opened (`RecordingReader::open`, which
-    /// converts another tool's profile first: a caller may do that on a thread of its own).
+    /// [`Self::open_replay`] of a recording already opened: `highrise_import::open` opens
+    /// another tool's profile too, converting it first (a caller may do that on a thread of its
+    /// own).
     pub fn open_replay_reader(
         &self,
         path: impl AsRef<Path>,
@@ -315,104 +278,6 @@ impl<S: SessionSink> IngestServer<S> {
 impl<S: SessionSink> Drop for IngestServer<S> {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-/// Starts sessions: registers a session's command queues and runs its worker thread. Shared by
-/// the accept loop and [`crate::LocalSessions`].
-pub(crate) struct SessionSpawner<S: SessionSink> {
-    make_sink: SinkFactory<S>,
-    reports: ReportHub<S::Snapshot>,
-    commands: CommandSenders<S::Command>,
-    pub(crate) shutting_down: Arc<AtomicBool>,
-    next_session_id: Arc<AtomicU64>,
-    publish_interval: Duration,
-    frame_queue_capacity: usize,
-    record_to: Option<RecordPlan>,
-}
-
-impl<S: SessionSink> Clone for SessionSpawner<S> {
-    fn clone(&self) -> Self {
-        Self {
-            make_sink: Arc::clone(&self.make_sink),
-            reports: self.reports.clone(),
-            commands: Arc::clone(&self.commands),
-            shutting_down: Arc::clone(&self.shutting_down),
-            next_session_id: Arc::clone(&self.next_session_id),
-            publish_interval: self.publish_interval,
-            frame_queue_capacity: self.frame_queue_capacity,
-            record_to: self.record_to.clone(),
-        }
-    }
-}
-
-/// What feeds a started session's worker.
-pub(crate) struct SpawnedSession {
-    pub session_id: SessionId,
-    pub items: Sender<ReaderItem>,
-    /// Set while the session is recorded: the feeder hands over each frame's raw payload.
-    pub tee_raw: Arc<AtomicBool>,
-    /// Notified to close the connection ([`IngestServer::detach_session`]).
-    pub detach: Arc<tokio::sync::Notify>,
-}
-
-impl<S: SessionSink> SessionSpawner<S> {
-    /// Starts a session fed from inside this process: no connection to detach.
-    pub(crate) fn spawn_local(&self, peer: SocketAddr) -> Option<SpawnedSession> {
-        let spawned = self.spawn(peer)?;
-        if let Some(handle) = lock(&self.commands).get_mut(&spawned.session_id) {
-            handle.detach = None;
-        }
-        Some(spawned)
-    }
-
-    /// Starts a session's worker; `None` if no thread could be started.
-    pub(crate) fn spawn(&self, peer: SocketAddr) -> Option<SpawnedSession> {
-        let session_id = self.next_session_id.fetch_add(1, Ordering::Relaxed);
-        let (item_tx, item_rx) = bounded(self.frame_queue_capacity);
-        let (command_tx, command_rx) = bounded(COMMAND_QUEUE_CAPACITY);
-        let (control_tx, control_rx) = bounded(COMMAND_QUEUE_CAPACITY);
-        let detach = Arc::new(tokio::sync::Notify::new());
-        lock(&self.commands).insert(
-            session_id,
-            SessionHandle {
-                commands: command_tx,
-                controls: Some(control_tx),
-                detach: Some(Arc::clone(&detach)),
-            },
-        );
-        let tee_raw = Arc::new(AtomicBool::new(self.record_to.is_some()));
-        let setup = WorkerSetup::<S> {
-            session_id,
-            peer,
-            items: item_rx,
-            commands: command_rx,
-            controls: control_rx,
-            reports: self.reports.clone(),
-            make_sink: Arc::clone(&self.make_sink),
-            publish_interval: self.publish_interval,
-            shutting_down: Arc::clone(&self.shutting_down),
-            tee_raw: Arc::clone(&tee_raw),
-            record_to: self.record_to.clone(),
-        };
-        let worker_commands = Arc::clone(&self.commands);
-        let spawned = std::thread::Builder::new()
-            .name(format!("highrise-session-{session_id}"))
-            .spawn(move || {
-                run_worker(setup);
-                lock(&worker_commands).remove(&session_id);
-            });
-        if let Err(error) = spawned {
-            tracing::error!(%error, session_id, "cannot start a session worker");
-            lock(&self.commands).remove(&session_id);
-            return None;
-        }
-        Some(SpawnedSession {
-            session_id,
-            items: item_tx,
-            tee_raw,
-            detach,
-        })
     }
 }
 
@@ -458,7 +323,7 @@ async fn accept_loop<S>(
         tokio::spawn(async move {
             if let Err(error) = reader.await {
                 if error.is_panic() {
-                    let message = crate::guard::panic_message(error.into_panic().as_ref());
+                    let message = highrise_guard::panic_message(error.into_panic().as_ref());
                     let failed = ReaderItem::Closed(Some(SessionError::Crashed(format!(
                         "{message} (in the connection's reader)"
                     ))));
@@ -468,12 +333,5 @@ async fn accept_loop<S>(
                 }
             }
         });
-    }
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
     }
 }

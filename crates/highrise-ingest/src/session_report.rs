@@ -357,3 +357,23 @@ mod tests {
         );
     }
 }
+
+/// Starting or stopping a session's recording failed. The session itself is never affected.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    #[error("no live session {0}")]
+    NoSuchSession(SessionId),
+    #[error("the session is already being recorded to {}", path.display())]
+    AlreadyRecording { path: PathBuf },
+    #[error("the session has not said Hello yet; nothing to record")]
+    NotOpen,
+    #[error("cannot create the recording {}: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the recording: {0}")]
+    Write(String),
+    #[error("the session did not answer in time")]
+    Timeout,
+}

@@ -104,3 +104,6 @@ impl SessionSink for NullSink {
     fn command(&mut self, _command: ()) {}
     fn snapshot(&mut self) {}
 }
+
+/// Builds a session's sink from its Hello.
+pub(crate) type SinkFactory<S> = std::sync::Arc<dyn Fn(&Hello) -> S + Send + Sync>;

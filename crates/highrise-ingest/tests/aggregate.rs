@@ -5,7 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use highrise_ingest::{AggregateCommand, AggregateSink, IngestServer, SessionEnd, SessionStatus};
+use highrise_aggregate_sink::{AggregateCommand, AggregateSink};
+use highrise_ingest::{IngestServer, SessionEnd, SessionStatus};
 use highrise_protocol::{AgentMessage, EventKind, ViewerMessage};
 use highrise_testkit::messages::{batch, method};
 use highrise_testkit::server::{start, test_config, wait_for_end, Client};

@@ -2,7 +2,7 @@
 //! aggregator, read by a slow consumer: every well-formed session's end arrives exactly once and
 //! says exactly what the program sent. (The 1,000-session version is `benches/load.rs`.)
 
-use highrise_ingest::AggregateSink;
+use highrise_aggregate_sink::AggregateSink;
 use highrise_testkit::load::{calls_match, run_load, LoadPlan};
 use highrise_testkit::server::{start, test_config};
 

@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use highrise_aggregate::OUTSIDE_METHODS;
-use highrise_ingest::{AggregateSink, IngestServer, SessionError};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestServer, SessionError};
 use highrise_protocol::{
     AgentMessage, ClassDef, ClassKind, EventBatch, EventKind, MemoryAmount, PackedRecordWriter,
     ViewerMessage,

@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use highrise_aggregate::{AggregatorConfig, MethodStats};
+use highrise_aggregate_sink::{AggregateCommand, AggregateSink};
 use highrise_ingest::{
-    AggregateCommand, AggregateSink, IngestConfig, IngestServer, RecordingState, SessionEnd,
-    SessionError, SessionProcessor, SessionReport, SessionSink, SessionSource, SessionStatus,
+    IngestConfig, IngestServer, RecordingState, SessionEnd, SessionError, SessionProcessor,
+    SessionReport, SessionSink, SessionSource, SessionStatus,
 };
 use highrise_protocol::{AgentMessage, Event, EventKind, Hello, MethodDef, PackedEventWriter};
 use highrise_record::{Completeness, RecordingReader};

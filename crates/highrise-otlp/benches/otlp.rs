@@ -11,7 +11,8 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use highrise_ingest::{AggregateSink, SessionProcessor};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::SessionProcessor;
 use highrise_links::MethodRef;
 use highrise_otlp::link_tracker::{LinkTracker, SpanIds};
 use highrise_otlp::spans::{decode_request, NameCache};

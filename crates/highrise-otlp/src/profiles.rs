@@ -29,7 +29,7 @@ pub const DEFAULT_PERIOD_NS: u64 = 10_000_000;
 pub const MAX_SPREAD_SAMPLES: u64 = 100_000;
 
 /// A frame as the profile names it: function name and source file (`lib:PATH`: a native binary
-/// without symbols; see `highrise_record::import::frame_building`).
+/// without symbols; see `highrise_import::naming::frame_building`).
 pub type FrameName = (String, Option<String>);
 
 /// A stack's frames, outermost first, shared by every sample on it.

@@ -137,11 +137,11 @@ impl SampleTimeline {
         if let Some(&id) = self.frames.get(frame) {
             return id;
         }
-        let key = highrise_record::import::frame_building(&frame.0, frame.1.as_deref());
+        let key = highrise_import::naming::frame_building(&frame.0, frame.1.as_deref());
         let next = self.buildings.len() as u32;
         let id = *self.buildings.entry(key).or_insert_with_key(|key| {
             self.new_methods
-                .push(highrise_record::import::building_definition(next, key));
+                .push(highrise_import::naming::building_definition(next, key));
             next
         });
         self.frames.insert(Arc::clone(frame), id);

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use highrise_aggregate::Snapshot;
-use highrise_ingest::{AggregateSink, IngestServer, SessionReport};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestServer, SessionReport};
 use highrise_otlp::{OtlpConfig, OtlpCounts, OtlpServer};
 use highrise_testkit::server::{non_loopback_address, start, test_config, wait_for_ended};
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_client::TraceServiceClient;

@@ -15,13 +15,11 @@
 //!   (or rebuilds it by scanning an interrupted file), then [`RecordingReader::frames`] /
 //!   [`RecordingReader::frames_from`] read frames back.
 //!
-//! - [`import`]: profiles written by other tools (folded stacks, speedscope, V8 CPU profiles,
-//!   Chrome traces, pprof), detected by content
-//!   and converted when [`RecordingReader::open`] is given one, so every reader of recordings
-//!   opens them too.
-//!
 //! - [`export`]: recordings written as pprof, speedscope, collapsed stacks or Chrome traces.
 //! - [`pprof`]: pprof's messages, read and written.
+//!
+//! Other tools' profiles are opened as recordings by `highrise-import` (`highrise_import::open`
+//! opens any file highrise reads); this crate reads and writes `.hrec` only.
 //!
 //! Recording and replay of live sessions (`highrise-ingest`) and the headless report
 //! (`highrise-report`) are built on these two types.
@@ -29,8 +27,6 @@
 mod error;
 pub mod export;
 mod format;
-pub mod import;
-mod json_array;
 pub mod pprof;
 mod reader;
 mod writer;

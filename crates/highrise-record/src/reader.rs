@@ -104,20 +104,9 @@ enum Step {
 }
 
 impl RecordingReader<BufReader<File>> {
-    /// Opens a recording file, or a profile another tool wrote ([`crate::import`]: folded
-    /// stacks, speedscope), converted into a recording first.
+    /// Opens a recording file (`highrise_import::open` opens other tools' profiles too).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, RecordError> {
         let path = path.as_ref();
-        if let Some(format) = crate::import::ProfileFormat::of_file(path)? {
-            let converted = crate::import::converted_path(path, format);
-            let written = File::create(&converted)
-                .map_err(RecordError::from)
-                .and_then(|out| crate::import::convert(path, format, std::io::BufWriter::new(out)));
-            // Opened (or failed), the converted file needs no name: it goes with the reader.
-            let opened = written.and_then(|()| Ok(File::open(&converted)?));
-            let _ = std::fs::remove_file(&converted);
-            return Self::new(BufReader::with_capacity(256 * 1024, opened?));
-        }
         Self::new(BufReader::with_capacity(256 * 1024, File::open(path)?))
     }
 }

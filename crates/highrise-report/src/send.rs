@@ -9,7 +9,7 @@ use highrise_protocol::{
     decode_hello, decode_viewer_message, encode_hello, frame_payload, read_frame, replay_agent,
     ViewerMessage,
 };
-use highrise_record::{RecordError, RecordedFrame, RecordingReader};
+use highrise_record::{RecordError, RecordedFrame};
 
 /// Sending a recording failed.
 #[derive(Debug, thiserror::Error)]
@@ -65,7 +65,7 @@ pub fn replay_to(path: &Path, addr: SocketAddr, speed: f64) -> Result<SendSummar
         path: path.to_path_buf(),
         source,
     };
-    let mut reader = RecordingReader::open(path).map_err(recording_error)?;
+    let mut reader = highrise_import::open(path).map_err(recording_error)?;
     let mut stream =
         TcpStream::connect(addr).map_err(|source| SendError::Connect { addr, source })?;
     let _ = stream.set_nodelay(true);

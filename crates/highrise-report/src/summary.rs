@@ -6,9 +6,8 @@ use highrise_aggregate::{
     AggregatorConfig, Alert, AlertConfig, AlertDetector, AlertKind, Amount, ContextTree,
     DEFAULT_WINDOW_NS, DEFAULT_WINDOW_S, OTHER_CONTEXTS, OUTSIDE_METHODS,
 };
-use highrise_ingest::{
-    AggregateCommand, AggregateSink, SessionEnd, SessionProcessor, SessionSink, SessionStatus,
-};
+use highrise_aggregate_sink::{AggregateCommand, AggregateSink};
+use highrise_ingest::{SessionEnd, SessionProcessor, SessionSink, SessionStatus};
 use highrise_protocol::{ClassDef, ClassKind, Event, EventKind, Hello, MemoryAmount, MethodDef};
 use highrise_record::{Completeness, RecordError, RecordingReader};
 use serde::Serialize;
@@ -575,7 +574,7 @@ type Reader = RecordingReader<std::io::BufReader<std::fs::File>>;
 /// Opens the recording (or converts the profile) at `path`; with, for an interrupted
 /// recording, what was read and why it stops.
 fn open_recording(path: &Path) -> Result<(Reader, Option<String>), ReportError> {
-    let reader = RecordingReader::open(path).map_err(|source| ReportError::Recording {
+    let reader = highrise_import::open(path).map_err(|source| ReportError::Recording {
         path: path.to_path_buf(),
         source,
     })?;

@@ -10,7 +10,8 @@ use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer};
 use highrise_protocol::{
     write_frame, AgentMessage, EventKind, Hello, MethodDef, PackedEventWriter, MAGIC,
     PROTOCOL_VERSION,

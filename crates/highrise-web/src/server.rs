@@ -178,7 +178,7 @@ fn fold_reports(updates: &Updates<Arc<Snapshot>>, shared: &Shared, stop: &Atomic
             Ok(report) => {
                 let mut cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
                 // A report highrise fails on is dropped, never the server.
-                if let Err(message) = highrise_ingest::catch(|| cities.accept(report)) {
+                if let Err(message) = highrise_guard::catch(|| cities.accept(report)) {
                     tracing::error!("the web view failed on a report (a bug): {message}");
                 }
             }
@@ -191,7 +191,7 @@ fn fold_reports(updates: &Updates<Arc<Snapshot>>, shared: &Shared, stop: &Atomic
         next_tick = Instant::now() + TICK;
         let mut cities = shared.cities.lock().unwrap_or_else(|e| e.into_inner());
         cities.forget_ended(KEEP_ENDED);
-        match highrise_ingest::catch(|| cities.tick()) {
+        match highrise_guard::catch(|| cities.tick()) {
             Ok(messages) => {
                 for message in messages {
                     // No page open: nobody to tell (a page that joins gets the whole state).

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use highrise_aggregate::AlertConfig;
-use highrise_ingest::AggregateSink;
+use highrise_aggregate_sink::AggregateSink;
 use highrise_protocol::{AgentMessage, EventKind};
 use highrise_testkit::messages::{batch, hello, method};
 use highrise_testkit::server::{start, test_config, Client};

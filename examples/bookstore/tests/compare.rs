@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use bookstore::{Options, Variant};
 use highrise_aggregate::Snapshot;
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer, SessionReport};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer, SessionReport};
 
 fn run(variant: Variant) -> SessionReport<Arc<Snapshot>> {
     let viewer = IngestServer::start(

@@ -5,7 +5,8 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer};
 use tracing_subscriber::prelude::*;
 
 #[test]

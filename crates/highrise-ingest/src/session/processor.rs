@@ -195,7 +195,7 @@ impl<S: SessionSink> SessionProcessor<S> {
             } => {
                 session.count_frame(frame_bytes);
                 let make_sink = &mut self.make_sink;
-                match crate::guard::catch(|| make_sink(&hello)) {
+                match highrise_guard::catch(|| make_sink(&hello)) {
                     Ok(sink) => {
                         session.open(&hello, sink);
                         false

@@ -15,8 +15,8 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 use highrise_protocol::{encode_message, AgentMessage};
 use highrise_record::{RecordingHeader, RecordingWriter};
 
+use super::processor::SessionProcessor;
 use super::state::Session;
-use super::SessionProcessor;
 use crate::connection::ReaderItem;
 use crate::session_report::{RecordingState, RecordingStatus, SessionError};
 use crate::sink::SessionSink;
@@ -48,14 +48,14 @@ pub(super) fn start_recording<S: SessionSink>(
     path: PathBuf,
     tee_raw: &AtomicBool,
     hello_frame: Option<(Vec<u8>, Instant)>,
-) -> Result<(), crate::RecordingError> {
+) -> Result<(), crate::session_report::RecordingError> {
     if let Some(active) = recorder.as_ref() {
-        return Err(crate::RecordingError::AlreadyRecording {
+        return Err(crate::session_report::RecordingError::AlreadyRecording {
             path: active.path.clone(),
         });
     }
     if processor.session.hello.is_none() {
-        return Err(crate::RecordingError::NotOpen);
+        return Err(crate::session_report::RecordingError::NotOpen);
     }
     // Tee from now on, so frames the reader decodes meanwhile keep their raw bytes.
     tee_raw.store(true, Ordering::Relaxed);
@@ -79,7 +79,7 @@ pub(super) fn start_recording<S: SessionSink>(
     }
     if let RecordingState::Failed(error) = active.status.state.clone() {
         tee_raw.store(false, Ordering::Relaxed);
-        return Err(crate::RecordingError::Write(error));
+        return Err(crate::session_report::RecordingError::Write(error));
     }
     processor.session.stats.recording = Some(active.status.clone());
     processor.session.dirty = true;
@@ -132,10 +132,15 @@ pub(super) struct Recorder {
 }
 
 impl Recorder {
-    fn create(path: PathBuf, started: Instant) -> Result<Self, crate::RecordingError> {
-        let file = File::create(&path).map_err(|source| crate::RecordingError::Create {
-            path: path.clone(),
-            source,
+    fn create(
+        path: PathBuf,
+        started: Instant,
+    ) -> Result<Self, crate::session_report::RecordingError> {
+        let file = File::create(&path).map_err(|source| {
+            crate::session_report::RecordingError::Create {
+                path: path.clone(),
+                source,
+            }
         })?;
         let created_unix_ns = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -144,7 +149,7 @@ impl Recorder {
             BufWriter::with_capacity(1 << 20, file),
             &RecordingHeader::new(created_unix_ns),
         )
-        .map_err(|error| crate::RecordingError::Write(error.to_string()))?;
+        .map_err(|error| crate::session_report::RecordingError::Write(error.to_string()))?;
         let shared = Arc::new(Shared::default());
         shared.bytes.store(writer.bytes(), Ordering::Relaxed);
         let (to_thread, commands) = bounded(QUEUED_BATCHES);
@@ -154,7 +159,9 @@ impl Recorder {
             .name("highrise-recording".into())
             .spawn(move || recording_thread(writer, &commands, &give_back, &thread_shared))
             .map_err(|error| {
-                crate::RecordingError::Write(format!("no recording thread: {error}"))
+                crate::session_report::RecordingError::Write(format!(
+                    "no recording thread: {error}"
+                ))
             })?;
         Ok(Self {
             status: RecordingStatus {

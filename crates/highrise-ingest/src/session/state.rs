@@ -377,7 +377,7 @@ impl<S: SessionSink> Session<S> {
             return;
         }
         if let Some(sink) = self.sink.as_mut() {
-            if let Err(message) = crate::guard::catch(|| feed(sink)) {
+            if let Err(message) = highrise_guard::catch(|| feed(sink)) {
                 self.crash(message);
             }
         }
@@ -413,7 +413,7 @@ impl<S: SessionSink> Session<S> {
         };
         self.stats.definitions = self.methods.len();
         self.with_sink(|sink| {
-            crate::guard::maybe_inject_panic(&accepted);
+            maybe_inject_panic(&accepted);
             sink.define_methods(&accepted)
         });
     }
@@ -722,7 +722,7 @@ impl<S: SessionSink> Session<S> {
         }
         if let Some(sink) = self.sink.as_ref() {
             // A sink that fails here leaves the recording without resyncs, nothing worse.
-            let stacks = crate::guard::catch(|| sink.open_stacks()).unwrap_or_default();
+            let stacks = highrise_guard::catch(|| sink.open_stacks()).unwrap_or_default();
             for (thread_id, stack) in stacks {
                 if stack.is_empty() {
                     continue;
@@ -746,7 +746,7 @@ impl<S: SessionSink> Session<S> {
             return kept.clone();
         }
         let sink = self.sink.as_mut()?;
-        let snapshot = match crate::guard::catch(|| sink.snapshot()) {
+        let snapshot = match highrise_guard::catch(|| sink.snapshot()) {
             Ok(snapshot) => Some(snapshot),
             Err(message) => {
                 self.crash(message);
@@ -773,6 +773,20 @@ impl<S: SessionSink> Session<S> {
             relation_chunks: self.relation_chunks.clone(),
             threads: Arc::clone(&self.threads),
             sink,
+        }
+    }
+}
+
+/// Panics (on purpose, for tests) when one of `methods` is the test hook's method
+/// ([`highrise_guard::TEST_PANIC_ENV`]).
+fn maybe_inject_panic(methods: &[MethodDef]) {
+    if let Some(name) = highrise_guard::injected_panic() {
+        if let Some(definition) = methods.iter().find(|definition| definition.method == name) {
+            panic!(
+                "injected panic ({}) on the definition of method id {}",
+                highrise_guard::TEST_PANIC_ENV,
+                definition.id
+            );
         }
     }
 }

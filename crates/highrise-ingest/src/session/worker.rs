@@ -11,9 +11,9 @@ use std::time::Duration;
 use crossbeam_channel::{select, tick, Receiver, Sender};
 use highrise_protocol::Hello;
 
+use super::processor::SessionProcessor;
 use super::publisher::Publisher;
 use super::recorder::{start_recording, tee_bytes, Recorder};
-use super::SessionProcessor;
 use crate::connection::ReaderItem;
 use crate::session_report::{RecordingStatus, SessionEnd, SessionError, SessionId};
 use crate::sink::SessionSink;
@@ -26,7 +26,7 @@ pub(crate) type RecordPlan = Arc<dyn Fn(SessionId, &Hello) -> PathBuf + Send + S
 pub(crate) enum Control {
     StartRecording {
         path: PathBuf,
-        reply: Sender<Result<(), crate::RecordingError>>,
+        reply: Sender<Result<(), crate::session_report::RecordingError>>,
     },
     StopRecording {
         reply: Sender<Option<RecordingStatus>>,
@@ -41,7 +41,7 @@ pub(crate) struct WorkerSetup<S: SessionSink> {
     pub commands: Receiver<S::Command>,
     pub controls: Receiver<Control>,
     pub reports: crate::updates::ReportHub<S::Snapshot>,
-    pub make_sink: crate::server::SinkFactory<S>,
+    pub make_sink: crate::sink::SinkFactory<S>,
     pub publish_interval: Duration,
     pub shutting_down: Arc<AtomicBool>,
     /// Set: the reader hands over each frame's raw payload (only while recording).
@@ -61,7 +61,7 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
     // The session's boundary: a panic anywhere in its processing (the sink, recording,
     // publishing) fails this session with the message; the recording is finished and the
     // final report goes out as for any end.
-    let served = crate::guard::catch(|| {
+    let served = highrise_guard::catch(|| {
         serve(
             &setup,
             &ticker,
@@ -77,7 +77,7 @@ pub(crate) fn run_worker<S: SessionSink>(setup: WorkerSetup<S>) {
         processor.session.end(SessionEnd::Disconnected);
     }
     if let Some(active) = recorder.take() {
-        if let Err(message) = crate::guard::catch(|| active.finish(&mut processor.session)) {
+        if let Err(message) = highrise_guard::catch(|| active.finish(&mut processor.session)) {
             processor.session.crash(message);
         }
     }

@@ -1,5 +1,6 @@
-//! Recordings written out for other tools: [`export`] reads a recording (or any profile
-//! [`RecordingReader::open`](crate::RecordingReader::open) reads) and writes it as
+//! Recordings written out for other tools: [`export`] reads a recording (opened by
+//! [`RecordingReader::open`](crate::RecordingReader::open), or another tool's profile opened by
+//! `highrise_import::open`) and writes it as
 //!
 //! - **pprof** (gzipped `profile.proto`): one sample per thread and stack. An exact session's
 //!   values are `wall`/`nanoseconds` (time with that stack on top) and `calls`/`count` (how many
@@ -23,17 +24,14 @@
 //! A method is named `package.Class.method` (`package.function` outside classes). Where to start: [`export`], then [`Timeline`] (a
 //! recording as each thread's stack changes), which every writer replays.
 
-use std::io::Write;
-use std::path::Path;
+use std::io::{Read, Seek, Write};
 
-use crate::RecordError;
+use crate::{RecordError, RecordingReader};
 
 mod chrome;
 mod collapsed;
 mod pprof;
 mod speedscope;
-#[cfg(test)]
-mod tests;
 mod timeline;
 
 use chrome::write_chrome;
@@ -79,13 +77,29 @@ impl std::str::FromStr for ExportFormat {
     }
 }
 
-/// Writes the recording (or profile) at `path` as `format` into `out`.
-pub fn export(path: &Path, format: ExportFormat, out: impl Write) -> Result<(), RecordError> {
-    let timeline = Timeline::read(path)?;
+/// Writes the recording `reader` reads as `format` into `out`.
+pub fn export<R: Read + Seek>(
+    reader: RecordingReader<R>,
+    format: ExportFormat,
+    out: impl Write,
+) -> Result<(), RecordError> {
+    let timeline = Timeline::read(reader)?;
     match format {
         ExportFormat::Pprof => write_pprof(&timeline, out),
         ExportFormat::Speedscope => write_speedscope(&timeline, out),
         ExportFormat::Collapsed => write_collapsed(&timeline, out),
         ExportFormat::Chrome => write_chrome(&timeline, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExportFormat;
+
+    #[test]
+    fn export_formats_parse_by_name() {
+        assert_eq!("pprof".parse(), Ok(ExportFormat::Pprof));
+        assert_eq!("folded".parse(), Ok(ExportFormat::Collapsed));
+        assert!("svg".parse::<ExportFormat>().is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! and what the writers share.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::io::{Read, Seek};
 
 use highrise_protocol::{
     decode_agent_message, decode_events, AgentMessage, ClassDef, MeasureMode, MemoryAmount,
@@ -69,9 +69,8 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    /// Reads the recording (or profile) at `path`.
-    pub fn read(path: &Path) -> Result<Timeline, RecordError> {
-        let mut reader = RecordingReader::open(path)?;
+    /// Reads the recording `reader` reads.
+    pub fn read<R: Read + Seek>(mut reader: RecordingReader<R>) -> Result<Timeline, RecordError> {
         let mut timeline = Timeline {
             exact: true,
             start_ns: u64::MAX,

@@ -54,7 +54,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer};
 use highrise_links::SessionLinks;
 
 /// What the window shows at start. The command line (`highrise` with no command, in

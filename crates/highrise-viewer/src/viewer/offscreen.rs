@@ -13,7 +13,8 @@ use bevy::render::render_asset::RenderAssetUsages;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
 use bevy::window::ExitCondition;
 use bevy::winit::WinitPlugin;
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer};
 
 use super::compare::{Compare, CompareMode};
 use super::{ReplaysAtStart, ViewerPlugin};
@@ -44,7 +45,7 @@ pub fn render_png(render: OffscreenRender) -> anyhow::Result<()> {
     }
     for path in &render.recordings {
         // Fail before starting a renderer; replays report bad files only in their session.
-        highrise_record::RecordingReader::open(path)
+        highrise_import::open(path)
             .with_context(|| format!("cannot read the recording {}", path.display()))?;
     }
     let server = IngestServer::start(

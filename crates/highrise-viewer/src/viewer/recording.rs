@@ -14,7 +14,6 @@ use highrise_ingest::{
 };
 use highrise_protocol::{Hello, MAGIC, PROTOCOL_VERSION};
 use highrise_record::export::ExportFormat;
-use highrise_record::RecordingReader;
 
 use super::sessions::{Ingest, SessionView};
 
@@ -85,7 +84,12 @@ impl Recorder {
                 let written = std::fs::File::create(out)
                     .map_err(highrise_record::RecordError::from)
                     .and_then(|file| {
-                        highrise_record::export::export(path, format, std::io::BufWriter::new(file))
+                        let reader = highrise_import::open(path)?;
+                        highrise_record::export::export(
+                            reader,
+                            format,
+                            std::io::BufWriter::new(file),
+                        )
                     });
                 if written.is_err() {
                     let _ = std::fs::remove_file(out);
@@ -157,7 +161,7 @@ impl Recorder {
     }
 
     fn begin_open(&mut self, ingest: &Ingest, path: &Path, speed: f64, start_index: Option<usize>) {
-        match highrise_record::import::ProfileFormat::of_file(path) {
+        match highrise_import::ProfileFormat::of_file(path) {
             Ok(Some(format)) => {
                 self.message = Some(format!(
                     "opening {}: converting a {} profile…",
@@ -169,7 +173,7 @@ impl Recorder {
                     path: path.to_owned(),
                     speed,
                     start_index,
-                    thread: std::thread::spawn(move || RecordingReader::open(converted)),
+                    thread: std::thread::spawn(move || highrise_import::open(converted)),
                 });
             }
             // A recording (or an unreadable file, whose error the replay's open gives).
@@ -459,9 +463,9 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let recording = dir.join("run.hrec");
         let mut bytes = Vec::new();
-        highrise_record::import::convert_bytes(
+        highrise_import::convert_bytes(
             b"app.Game.run;app.Board.step 3\napp.Game.run 1\n",
-            highrise_record::import::ProfileFormat::Folded,
+            highrise_import::ProfileFormat::Folded,
             "run",
             &mut bytes,
         )

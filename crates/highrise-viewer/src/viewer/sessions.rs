@@ -9,9 +9,8 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use highrise_aggregate::{History, HistoryConfig, Snapshot};
-use highrise_ingest::{
-    AggregateCommand, AggregateSink, IngestServer, SessionId, SessionReport, SessionStatus,
-};
+use highrise_aggregate_sink::{AggregateCommand, AggregateSink};
+use highrise_ingest::{IngestServer, SessionId, SessionReport, SessionStatus};
 use highrise_layout::MethodSpec;
 
 /// The running ingest server.
@@ -191,7 +190,7 @@ pub fn intake_reports(ingest: Option<Res<Ingest>>, mut sessions: ResMut<Sessions
     let sessions = &mut *sessions;
     for report in ingest.0.updates().try_iter() {
         let session_id = report.session_id;
-        if let Err(message) = highrise_ingest::catch(|| accept_report(sessions, report)) {
+        if let Err(message) = highrise_guard::catch(|| accept_report(sessions, report)) {
             error!("the viewer failed on session {session_id} (a bug; report this): {message}");
             if let Some(view) = sessions.by_id.get_mut(&session_id) {
                 view.fail_in_viewer(&message);

@@ -13,7 +13,7 @@ use crate::support::*;
 /// next reports give the excluded package's time to its caller.
 #[test]
 fn excluding_a_package_in_the_panel_gives_its_time_to_the_caller() {
-    use highrise_ingest::AggregateCommand;
+    use highrise_aggregate_sink::AggregateCommand;
     use highrise_protocol::{AgentMessage, EventKind, PackedEventWriter};
     use highrise_viewer::viewer::sessions::{SessionCommand, SessionsPlugin};
 

@@ -130,7 +130,7 @@ pub fn live_ingest() -> highrise_viewer::viewer::sessions::Ingest {
             publish_interval: Duration::from_millis(10),
             ..highrise_ingest::IngestConfig::default()
         },
-        highrise_ingest::AggregateSink::factory,
+        highrise_aggregate_sink::AggregateSink::factory,
     )
     .expect("server");
     highrise_viewer::viewer::sessions::Ingest(server)

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use highrise_aggregate::{MethodStats, Snapshot};
-use highrise_ingest::{AggregateSink, IngestConfig, IngestServer, SessionReport};
+use highrise_aggregate_sink::AggregateSink;
+use highrise_ingest::{IngestConfig, IngestServer, SessionReport};
 
 pub fn start_viewer() -> IngestServer<AggregateSink> {
     IngestServer::start(

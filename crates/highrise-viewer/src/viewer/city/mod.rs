@@ -15,7 +15,7 @@
 //! - `floors`: class floors (a building's classes stacked, by count) as a second draw.
 //!
 //! Each city's part of a system that reads its session's data runs guarded
-//! (`highrise_ingest::catch`): a panic there fails that city only ([`City::failed`]: frozen,
+//! (`highrise_guard::catch`): a panic there fails that city only ([`City::failed`]: frozen,
 //! grey, its session marked crashed "in the viewer"); a session highrise failed on elsewhere
 //! gets its city drawn grey ([`City::greyed`]).
 

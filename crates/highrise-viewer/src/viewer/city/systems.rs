@@ -49,7 +49,7 @@ pub struct ViewerPanicHook(pub Option<String>);
 impl Default for ViewerPanicHook {
     fn default() -> Self {
         Self(
-            highrise_ingest::injected_panic()
+            highrise_guard::injected_panic()
                 .and_then(|name| name.strip_prefix("viewer:"))
                 .map(str::to_string),
         )
@@ -63,7 +63,7 @@ pub(super) fn guarded(key: CityKey, city: &mut City, work: impl FnOnce(&mut City
     if city.failed.is_some() {
         return;
     }
-    if let Err(message) = highrise_ingest::catch(|| work(city)) {
+    if let Err(message) = highrise_guard::catch(|| work(city)) {
         error!("the viewer failed on city {key:?} (a bug; report this): {message}");
         city.failed = Some(message);
         city.greyed = true;
@@ -99,7 +99,7 @@ pub fn place_methods(
                 {
                     panic!(
                         "injected panic ({}=viewer:{name}) placing method {name}",
-                        highrise_ingest::TEST_PANIC_ENV
+                        highrise_guard::TEST_PANIC_ENV
                     );
                 }
             }

@@ -4,7 +4,8 @@
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts};
 use highrise_aggregate::Snapshot;
-use highrise_ingest::{AggregateCommand, ReplayProgress, SessionEnd, SessionSource, SessionStatus};
+use highrise_aggregate_sink::AggregateCommand;
+use highrise_ingest::{ReplayProgress, SessionEnd, SessionSource, SessionStatus};
 use highrise_protocol::replayed_file;
 
 use super::names::building_names;

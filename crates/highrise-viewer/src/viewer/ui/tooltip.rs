@@ -175,7 +175,7 @@ pub fn focus_hovered(
     if *focused == wanted {
         return;
     }
-    let focus = highrise_ingest::AggregateCommand::Focus;
+    let focus = highrise_aggregate_sink::AggregateCommand::Focus;
     if let Some((session_id, _)) = *focused {
         if wanted.is_none_or(|(wanted_session, _)| wanted_session != session_id) {
             commands.write(crate::viewer::sessions::SessionCommand {

@@ -155,7 +155,7 @@ public final class Ring {
     /** Gaps closed by a marker or by the sender (a Resync went out for them). */
     long gapsResynced;
     /** Sender bookkeeping for a loss the thread has not settled yet: the ring's tail and gap
-     *  count when it was last seen quiet, and since when (see Sender#settleQuietLoss). */
+     *  count when it was last seen quiet, and since when (see RingDrainer#settleQuietLoss). */
     long quietTail = -1;
     long quietGaps = -1;
     long quietSince;

@@ -191,20 +191,20 @@ public final class AgentTests {
                 "notice.bin differs: got " + hex(notice));
         // The viewer's answers: the agent's Reject reader must read golden/reject.bin's reason.
         byte[] reject = Files.readAllBytes(golden.resolve("reject.bin"));
-        check(Sender.describeReject(reject, 5, reject.length).equals("bad magic"), "reject reason");
+        check(ViewerConnection.describeReject(reject, 5, reject.length).equals("bad magic"), "reject reason");
         byte[] rejectToken = Files.readAllBytes(golden.resolve("reject_token.bin"));
-        check(Sender.describeReject(rejectToken, 5, rejectToken.length).equals("unauthorized: no token"),
+        check(ViewerConnection.describeReject(rejectToken, 5, rejectToken.length).equals("unauthorized: no token"),
                 "token reject reason");
         // Both answers carry the viewer's version (2, this agent's), Welcome also the session id 7.
         byte[] welcome = Files.readAllBytes(golden.resolve("welcome.bin"));
         long[] at = {4};
-        check(Sender.readVarint(welcome, at, welcome.length) == 0, "welcome tag");
-        check(Sender.readVarint(welcome, at, welcome.length) == 2, "welcome version");
-        check(Sender.readVarint(welcome, at, welcome.length) == 7 && at[0] == welcome.length, "welcome session");
+        check(ViewerConnection.readVarint(welcome, at, welcome.length) == 0, "welcome tag");
+        check(ViewerConnection.readVarint(welcome, at, welcome.length) == 2, "welcome version");
+        check(ViewerConnection.readVarint(welcome, at, welcome.length) == 7 && at[0] == welcome.length, "welcome session");
         for (byte[] r : new byte[][] {reject, rejectToken}) {
             at[0] = 4;
-            check(Sender.readVarint(r, at, r.length) == 1, "reject tag");
-            check(Sender.readVarint(r, at, r.length) == 2, "reject version");
+            check(ViewerConnection.readVarint(r, at, r.length) == 1, "reject tag");
+            check(ViewerConnection.readVarint(r, at, r.length) == 2, "reject version");
         }
         check(Wire.PROTOCOL_VERSION == 2, "protocol version");
         // Every top-level golden file is one of the above (golden/v1/ holds the old session).
@@ -1552,8 +1552,8 @@ public final class AgentTests {
         try (java.io.InputStream in = AgentTests.class.getClassLoader().getResourceAsStream(name + ".class")) {
             original = in.readAllBytes();
         }
-        Map<String, Integer> lengths = Transformer.codeBytes(new org.objectweb.asm.ClassReader(original));
-        check(lengths.get("getter()I") == 5 && lengths.get("big(I)J") > Transformer.TRIVIAL_CODE_BYTES
+        Map<String, Integer> lengths = TrivialMethods.codeBytes(new org.objectweb.asm.ClassReader(original));
+        check(lengths.get("getter()I") == 5 && lengths.get("big(I)J") > TrivialMethods.TRIVIAL_CODE_BYTES
                 && lengths.get("allocates()[I") == 4 && lengths.size() == 9, "code lengths " + lengths);
         List<String> all = Arrays.asList("getter", "calls", "allocates", "loop", "locked", "sleeps", "waits", "big");
         for (int pass = 0; pass < 3; pass++) {
@@ -1569,7 +1569,7 @@ public final class AgentTests {
                     return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
                         @Override
                         public void visitMethodInsn(int op, String owner, String called, String d, boolean itf) {
-                            if (owner.equals(Transformer.RECORDER) && called.equals("enter")) {
+                            if (owner.equals(ProbeMethodAdapter.RECORDER) && called.equals("enter")) {
                                 probed.add(method);
                             }
                         }

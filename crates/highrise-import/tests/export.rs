@@ -1,8 +1,12 @@
-//! The exports checked against what each format's own readers make of them.
+//! Recordings made from other tools' profiles, exported again (`highrise_record::export`) and
+//! checked against what each format's own readers make of them.
 
-use super::*;
-use crate::import::{convert_bytes, ProfileFormat};
+use std::path::Path;
+
+use highrise_import::{convert_bytes, ProfileFormat};
 use highrise_protocol::{AgentMessage, ClassDef, MemoryAmount, MethodDef};
+use highrise_record::export::{export, ExportFormat};
+use highrise_record::pprof;
 
 /// A recording in a temp file, made from a Chrome trace (exact) or folded stacks (sampled).
 fn recording(name: &str, format: ProfileFormat, profile: &str) -> std::path::PathBuf {
@@ -28,14 +32,15 @@ const TRACE: &str = r#"{"traceEvents":[
 
 fn exported(path: &Path, format: ExportFormat) -> Vec<u8> {
     let mut out = Vec::new();
-    export(path, format, &mut out).expect("exports");
+    let reader = highrise_import::open(path).expect("opens");
+    export(reader, format, &mut out).expect("exports");
     out
 }
 
 #[test]
 fn an_exact_session_exports_its_time_and_calls_to_pprof() {
     let path = recording("exact-pprof", ProfileFormat::ChromeTrace, TRACE);
-    let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+    let profile = pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
     let text = |i: i64| profile.string_table[i as usize].as_str();
     let types: Vec<(&str, &str)> = profile
         .sample_type
@@ -137,11 +142,11 @@ fn a_sampled_session_exports_its_samples() {
     let profile = &speedscope["profiles"][0];
     assert_eq!(profile["type"], "sampled");
     assert_eq!(profile["samples"].as_array().map(Vec::len), Some(4));
-    let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+    let profile = pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
     let mut counts: Vec<i64> = profile.sample.iter().map(|s| s.value[0]).collect();
     counts.sort_unstable();
     assert_eq!(counts, [1, 3]);
-    assert_eq!(profile.period, crate::import::FOLDED_PERIOD_NS as i64);
+    assert_eq!(profile.period, highrise_import::FOLDED_PERIOD_NS as i64);
     let _ = std::fs::remove_file(path);
 }
 
@@ -157,7 +162,8 @@ fn recording_with_memory(name: &str) -> std::path::PathBuf {
     ));
     let file = std::fs::File::create(&path).expect("creates");
     let mut writer =
-        crate::RecordingWriter::new(file, &crate::RecordingHeader::new(0)).expect("writer");
+        highrise_record::RecordingWriter::new(file, &highrise_record::RecordingHeader::new(0))
+            .expect("writer");
     let method = |id: u32, class: &str, method: &str| MethodDef {
         id,
         package: "app".into(),
@@ -217,7 +223,7 @@ fn recording_with_memory(name: &str) -> std::path::PathBuf {
 #[test]
 fn pprof_and_speedscope_exports_carry_what_each_stack_allocated_and_freed() {
     let path = recording_with_memory("memory");
-    let profile = crate::pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
+    let profile = pprof::decode(&exported(&path, ExportFormat::Pprof)).expect("pprof");
     let text = |i: i64| profile.string_table[i as usize].as_str();
     let types: Vec<&str> = profile.sample_type.iter().map(|t| text(t.r#type)).collect();
     assert_eq!(
@@ -328,11 +334,4 @@ fn pprof_and_speedscope_exports_carry_what_each_stack_allocated_and_freed() {
         ]
     );
     let _ = std::fs::remove_file(path);
-}
-
-#[test]
-fn export_formats_parse_by_name() {
-    assert_eq!("pprof".parse(), Ok(ExportFormat::Pprof));
-    assert_eq!("folded".parse(), Ok(ExportFormat::Collapsed));
-    assert!("svg".parse::<ExportFormat>().is_err());
 }

@@ -1,11 +1,11 @@
 //! Converts a profile another tool wrote (folded stacks, speedscope, Chrome trace events) into
-//! a `.hrec` recording and says how long that took: `cargo run --release -p highrise-record
+//! a `.hrec` recording and says how long that took: `cargo run --release -p highrise-import
 //! --example import -- PROFILE OUT.hrec` (the figures in BENCHMARKS.md "Opening other tools'
 //! profiles").
 
 use std::time::Instant;
 
-use highrise_record::import::{convert, ProfileFormat};
+use highrise_import::{convert, ProfileFormat};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

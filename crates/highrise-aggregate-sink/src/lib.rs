@@ -1,12 +1,19 @@
-//! The product's sink: each session's events feed a [`highrise_aggregate::Aggregator`] on the
-//! session's worker thread, and every report carries its latest [`Snapshot`].
+//! `highrise-aggregate-sink`: the product's sink. Each of ingest's sessions feeds a
+//! [`highrise_aggregate::Aggregator`] on the session's worker thread, and every report carries
+//! its latest [`Snapshot`]. Ingest is transport and the session runtime, generic over its sink;
+//! who aggregates is the caller's choice, and the viewer, `serve`, the web page, the report and
+//! the OTLP bridge choose this one: `IngestServer::<AggregateSink>::start(config,
+//! AggregateSink::factory())`.
+//!
+//! Where to start: [`AggregateSink`] (the [`SessionSink`] it implements), [`AggregateCommand`]
+//! (what a consumer changes in a live session's aggregator).
 
 use std::sync::Arc;
 
 use highrise_aggregate::{Aggregator, AggregatorConfig, Snapshot};
 use highrise_protocol::{Event, Hello, MemoryAmount, MethodDef};
 
-use crate::sink::SessionSink;
+use highrise_ingest::SessionSink;
 
 /// What a consumer can change in a live session's aggregator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +76,7 @@ impl AggregateSink {
         }
     }
 
-    /// A factory for [`crate::IngestServer::start`] with the default configuration.
+    /// A factory for [`highrise_ingest::IngestServer::start`] with the default configuration.
     pub fn factory(_hello: &Hello) -> Self {
         Self::new(AggregatorConfig::default())
     }

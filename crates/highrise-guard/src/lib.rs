@@ -1,15 +1,17 @@
-//! Panics caught at a session's boundary: a bug in highrise met on one session's data fails
-//! that session with a message ([`crate::SessionError::Crashed`]) instead of killing its
-//! thread in silence, and every other session and the process go on.
+//! `highrise-guard`: panics caught at highrise's boundaries, the one home for them. A bug in
+//! highrise met on one session's data fails that session with a message (ingest's
+//! `SessionError::Crashed`) instead of killing its thread in silence, and every other session
+//! and the process go on; the window drops one city's update, not the window; an importer
+//! says a file could not be read rather than crashing the reader.
 //!
-//! [`catch`] runs a closure and turns a panic into its message with the place it came from
+//! Where to start: [`catch`] runs a closure and turns a panic into its message with the place it came from
 //! (kept by a panic hook installed once, which then calls the hook that was there before, so
 //! the usual "thread … panicked at …" line still reaches stderr).
 //!
 //! A test-only hook makes a session's processing panic on purpose: with
 //! `HIGHRISE_TEST_PANIC_ON=NAME` in the environment, a method definition whose method name is
-//! `NAME` panics inside the session's sink call (`NAME` = `viewer:…` is left to the viewer's own
-//! hook, see [`injected_panic`]). Nothing else reads it; without it nothing changes.
+//! `NAME` panics inside the session's sink call (ingest), and `NAME` = `viewer:…` in the window
+//! (see [`injected_panic`]). Nothing else reads it; without it nothing changes.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -80,18 +82,6 @@ pub fn injected_panic() -> Option<&'static str> {
     .as_deref()
 }
 
-/// Panics (on purpose, for tests) when one of `methods` is the hook's method.
-pub(crate) fn maybe_inject_panic(methods: &[highrise_protocol::MethodDef]) {
-    if let Some(name) = injected_panic() {
-        if let Some(definition) = methods.iter().find(|definition| definition.method == name) {
-            panic!(
-                "injected panic ({TEST_PANIC_ENV}) on the definition of method id {}",
-                definition.id
-            );
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,7 +91,7 @@ mod tests {
         let caught = catch(|| -> u32 { panic!("boom {}", 7) });
         let message = caught.unwrap_err();
         assert!(message.starts_with("boom 7 at "), "{message}");
-        assert!(message.contains("guard.rs:"), "{message}");
+        assert!(message.contains("lib.rs:"), "{message}");
         assert_eq!(catch(|| 5), Ok(5));
     }
 }
