@@ -1,7 +1,6 @@
-//! The formats highrise imports and the [`Importer`] each `loader_*.rs` implements (the
-//! registry that picks one is `registry.rs`).
+//! The formats highrise imports, where a profile is read from, and the error of one that
+//! cannot be read.
 
-use std::io::Write;
 use std::path::Path;
 
 use highrise_record::RecordError;
@@ -51,24 +50,6 @@ impl Input<'_> {
             Input::Bytes(bytes) => Box::new(*bytes),
         })
     }
-}
-
-/// One format another tool writes, read into a recording.
-pub trait Importer: Sync {
-    /// The format it reads.
-    fn format(&self) -> ProfileFormat;
-
-    /// Whether a file that starts with `start` (its first 4 KiB, or all of a shorter file) is
-    /// in this format. Asked in [`crate::IMPORTERS`]' order: the first that says yes reads the file.
-    fn detects(&self, start: &[u8]) -> bool;
-
-    /// Reads `input` and writes it as a recording of a session of `program` into `out`.
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError>;
 }
 
 /// A file's first bytes as text, leading white space skipped (what the JSON formats look at).

@@ -44,8 +44,8 @@
 //! address under its library's (`native.libc`).
 //!
 //! Where to start: [`open`] (any file), [`convert`] / [`convert_bytes`] (a profile into a
-//! recording), [`Importer`] (what each format's `loader_*.rs` implements) and [`IMPORTERS`] (the
-//! registry, in the order formats are detected). Profiles become recordings through
+//! recording), `importer.rs` (the trait each format's `loader_*.rs` implements) and
+//! `registry.rs` (every format's importer, in the order formats are detected). Profiles become recordings through
 //! `profile.rs` (samples) or `trace.rs` (exact calls), written by `frames.rs` on a thread of its
 //! own; `naming.rs` turns frame names into package, class and method, for OTLP profiles too.
 
@@ -57,6 +57,7 @@ use highrise_record::{RecordError, RecordingReader};
 
 mod format;
 mod frames;
+mod importer;
 mod json_array;
 mod loader_chrome;
 mod loader_folded;
@@ -71,9 +72,8 @@ mod registry;
 mod tests;
 mod trace;
 
-pub use format::{Importer, Input, ProfileFormat};
+pub use format::{Input, ProfileFormat};
 pub use profile::{FOLDED_MAX_SAMPLES, FOLDED_PERIOD_NS};
-pub use registry::IMPORTERS;
 
 /// Opens any file highrise reads: a recording as it is; another tool's profile
 /// ([`ProfileFormat::of_file`]) converted first into a temporary recording, whose name is
@@ -99,11 +99,12 @@ pub fn convert_bytes(
     bytes: &[u8],
     format: ProfileFormat,
     program: &str,
-    mut out: impl Write + Send,
+    out: impl Write + Send,
 ) -> Result<(), RecordError> {
     format
         .importer()
-        .import(Input::Bytes(bytes), program, &mut out)
+        .read(Input::Bytes(bytes))?
+        .write(program, out)
 }
 
 /// Converts the profile at `path` (of `format`) into a recording written to `out`; the
@@ -112,14 +113,15 @@ pub fn convert_bytes(
 pub fn convert(
     path: &Path,
     format: ProfileFormat,
-    mut out: impl Write + Send,
+    out: impl Write + Send,
 ) -> Result<(), RecordError> {
     let program = path
         .file_stem()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
     format
         .importer()
-        .import(Input::File(path), &program, &mut out)
+        .read(Input::File(path))?
+        .write(&program, out)
 }
 
 /// Where [`open`] puts a converted profile (it opens it and removes the name at once).

@@ -2,13 +2,13 @@
 //! read event by event as the file streams by.
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_record::RecordError;
 
-use crate::format::{invalid, text_start, Importer, Input, ProfileFormat};
+use crate::format::{invalid, text_start, Input};
+use crate::importer::{Imported, Importer};
 use crate::naming::split_located;
-use crate::trace::{write_trace, Trace};
+use crate::trace::Trace;
 
 #[cfg(test)]
 pub(crate) fn parse_chrome_trace(bytes: &[u8]) -> Result<Trace, RecordError> {
@@ -553,27 +553,18 @@ pub(crate) fn read_chrome_trace(input: impl std::io::Read) -> Result<Trace, Reco
 pub(crate) struct ChromeTrace;
 
 impl Importer for ChromeTrace {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::ChromeTrace
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         let text = text_start(start);
         text.starts_with('{') && text.contains("\"traceEvents\"")
             || text.starts_with('[') && text.contains("\"ph\"")
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
         // Read in blocks of its own: no buffer in between.
         let trace = match input {
             Input::File(path) => read_chrome_trace(std::fs::File::open(path)?)?,
             Input::Bytes(bytes) => read_chrome_trace(bytes)?,
         };
-        write_trace(trace, program, out)
+        Ok(Imported::Calls(trace))
     }
 }

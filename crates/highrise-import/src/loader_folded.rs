@@ -1,13 +1,13 @@
 //! Folded (collapsed) stacks: `frame;frame;frame COUNT` lines ([`Folded`]).
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_record::RecordError;
 
-use crate::format::{invalid, Importer, Input, ProfileFormat};
+use crate::format::{invalid, Input};
+use crate::importer::{Imported, Importer};
 use crate::naming::split_located;
-use crate::profile::{spread, write_recording, Profile, FOLDED_PERIOD_NS};
+use crate::profile::{spread, Profile, FOLDED_PERIOD_NS};
 
 pub(crate) fn parse_folded(mut input: impl std::io::BufRead) -> Result<Profile, RecordError> {
     type Fast = foldhash::fast::RandomState;
@@ -85,10 +85,6 @@ pub(crate) fn parse_folded(mut input: impl std::io::BufRead) -> Result<Profile, 
 pub(crate) struct Folded;
 
 impl Importer for Folded {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::Folded
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         // The first non-empty line looks like `a;b 12` (py-spy writes ` 1` for a sample with
         // no Python frame); `start` may end mid-line. JSON is not folded.
@@ -112,12 +108,7 @@ impl Importer for Folded {
             && !line.contains('\0')
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
-        write_recording(&parse_folded(input.stream()?)?, program, out)
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
+        Ok(Imported::Samples(Box::new(parse_folded(input.stream()?)?)))
     }
 }

@@ -1,13 +1,13 @@
 //! JFR recordings, the JDK's Flight Recorder ([`Jfr`]), read with the `jfrs` crate.
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_record::RecordError;
 
-use crate::format::{invalid, Importer, Input, ProfileFormat};
+use crate::format::{invalid, Input};
+use crate::importer::{Imported, Importer};
 use crate::naming::jvm_class;
-use crate::profile::{write_recording, Allocation, Profile, Stack};
+use crate::profile::{Allocation, Profile, Stack};
 
 /// JFR's file magic.
 pub(crate) const JFR_MAGIC: &[u8; 4] = b"FLR\0";
@@ -583,24 +583,15 @@ impl JfrChunkNames {
 pub(crate) struct Jfr;
 
 impl Importer for Jfr {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::Jfr
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         start.starts_with(JFR_MAGIC)
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
         let profile = match input {
             Input::File(path) => parse_jfr(std::fs::File::open(path)?)?,
             Input::Bytes(bytes) => parse_jfr(std::io::Cursor::new(bytes))?,
         };
-        write_recording(&profile, program, out)
+        Ok(Imported::Samples(Box::new(profile)))
     }
 }

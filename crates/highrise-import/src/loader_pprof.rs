@@ -1,15 +1,13 @@
 //! pprof profiles (`profile.proto`, gzipped or not; [`Pprof`]).
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_protocol::ClassKind;
 use highrise_record::RecordError;
 
-use crate::format::{invalid, Importer, Input, ProfileFormat};
-use crate::profile::{
-    spread, time_unit_ns, write_recording, Allocation, Profile, FOLDED_PERIOD_NS,
-};
+use crate::format::{invalid, Input};
+use crate::importer::{Imported, Importer};
+use crate::profile::{spread, time_unit_ns, Allocation, Profile, FOLDED_PERIOD_NS};
 
 /// pprof: each sample's stack with its time (`cpu`, `wall`, … in a time unit) as samples of the
 /// profile's period, or its count of samples where no value is a time. A `thread`, `thread_name`
@@ -204,21 +202,12 @@ pub(crate) fn parse_pprof(bytes: &[u8]) -> Result<Profile, RecordError> {
 pub(crate) struct Pprof;
 
 impl Importer for Pprof {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::Pprof
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         use highrise_record::pprof::{looks_like_profile, peek_decoded};
         looks_like_profile(&peek_decoded(start))
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
-        write_recording(&parse_pprof(&input.bytes()?)?, program, out)
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
+        Ok(Imported::Samples(Box::new(parse_pprof(&input.bytes()?)?)))
     }
 }

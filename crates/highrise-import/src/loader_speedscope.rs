@@ -2,13 +2,13 @@
 //! as calls.
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_record::RecordError;
 
-use crate::format::{invalid, text_start, Importer, Input, ProfileFormat};
-use crate::profile::{time_unit_ns, write_recording, Profile, Stack, FOLDED_PERIOD_NS};
-use crate::trace::{write_trace, Call, Trace};
+use crate::format::{invalid, text_start, Input};
+use crate::importer::{Imported, Importer};
+use crate::profile::{time_unit_ns, Profile, Stack, FOLDED_PERIOD_NS};
+use crate::trace::{Call, Trace};
 
 /// A speedscope file as read: only the fields used, each profile's samples as the distinct
 /// stacks and, per sample, which one (a file of hundreds of MB holds few distinct stacks).
@@ -421,25 +421,16 @@ pub(crate) fn parse_speedscope_evented(file: &SpeedscopeFile) -> Result<Trace, R
 pub(crate) struct Speedscope;
 
 impl Importer for Speedscope {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::Speedscope
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         let text = text_start(start);
         text.starts_with('{') && (text.contains("speedscope") || text.contains("\"profiles\""))
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
         let file = SpeedscopeFile::read(input.stream()?)?;
         if file.is_evented() {
-            return write_trace(parse_speedscope_evented(&file)?, program, out);
+            return Ok(Imported::Calls(parse_speedscope_evented(&file)?));
         }
-        write_recording(&parse_speedscope(&file)?, program, out)
+        Ok(Imported::Samples(Box::new(parse_speedscope(&file)?)))
     }
 }

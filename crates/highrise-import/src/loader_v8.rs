@@ -1,12 +1,12 @@
 //! V8 CPU profiles (`.cpuprofile` JSON: Node's `--cpu-prof`, Chrome DevTools; [`CpuProfile`]).
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use highrise_record::RecordError;
 
-use crate::format::{invalid, text_start, Importer, Input, ProfileFormat};
-use crate::profile::{write_recording, Profile, Stack, FOLDED_PERIOD_NS};
+use crate::format::{invalid, text_start, Input};
+use crate::importer::{Imported, Importer};
+use crate::profile::{Profile, Stack, FOLDED_PERIOD_NS};
 
 pub(crate) fn parse_cpuprofile(text: &str) -> Result<Profile, RecordError> {
     let json: serde_json::Value =
@@ -108,23 +108,14 @@ pub(crate) fn parse_cpuprofile(text: &str) -> Result<Profile, RecordError> {
 pub(crate) struct CpuProfile;
 
 impl Importer for CpuProfile {
-    fn format(&self) -> ProfileFormat {
-        ProfileFormat::CpuProfile
-    }
-
     fn detects(&self, start: &[u8]) -> bool {
         let text = text_start(start);
         text.starts_with('{') && text.contains("\"nodes\"") && text.contains("\"callFrame\"")
     }
 
-    fn import(
-        &self,
-        input: Input<'_>,
-        program: &str,
-        out: &mut (dyn Write + Send),
-    ) -> Result<(), RecordError> {
+    fn read(&self, input: Input<'_>) -> Result<Imported, RecordError> {
         let bytes = input.bytes()?;
         let text = std::str::from_utf8(&bytes).map_err(|e| invalid(format!("not UTF-8: {e}")))?;
-        write_recording(&parse_cpuprofile(text)?, program, out)
+        Ok(Imported::Samples(Box::new(parse_cpuprofile(text)?)))
     }
 }

@@ -274,15 +274,12 @@ pub(crate) fn write_profile(profile: &Profile, writer: &mut Frames) -> Result<()
         };
         at_ns = at_ns.max(allocation.at_ns);
         let thread_id = u64::from(allocation.thread) + 1;
-        send(
-            writer,
-            at_ns,
-            &AgentMessage::Resync {
-                thread_id,
-                timestamp: at_ns,
-                stack: methods_of_stack(&allocation.stack),
-            },
-        )?;
+        let resync = |stack| AgentMessage::Resync {
+            thread_id,
+            timestamp: at_ns,
+            stack,
+        };
+        send(writer, at_ns, &resync(methods_of_stack(&allocation.stack)))?;
         let mut record = PackedRecordWriter::new(thread_id, at_ns);
         record.push_memory(
             at_ns,
@@ -294,15 +291,8 @@ pub(crate) fn write_profile(profile: &Profile, writer: &mut Frames) -> Result<()
             },
         );
         send(writer, at_ns, &AgentMessage::Records(record.finish()))?;
-        send(
-            writer,
-            at_ns,
-            &AgentMessage::Resync {
-                thread_id,
-                timestamp: at_ns,
-                stack: sampled.get(&allocation.thread).cloned().unwrap_or_default(),
-            },
-        )?;
+        let sampled_stack = sampled.get(&allocation.thread).cloned().unwrap_or_default();
+        send(writer, at_ns, &resync(sampled_stack))?;
     }
     let end_ns = at_ns.saturating_add(profile.period_ns);
     send(

@@ -3,17 +3,24 @@
 
 use std::path::Path;
 
-use crate::format::{Importer, ProfileFormat};
+use crate::format::ProfileFormat;
+use crate::importer::Importer;
 
-/// Every importer, in the order a file's format is detected: binary magic first, then JSON by
-/// its keys, folded stacks (plain text) last.
-pub static IMPORTERS: [&dyn Importer; 6] = [
-    &crate::loader_jfr::Jfr,
-    &crate::loader_pprof::Pprof,
-    &crate::loader_v8::CpuProfile,
-    &crate::loader_chrome::ChromeTrace,
-    &crate::loader_speedscope::Speedscope,
-    &crate::loader_folded::Folded,
+/// Every format with its importer, in the order a file's format is detected: binary magic
+/// first, then JSON by its keys, folded stacks (plain text) last.
+static IMPORTERS: [(ProfileFormat, &dyn Importer); 6] = [
+    (ProfileFormat::Jfr, &crate::loader_jfr::Jfr),
+    (ProfileFormat::Pprof, &crate::loader_pprof::Pprof),
+    (ProfileFormat::CpuProfile, &crate::loader_v8::CpuProfile),
+    (
+        ProfileFormat::ChromeTrace,
+        &crate::loader_chrome::ChromeTrace,
+    ),
+    (
+        ProfileFormat::Speedscope,
+        &crate::loader_speedscope::Speedscope,
+    ),
+    (ProfileFormat::Folded, &crate::loader_folded::Folded),
 ];
 
 impl ProfileFormat {
@@ -21,8 +28,8 @@ impl ProfileFormat {
     pub fn detect(start: &[u8]) -> Option<ProfileFormat> {
         IMPORTERS
             .iter()
-            .find(|importer| importer.detects(start))
-            .map(|importer| importer.format())
+            .find(|(_, importer)| importer.detects(start))
+            .map(|&(format, _)| format)
     }
 
     /// What the file at `path` is, from its first bytes: `None` for a recording (or a file
@@ -41,10 +48,11 @@ impl ProfileFormat {
     }
 
     /// The importer that reads this format.
-    pub fn importer(self) -> &'static dyn Importer {
-        *IMPORTERS
+    pub(crate) fn importer(self) -> &'static dyn Importer {
+        IMPORTERS
             .iter()
-            .find(|importer| importer.format() == self)
+            .find(|&&(format, _)| format == self)
+            .map(|&(_, importer)| importer)
             .expect("every format has its importer in IMPORTERS")
     }
 }
