@@ -27,6 +27,21 @@ impl Turn {
     }
 }
 
+impl Turn {
+    /// The turn with a producer, or `None` (the test skipped, saying which is `missing`) where
+    /// `producer` is not installed.
+    fn with<T>(name: &str, producer: Option<T>, missing: &str) -> Option<(Turn, T)> {
+        let turn = Turn::take(name);
+        match producer {
+            Some(producer) => Some((turn, producer)),
+            None => {
+                skipped(missing);
+                None
+            }
+        }
+    }
+}
+
 impl Drop for Turn {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
@@ -162,9 +177,9 @@ fn viztrace(dir: &Path, viztracer: &Path, python: &Path) -> PathBuf {
 /// innermost function's share of the file's samples), each within 5 points.
 #[test]
 fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
-    let turn = Turn::take("highrise-import");
-    let Some((py_spy, python)) = profiler("py-spy") else {
-        skipped("no py-spy");
+    let Some((turn, (py_spy, python))) =
+        Turn::with("highrise-import", profiler("py-spy"), "no py-spy")
+    else {
         return;
     };
     let dir = turn.dir.clone();
@@ -240,9 +255,9 @@ fn py_spy_profiles_open_as_reports_with_py_spys_top_method() {
 /// points, and each method's calls are its events in the file.
 #[test]
 fn viztracer_chrome_traces_open_as_exact_reports() {
-    let turn = Turn::take("highrise-trace");
-    let Some((viztracer, python)) = profiler("viztracer") else {
-        skipped("no viztracer");
+    let Some((turn, (viztracer, python))) =
+        Turn::with("highrise-trace", profiler("viztracer"), "no viztracer")
+    else {
         return;
     };
     let dir = turn.dir.clone();
@@ -381,6 +396,26 @@ fn go() -> Option<Command> {
     })
 }
 
+/// Runs the Go program `source` (written to `dir/NAME.go`) with a profile's path as its
+/// argument, and returns that path (`dir/NAME.pprof`) once the program has succeeded.
+fn run_go(mut go: Command, dir: &Path, name: &str, source: &str) -> PathBuf {
+    let program = dir.join(format!("{name}.go"));
+    std::fs::write(&program, source).expect("program");
+    let profile = dir.join(format!("{name}.pprof"));
+    let ran = go
+        .arg("run")
+        .arg(&program)
+        .arg(&profile)
+        .output()
+        .expect("go runs");
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    profile
+}
+
 /// `go tool pprof -top` of `file` (with `args` before it): each function's flat value (as
 /// printed) and flat share in percent, busiest first.
 fn go_pprof_top(file: &Path, args: &[&str]) -> Vec<(String, String, f64)> {
@@ -451,15 +486,14 @@ fn export(file: &Path, format: &str, out: &Path) {
 /// shares (within 2 points).
 #[test]
 fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
-    let turn = Turn::take("highrise-pprof");
-    let Some(mut go_run) = go() else {
-        skipped("no go");
+    let Some((turn, go_run)) = Turn::with("highrise-pprof", go(), "no go") else {
         return;
     };
     let dir = turn.dir.clone();
-    let program = dir.join("work.go");
-    std::fs::write(
-        &program,
+    let profile = run_go(
+        go_run,
+        &dir,
+        "work",
         "package main\n\
          import (\"os\"; \"runtime/pprof\"; \"time\")\n\
          type Shape struct{ n int }\n\
@@ -473,19 +507,6 @@ fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
              for time.Now().Before(end) { sink += s.Area() + s.Area() + mix(3000000) }\n\
              pprof.StopCPUProfile(); f.Close(); println(sink > 0)\n\
          }\n",
-    )
-    .expect("program");
-    let profile = dir.join("cpu.pprof");
-    let ran = go_run
-        .arg("run")
-        .arg(&program)
-        .arg(&profile)
-        .output()
-        .expect("go runs");
-    assert!(
-        ran.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ran.stderr)
     );
     // Go names a method `main.(*Shape).Area`; highrise, `main.Shape.Area`.
     let go_top: Vec<(String, f64)> = go_pprof_top(&profile, &[])
@@ -530,15 +551,14 @@ fn go_pprof_profiles_open_as_reports_and_export_back_to_go_tool_pprof() {
 /// as pprof, `go tool pprof` reads the same two at the same shares.
 #[test]
 fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
-    let turn = Turn::take("highrise-heap");
-    let Some(mut go_run) = go() else {
-        skipped("no go");
+    let Some((turn, go_run)) = Turn::with("highrise-heap", go(), "no go") else {
         return;
     };
     let dir = turn.dir.clone();
-    let program = dir.join("heap.go");
-    std::fs::write(
-        &program,
+    let profile = run_go(
+        go_run,
+        &dir,
+        "heap",
         "package main\n\
          import (\"os\"; \"runtime\"; \"runtime/pprof\")\n\
          var keep [][]byte\n\
@@ -551,19 +571,6 @@ fn go_heap_profiles_open_as_allocations_with_go_tool_pprofs_shares() {
              for i := 0; i < 100; i++ { grow(256 << 10); small(1000) }\n\
              runtime.GC(); f, _ := os.Create(os.Args[1]); pprof.WriteHeapProfile(f); f.Close()\n\
          }\n",
-    )
-    .expect("program");
-    let profile = dir.join("heap.pprof");
-    let ran = go_run
-        .arg("run")
-        .arg(&program)
-        .arg(&profile)
-        .output()
-        .expect("go runs");
-    assert!(
-        ran.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ran.stderr)
     );
     let go_top = go_pprof_top(&profile, &["-sample_index=alloc_space"]);
     let (json, _) = report_methods(&profile);
@@ -938,9 +945,11 @@ fn jfr_recordings_open_as_reports_with_the_jdks_own_top_methods() {
 /// children's, over the profile's span), each within 5 points.
 #[test]
 fn pyinstrument_evented_profiles_open_as_sampled_reports() {
-    let turn = Turn::take("highrise-pyinstrument");
-    let Some((pyinstrument, python)) = profiler("pyinstrument") else {
-        skipped("no pyinstrument");
+    let Some((turn, (pyinstrument, python))) = Turn::with(
+        "highrise-pyinstrument",
+        profiler("pyinstrument"),
+        "no pyinstrument",
+    ) else {
         return;
     };
     let dir = turn.dir.clone();

@@ -1,17 +1,23 @@
 //! The city model: one city's plan, the animated state of its buildings and the instances the
 //! GPU draws, as plain data with its methods (no systems; see `systems`).
+//!
+//! This file holds [`City`] and the types of its parts, the plan (placing methods, tidying,
+//! installing a new plan, dimming) and a building's instance; the rest of `City`'s methods are
+//! in `model/`: `targets` (target heights and colours from a snapshot, and easing toward them),
+//! `instances` (writing the instances and the blocks' grouped boxes) and `glide` (where moved
+//! items glide from). They import this file and it names none of them, which keeps them out of
+//! the city's module cycle (`scripts/check-module-cycles.py`).
+
+mod glide;
+mod instances;
+mod targets;
 
 use bevy::prelude::*;
 use highrise_aggregate::{MethodStats, Snapshot};
 use highrise_layout::{CityLayout, LayoutConfig, MethodSpec, Rect};
 
-use super::palette::{
-    relative_full_scale, stats_target, AllocSample, AllocScale, ColourKey, ColourMode, HeightFit,
-    HeightMode, HeightScale, Palette, SQRT_FROM_BUILDINGS,
-};
-use crate::viewer::instancing::{
-    building_instance, lod_key, BuildingInstance, ALWAYS_DETAILED, GROUPED_ALPHA,
-};
+use super::palette::{ColourKey, ColourMode, HeightFit, HeightMode, HeightScale};
+use crate::viewer::instancing::{building_instance, BuildingInstance};
 
 pub use highrise_layout::look::STUB_HEIGHT_WU;
 /// Easing rate: the fraction of the remaining distance covered per second is 1 − e^(−rate).
@@ -164,17 +170,6 @@ struct TargetsBase {
     count: usize,
 }
 
-/// Whether two statistics are bit for bit the same (so they give the same targets).
-#[inline]
-fn same_stats(a: &MethodStats, b: &MethodStats) -> bool {
-    (a.elevation.to_bits() ^ b.elevation.to_bits())
-        | (a.inclusive_elevation.to_bits() ^ b.inclusive_elevation.to_bits())
-        | (a.summed_elevation.to_bits() ^ b.summed_elevation.to_bits())
-        | (a.thread_count ^ b.thread_count)
-        | (a.calls ^ b.calls)
-        == 0
-}
-
 /// Where moved items come from: each is drawn at `lerp(from, to, eased t)` until
 /// [`GLIDE_S`] has passed, then exactly at its plan's place.
 #[derive(Debug, Default)]
@@ -205,22 +200,6 @@ impl Glide {
     }
 }
 
-/// Where each rectangle of a new plan glides from: given the rectangles as drawn (owner
-/// package or class, rectangle) and, per new rectangle, its owner and whether it is the owner's
-/// first, the rectangle the owner's first one was drawn at — for first rectangles only (annexes
-/// and newcomers appear in place).
-fn glide_sources(
-    shown: &[(u32, Rect)],
-    plan: impl Iterator<Item = (u32, bool)>,
-) -> Vec<Option<Rect>> {
-    let mut first_shown = std::collections::HashMap::new();
-    for &(owner, rect) in shown {
-        first_shown.entry(owner).or_insert(rect);
-    }
-    plan.map(|(owner, first)| first.then(|| first_shown.get(&owner).copied()).flatten())
-        .collect()
-}
-
 pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
     let l = |a: f32, b: f32| a + (b - a) * t;
     Rect {
@@ -232,35 +211,6 @@ pub(super) fn lerp_rect(from: &Rect, to: &Rect, t: f32) -> Rect {
 }
 
 impl City {
-    /// How values map to heights in this pass: [`City::max_height_wu`] for the full scale,
-    /// which the relative scales take from the snapshot's hottest method in the time modes (one
-    /// pass over the snapshot; the memory modes have their own scale), by the square root where
-    /// the scale says so ([`City::sqrt_heights`]).
-    fn height_fit(&mut self, snapshot: &Snapshot, height_mode: HeightMode) -> HeightFit {
-        self.full_scale =
-            if self.height_scale == HeightScale::Absolute || height_mode.reads_memory() {
-                1.0
-            } else {
-                let hottest = snapshot
-                    .methods
-                    .iter()
-                    .map(|stats| height_mode.value(stats, AllocSample::default()))
-                    .fold(0.0f32, f32::max);
-                relative_full_scale(self.full_scale, hottest)
-            };
-        self.sqrt_heights = !height_mode.reads_memory()
-            && match self.height_scale {
-                HeightScale::Sqrt => true,
-                HeightScale::Auto => self.method_ids.len() >= SQRT_FROM_BUILDINGS,
-                HeightScale::Relative | HeightScale::Absolute => false,
-            };
-        HeightFit {
-            full_height_wu: self.max_height_wu(),
-            full_value: self.full_scale,
-            sqrt: self.sqrt_heights,
-        }
-    }
-
     /// Height of a 100 % building: grows with the city so tall towers read at any size.
     pub fn max_height_wu(&self) -> f32 {
         self.layout.as_ref().map_or(8.0, |layout| {
@@ -355,53 +305,6 @@ impl City {
         self.animating_flags.resize(count, false);
         self.refresh_building_ids();
         self.targets_from = None;
-    }
-
-    /// The plan moved existing items: each starts gliding from where it is drawn now.
-    fn begin_glide(&mut self) {
-        let Some(layout) = self.layout.as_ref() else {
-            return;
-        };
-        let origin = self.instances_origin;
-        let from_buildings = self
-            .instances
-            .iter()
-            .map(|i| Vec2::new(i.centre_x - origin.x, i.centre_z - origin.z))
-            .collect();
-        // Districts and blocks are matched by package and class (the plan may renumber them).
-        let from_districts = glide_sources(
-            &self.shown_districts,
-            layout.districts().iter().enumerate().map(|(index, d)| {
-                let first = layout.packages()[d.package as usize].districts.first();
-                (d.package, first == Some(&(index as u32)))
-            }),
-        );
-        let from_blocks = glide_sources(
-            &self.shown_blocks,
-            layout.blocks().iter().enumerate().map(|(index, b)| {
-                let first = layout.classes()[b.class as usize].blocks.first();
-                (b.class, first == Some(&(index as u32)))
-            }),
-        );
-        // Where the plan had each building (buildings placed since keep their plots).
-        let centres: Vec<Vec2> = layout
-            .buildings()
-            .iter()
-            .map(|b| {
-                let c = b.footprint.center();
-                Vec2::new(c.x, c.z)
-            })
-            .collect();
-        let from_plan = std::mem::replace(&mut self.plan_centres, centres);
-        self.glide = Some(Glide {
-            started_s: None,
-            just_started: true,
-            from_buildings,
-            from_plan,
-            from_origin: origin,
-            from_districts,
-            from_blocks,
-        });
     }
 
     /// Copies each building's method id and block out of the plan into flat arrays: the
@@ -520,140 +423,6 @@ impl City {
         self.plan_generation += 1;
     }
 
-    /// (Re)places the instances of buildings `from..` for the city's current origin, heights
-    /// and colours.
-    pub(super) fn place_instances(&mut self, from: usize, palette: &Palette) {
-        let Some(layout) = self.layout.as_ref() else {
-            return;
-        };
-        let instances = std::sync::Arc::make_mut(&mut self.instances);
-        instances.truncate(from);
-        for (index, building) in layout.buildings().iter().enumerate().skip(from) {
-            instances.push(place_instance(
-                building,
-                self.origin,
-                self.heights_wu[index],
-                palette.building_rgba(
-                    self.colours[index],
-                    is_grey(self.greyed, &self.dimmed, index),
-                ),
-            ));
-        }
-        self.instances_origin = self.origin;
-        self.instances_dirty = true;
-    }
-
-    /// Writes where each building's level of detail is decided: its block's centre in the
-    /// plan (or nowhere, when the city is all detailed). After the plan changed: a block that
-    /// grew moved its centre.
-    pub(super) fn refresh_lod_keys(&mut self) {
-        let Some(layout) = self.layout.as_ref() else {
-            return;
-        };
-        let blocks = layout.blocks();
-        let instances = std::sync::Arc::make_mut(&mut self.instances);
-        for (instance, building) in instances.iter_mut().zip(layout.buildings()) {
-            instance.lod = match blocks.get(building.block as usize) {
-                Some(block) if !self.all_detailed => {
-                    let (to, from) = (block.rect.center(), building.footprint.center());
-                    lod_key(to.x - from.x, to.z - from.z)
-                }
-                _ => ALWAYS_DETAILED,
-            };
-        }
-        self.instances_dirty = true;
-    }
-
-    /// Rebuilds the blocks' grouped boxes from the buildings as drawn now: each block's box
-    /// covers its buildings' footprints (the block inset like a plot), as tall as its tallest
-    /// building and in that building's colour. None when the city is all detailed.
-    pub(super) fn place_grouped_boxes(&mut self, palette: &Palette) {
-        let boxes = std::sync::Arc::make_mut(&mut self.grouped_boxes);
-        boxes.clear();
-        let Some(layout) = self.layout.as_ref() else {
-            return;
-        };
-        if self.all_detailed || self.instances.len() != self.blocks.len() {
-            return;
-        }
-        let tallest = &mut self.block_tallest;
-        tallest.clear();
-        tallest.resize(layout.blocks().len(), (f32::NEG_INFINITY, u32::MAX));
-        // A block's buildings mostly follow each other in plan order: the tallest of each run
-        // is found in registers and written once per run.
-        // A block's buildings mostly follow each other in plan order: the tallest of each run
-        // is found in registers and written once per run.
-        let (blocks, heights) = (&self.blocks, &self.heights_wu);
-        let count = blocks.len().min(heights.len());
-        let mut start = 0;
-        while start < count {
-            let block = blocks[start];
-            let mut end = start + 1;
-            let (mut best_wu, mut best) = (heights[start], start);
-            while end < count && blocks[end] == block {
-                if heights[end] > best_wu {
-                    (best_wu, best) = (heights[end], end);
-                }
-                end += 1;
-            }
-            if let Some(slot) = tallest.get_mut(block as usize) {
-                if best_wu > slot.0 {
-                    *slot = (best_wu, best as u32);
-                }
-            }
-            start = end;
-        }
-        let inset_wu = layout.config().building_inset_wu;
-        let gliding = self.glide.is_some() && self.shown_blocks.len() == tallest.len();
-        let origin = self.instances_origin;
-        for (index, (block, &(height_wu, building))) in
-            layout.blocks().iter().zip(tallest.iter()).enumerate()
-        {
-            let Some(&colour) = self.colours.get(building as usize) else {
-                continue; // no building on this block
-            };
-            let rect = if gliding {
-                self.shown_blocks[index].1
-            } else {
-                block.rect
-            };
-            let centre = rect.center();
-            // The building's colour as drawn, from the palette (cheaper than reading its
-            // instance back: one small entry a block instead of a cache miss).
-            let [r, g, b, _] = palette.building_rgba(
-                colour,
-                is_grey(self.greyed, &self.dimmed, building as usize),
-            );
-            let mut group = building_instance(
-                centre.x + origin.x,
-                block.top_height_wu,
-                centre.z + origin.z,
-                height_wu,
-                (rect.width_wu() - 2.0 * inset_wu).max(inset_wu),
-                (rect.depth_wu() - 2.0 * inset_wu).max(inset_wu),
-                [r, g, b, GROUPED_ALPHA],
-            );
-            group.lod = lod_key(0.0, 0.0);
-            boxes.push(group);
-        }
-    }
-
-    /// Rewrites every instance's colour when the city turned grey (once) or its dimming
-    /// changed.
-    pub(super) fn recolour_greyed(&mut self, palette: &Palette) {
-        if self.greyed == self.greyed_drawn && !self.dimmed_dirty {
-            return;
-        }
-        self.greyed_drawn = self.greyed;
-        self.dimmed_dirty = false;
-        let instances = std::sync::Arc::make_mut(&mut self.instances);
-        for (index, (instance, &colour)) in instances.iter_mut().zip(&self.colours).enumerate() {
-            instance.rgba =
-                palette.building_rgba(colour, is_grey(self.greyed, &self.dimmed, index));
-        }
-        self.instances_dirty = true;
-    }
-
     /// Dims the buildings marked `true` and the blocks of the packages marked `true` (a
     /// focused package's outside, by building and by package index); empty: none.
     pub fn set_dimmed(&mut self, dimmed: Vec<bool>, dimmed_packages: Vec<bool>) {
@@ -673,43 +442,6 @@ impl City {
         &self.dimmed
     }
 
-    /// A failed city's only upkeep: its instances follow it when the scene moves it, and turn
-    /// grey (no indexing: its arrays may be out of step after the panic); a glide stops where
-    /// it stood.
-    pub(super) fn follow_failed(&mut self, palette: &Palette) {
-        self.greyed = true;
-        self.glide = None;
-        if !self.all_detailed {
-            // No grouping in a failed city (its arrays may be out of step): every building
-            // drawn, at any distance.
-            self.all_detailed = true;
-            for instance in std::sync::Arc::make_mut(&mut self.instances).iter_mut() {
-                instance.lod = ALWAYS_DETAILED;
-            }
-            std::sync::Arc::make_mut(&mut self.grouped_boxes).clear();
-            self.instances_dirty = true;
-            self.grouped_stale = true;
-        }
-        let shift = self.origin - self.instances_origin;
-        if shift != Vec3::ZERO {
-            for instance in std::sync::Arc::make_mut(&mut self.instances).iter_mut() {
-                instance.centre_x += shift.x;
-                instance.centre_z += shift.z;
-            }
-            self.instances_origin = self.origin;
-            self.instances_dirty = true;
-        }
-        if let Some(index) = self.highlighted.take() {
-            // Hover no longer reaches it: the highlighted building takes its colour back.
-            let colour = self.target_colours.get(index).copied();
-            if let Some(slot) = self.colours.get_mut(index) {
-                *slot = colour.unwrap_or(ColourKey::Stub);
-            }
-            self.greyed_drawn = false;
-        }
-        self.recolour_greyed(palette);
-    }
-
     /// Lists a building as moving, once, if its height differs from its target.
     fn start_animating(&mut self, index: usize) {
         if !self.animating_flags[index] && self.heights_wu[index] != self.target_heights_wu[index] {
@@ -717,248 +449,6 @@ impl City {
             self.animating.push(index);
         }
     }
-
-    /// Recomputes target heights and colours from a snapshot.
-    pub fn set_targets(
-        &mut self,
-        snapshot: &Snapshot,
-        height_mode: HeightMode,
-        colour_mode: ColourMode,
-    ) {
-        let fit = self.height_fit(snapshot, height_mode);
-        let methods = snapshot.methods.as_slice();
-        let count = self.method_ids.len().min(self.target_heights_wu.len());
-        // First only the gather, in a tight loop the CPU can run many loads of at once (the
-        // snapshot is indexed by method id, not in plot order); then the targets.
-        let mut gathered = std::mem::take(&mut self.gathered);
-        gathered.clear();
-        gathered.extend(self.method_ids[..count].iter().map(|&id| {
-            // Direct indexing (ids never seen read as zero), cheaper than a call per building.
-            methods.get(id as usize).copied().unwrap_or_default()
-        }));
-        let memory = height_mode.reads_memory() || colour_mode.reads_memory();
-        let scale = if memory {
-            AllocScale::of(snapshot)
-        } else {
-            AllocScale::default()
-        };
-        let mut tallest_wu = 0.0f32;
-        for (index, stats) in gathered.iter().enumerate() {
-            let alloc = if memory {
-                AllocSample::of(snapshot, self.method_ids[index])
-            } else {
-                AllocSample::default()
-            };
-            let (height_wu, colour) = stats_target(
-                stats,
-                alloc,
-                self.blocks[index],
-                (height_mode, colour_mode),
-                scale,
-                fit,
-            );
-            tallest_wu = tallest_wu.max(height_wu);
-            self.apply_target(index, height_wu, colour);
-        }
-        self.tallest_target_wu = tallest_wu;
-        self.gathered = gathered;
-        self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
-        self.targets_base = None;
-    }
-
-    /// Like [`City::set_targets`], with the same result, but when the targets still stand as
-    /// the previous snapshot's pass left them (same modes, scale and buildings), only the
-    /// methods whose statistics changed since that snapshot are revisited (most are idle).
-    /// The memory modes always take the full pass (their scale moves with every snapshot).
-    pub fn set_targets_from(
-        &mut self,
-        snapshot: &std::sync::Arc<Snapshot>,
-        height_mode: HeightMode,
-        colour_mode: ColourMode,
-    ) {
-        let fit = self.height_fit(snapshot, height_mode);
-        let count = self.method_ids.len().min(self.target_heights_wu.len());
-        let base = self.targets_base.take();
-        let memory = height_mode.reads_memory() || colour_mode.reads_memory();
-        let incremental = base.as_ref().is_some_and(|base| {
-            !memory
-                && base.height_mode == height_mode
-                && base.colour_mode == colour_mode
-                && base.fit == fit
-                && base.count == count
-                && count == self.method_ids.len()
-                && base.snapshot.methods.len() == snapshot.methods.len()
-        });
-        match (incremental, base, self.building_of_id.take()) {
-            (true, Some(base), Some(building_of_id)) => {
-                // First a pass in method-id order, sequential in both snapshots and the id
-                // map, listing the changed buildings' targets; then the targets are written
-                // (scattered over the buildings, in a tight loop).
-                let new = snapshot.methods.as_slice();
-                let old = base.snapshot.methods.as_slice();
-                let ids = new.len().min(building_of_id.len());
-                let mut changed = std::mem::take(&mut self.changed_targets);
-                changed.clear();
-                for ((stats, before), &(index, block)) in new[..ids]
-                    .iter()
-                    .zip(&old[..ids])
-                    .zip(&building_of_id[..ids])
-                {
-                    if same_stats(stats, before) || index == u32::MAX {
-                        continue;
-                    }
-                    let (height_wu, colour) = stats_target(
-                        stats,
-                        AllocSample::default(),
-                        block,
-                        (height_mode, colour_mode),
-                        AllocScale::default(),
-                        fit,
-                    );
-                    changed.push((index, height_wu, colour));
-                }
-                let mut lowered = false;
-                let mut raised_wu = 0.0f32;
-                for &(index, height_wu, colour) in &changed {
-                    let index = index as usize;
-                    lowered |= height_wu < self.target_heights_wu[index];
-                    raised_wu = raised_wu.max(height_wu);
-                    self.apply_target(index, height_wu, colour);
-                }
-                self.changed_targets = changed;
-                self.building_of_id = Some(building_of_id);
-                self.tallest_target_wu = if lowered {
-                    tallest(&self.target_heights_wu[..count])
-                } else {
-                    self.tallest_target_wu.max(raised_wu)
-                };
-                self.targets_from = Some((snapshot.now_ns, height_mode, colour_mode));
-            }
-            (_, _, building_of_id) => {
-                self.building_of_id = building_of_id;
-                self.set_targets(snapshot, height_mode, colour_mode);
-            }
-        }
-        if self.building_of_id.is_some() {
-            self.targets_base = Some(TargetsBase {
-                snapshot: std::sync::Arc::clone(snapshot),
-                height_mode,
-                colour_mode,
-                fit,
-                count,
-            });
-        }
-    }
-
-    /// Sets every building's target height and colour from `target(index, building)`, listing
-    /// the ones that must move or change colour.
-    pub fn set_targets_with(
-        &mut self,
-        mut target: impl FnMut(usize, &highrise_layout::Building) -> (f32, ColourKey),
-    ) {
-        // The plan is only read; lend it out so the targets can be written as we go.
-        let Some(layout) = self.layout.take() else {
-            return;
-        };
-        self.targets_base = None;
-        let mut tallest_wu = 0.0f32;
-        for (index, building) in layout.buildings().iter().enumerate() {
-            let (height_wu, colour) = target(index, building);
-            tallest_wu = tallest_wu.max(height_wu);
-            self.apply_target(index, height_wu, colour);
-        }
-        self.tallest_target_wu = tallest_wu;
-        self.layout = Some(layout);
-    }
-
-    /// Sets one building's target height and colour, listing it to move or recolour.
-    #[inline]
-    fn apply_target(&mut self, index: usize, target_height_wu: f32, target_colour: ColourKey) {
-        if self.target_heights_wu[index] != target_height_wu {
-            self.target_heights_wu[index] = target_height_wu;
-            if !self.animating_flags[index] {
-                self.animating_flags[index] = true;
-                self.animating.push(index);
-            }
-        }
-        if self.target_colours[index] != target_colour {
-            self.target_colours[index] = target_colour;
-            self.recolour.push(index);
-        }
-    }
-
-    /// Moves every height a step toward its target and writes it into the building's instance
-    /// in the same pass. True if any building moved.
-    pub fn ease(&mut self, dt_s: f32) -> bool {
-        if self.animating.is_empty() {
-            return false;
-        }
-        let blend = 1.0 - (-EASING_RATE_PER_S * dt_s).exp();
-        let count = self.heights_wu.len();
-        let step = |height: &mut f32, target: f32| {
-            let gap = target - *height;
-            *height = if gap.abs() < 0.005 {
-                target
-            } else {
-                *height + gap * blend
-            };
-        };
-        let (heights, targets, flags, animating) = (
-            &mut self.heights_wu,
-            &self.target_heights_wu,
-            &mut self.animating_flags,
-            &mut self.animating,
-        );
-        let instances = std::sync::Arc::make_mut(&mut self.instances);
-        if animating.len() > count / 8 {
-            // Most of the city is moving: one pass in index order over the flags walks the
-            // heights and the instances in memory order.
-            animating.clear();
-            for index in 0..count {
-                if !flags[index] {
-                    continue;
-                }
-                let height = &mut heights[index];
-                step(height, targets[index]);
-                if let Some(instance) = instances.get_mut(index) {
-                    instance.height = *height;
-                }
-                if *height == targets[index] {
-                    flags[index] = false;
-                } else {
-                    animating.push(index);
-                }
-            }
-        } else {
-            animating.retain(|&index| {
-                let height = &mut heights[index];
-                step(height, targets[index]);
-                if let Some(instance) = instances.get_mut(index) {
-                    instance.height = *height;
-                }
-                let still_moving = *height != targets[index];
-                flags[index] = still_moving;
-                still_moving
-            });
-        }
-        self.heights_dirty = true;
-        true
-    }
-}
-
-/// The largest of `heights_wu` (and 0), as `fold(0.0, f32::max)` gives it, in eight lanes.
-fn tallest(heights_wu: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let chunks = heights_wu.chunks_exact(8);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        for (lane, &height) in lanes.iter_mut().zip(chunk) {
-            *lane = lane.max(height);
-        }
-    }
-    rest.iter()
-        .chain(&lanes)
-        .fold(0.0f32, |tallest, &height| tallest.max(height))
 }
 
 /// A building's instance: its footprint in the world, standing on its block, `height_wu` tall.
@@ -984,130 +474,4 @@ pub fn place_instance(
 pub fn set_instance_colour(mut instance: BuildingInstance, rgba: [u8; 4]) -> BuildingInstance {
     instance.rgba = rgba;
     instance
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use highrise_layout::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
-
-    fn city(methods: &[MethodSpec]) -> City {
-        let mut city = City::default();
-        city.place(&mut methods.to_vec());
-        city
-    }
-
-    fn sorted(list: &[usize]) -> Vec<usize> {
-        let mut list = list.to_vec();
-        list.sort_unstable();
-        list.dedup();
-        list
-    }
-
-    /// Revisiting only the changed methods leaves exactly what a full pass leaves: targets,
-    /// colours, the tallest target, and the buildings listed to move or recolour.
-    #[test]
-    fn incremental_targets_match_a_full_pass() {
-        let shape = SyntheticShape {
-            methods: 3_000,
-            classes: 300,
-            packages: 30,
-            max_depth: 3,
-            seed: 7,
-        };
-        let methods = synthetic_methods(&shape);
-        let (mut full, mut incremental) = (city(&methods), city(&methods));
-        let mut random = SplitMix64::new(11);
-        let mut stats = vec![MethodStats::default(); methods.len() + 5];
-        let modes = [
-            (HeightMode::Exclusive, ColourMode::Heat),
-            (HeightMode::Summed, ColourMode::Threads),
-            (HeightMode::Inclusive, ColourMode::Class),
-        ];
-        let mut busy_steps = 0;
-        for step in 0..60u64 {
-            for entry in stats.iter_mut() {
-                match random.next_u64() % 10 {
-                    0 => *entry = MethodStats::default(),
-                    1 => {
-                        let value = (random.next_u64() % 1000) as f32 / 700.0;
-                        *entry = MethodStats {
-                            elevation: value,
-                            inclusive_elevation: value * 0.5,
-                            summed_elevation: value * 1.5,
-                            thread_count: (random.next_u64() % 9) as u32,
-                            parked_threads: 0,
-                            calls: (random.next_u64() % 3) as u32,
-                            approximate: false,
-                        };
-                    }
-                    _ => {}
-                }
-            }
-            let snapshot = std::sync::Arc::new(Snapshot {
-                now_ns: step,
-                methods: stats.clone(),
-                ..Snapshot::default()
-            });
-            let (height_mode, colour_mode) = modes[(step / 20) as usize];
-            full.set_targets(&snapshot, height_mode, colour_mode);
-            incremental.set_targets_from(&snapshot, height_mode, colour_mode);
-            assert!(incremental.targets_base.is_some());
-            let bits = |city: &City| -> Vec<u32> {
-                city.target_heights_wu.iter().map(|h| h.to_bits()).collect()
-            };
-            assert_eq!(bits(&full), bits(&incremental), "step {step}");
-            assert_eq!(full.target_colours, incremental.target_colours);
-            assert_eq!(
-                full.tallest_target_wu.to_bits(),
-                incremental.tallest_target_wu.to_bits()
-            );
-            assert_eq!(sorted(&full.animating), sorted(&incremental.animating));
-            assert_eq!(sorted(&full.recolour), sorted(&incremental.recolour));
-            assert_eq!(full.animating_flags, incremental.animating_flags);
-            assert_eq!(full.targets_from, incremental.targets_from);
-            let mut heights = full.heights_wu.clone();
-            let mut flags = full.animating_flags.clone();
-            let busy = full.animating.len() > heights.len() / 8;
-            let expected = reference_ease(&mut heights, &full.target_heights_wu, &mut flags);
-            let moved_full = full.ease(0.016);
-            let bits = |h: &[f32]| -> Vec<u32> { h.iter().map(|h| h.to_bits()).collect() };
-            if busy {
-                assert_eq!(bits(&heights), bits(&full.heights_wu));
-                assert_eq!(flags, full.animating_flags);
-                assert_eq!(!expected.is_empty(), moved_full);
-                assert_eq!(sorted(&full.animating), full.animating);
-                busy_steps += 1;
-            }
-            let moved_incremental = incremental.ease(0.016);
-            assert_eq!(moved_full, moved_incremental);
-            assert_eq!(bits(&full.heights_wu), bits(&incremental.heights_wu));
-            full.recolour.clear();
-            incremental.recolour.clear();
-        }
-        assert!(busy_steps > 10);
-    }
-
-    /// The city-wide easing pass as it was written with branches: the moved list.
-    fn reference_ease(heights: &mut [f32], targets: &[f32], flags: &mut [bool]) -> Vec<usize> {
-        let blend = 1.0 - (-EASING_RATE_PER_S * 0.016f32).exp();
-        let mut moved = Vec::new();
-        for index in 0..heights.len() {
-            if !flags[index] {
-                continue;
-            }
-            let (height, target) = (&mut heights[index], targets[index]);
-            let gap = target - *height;
-            *height = if gap.abs() < 0.005 {
-                target
-            } else {
-                *height + gap * blend
-            };
-            moved.push(index);
-            if *height == target {
-                flags[index] = false;
-            }
-        }
-        moved
-    }
 }
