@@ -46,35 +46,130 @@ pub(crate) struct BridgeSettings {
     pub idle_end: Duration,
 }
 
-struct OtlpSession {
-    session: LocalSession,
-    timeline: Timeline,
-    last_span: Instant,
-    /// The timeline's counts as last added to the stats.
-    reported: TimelineCounts,
+/// What a resource's session places, spans ([`Timeline`]) or samples ([`SampleTimeline`]): one
+/// lifecycle for both ([`Placed`]).
+trait Placing {
+    /// What the stats count of it.
+    type Counts: Default;
+    /// The session's kind in the log.
+    const KIND: &'static str;
+    fn advance(&mut self, horizon_unix_ns: u64) -> Vec<AgentMessage>;
+    /// Everything still waiting, and the end's wire time.
+    fn finish(&mut self) -> (Vec<AgentMessage>, u64);
+    fn is_idle(&self) -> bool;
+    fn counts(&self) -> Self::Counts;
+    fn count(stats: &OtlpStats, before: &Self::Counts, now: &Self::Counts);
+    /// When an idle session ends, on its wire clock, at `horizon_unix_ns`.
+    fn idle_end_time(&self, horizon_unix_ns: u64) -> u64;
 }
 
-impl OtlpSession {
-    fn report(&mut self, stats: &OtlpStats) {
-        let now = self.timeline.counts();
-        stats.count_progress(&self.reported, &now);
-        self.reported = now;
+impl Placing for Timeline {
+    type Counts = TimelineCounts;
+    const KIND: &'static str = "OTLP session";
+    fn advance(&mut self, horizon_unix_ns: u64) -> Vec<AgentMessage> {
+        Timeline::advance(self, horizon_unix_ns)
+    }
+    fn finish(&mut self) -> (Vec<AgentMessage>, u64) {
+        Timeline::finish(self)
+    }
+    fn is_idle(&self) -> bool {
+        Timeline::is_idle(self)
+    }
+    fn counts(&self) -> TimelineCounts {
+        Timeline::counts(self)
+    }
+    fn count(stats: &OtlpStats, before: &TimelineCounts, now: &TimelineCounts) {
+        stats.count_progress(before, now);
+    }
+    fn idle_end_time(&self, horizon_unix_ns: u64) -> u64 {
+        self.wire_time(horizon_unix_ns)
     }
 }
 
-/// One resource's profile samples, as a sampled session.
-struct ProfileSession {
-    session: LocalSession,
-    timeline: SampleTimeline,
-    last_sample: Instant,
-    reported: SampleCounts,
+impl Placing for SampleTimeline {
+    type Counts = SampleCounts;
+    const KIND: &'static str = "OTLP profiles session";
+    fn advance(&mut self, horizon_unix_ns: u64) -> Vec<AgentMessage> {
+        SampleTimeline::advance(self, horizon_unix_ns)
+    }
+    fn finish(&mut self) -> (Vec<AgentMessage>, u64) {
+        SampleTimeline::finish(self)
+    }
+    fn is_idle(&self) -> bool {
+        SampleTimeline::is_idle(self)
+    }
+    fn counts(&self) -> SampleCounts {
+        SampleTimeline::counts(self)
+    }
+    fn count(stats: &OtlpStats, before: &SampleCounts, now: &SampleCounts) {
+        stats.count_samples(before, now);
+    }
+    fn idle_end_time(&self, _horizon_unix_ns: u64) -> u64 {
+        self.wire_time(self.emitted_unix_ns())
+    }
 }
 
-impl ProfileSession {
+/// One resource's in-process session and what it places.
+struct Placed<T: Placing> {
+    session: LocalSession,
+    timeline: T,
+    /// When its last span or sample came.
+    last_input: Instant,
+    /// The timeline's counts as last added to the stats.
+    reported: T::Counts,
+}
+
+/// A service instance's spans.
+type OtlpSession = Placed<Timeline>;
+/// A service instance's profiles.
+type ProfileSession = Placed<SampleTimeline>;
+
+impl<T: Placing> Placed<T> {
+    fn new(session: LocalSession, timeline: T) -> Self {
+        Placed {
+            session,
+            timeline,
+            last_input: Instant::now(),
+            reported: T::Counts::default(),
+        }
+    }
+
     fn report(&mut self, stats: &OtlpStats) {
         let now = self.timeline.counts();
-        stats.count_samples(&self.reported, &now);
+        T::count(stats, &self.reported, &now);
         self.reported = now;
+    }
+
+    /// Moves the session to `horizon`; false when it is over (idle long enough, or gone).
+    fn advance(
+        &mut self,
+        id: &ResourceId,
+        horizon: u64,
+        idle_end: Duration,
+        stats: &OtlpStats,
+    ) -> bool {
+        let messages = self.timeline.advance(horizon);
+        self.report(stats);
+        if send_all(&mut self.session, messages).is_err() {
+            tracing::warn!(service = %id.service, "{} closed by the server", T::KIND);
+            return false;
+        }
+        if self.timeline.is_idle() && self.last_input.elapsed() >= idle_end {
+            tracing::info!(service = %id.service, "{} idle: ended", T::KIND);
+            let end = self.timeline.idle_end_time(horizon);
+            let _ = self.session.send(AgentMessage::Goodbye { timestamp: end });
+            return false;
+        }
+        true
+    }
+
+    /// Ends the session losslessly: everything waiting out, then its Goodbye.
+    fn finish(mut self, stats: &OtlpStats) {
+        let (messages, end) = self.timeline.finish();
+        self.report(stats);
+        if send_all(&mut self.session, messages).is_ok() {
+            let _ = self.session.send(AgentMessage::Goodbye { timestamp: end });
+        }
     }
 }
 
@@ -130,7 +225,7 @@ pub(crate) fn run(
                 }
                 let horizon = unix_now_ns().saturating_sub(delay_ns);
                 open.retain(|id, session| {
-                    let going_on = advance(id, session, horizon, settings.idle_end, &stats);
+                    let going_on = session.advance(id, horizon, settings.idle_end, &stats);
                     let session_id = session.session.id();
                     if going_on {
                         links.tracker.advance(session_id, horizon);
@@ -140,9 +235,7 @@ pub(crate) fn run(
                     going_on
                 });
                 links.publish(horizon, false);
-                profiled.retain(|id, session| {
-                    advance_samples(id, session, horizon, settings.idle_end, &stats)
-                });
+                profiled.retain(|id, session| session.advance(id, horizon, settings.idle_end, &stats));
             },
         }
     }
@@ -159,26 +252,14 @@ pub(crate) fn run(
             &mut links,
         );
     }
-    for (_, mut session) in profiled.drain() {
-        let (messages, end) = session.timeline.finish();
-        session.report(&stats);
-        if send_all(&mut session.session, messages).is_ok() {
-            let _ = session
-                .session
-                .send(AgentMessage::Goodbye { timestamp: end });
-        }
+    for (_, session) in profiled.drain() {
+        session.finish(&stats);
     }
     let mut last_horizon = 0;
-    for (_, mut session) in open.drain() {
-        let (messages, end) = session.timeline.finish();
-        session.report(&stats);
+    for (_, session) in open.drain() {
         links.tracker.end_session(session.session.id());
         last_horizon = last_horizon.max(session.timeline.emitted_unix_ns());
-        if send_all(&mut session.session, messages).is_ok() {
-            let _ = session
-                .session
-                .send(AgentMessage::Goodbye { timestamp: end });
-        }
+        session.finish(&stats);
     }
     links.publish(last_horizon, true);
 }
@@ -322,44 +403,12 @@ fn accept_samples(
             );
             profiled
                 .entry(batch.info.id.clone())
-                .or_insert(ProfileSession {
-                    session,
-                    timeline: SampleTimeline::new(zero),
-                    last_sample: Instant::now(),
-                    reported: SampleCounts::default(),
-                })
+                .or_insert(Placed::new(session, SampleTimeline::new(zero)))
         }
     };
-    session.last_sample = Instant::now();
+    session.last_input = Instant::now();
     session.timeline.add(batch.period_ns, batch.samples);
     session.report(stats);
-}
-
-/// Moves one profiles session to `horizon`; false when it is over.
-fn advance_samples(
-    id: &ResourceId,
-    session: &mut ProfileSession,
-    horizon: u64,
-    idle_end: Duration,
-    stats: &OtlpStats,
-) -> bool {
-    let messages = session.timeline.advance(horizon);
-    session.report(stats);
-    if send_all(&mut session.session, messages).is_err() {
-        tracing::warn!(service = %id.service, "OTLP profiles session closed by the server");
-        return false;
-    }
-    if session.timeline.is_idle() && session.last_sample.elapsed() >= idle_end {
-        tracing::info!(service = %id.service, "OTLP profiles session idle: ended");
-        let end = session
-            .timeline
-            .wire_time(session.timeline.emitted_unix_ns());
-        let _ = session
-            .session
-            .send(AgentMessage::Goodbye { timestamp: end });
-        return false;
-    }
-    true
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -397,15 +446,11 @@ fn accept(
                     session = session.id(),
                     "OTLP session opened"
                 );
-                open.entry(batch.info.id.clone()).or_insert(OtlpSession {
-                    session,
-                    timeline: Timeline::new(zero),
-                    last_span: Instant::now(),
-                    reported: TimelineCounts::default(),
-                })
+                open.entry(batch.info.id.clone())
+                    .or_insert(Placed::new(session, Timeline::new(zero)))
             }
         };
-        session.last_span = Instant::now();
+        session.last_input = Instant::now();
         let session_id = session.session.id();
         let now_ns = u64::try_from(links.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
         for mut span in batch.spans {
@@ -421,31 +466,6 @@ fn accept(
             }
         }
     }
-}
-
-/// Moves one session to `horizon`; false when it is over (idle long enough, or gone).
-fn advance(
-    id: &ResourceId,
-    session: &mut OtlpSession,
-    horizon: u64,
-    idle_end: Duration,
-    stats: &OtlpStats,
-) -> bool {
-    let messages = session.timeline.advance(horizon);
-    session.report(stats);
-    if send_all(&mut session.session, messages).is_err() {
-        tracing::warn!(service = %id.service, "OTLP session closed by the server");
-        return false;
-    }
-    if session.timeline.is_idle() && session.last_span.elapsed() >= idle_end {
-        tracing::info!(service = %id.service, "OTLP session idle: ended");
-        let end = session.timeline.wire_time(horizon);
-        let _ = session
-            .session
-            .send(AgentMessage::Goodbye { timestamp: end });
-        return false;
-    }
-    true
 }
 
 fn send_all(

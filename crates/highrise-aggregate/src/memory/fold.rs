@@ -397,19 +397,10 @@ pub(crate) struct MemoryState {
 }
 
 impl MemoryState {
-    /// One memory record of `method_id` (or [`OUTSIDE_METHODS`]) at `timestamp_ns`, applied
-    /// at once; the window is `[now_ns - window_ns, now_ns]`.
+    /// One memory record ([`Pending::new`]), applied at once; the window is
+    /// `[now_ns - window_ns, now_ns]`.
     #[cfg(test)]
-    pub(crate) fn add(
-        &mut self,
-        method_id: u32,
-        class_id: u32,
-        amount: MemoryAmount,
-        timestamp_ns: u64,
-        now_ns: u64,
-        window_ns: u64,
-    ) {
-        let record = Pending::new(method_id, class_id, amount, timestamp_ns, now_ns);
+    pub(crate) fn add(&mut self, record: Pending, now_ns: u64, window_ns: u64) {
         self.fold(&[record], now_ns, window_ns);
     }
 
@@ -809,17 +800,24 @@ mod tests {
     #[test]
     fn window_drops_old_buckets_totals_keep_everything() {
         let mut state = MemoryState::default();
-        state.add(3, 1, made(2, 64), 0, 0, 3 * SECOND);
-        state.add(3, 1, made(1, 32), SECOND, SECOND, 3 * SECOND);
+        state.add(Pending::new(3, 1, made(2, 64), 0, 0), 0, 3 * SECOND);
         state.add(
-            OUTSIDE_METHODS,
-            2,
-            MemoryAmount {
-                count: 4,
-                bytes: 0,
-                free: true,
-            },
+            Pending::new(3, 1, made(1, 32), SECOND, SECOND),
             SECOND,
+            3 * SECOND,
+        );
+        state.add(
+            Pending::new(
+                OUTSIDE_METHODS,
+                2,
+                MemoryAmount {
+                    count: 4,
+                    bytes: 0,
+                    free: true,
+                },
+                SECOND,
+                SECOND,
+            ),
             SECOND,
             3 * SECOND,
         );
@@ -841,7 +839,11 @@ mod tests {
         assert_eq!(snapshot.classes_of(3).len(), 1);
         assert_eq!(snapshot.classes_of(OUTSIDE_METHODS)[0].class_id, 2);
         // A record older than the window counts only in the totals.
-        state.add(3, 1, made(5, 5), SECOND, 10 * SECOND, 3 * SECOND);
+        state.add(
+            Pending::new(3, 1, made(5, 5), SECOND, 10 * SECOND),
+            10 * SECOND,
+            3 * SECOND,
+        );
         let snapshot = state.snapshot();
         assert!(snapshot.method(3).window.is_zero());
         assert_eq!(snapshot.method(3).total.count, 8);
@@ -850,9 +852,21 @@ mod tests {
     #[test]
     fn a_lagging_thread_lands_in_its_own_bucket() {
         let mut state = MemoryState::default();
-        state.add(1, 0, made(1, 8), 2 * SECOND, 2 * SECOND, 3 * SECOND);
-        state.add(1, 0, made(1, 8), SECOND, 2 * SECOND, 3 * SECOND);
-        state.add(1, 0, made(1, 8), 2 * SECOND, 2 * SECOND, 3 * SECOND);
+        state.add(
+            Pending::new(1, 0, made(1, 8), 2 * SECOND, 2 * SECOND),
+            2 * SECOND,
+            3 * SECOND,
+        );
+        state.add(
+            Pending::new(1, 0, made(1, 8), SECOND, 2 * SECOND),
+            2 * SECOND,
+            3 * SECOND,
+        );
+        state.add(
+            Pending::new(1, 0, made(1, 8), 2 * SECOND, 2 * SECOND),
+            2 * SECOND,
+            3 * SECOND,
+        );
         assert_eq!(state.snapshot().method(1).window.count, 3);
         // The bucket at 1 s leaves first.
         state.expire(4 * SECOND + SECOND / 10, 3 * SECOND);
@@ -865,7 +879,7 @@ mod tests {
     fn an_unchanged_state_publishes_the_same_snapshot() {
         let mut state = MemoryState::default();
         assert!(state.snapshot().is_empty());
-        state.add(0, 0, made(1, 1), 0, 0, SECOND);
+        state.add(Pending::new(0, 0, made(1, 1), 0, 0), 0, SECOND);
         let first = state.snapshot();
         assert!(Arc::ptr_eq(&first, &state.snapshot()));
         state.dropped(5, 50, 0);

@@ -231,15 +231,7 @@ pub struct Arc3 {
 /// building are left out), widths by calls per second relative to the busiest drawn.
 pub fn place_arcs(city: &City, all: &CallEdges, edges: &[CallEdge]) -> Vec<Arc3> {
     let building_of = city.building_of_method();
-    let roof = |method_id: u32| {
-        let building = building_of(method_id)?;
-        let instance = city.instances.get(building as usize)?;
-        Some(Vec3::new(
-            instance.centre_x,
-            instance.base_y + instance.height,
-            instance.centre_z,
-        ))
-    };
+    let roof = |method_id: u32| roof_of_building(city, building_of(method_id)?);
     let busiest = edges
         .iter()
         .map(|edge| all.calls_per_s(edge))
@@ -249,19 +241,20 @@ pub fn place_arcs(city: &City, all: &CallEdges, edges: &[CallEdge]) -> Vec<Arc3>
         .filter(|edge| edge.caller != edge.callee)
         .filter_map(|edge| {
             let (from, to) = (roof(edge.caller)?, roof(edge.callee)?);
-            let share = if busiest > 0.0 {
-                all.calls_per_s(edge) / busiest
-            } else {
-                0.0
-            };
-            Some(Arc3 {
-                from,
-                to,
-                width: width_class(share),
-                idle: false,
-            })
+            Some(arc(from, to, all.calls_per_s(edge), busiest, false))
         })
         .collect()
+}
+
+/// An arc whose `calls` are a share of the busiest drawn's `busiest` (its width).
+fn arc(from: Vec3, to: Vec3, calls: f64, busiest: f64, idle: bool) -> Arc3 {
+    let share = if busiest > 0.0 { calls / busiest } else { 0.0 };
+    Arc3 {
+        from,
+        to,
+        width: width_class(share),
+        idle,
+    }
 }
 
 /// The edges to draw for one city: the hovered building's busiest callers and callees, plus
@@ -384,7 +377,11 @@ fn draw_arcs(
 
 /// The roof of `method_id`'s building in `city`, world coordinates.
 fn roof_of(city: &City, method_id: u32) -> Option<Vec3> {
-    let building = city.layout.as_ref()?.building_of(method_id)?;
+    roof_of_building(city, city.layout.as_ref()?.building_of(method_id)?)
+}
+
+/// The roof of `building` in `city`, world coordinates.
+fn roof_of_building(city: &City, building: u32) -> Option<Vec3> {
     let instance = city.instances.get(building as usize)?;
     Some(Vec3::new(
         instance.centre_x,
@@ -409,17 +406,8 @@ pub fn place_links(cities: &Cities, links: &LinksSnapshot) -> Vec<Arc3> {
         .filter_map(|link| {
             let from = roof_of(shown(link.caller.session_id)?, link.caller.method_id)?;
             let to = roof_of(shown(link.callee.session_id)?, link.callee.method_id)?;
-            let share = if busiest > 0 {
-                link.calls_window as f64 / busiest as f64
-            } else {
-                0.0
-            };
-            Some(Arc3 {
-                from,
-                to,
-                width: width_class(share),
-                idle: link.calls_window == 0,
-            })
+            let calls = link.calls_window as f64;
+            Some(arc(from, to, calls, busiest as f64, link.calls_window == 0))
         })
         .collect()
 }
