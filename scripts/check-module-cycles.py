@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # They may shrink or go; a cycle with a file not listed here fails, as does one in another crate.
 KNOWN = {
     "highrise-agent": [{"alloc.rs", "thread.rs"}, {"agent.rs", "sender.rs"}],
-    "highrise-layout": [{"city.rs", "full.rs", "hit.rs", "idmap.rs", "relayout.rs"}],
+    "highrise-layout": [{"full_layout.rs", "hit.rs", "idmap.rs", "plan.rs", "relayout.rs"}],
     # Bevy plugins share each other's components and resources.
     "highrise-viewer": [
         {"viewer/camera.rs", "viewer/city/cities.rs", "viewer/city/floors.rs", "viewer/city/mod.rs",

@@ -8,12 +8,12 @@ use crate::config::{clamp_window_ns, AggregatorConfig};
 use crate::contexts::{ContextTree, ContextsHandle};
 use crate::drops::DropHistory;
 use crate::edges::CallEdges;
-use crate::engine::Engine;
+use crate::event_engine::Engine;
 use crate::memory::FoldShare;
 use crate::pair::{Pair, PairInfo, FREE_METHOD};
 use crate::snapshot::{FocusThreads, Snapshot, SnapshotState, ThreadShare};
 use crate::stats::AggregatorStats;
-use crate::thread::ThreadState;
+use crate::thread_stack::ThreadState;
 
 /// Turns one session's event stream into per-method window statistics.
 ///

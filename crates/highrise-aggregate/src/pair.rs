@@ -46,7 +46,7 @@ impl Pair {
 /// The cold half of a pair: identity, reference count and window sums; touched when bucket
 /// records are summed or expire (at random) and by snapshots (in order). 32 bytes, aligned so
 /// that a random access touches one cache line. (The pair's thread is in
-/// [`crate::engine::Engine::pair_thread`], needed only on release.)
+/// [`crate::event_engine::Engine::pair_thread`], needed only on release.)
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(32))]
 pub(crate) struct PairInfo {

@@ -20,7 +20,7 @@ pub(crate) struct Ring {
     pub logs: Vec<Vec<Entry>>,
     /// Per slot: how many of its records are already added to their pairs' window sums.
     /// Records are appended by the event loop without touching the (cold) sums; they are
-    /// summed in batches by [`crate::engine::Engine::sum_pending`], whose independent
+    /// summed in batches by [`crate::event_engine::Engine::sum_pending`], whose independent
     /// updates overlap their cache misses.
     pub summed: Vec<usize>,
     pub oldest_epoch: u64,

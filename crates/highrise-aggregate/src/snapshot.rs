@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use crate::engine::Engine;
+use crate::event_engine::Engine;
 use crate::memory::MemorySnapshot;
 use crate::pair::NO_PAIR;
 use crate::prefetch::prefetch;
 use crate::stats::AggregatorStats;
-use crate::thread::ThreadState;
+use crate::thread_stack::ThreadState;
 
 /// One method's statistics over the window ending at [`Snapshot::now_ns`].
 ///

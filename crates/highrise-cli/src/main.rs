@@ -20,6 +20,7 @@ use highrise_protocol::DEFAULT_PORT;
 
 mod attach;
 mod attach_python;
+mod classes;
 mod demo;
 mod listen;
 mod otlp;
@@ -73,7 +74,7 @@ enum Command {
     /// Summarise a recording (optionally against another) for people and CI.
     Report(report::ReportArgs),
     /// Objects created, freed and live per class in each phase of a recording.
-    Classes(predict::ClassesArgs),
+    Classes(classes::ClassesArgs),
     /// Predict a component's memory for N objects of a basis class from sample recordings.
     Predict(predict::PredictArgs),
 }
@@ -136,7 +137,7 @@ fn run() -> anyhow::Result<()> {
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
-        Command::Classes(args) => predict::run_classes(args),
+        Command::Classes(args) => classes::run_classes(args),
         Command::Predict(args) => predict::run_predict(args),
     }
 }

@@ -12,8 +12,8 @@
 
 use glam::Vec3;
 
-use crate::city::{CityLayout, NONE};
 use crate::geom::Ray;
+use crate::plan::{CityLayout, NONE};
 use crate::spec::LayoutError;
 
 /// What a ray hit.

@@ -2,8 +2,8 @@
 //! is the usual case (and several times faster than hashing at 200k ids); a hash map takes
 //! over when ids are sparse.
 
-use crate::city::NONE;
 use crate::fxhash::{map_with_capacity, FxHashMap};
+use crate::plan::NONE;
 
 /// Ids may exceed the number of methods by this factor (plus a constant) before the table
 /// turns into a hash map.

@@ -22,8 +22,8 @@
 //! existing rectangle — growth in place or a re-layout — sets [`InsertOutcome::relaid_out`]
 //! and bumps [`CityLayout::generation`].
 
-use crate::city::{CityLayout, Package, NONE};
 use crate::geom::GridRect;
+use crate::plan::{CityLayout, Package, NONE};
 use crate::spec::{LayoutError, MethodSpec};
 
 /// When a district must grow, it grows by at least this fraction of its extent.
@@ -225,7 +225,7 @@ impl CityLayout {
 
     fn new_class(&mut self, package: u32, name: &str) -> u32 {
         let id = self.classes.len() as u32;
-        self.classes.push(crate::city::Class {
+        self.classes.push(crate::plan::Class {
             name: name.to_owned(),
             package,
             blocks: Vec::new(),

@@ -57,8 +57,7 @@
 //! ```
 
 mod bytes;
-mod city;
-mod full;
+mod full_layout;
 mod fxhash;
 mod geom;
 mod graph;
@@ -68,12 +67,12 @@ mod insert;
 pub mod look;
 mod pack;
 mod pairs;
+mod plan;
 mod relayout;
 mod spec;
 mod stability;
 pub mod synthetic;
 
-pub use city::{Block, Building, CityLayout, Class, District, Package};
 pub use geom::Rect;
 pub use graph::layered;
 pub use hit::{Hit, HitTarget};
@@ -82,5 +81,6 @@ pub use pairs::{
     aligned_pair, aligned_pair_with_config, independent_pair, independent_pair_with_config,
     AlignedBuilding, AlignedPair, Change, IndependentPair,
 };
+pub use plan::{Block, Building, CityLayout, Class, District, Package};
 pub use spec::{LayoutConfig, LayoutError, MethodSpec};
 pub use stability::{area_overhead, measure_drift, Drift};

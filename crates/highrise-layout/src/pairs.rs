@@ -9,8 +9,8 @@
 
 use std::collections::HashSet;
 
-use crate::city::CityLayout;
 use crate::fxhash::{map_with_capacity, FxHashMap};
+use crate::plan::CityLayout;
 use crate::spec::{LayoutConfig, LayoutError, MethodRef, MethodSpec};
 
 /// How a method differs between version A and version B.
@@ -119,7 +119,7 @@ pub fn aligned_pair_with_config(
             }
         }
     }
-    let city = crate::full::build(&union, config)?;
+    let city = crate::full_layout::build(&union, config)?;
     let buildings: Vec<AlignedBuilding> = city
         .buildings()
         .iter()

@@ -16,11 +16,11 @@
 //! [`ANCHORED_MAX_RATIO`] times the ideal area. Building, class and package indices never
 //! change; district and block rectangles are rebuilt (one per package and class: annexes go).
 
-use crate::city::{BlockState, CityLayout, District, DistrictState, NONE};
-use crate::full::block_dims;
+use crate::full_layout::block_dims;
 use crate::geom::GridRect;
 use crate::hit::HitIndex;
 use crate::pack::{pack, pack_extent, Packed};
+use crate::plan::{BlockState, CityLayout, District, DistrictState, NONE};
 
 /// An insert that leaves the city's area above this multiple of a fresh full layout's area
 /// triggers a re-layout (as a fraction num / den, compared exactly on integer areas).
@@ -345,7 +345,7 @@ impl CityLayout {
                 let block = blocks.len() as u32;
                 class.blocks = vec![block];
                 let list = &members[class_start[c as usize]..class_start[c as usize + 1]];
-                blocks.push(crate::city::Block {
+                blocks.push(crate::plan::Block {
                     class: c,
                     district: part,
                     rect: block_rect.to_world(),

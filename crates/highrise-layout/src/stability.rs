@@ -1,7 +1,7 @@
 //! Measuring stability: how many buildings moved between two layouts of (mostly) the same
 //! methods, and how much area an incrementally grown city costs over a fresh layout.
 
-use crate::city::CityLayout;
+use crate::plan::CityLayout;
 
 /// How far buildings drifted between two layouts, matched by method id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

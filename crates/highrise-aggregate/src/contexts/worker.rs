@@ -8,7 +8,7 @@
 //! worker's wake-ups cost little per event; at most [`QUEUED_JOBS`] wait, then the
 //! aggregator waits too. Every read (export, node count, memory) first hands over what is
 //! gathered and waits for the worker to apply it, so a read sees every batch applied before
-//! it, as inline. The thread itself is [`crate::worker_thread::WorkerThread`].
+//! it, as inline. The thread itself is [`crate::state_worker::WorkerThread`].
 
 use std::sync::mpsc::{sync_channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -18,7 +18,7 @@ use highrise_protocol::{Event, MemoryAmount};
 use super::tree::{ContextTree, Contexts};
 use crate::edges::CallEdges;
 use crate::memory::{FoldShare, MemorySnapshot, MemoryState, Pending};
-use crate::worker_thread::WorkerThread;
+use crate::state_worker::WorkerThread;
 
 /// Events gathered before a job is handed to the worker.
 const JOB_EVENTS: usize = 16 * 1024;

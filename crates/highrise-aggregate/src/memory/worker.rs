@@ -11,7 +11,7 @@
 //! waits too. Every read hands over what is queued and waits for the worker, so it sees every
 //! record applied before it, as inline. The thread starts with the session's first memory
 //! record: sessions without any never start one. The thread itself is
-//! [`crate::worker_thread::WorkerThread`], as for [`crate::contexts::worker`].
+//! [`crate::state_worker::WorkerThread`], as for [`crate::contexts::worker`].
 //!
 //! Shared with the tree's thread (two cores, both busy): the records of every
 //! [`SHARED_EVERY`]-th method wait in [`MemoryHandle::shared`] until the aggregator adds them
@@ -26,7 +26,7 @@ use highrise_protocol::MemoryAmount;
 
 use super::fold::{MemorySnapshot, MemoryState, Pending};
 use crate::config::MemoryFold;
-use crate::worker_thread::WorkerThread;
+use crate::state_worker::WorkerThread;
 
 /// Records queued before they are handed to the worker.
 const JOB_RECORDS: usize = 8 * 1024;

@@ -19,7 +19,7 @@ use crate::pair::{Pair, PairInfo, NO_EPOCH, NO_PAIR};
 use crate::prefetch::prefetch;
 use crate::ring::{Entry, Ring};
 use crate::stats::AggregatorStats;
-use crate::thread::{Frame, ThreadState};
+use crate::thread_stack::{Frame, ThreadState};
 
 /// Which accumulator an interval is charged to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -482,12 +482,12 @@ impl CityLayout {
         methods: &[MethodSpec],
         config: &LayoutConfig,
     ) -> Result<CityLayout, LayoutError> {
-        crate::full::build(methods, config)
+        crate::full_layout::build(methods, config)
     }
 
     /// A city with no methods yet: just the root district, ready for [`CityLayout::insert`].
     pub fn empty(config: &LayoutConfig) -> CityLayout {
-        crate::full::bare_root(config)
+        crate::full_layout::bare_root(config)
     }
 
     /// Lays the city's current methods out afresh with [`CityLayout::full`]'s ordering: the
@@ -496,8 +496,8 @@ impl CityLayout {
         let refs = self.method_refs();
         // The ids were unique when inserted, so this cannot fail; an empty city is the
         // harmless answer if it ever did.
-        crate::full::build(&refs, &self.config)
-            .unwrap_or_else(|_| crate::full::bare_root(&self.config))
+        crate::full_layout::build(&refs, &self.config)
+            .unwrap_or_else(|_| crate::full_layout::bare_root(&self.config))
     }
 
     /// Counts the changes of existing geometry: it increases every time an existing district,
@@ -572,6 +572,13 @@ impl CityLayout {
             )
             .sum();
         covered / self.area_wu2()
+    }
+
+    /// Share of the plate covered by blocks, at any depth: the ground buildings stand on (the
+    /// rest is streets, margins, and room a district grew into but has not built on).
+    pub fn plate_built_share(&self) -> f32 {
+        let built: f32 = self.blocks.iter().map(|b| b.rect.area_wu2()).sum();
+        built / self.area_wu2()
     }
 
     /// Area of the whole city, square world units.

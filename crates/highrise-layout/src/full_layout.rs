@@ -11,15 +11,15 @@
 //! allocated for plots ([`BlockState`] keeps a fresh block's plot map implicit).
 
 use crate::bytes;
-use crate::city::{
-    Block, BlockState, Building, CityLayout, Class, ClassIndex, District, DistrictState, NameArena,
-    Package, NONE,
-};
 use crate::fxhash::{map_with_capacity, FxHashMap};
 use crate::geom::GridRect;
 use crate::hit::HitIndex;
 use crate::idmap::IdMap;
 use crate::pack::{pack, Packed};
+use crate::plan::{
+    Block, BlockState, Building, CityLayout, Class, ClassIndex, District, DistrictState, NameArena,
+    Package, NONE,
+};
 use crate::relayout::{Item as TrackedItem, Tracker};
 use crate::spec::{LayoutConfig, LayoutError, MethodLike, MethodRef};
 
