@@ -412,10 +412,11 @@ impl Cities {
     /// Everything a page that joins now needs: the look, the sessions, each city's plan and
     /// towers as sent so far.
     pub fn full_state(&self) -> Vec<Message> {
-        let mut out = vec![
-            Message::Text(hello_message()),
-            Message::Text(self.sent_sessions.clone()),
-        ];
+        let mut out = vec![Message::Text(hello_message())];
+        // Before the first tick no session list has been made: the tick brings it.
+        if !self.sent_sessions.is_empty() {
+            out.push(Message::Text(self.sent_sessions.clone()));
+        }
         for city in self.sessions.values() {
             if city.sent_generation == 0 {
                 continue;
@@ -609,5 +610,38 @@ impl std::fmt::Debug for Cities {
         f.debug_struct("Cities")
             .field("sessions", &self.sessions.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page that joins before the first tick gets the look and no session list yet (the tick
+    /// brings it), never an empty text the page cannot read as JSON.
+    #[test]
+    fn every_text_a_joining_page_gets_is_json() {
+        let mut cities = Cities::new(AlertConfig::default());
+        let texts = |cities: &Cities| -> Vec<String> {
+            cities
+                .full_state()
+                .into_iter()
+                .filter_map(|message| match message {
+                    Message::Text(text) => Some(text),
+                    Message::Binary(_) => None,
+                })
+                .collect()
+        };
+        let before = texts(&cities);
+        assert_eq!(before.len(), 1, "{before:?}");
+        cities.tick();
+        let after = texts(&cities);
+        assert_eq!(after.len(), 2, "{after:?}");
+        for text in before.iter().chain(&after) {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(text).is_ok(),
+                "{text:?}"
+            );
+        }
     }
 }
