@@ -363,12 +363,15 @@ pub struct Cities {
 
 impl Cities {
     pub fn new(alert_config: AlertConfig) -> Self {
-        Self {
+        let mut cities = Self {
             sessions: BTreeMap::new(),
             diff: None,
             alert_config,
             sent_sessions: String::new(),
-        }
+        };
+        // A page that joins before the first tick gets the (empty) list, valid JSON.
+        cities.sent_sessions = cities.sessions_message();
+        cities
     }
 
     /// Folds one report in (the city changes on the next [`Cities::tick`]).
@@ -412,11 +415,10 @@ impl Cities {
     /// Everything a page that joins now needs: the look, the sessions, each city's plan and
     /// towers as sent so far.
     pub fn full_state(&self) -> Vec<Message> {
-        let mut out = vec![Message::Text(hello_message())];
-        // Before the first tick no session list has been made: the tick brings it.
-        if !self.sent_sessions.is_empty() {
-            out.push(Message::Text(self.sent_sessions.clone()));
-        }
+        let mut out = vec![
+            Message::Text(hello_message()),
+            Message::Text(self.sent_sessions.clone()),
+        ];
         for city in self.sessions.values() {
             if city.sent_generation == 0 {
                 continue;
@@ -617,8 +619,8 @@ impl std::fmt::Debug for Cities {
 mod tests {
     use super::*;
 
-    /// A page that joins before the first tick gets the look and no session list yet (the tick
-    /// brings it), never an empty text the page cannot read as JSON.
+    /// A page that joins before the first tick gets the look and the (empty) session list, never
+    /// an empty text the page cannot read as JSON.
     #[test]
     fn every_text_a_joining_page_gets_is_json() {
         let mut cities = Cities::new(AlertConfig::default());
@@ -633,7 +635,7 @@ mod tests {
                 .collect()
         };
         let before = texts(&cities);
-        assert_eq!(before.len(), 1, "{before:?}");
+        assert_eq!(before.len(), 2, "{before:?}");
         cities.tick();
         let after = texts(&cities);
         assert_eq!(after.len(), 2, "{after:?}");
