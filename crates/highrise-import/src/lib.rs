@@ -80,9 +80,18 @@ pub use profile::{FOLDED_MAX_SAMPLES, FOLDED_PERIOD_NS};
 /// removed once it is open (the reader holds it).
 pub fn open(path: impl AsRef<Path>) -> Result<RecordingReader<BufReader<File>>, RecordError> {
     let path = path.as_ref();
-    let Some(format) = ProfileFormat::of_file(path)? else {
-        return RecordingReader::open(path);
-    };
+    match ProfileFormat::of_file(path)? {
+        Some(format) => open_profile(path, format),
+        None => RecordingReader::open(path),
+    }
+}
+
+/// Opens the profile at `path`, of `format` ([`ProfileFormat::of_file`]), converted into a
+/// temporary recording whose name is removed once it is open (the reader holds it).
+pub fn open_profile(
+    path: &Path,
+    format: ProfileFormat,
+) -> Result<RecordingReader<BufReader<File>>, RecordError> {
     let converted = converted_path(path, format);
     let written = File::create(&converted)
         .map_err(RecordError::from)
@@ -90,7 +99,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<RecordingReader<BufReader<File>>, 
     // Opened (or failed), the converted file needs no name: it goes with the reader.
     let opened = written.and_then(|()| Ok(File::open(&converted)?));
     let _ = std::fs::remove_file(&converted);
-    RecordingReader::new(BufReader::with_capacity(256 * 1024, opened?))
+    RecordingReader::from_file(opened?)
 }
 
 /// Converts a profile held in memory (of `format`) into a recording written to `out`, as the
@@ -124,8 +133,8 @@ pub fn convert(
         .write(&program, out)
 }
 
-/// Where [`open`] puts a converted profile (it opens it and removes the name at once).
-pub fn converted_path(path: &Path, format: ProfileFormat) -> PathBuf {
+/// Where [`open_profile`] puts a converted profile (it opens it and removes the name at once).
+fn converted_path(path: &Path, format: ProfileFormat) -> PathBuf {
     let stem = path
         .file_name()
         .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());

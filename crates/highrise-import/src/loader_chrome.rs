@@ -10,11 +10,6 @@ use crate::importer::{Imported, Importer};
 use crate::naming::split_located;
 use crate::trace::Trace;
 
-#[cfg(test)]
-pub(crate) fn parse_chrome_trace(bytes: &[u8]) -> Result<Trace, RecordError> {
-    read_chrome_trace(bytes)
-}
-
 /// A `pid` or `tid`: a number (no allocation) or, rarely, a string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub(crate) enum ChromeId {

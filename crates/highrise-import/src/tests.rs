@@ -145,7 +145,7 @@ fn folded_samples_spread_each_stack_evenly_per_thread() {
 
 #[test]
 fn chrome_trace_calls_become_enters_and_exits_in_order() {
-    let trace = parse_chrome_trace(
+    let trace = read_chrome_trace(
         r#"{"traceEvents":[
             {"ph":"M","pid":1,"tid":7,"name":"thread_name","args":{"name":"worker"}},
             {"ph":"X","pid":1,"tid":7,"ts":1010,"dur":5,"name":"inner (a.py:3)"},
@@ -167,7 +167,7 @@ fn chrome_trace_calls_become_enters_and_exits_in_order() {
     write_trace(trace, "t", &mut out).expect("writes");
     let mut reader = crate::RecordingReader::new(std::io::Cursor::new(out)).expect("a recording");
     assert!(reader.frame_count() > 3);
-    assert!(parse_chrome_trace(br#"{"traceEvents":[{"ph":"i","ts":1}]}"#).is_err());
+    assert!(read_chrome_trace(&br#"{"traceEvents":[{"ph":"i","ts":1}]}"#[..]).is_err());
     let _ = reader.frames();
 }
 
@@ -188,7 +188,7 @@ fn chrome_traces_of_many_batches_keep_every_call_and_name() {
     }
     json.push_str(r#"{"ph":"M","pid":1,"tid":0,"name":"thread_name","args":{"name":"main"}}]}"#);
     assert!(json.len() > 4 * CHROME_BATCH_BYTES);
-    let trace = parse_chrome_trace(json.as_bytes()).expect("parses");
+    let trace = read_chrome_trace(json.as_bytes()).expect("parses");
     assert_eq!(trace.threads.len(), 3);
     assert_eq!(trace.threads[0].0, "main");
     for (tid, (_, thread_calls)) in trace.threads.iter().enumerate() {
@@ -203,17 +203,17 @@ fn chrome_traces_of_many_batches_keep_every_call_and_name() {
         assert_eq!(got, expected, "thread {tid}");
     }
     let bad = json.replacen(r#""ts":590000,"#, r#""ts":"late","#, 1);
-    let Err(error) = parse_chrome_trace(bad.as_bytes()) else {
+    let Err(error) = read_chrome_trace(bad.as_bytes()) else {
         panic!("a bad event must fail");
     };
     assert!(error.to_string().contains("an event"), "{error}");
     // The bad event near the end, then the file cut: the event comes first in the file.
-    let Err(error) = parse_chrome_trace(&bad.as_bytes()[..bad.len() - 2000]) else {
+    let Err(error) = read_chrome_trace(&bad.as_bytes()[..bad.len() - 2000]) else {
         panic!("a bad event in a cut trace must fail");
     };
     assert!(error.to_string().contains("an event"), "{error}");
     let cut = &json.as_bytes()[..json.len() / 2];
-    let Err(error) = parse_chrome_trace(cut) else {
+    let Err(error) = read_chrome_trace(cut) else {
         panic!("a cut trace must fail");
     };
     assert!(error.to_string().contains("ends inside"), "{error}");

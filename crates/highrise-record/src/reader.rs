@@ -106,8 +106,12 @@ enum Step {
 impl RecordingReader<BufReader<File>> {
     /// Opens a recording file (`highrise_import::open` opens other tools' profiles too).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, RecordError> {
-        let path = path.as_ref();
-        Self::new(BufReader::with_capacity(256 * 1024, File::open(path)?))
+        Self::from_file(File::open(path.as_ref())?)
+    }
+
+    /// Reads the recording in an open file (buffered for the reader's block reads).
+    pub fn from_file(file: File) -> Result<Self, RecordError> {
+        Self::new(BufReader::with_capacity(256 * 1024, file))
     }
 }
 

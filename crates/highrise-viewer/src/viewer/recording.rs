@@ -173,7 +173,9 @@ impl Recorder {
                     path: path.to_owned(),
                     speed,
                     start_index,
-                    thread: std::thread::spawn(move || highrise_import::open(converted)),
+                    thread: std::thread::spawn(move || {
+                        highrise_import::open_profile(&converted, format)
+                    }),
                 });
             }
             // A recording (or an unreadable file, whose error the replay's open gives).
