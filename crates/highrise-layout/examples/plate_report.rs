@@ -1,7 +1,7 @@
 //! How much of the city's plate its districts cover: the share of the root district covered
-//! by what stands on it directly (its districts and blocks), and by blocks at any depth (where
-//! buildings stand), for a full layout and for the same methods inserted lazily (in the given
-//! order and in a shuffled one).
+//! by what stands on it directly (its districts and blocks), by blocks at any depth (where
+//! buildings stand), and the bare ground nothing stands on, for a full layout and for the
+//! same methods inserted lazily (in the given order and in a shuffled one).
 //!
 //! `cargo run --release -p highrise-layout --example plate_report [METHODS | FILE.tsv]`
 //!
@@ -14,12 +14,13 @@ use std::time::Instant;
 use highrise_layout::synthetic::{synthetic_methods, SplitMix64, SyntheticShape};
 use highrise_layout::{CityLayout, MethodSpec};
 
-/// (Covered share of the plate, built share, its width / depth.)
-fn plate(city: &CityLayout) -> (f32, f32, f32) {
+/// (Covered share of the plate, built share, bare share, its width / depth.)
+fn plate(city: &CityLayout) -> (f32, f32, f32, f32) {
     let root = city.bounds();
     (
         city.plate_covered_share(),
         city.plate_built_share(),
+        city.plate_unbuilt_share(),
         root.width_wu() / root.depth_wu(),
     )
 }
@@ -55,14 +56,16 @@ fn main() {
             .collect(),
     };
     let full = CityLayout::full(&methods).expect("unique ids");
-    let (covered, built, aspect) = plate(&full);
+    let (covered, built, bare, aspect) = plate(&full);
     println!(
-        "{} methods, {} packages: full layout covers {:.1} % of its plate, blocks {:.1} % \
-         (width/depth {aspect:.2})",
+        "{} methods, {} packages: full layout covers {:.1} % of its plate, blocks {:.1} %, \
+         bare ground {:.1} % (width/depth {aspect:.2}, area {:.0})",
         methods.len(),
         full.packages().len(),
         100.0 * covered,
-        100.0 * built
+        100.0 * built,
+        100.0 * bare,
+        full.area_wu2()
     );
     // The dearest insert: a method of a new package (every district then fills again).
     // (The first insert into a full layout sets up its bookkeeping: timed apart.)
@@ -86,12 +89,14 @@ fn main() {
     }
     for (name, order) in [("in the given order", in_order), ("shuffled", shuffled)] {
         let (city, seconds) = lazily(&methods, &order);
-        let (covered, built, aspect) = plate(&city);
+        let (covered, built, bare, aspect) = plate(&city);
         println!(
-            "inserted {name}: covers {:.1} % of its plate, blocks {:.1} % (width/depth \
-             {aspect:.2}), area {:.2}x the full layout's, {} re-layouts, {seconds:.2} s",
+            "inserted {name}: covers {:.1} % of its plate, blocks {:.1} %, bare ground \
+             {:.1} % (width/depth {aspect:.2}), area {:.2}x the full layout's, {} re-layouts, \
+             {seconds:.2} s",
             100.0 * covered,
             100.0 * built,
+            100.0 * bare,
             city.area_wu2() / full.area_wu2(),
             city.relayout_count()
         );

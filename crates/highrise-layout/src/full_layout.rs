@@ -15,7 +15,7 @@ use crate::fxhash::{map_with_capacity, FxHashMap};
 use crate::geom::GridRect;
 use crate::hit::HitIndex;
 use crate::idmap::IdMap;
-use crate::pack::{pack, Packed};
+use crate::pack::{self, Footprint, Packed, Shape};
 use crate::plan::{
     Block, BlockState, Building, CityLayout, Class, ClassIndex, District, DistrictState, NameArena,
     Package, NONE,
@@ -382,11 +382,14 @@ fn package_preorder(items: &[Vec<Item>]) -> Vec<u32> {
 /// Sizes (plots) of every block and district, and each package's packing of its children.
 struct Sizes {
     blocks: Vec<(i32, i32)>,
+    /// Per package, the ways its children can be packed ([`pack::shapes`]).
+    shapes: Vec<Vec<Shape>>,
     districts: Vec<(i32, i32)>,
     packed: Vec<Packed>,
 }
 
-/// Step 6. Sizes bottom-up: pack every package's children.
+/// Step 6. Sizes: every package's shapes bottom-up, then each district's shape and packing
+/// top-down (the root takes its best shape; a district takes the one its parent chose).
 fn measure(
     classes: &[TmpClass],
     items: &[Vec<Item>],
@@ -394,35 +397,68 @@ fn measure(
     config: &LayoutConfig,
 ) -> Sizes {
     let street = config.street();
-    let pad = config.pad();
+    let edge = 2 * config.pad() - street;
     let block_sizes: Vec<(i32, i32)> = classes
         .iter()
         .map(|c| block_dims(c.count, config.block_reserve_fraction))
         .collect();
-    let mut district_sizes = vec![(0_i32, 0_i32); items.len()];
-    let mut packed: Vec<Packed> = vec![Packed::default(); items.len()];
-    let mut footprints: Vec<(i32, i32)> = Vec::new();
+    let block_footprints: Vec<Footprint> = block_sizes
+        .iter()
+        .map(|&(w, h)| (w + street, h + street))
+        .collect();
+    let mut shapes: Vec<Vec<Shape>> = vec![Vec::new(); items.len()];
+    // Per package, its district's footprints, one per shape.
+    let mut footprints: Vec<Vec<Footprint>> = vec![Vec::new(); items.len()];
     for &p in order.iter().rev() {
-        footprints.clear();
-        footprints.extend(items[p as usize].iter().map(|item| {
-            let (w, h) = match *item {
-                Item::Package(s) => district_sizes[s as usize],
-                Item::Class(c) => block_sizes[c as usize],
-            };
-            (w + street, h + street)
-        }));
-        let result = pack(&footprints);
-        district_sizes[p as usize] = (
-            result.width + 2 * pad - street,
-            result.height + 2 * pad - street,
-        );
+        let found = {
+            let options = child_options(&items[p as usize], &block_footprints, &footprints);
+            pack::shapes(&options)
+        };
+        footprints[p as usize] = pack::district_footprints(&found, config.pad()).collect();
+        shapes[p as usize] = found;
+    }
+    let mut district_sizes = vec![(0_i32, 0_i32); items.len()];
+    let mut chosen: Vec<Shape> = vec![Shape::default(); items.len()];
+    let mut packed: Vec<Packed> = vec![Packed::default(); items.len()];
+    if let Some(&root) = order.first() {
+        chosen[root as usize] = pack::best(&shapes[root as usize]);
+    }
+    for &p in order {
+        let options = child_options(&items[p as usize], &block_footprints, &footprints);
+        let result = pack::place(&options, chosen[p as usize].trial);
+        for (item, &option) in items[p as usize].iter().zip(&result.chosen) {
+            if let Item::Package(s) = *item {
+                chosen[s as usize] = shapes[s as usize]
+                    .get(usize::from(option))
+                    .copied()
+                    .unwrap_or_default();
+            }
+        }
+        district_sizes[p as usize] = (result.width + edge, result.height + edge);
         packed[p as usize] = result;
     }
     Sizes {
         blocks: block_sizes,
+        shapes,
         districts: district_sizes,
         packed,
     }
+}
+
+/// A package's children as the packer sees them: a block's one footprint, a sub-district's
+/// footprint per shape.
+fn child_options<'a>(
+    items: &[Item],
+    block_footprints: &'a [Footprint],
+    district_footprints: &'a [Vec<Footprint>],
+) -> Vec<&'a [Footprint]> {
+    items
+        .iter()
+        .map(|item| match *item {
+            Item::Package(s) => district_footprints[s as usize].as_slice(),
+            Item::Class(c) => std::slice::from_ref(&block_footprints[c as usize]),
+        })
+        .collect()
 }
 
 /// Grid origin of every district (by package) and block (by class).
@@ -580,10 +616,10 @@ fn emit(
     city.hit = HitIndex::build(&city);
     // What insertion needs to track the ideal footprint: children in this order, sizes.
     let mut sorted = vec![Vec::new(); order.len()];
-    let mut ideal = vec![(0, 0); order.len()];
+    let mut ideal = vec![Vec::new(); order.len()];
     for (p, list) in items.iter().enumerate() {
         let k = canon_package[p] as usize;
-        ideal[k] = district_sizes[p];
+        ideal[k] = sizes.shapes[p].clone();
         sorted[k] = list
             .iter()
             .map(|item| match *item {

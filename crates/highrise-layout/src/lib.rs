@@ -10,7 +10,9 @@
 //!   every method a building on a uniform 1 x 1 plot; a class's methods together on one block,
 //!   alphabetical; classes and sub-packages inside their package's district, most methods at
 //!   the origin corner (min X, min Z), ties by name; streets between blocks and districts;
-//!   near-square districts. The result is a pure function of the set of methods.
+//!   near-square districts, each sub-district in whichever of its shapes fits where it lands
+//!   (`pack.rs`), so districts of different sizes tile their parent. The result is a pure
+//!   function of the set of methods.
 //! - [`CityLayout::insert`] adds a method defined later, in place where it can (free plots,
 //!   then growing the block, then growing districts, then annexes). The city never gets larger
 //!   than 1.3x the footprint of a fresh [`CityLayout::full`] of the same methods, whatever the

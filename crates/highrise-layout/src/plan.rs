@@ -581,6 +581,20 @@ impl CityLayout {
         built / self.area_wu2()
     }
 
+    /// Share of the plate that is bare ground: room inside districts that nothing stands on
+    /// (neither blocks nor sub-districts, nor the streets and margins between them), which
+    /// packing leaves above short columns and beside short shelves and which grown districts
+    /// hold for later methods.
+    pub fn plate_unbuilt_share(&self) -> f32 {
+        let unbuilt: i64 = self
+            .district_state
+            .iter()
+            .flat_map(|d| &d.free)
+            .map(GridRect::area)
+            .sum();
+        unbuilt as f32 / self.area_wu2()
+    }
+
     /// Area of the whole city, square world units.
     pub fn area_wu2(&self) -> f32 {
         self.bounds().area_wu2()

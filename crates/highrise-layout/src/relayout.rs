@@ -2,10 +2,11 @@
 //! anchored re-layout that runs when the city outgrows it.
 //!
 //! [`Tracker`] keeps, per package, its children in [`CityLayout::full`]'s order (most methods
-//! first, ties by name, classes before packages) and the district size `full` would give it,
-//! so the area of a fresh full layout of the city's methods is known exactly after every
-//! insert. Only the packages on the inserted method's path are re-sorted (a stable sort of an
-//! almost sorted list) and re-packed (only when their sequence of child footprints changed).
+//! first, ties by name, classes before packages) and the shapes `full` would find for its
+//! district ([`crate::pack::shapes`]), so the area of a fresh full layout of the city's
+//! methods is known exactly after every insert. Only the packages on the inserted method's
+//! path are re-sorted (a stable sort of an almost sorted list) and re-packed (only when their
+//! sequence of child footprints changed).
 //!
 //! When an insert leaves the city larger than [`MAX_AREA_RATIO`] times that ideal area, the
 //! whole city is re-laid out with anchors: every district packs its children in the order of
@@ -19,7 +20,7 @@
 use crate::full_layout::block_dims;
 use crate::geom::GridRect;
 use crate::hit::HitIndex;
-use crate::pack::{pack, pack_extent, Packed};
+use crate::pack::{self, ChildFootprints, Packed, Shape};
 use crate::plan::{BlockState, CityLayout, District, DistrictState, NONE};
 
 /// An insert that leaves the city's area above this multiple of a fresh full layout's area
@@ -43,23 +44,22 @@ pub(crate) enum Item {
 pub(crate) struct Tracker {
     /// Per package: children in full's order.
     sorted: Vec<Vec<Item>>,
-    /// Per package: the footprints of `sorted` when its ideal size was last packed.
-    packed_seq: Vec<Vec<(i32, i32)>>,
-    /// Per package: the district size (plots) a full layout would give it.
-    ideal: Vec<(i32, i32)>,
+    /// Per package: the footprints of `sorted` when its shapes were last packed.
+    packed_seq: Vec<ChildFootprints>,
+    /// Per package: the shapes a full layout would find for it ([`pack::shapes`]).
+    ideal: Vec<Vec<Shape>>,
     /// Per package: children in the order of the last layout, later arrivals appended.
     anchor: Vec<Vec<Item>>,
 }
 
 impl Tracker {
     /// A tracker for a city whose packages' children stand in full's order `sorted` with
-    /// ideal district sizes `ideal` (what the full layout computed, so nothing is sorted or
-    /// packed here).
+    /// shapes `ideal` (what the full layout computed, so nothing is sorted or packed here).
     /// Their footprints are not known yet, so each package is re-packed on its first change.
-    pub(crate) fn new(sorted: Vec<Vec<Item>>, ideal: Vec<(i32, i32)>) -> Self {
+    pub(crate) fn new(sorted: Vec<Vec<Item>>, ideal: Vec<Vec<Shape>>) -> Self {
         Tracker {
             anchor: sorted.clone(),
-            packed_seq: vec![Vec::new(); sorted.len()],
+            packed_seq: vec![ChildFootprints::default(); sorted.len()],
             sorted,
             ideal,
         }
@@ -100,8 +100,8 @@ impl CityLayout {
         let mut tracker = Tracker {
             anchor: sorted.clone(),
             sorted,
-            packed_seq: vec![Vec::new(); n],
-            ideal: vec![(0, 0); n],
+            packed_seq: vec![ChildFootprints::default(); n],
+            ideal: vec![Vec::new(); n],
         };
         // Parents are created before their children, so children have larger indices.
         for p in (0..n).rev() {
@@ -110,42 +110,61 @@ impl CityLayout {
         tracker
     }
 
-    /// Footprint (plots, street included) of a child in the ideal layout.
-    fn ideal_footprint(&self, tracker: &Tracker, item: Item) -> (i32, i32) {
-        self.child_footprint(item, |p| tracker.ideal[p as usize])
-    }
-
-    /// Footprint (plots, street included) of a child: a sub-package's district of
-    /// `package_size`, or a class's block as `full` sizes it.
-    fn child_footprint(&self, item: Item, package_size: impl Fn(u32) -> (i32, i32)) -> (i32, i32) {
+    /// Adds to `out` the footprints (plots, street included) a child can take: a
+    /// sub-package's district in one of `package_shapes`, or a class's block as `full` sizes
+    /// it.
+    fn push_footprints<'a>(
+        &self,
+        out: &mut ChildFootprints,
+        item: Item,
+        package_shapes: impl Fn(u32) -> &'a [Shape],
+    ) {
         let street = self.config.street();
-        let (w, h) = match item {
-            Item::Package(p) => package_size(p),
-            Item::Class(c) => block_dims(
-                self.classes[c as usize].method_count,
-                self.config.block_reserve_fraction,
-            ),
-        };
-        (w + street, h + street)
+        match item {
+            Item::Package(p) => {
+                out.push(pack::district_footprints(
+                    package_shapes(p),
+                    self.config.pad(),
+                ));
+            }
+            Item::Class(c) => {
+                let (w, h) = block_dims(
+                    self.classes[c as usize].method_count,
+                    self.config.block_reserve_fraction,
+                );
+                out.push([(w + street, h + street)]);
+            }
+        }
     }
 
-    /// Recomputes package `p`'s ideal size if its children's footprints changed (or `force`).
+    /// The footprints of `items`, sub-packages in `shapes`.
+    fn footprints_of(&self, items: &[Item], shapes: &[Vec<Shape>]) -> ChildFootprints {
+        let mut out = ChildFootprints::default();
+        for &item in items {
+            self.push_footprints(&mut out, item, |p| &shapes[p as usize]);
+        }
+        out
+    }
+
+    /// Recomputes package `p`'s ideal shapes if its children's footprints changed (or `force`).
     fn repack_ideal(&self, tracker: &mut Tracker, p: u32, force: bool) {
-        let seq: Vec<(i32, i32)> = tracker.sorted[p as usize]
-            .iter()
-            .map(|&item| self.ideal_footprint(tracker, item))
-            .collect();
+        let seq = self.footprints_of(&tracker.sorted[p as usize], &tracker.ideal);
         if !force && seq == tracker.packed_seq[p as usize] {
             return;
         }
-        let (w, h) = pack_extent(&seq);
-        tracker.ideal[p as usize] = self.district_size(w, h);
+        tracker.ideal[p as usize] = pack::shapes(&seq.children());
         tracker.packed_seq[p as usize] = seq;
     }
 
     fn district_size(&self, content_w: i32, content_h: i32) -> (i32, i32) {
         let edge = 2 * self.config.pad() - self.config.street();
         (content_w + edge, content_h + edge)
+    }
+
+    /// The district size of the best of `shapes` (the root's).
+    fn best_size(&self, shapes: &[Shape]) -> (i32, i32) {
+        let shape = pack::best(shapes);
+        self.district_size(shape.width, shape.height)
     }
 
     /// Brings the tracker up to date after an insert into `class` of `package` that created
@@ -164,8 +183,8 @@ impl CityLayout {
         for p in new_packages_from..self.packages.len() {
             tracker.sorted.push(Vec::new());
             tracker.anchor.push(Vec::new());
-            tracker.packed_seq.push(Vec::new());
-            tracker.ideal.push(self.district_size(0, 0));
+            tracker.packed_seq.push(ChildFootprints::default());
+            tracker.ideal.push(Vec::new());
             if let Some(parent) = self.packages[p].parent {
                 tracker.sorted[parent as usize].push(Item::Package(p as u32));
                 tracker.anchor[parent as usize].push(Item::Package(p as u32));
@@ -195,8 +214,9 @@ impl CityLayout {
                 items.swap(at - 1, at);
                 at -= 1;
             }
-            let footprint = self.ideal_footprint(&tracker, child);
-            let same = !moved && tracker.packed_seq[q as usize].get(at) == Some(&footprint);
+            let mut footprint = ChildFootprints::default();
+            self.push_footprints(&mut footprint, child, |p| &tracker.ideal[p as usize]);
+            let same = !moved && tracker.packed_seq[q as usize].get(at) == footprint.get(0);
             if !same {
                 self.repack_ideal(&mut tracker, q, false);
             }
@@ -209,7 +229,7 @@ impl CityLayout {
     /// Area (plots) of a fresh full layout of the city's methods, as tracked.
     pub(crate) fn ideal_area(&self) -> i64 {
         let (w, h) = match &self.tracker {
-            Some(t) => t.ideal[0],
+            Some(t) => self.best_size(&t.ideal[0]),
             None => return self.district_state[0].rect.area(),
         };
         i64::from(w) * i64::from(h)
@@ -242,47 +262,61 @@ impl CityLayout {
     }
 
     fn ideal_area_of(&self, tracker: &Tracker) -> i64 {
-        let (w, h) = tracker.ideal[0];
+        let (w, h) = self.best_size(&tracker.ideal[0]);
         i64::from(w) * i64::from(h)
     }
 
     /// Sizes and packings of every package, children in anchored order (falling back per
-    /// district) or in full's order.
+    /// district) or in full's order: every package's shapes bottom-up, then each district's
+    /// shape and packing top-down, as in a full layout.
     fn plan(&self, tracker: &Tracker, anchored: bool) -> Plan {
         let n = self.packages.len();
-        let mut plan = Plan {
-            order: vec![Vec::new(); n],
-            size: vec![(0, 0); n],
-            packed: vec![Packed::default(); n],
-        };
-        let footprints = |plan: &Plan, items: &[Item]| -> Vec<(i32, i32)> {
-            items
-                .iter()
-                .map(|&item| self.child_footprint(item, |p| plan.size[p as usize]))
-                .collect()
+        let mut order: Vec<Vec<Item>> = vec![Vec::new(); n];
+        let mut shapes: Vec<Vec<Shape>> = vec![Vec::new(); n];
+        let area = |shapes: &[Shape]| {
+            let (w, h) = self.best_size(shapes);
+            i64::from(w) * i64::from(h)
         };
         for p in (0..n).rev() {
             let sorted = &tracker.sorted[p];
-            let mut order = if anchored {
+            let mut items = if anchored {
                 tracker.anchor[p].clone()
             } else {
                 sorted.clone()
             };
-            let mut sizes = footprints(&plan, &order);
-            if anchored && order != *sorted {
-                let (aw, ah) = pack_extent(&sizes);
-                let sorted_sizes = footprints(&plan, sorted);
-                let (sw, sh) = pack_extent(&sorted_sizes);
+            let mut found = pack::shapes(&self.footprints_of(&items, &shapes).children());
+            if anchored && items != *sorted {
+                let sorted_found = pack::shapes(&self.footprints_of(sorted, &shapes).children());
                 let (num, den) = ANCHOR_SLACK;
-                if i64::from(aw) * i64::from(ah) * den > i64::from(sw) * i64::from(sh) * num {
-                    order = sorted.clone();
-                    sizes = sorted_sizes;
+                if area(&found) * den > area(&sorted_found) * num {
+                    items = sorted.clone();
+                    found = sorted_found;
                 }
             }
-            let packed = pack(&sizes);
+            shapes[p] = found;
+            order[p] = items;
+        }
+        let mut plan = Plan {
+            size: vec![(0, 0); n],
+            packed: vec![Packed::default(); n],
+            order,
+        };
+        let mut chosen = vec![Shape::default(); n];
+        chosen[0] = pack::best(&shapes[0]);
+        // Parents are created before their children, so children have larger indices.
+        for p in 0..n {
+            let seq = self.footprints_of(&plan.order[p], &shapes);
+            let packed = pack::place(&seq.children(), chosen[p].trial);
+            for (&item, &option) in plan.order[p].iter().zip(&packed.chosen) {
+                if let Item::Package(s) = item {
+                    chosen[s as usize] = shapes[s as usize]
+                        .get(usize::from(option))
+                        .copied()
+                        .unwrap_or_default();
+                }
+            }
             plan.size[p] = self.district_size(packed.width, packed.height);
             plan.packed[p] = packed;
-            plan.order[p] = order;
         }
         plan
     }
