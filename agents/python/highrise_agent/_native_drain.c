@@ -404,40 +404,11 @@ static PyObject *pack_to_bytes(const Event *events, uint32_t slots, uint64_t bas
     return bytes;
 }
 
-/* pack_events_for_test(base, [(timestamp, code)]) -> bytes: the packer, for the golden test. */
-PyObject *hr_pack_events_for_test(PyObject *module, PyObject *args)
+/* The golden tests' packers: pack_events_for_test(base, [(timestamp, code)]) -> bytes (the
+ * events packer) and pack_records_for_test(base, [(timestamp, head) or (timestamp, head, count,
+ * free, bytes)]) -> bytes (the records packer; head = id << 2 | kind). */
+static PyObject *pack_for_test(PyObject *args, int records)
 {
-    (void)module;
-    unsigned long long base;
-    PyObject *list;
-    if (!PyArg_ParseTuple(args, "KO!", &base, &PyList_Type, &list)) {
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    Event *events = calloc(n ? (size_t)n : 1, sizeof(Event));
-    if (events == NULL) {
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long ts;
-        unsigned int code;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "KI", &ts, &code)) {
-            free(events);
-            return NULL;
-        }
-        events[i].ts = ts;
-        events[i].code = code;
-    }
-    PyObject *packed = pack_to_bytes(events, (uint32_t)n, base, 0);
-    free(events);
-    return packed;
-}
-
-/* pack_records_for_test(base, [(timestamp, head) or (timestamp, head, count, free, bytes)]) ->
- * bytes: the records packer (head = id << 2 | kind), for the golden test. */
-PyObject *hr_pack_records_for_test(PyObject *module, PyObject *args)
-{
-    (void)module;
     unsigned long long base;
     PyObject *list;
     if (!PyArg_ParseTuple(args, "KO!", &base, &PyList_Type, &list)) {
@@ -453,7 +424,8 @@ PyObject *hr_pack_records_for_test(PyObject *module, PyObject *args)
         unsigned long long ts, count = 0, nbytes = 0;
         unsigned int code;
         int free_ = 0;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "KI|KpK", &ts, &code, &count, &free_, &nbytes)) {
+        const char *format = records ? "KI|KpK" : "KI";
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), format, &ts, &code, &count, &free_, &nbytes)) {
             free(events);
             return NULL;
         }
@@ -461,15 +433,27 @@ PyObject *hr_pack_records_for_test(PyObject *module, PyObject *args)
         events[slots].code = code;
         events[slots].free = (uint32_t)free_;
         slots++;
-        if ((code & 3u) == KIND_MEMORY) {
+        if (records && (code & 3u) == KIND_MEMORY) {
             MemPayload *payload = (MemPayload *)&events[slots++];
             payload->count = count;
             payload->bytes = nbytes;
         }
     }
-    PyObject *packed = pack_to_bytes(events, slots, base, 1);
+    PyObject *packed = pack_to_bytes(events, slots, base, records);
     free(events);
     return packed;
+}
+
+PyObject *hr_pack_events_for_test(PyObject *module, PyObject *args)
+{
+    (void)module;
+    return pack_for_test(args, 0);
+}
+
+PyObject *hr_pack_records_for_test(PyObject *module, PyObject *args)
+{
+    (void)module;
+    return pack_for_test(args, 1);
 }
 
 /* frame_for_test(tag, thread_id, base, count, packed) -> bytes: the frame drain makes around

@@ -190,8 +190,9 @@ impl Aggregator {
         }
         for &method_id in &stack[common..] {
             let pair_index = self.engine.lookup_pair(thread, thread_index, method_id);
+            let excluded = self.engine.methods.is_excluded(method_id);
             self.engine
-                .enter(thread, method_id, pair_index, timestamp_ns, false);
+                .enter(thread, method_id, pair_index, timestamp_ns, false, excluded);
         }
         thread.resynced_ns = Some(timestamp_ns);
         if let Some(contexts) = self.contexts.as_mut() {

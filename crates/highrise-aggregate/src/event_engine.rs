@@ -189,7 +189,7 @@ impl Engine {
                 }
                 match event.kind {
                     EventKind::Enter => {
-                        self.enter_with(
+                        self.enter(
                             thread,
                             event.method_id,
                             pair_index,
@@ -420,30 +420,9 @@ impl Engine {
     /// Pushes a frame for `method_id` (whose pair is `pair_index`, from
     /// [`lookup_pair`](Self::lookup_pair)) entered at `timestamp_ns`, the thread's current
     /// time. `count_call` is false for frames that a resync opens (they were not seen
-    /// entering).
+    /// entering); `excluded` says whether the method is excluded from the city (`Methods::is_excluded`).
     #[inline(always)]
     pub(crate) fn enter(
-        &mut self,
-        thread: &mut ThreadState,
-        method_id: u32,
-        pair_index: u32,
-        timestamp_ns: u64,
-        count_call: bool,
-    ) {
-        let excluded = self.methods.is_excluded(method_id);
-        self.enter_with(
-            thread,
-            method_id,
-            pair_index,
-            timestamp_ns,
-            count_call,
-            excluded,
-        );
-    }
-
-    /// [`enter`](Self::enter) with the method's exclusion flag at hand.
-    #[inline(always)]
-    fn enter_with(
         &mut self,
         thread: &mut ThreadState,
         method_id: u32,

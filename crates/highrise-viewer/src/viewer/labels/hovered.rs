@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
-use super::placement::{LabelCamera, PlacedLabels, View};
-use super::scene::{LabelKind, SceneLabels, ShownLabel};
-use super::textures::{label_material, LabelAssets};
+use super::placement::{LabelDraw, View};
+use super::scene::{LabelKind, ShownLabel};
+use super::textures::label_material;
 use crate::viewer::city::Cities;
 use crate::viewer::hover::Hovered;
 
@@ -13,17 +13,10 @@ use crate::viewer::hover::Hovered;
 const HOVER_TEXT_PX: f32 = 20.0;
 
 /// The hovered building's name, floating above its top and facing the camera.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub(super) fn hovered_label(
-    mut commands: Commands,
     cities: Res<Cities>,
     hovered: Option<Res<Hovered>>,
-    assets: Res<LabelAssets>,
-    mut labels: ResMut<SceneLabels>,
-    mut images: ResMut<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    cameras: LabelCamera,
-    mut placed: PlacedLabels,
+    (mut commands, assets, mut labels, mut images, mut materials, cameras, mut placed): LabelDraw,
 ) {
     let target = hovered
         .as_deref()

@@ -157,6 +157,17 @@ pub(super) type PlacedLabels<'w, 's> = Query<
     ),
     Without<MainCamera>,
 >;
+/// What the label systems draw with: commands, the glyph atlas, the scene's labels, images and
+/// materials for their textures, the camera and the placed label entities.
+pub(super) type LabelDraw<'w, 's> = (
+    Commands<'w, 's>,
+    Res<'w, LabelAssets>,
+    ResMut<'w, SceneLabels>,
+    ResMut<'w, Assets<Image>>,
+    ResMut<'w, Assets<StandardMaterial>>,
+    LabelCamera<'w, 's>,
+    PlacedLabels<'w, 's>,
+);
 
 /// Where a city's name is written (centred under it, by the overlay), world coordinates: a
 /// little in front of the middle of its front edge.
@@ -179,17 +190,10 @@ type SceneContext<'w> = (
 );
 
 /// Chooses which labels to show for the current view and places them.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub(super) fn choose_labels(
-    mut commands: Commands,
     time: Res<Time>,
     cities: Res<Cities>,
-    assets: Res<LabelAssets>,
-    mut labels: ResMut<SceneLabels>,
-    mut images: ResMut<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    cameras: LabelCamera,
-    mut placed: PlacedLabels,
+    (mut commands, assets, mut labels, mut images, mut materials, cameras, mut placed): LabelDraw,
     (sessions, compare, cover, focus): SceneContext,
 ) {
     let Ok((camera, camera_transform, projection)) = cameras.single() else {

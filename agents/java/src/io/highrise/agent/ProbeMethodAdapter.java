@@ -91,65 +91,50 @@ final class ProbeMethodAdapter extends AdviceAdapter {
 
     /** Right after {@code new}: the uninitialised object stays on the stack, untouched. */
     private void countObject(String internalName) {
-        int c = Classes.reserve(internalName, owner.loader);
-        if (c < 0) {
-            return;
-        }
-        if (entered) {
-            Label skip = skipWhenOff();
-            mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
-            pushInt(c);
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "alloc", "(L" + RING + ";I)V", false);
-            mv.visitLabel(skip);
-        } else {
-            pushInt(c);
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "allocHere", "(I)V", false);
-        }
+        count(internalName, "alloc", "", () -> { });
     }
 
     /** Right after {@code newarray}/{@code anewarray} (array descriptor {@code desc}): array on the stack. */
     private void countArray(String desc) {
-        int c = Classes.reserve(desc, owner.loader);
-        if (c < 0) {
-            return;
-        }
-        if (entered) {
-            Label skip = skipWhenOff();
+        count(desc, "array", "I", () -> {
             mv.visitInsn(Opcodes.DUP);
             mv.visitInsn(Opcodes.ARRAYLENGTH);
-            mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
-            pushInt(c);
-            pushInt(Sizes.shapeOf(desc.charAt(1)));
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "array", "(IL" + RING + ";II)V", false);
-            mv.visitLabel(skip);
-        } else {
-            mv.visitInsn(Opcodes.DUP);
-            mv.visitInsn(Opcodes.ARRAYLENGTH);
-            pushInt(c);
-            pushInt(Sizes.shapeOf(desc.charAt(1)));
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "arrayHere", "(III)V", false);
-        }
+        }, Sizes.shapeOf(desc.charAt(1)));
     }
 
+    /** Right after {@code multianewarray} ({@code dims} dimensions): array on the stack. */
     private void countMultiArray(String desc, int dims) {
-        int c = Classes.reserve(desc, owner.loader);
+        count(desc, "multiArray", "Ljava/lang/Object;", () -> mv.visitInsn(Opcodes.DUP), dims);
+    }
+
+    /**
+     * Counts an allocation of class {@code type} (its index reserved here; nothing when it
+     * cannot be): {@code Recorder.<recorder>(lead..., ring, class, extra...)} in a probed
+     * method, skipped while recording is off; {@code Recorder.<recorder>Here(lead..., class,
+     * extra...)} elsewhere. {@code pushLead} pushes the leading operands (descriptor
+     * {@code lead}) from the value on the stack, which stays there.
+     */
+    private void count(String type, String recorder, String lead, Runnable pushLead, int... extra) {
+        int c = Classes.reserve(type, owner.loader);
         if (c < 0) {
             return;
         }
+        Label skip = entered ? skipWhenOff() : null;
+        pushLead.run();
         if (entered) {
-            Label skip = skipWhenOff();
-            mv.visitInsn(Opcodes.DUP);
             mv.visitVarInsn(Opcodes.ALOAD, ringLocal);
-            pushInt(c);
-            pushInt(dims);
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArray",
-                    "(Ljava/lang/Object;L" + RING + ";II)V", false);
+        }
+        pushInt(c);
+        for (int value : extra) {
+            pushInt(value);
+        }
+        String ints = "I".repeat(1 + extra.length);
+        if (entered) {
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, recorder,
+                    "(" + lead + "L" + RING + ";" + ints + ")V", false);
             mv.visitLabel(skip);
         } else {
-            mv.visitInsn(Opcodes.DUP);
-            pushInt(c);
-            pushInt(dims);
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, "multiArrayHere", "(Ljava/lang/Object;II)V", false);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RECORDER, recorder + "Here", "(" + lead + ints + ")V", false);
         }
     }
 

@@ -140,12 +140,15 @@ final class RingDrainer {
         allocationBytesDroppedTotal += bytes - ring.allocationBytesDroppedReported;
         ring.allocationsDroppedReported = allocations;
         ring.allocationBytesDroppedReported = bytes;
-        long d = ring.droppedEventsPublished;
-        long g = ring.gapsPublished;
-        droppedEventsTotal += d - ring.droppedReported;
-        gapsTotal += g - ring.gapsReported;
-        ring.droppedReported = d;
-        ring.gapsReported = g;
+        noteEventDrops(ring, ring.droppedEventsPublished, ring.gapsPublished);
+    }
+
+    /** Adds what {@code ring} dropped since last reported: {@code dropped} events, {@code gaps} gaps so far. */
+    private void noteEventDrops(Ring ring, long dropped, long gaps) {
+        droppedEventsTotal += dropped - ring.droppedReported;
+        gapsTotal += gaps - ring.gapsReported;
+        ring.droppedReported = dropped;
+        ring.gapsReported = gaps;
     }
 
     /** A Dropped message when the totals moved since the last one. */
@@ -218,10 +221,7 @@ final class RingDrainer {
                     rebase(ring, gap.base, gap.stack, gap.stack.length, t);
                     rebasesByThreads++;
                 } else if (gap != null) {
-                    droppedEventsTotal += gap.droppedEvents - ring.droppedReported;
-                    gapsTotal += gap.gaps - ring.gapsReported;
-                    ring.droppedReported = gap.droppedEvents;
-                    ring.gapsReported = gap.gaps;
+                    noteEventDrops(ring, gap.droppedEvents, gap.gaps);
                     ring.gapsResynced = gap.gaps;
                     for (int id : gap.stack) {
                         definitions.ensureDefined(id);
