@@ -24,7 +24,7 @@ pub enum ProfileFormat {
 
 /// Where a profile is read from.
 #[derive(Debug, Clone, Copy)]
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     /// A file, read as a stream where the format allows (it need not fit in memory).
     File(&'a Path),
     /// A profile held in memory.

@@ -72,7 +72,8 @@ mod registry;
 mod tests;
 mod trace;
 
-pub use format::{Input, ProfileFormat};
+use format::Input;
+pub use format::ProfileFormat;
 pub use profile::{FOLDED_MAX_SAMPLES, FOLDED_PERIOD_NS};
 
 /// Opens any file highrise reads: a recording as it is; another tool's profile
