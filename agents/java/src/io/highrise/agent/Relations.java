@@ -46,15 +46,24 @@ final class Relations {
         return count;
     }
 
-    /** Writes relations [start, count()) as ClassRelations frames of at most {@code perFrame}; returns count(). */
-    static synchronized int send(Wire wire, int start, int perFrame) {
-        for (int i = start; i < count; i += perFrame) {
-            int n = Math.min(perFrame, count - i);
+    /**
+     * Writes relations from {@code start} as ClassRelations frames of at most {@code perFrame},
+     * up to the first that names a class id not below {@code defined} (its definition is not
+     * sent yet: a class reserved, and a relation to it added, after the definitions were
+     * sent); returns the index of the first relation not sent.
+     */
+    static synchronized int send(Wire wire, int start, int perFrame, int defined) {
+        int end = start;
+        while (end < count && from[end] < defined && to[end] < defined) {
+            end++;
+        }
+        for (int i = start; i < end; i += perFrame) {
+            int n = Math.min(perFrame, end - i);
             wire.classRelations(Arrays.copyOfRange(from, i, i + n), Arrays.copyOfRange(to, i, i + n),
                     Arrays.copyOfRange(kinds, i, i + n), Arrays.copyOfRange(fields, i, i + n),
                     Arrays.copyOfRange(many, i, i + n), n);
         }
-        return count;
+        return end;
     }
 
     /**

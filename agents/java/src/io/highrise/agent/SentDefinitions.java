@@ -67,6 +67,6 @@ final class SentDefinitions {
             return;
         }
         sendClassDefinitions();
-        relationsSent = Relations.send(wire, relationsSent, DEFS_PER_FRAME);
+        relationsSent = Relations.send(wire, relationsSent, DEFS_PER_FRAME, classDefsSent);
     }
 }

@@ -54,6 +54,7 @@ public final class AgentTests {
         Map<String, Check> tests = new LinkedHashMap<>();
         tests.put("golden_files_byte_for_byte", AgentTests::goldenFiles);
         tests.put("options_parse", AgentTests::optionsParse);
+        tests.put("class_relations_wait_for_their_classes_definitions", AgentTests::relationsWaitForDefinitions);
         tests.put("workload_lossless_exact_counts_and_definitions", AgentTests::workloadExact);
         tests.put("workload_default_mode_balanced_and_filtered", AgentTests::workloadDefault);
         tests.put("small_buffers_drop_and_resync_keep_stacks_right", AgentTests::dropsAndResync);
@@ -280,6 +281,25 @@ public final class AgentTests {
     }
 
     // ---------------------------------------------------------------- options
+
+    /**
+     * A relation added after the class definitions were sent (its class reserved since) waits
+     * for the next definitions instead of reaching the viewer ahead of its class.
+     */
+    static void relationsWaitForDefinitions() {
+        int start = Relations.count();
+        Relations.add(3, 5, 0, "holder", false);
+        Relations.add(4, 9, 0, "late", true);
+        Relations.add(2, 6, 0, "after", false);
+        Wire wire = new Wire();
+        int next = Relations.send(wire, start, 100, 9);
+        check(next == start + 1, "sent up to the relation naming class 9: " + (next - start));
+        int written = wire.length();
+        check(written > 0, "the first relation was written");
+        check(Relations.send(wire, next, 100, 9) == next && wire.length() == written,
+                "nothing more while class 9 is undefined");
+        check(Relations.send(wire, next, 100, 10) == start + 3, "all once class 9 is defined");
+    }
 
     static void optionsParse() {
         Options o = Options.parse("addr=10.0.0.2:9000,include=com.shop,include=org.x.Main,exclude=com.shop.gen,"
