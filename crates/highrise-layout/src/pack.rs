@@ -162,41 +162,29 @@ pub(crate) fn shapes(children: &[&[Footprint]]) -> Vec<Shape> {
             .max(widest)
             .max(first_child[first].0)
     };
-    let mut found: Vec<Shape> = Vec::with_capacity(SHELF_FACTORS.len() * first_child.len());
-    if children.iter().all(|o| o.len() == 1) {
-        // Every child a block: one packing per width.
+    // Every child a block: one packing per width. Otherwise every footprint of the first child
+    // with each width; a shelf's columns are the same at every width up to where they stop
+    // fitting, so each shelf start and first footprint is walked once, at the widest width
+    // tried, and every width reads its shelf off that walk; the shelves after the first depend
+    // only on the width and where they start, so every trial with one width shares them.
+    let fixed = children.iter().all(|o| o.len() == 1);
+    let factors: &[f64] = if fixed {
+        &SHELF_FACTORS
+    } else {
+        &FLEXIBLE_FACTORS
+    };
+    let firsts = if fixed { 1 } else { first_child.len() };
+    let mut search = (!fixed).then(|| {
+        let widest_trial = (0..firsts)
+            .map(|first| shelf_width(first, factors[factors.len() - 1]))
+            .max()
+            .unwrap_or(widest);
+        (Walks::new(children, widest_trial), Tails::default())
+    });
+    let mut found: Vec<Shape> = Vec::with_capacity(factors.len() * firsts);
+    for first in 0..firsts {
         let mut tried = [0_i32; SHELF_FACTORS.len()];
-        for (k, factor) in SHELF_FACTORS.into_iter().enumerate() {
-            let trial = Trial {
-                shelf_width: shelf_width(0, factor),
-                first: 0,
-            };
-            if tried[..k].contains(&trial.shelf_width) {
-                continue;
-            }
-            tried[k] = trial.shelf_width;
-            let (width, height) = run_shelves(children, trial, None);
-            found.push(Shape {
-                width,
-                height,
-                trial,
-            });
-        }
-        return keep_best_shapes(found);
-    }
-    // A shelf's columns are the same at every width up to where they stop fitting, so each
-    // shelf start and first footprint is walked once, at the widest width tried, and every
-    // width reads its shelf off that walk; the shelves after the first depend only on the
-    // width and where they start, so every trial with one width shares them.
-    let widest_trial = (0..first_child.len())
-        .map(|first| shelf_width(first, FLEXIBLE_FACTORS[FLEXIBLE_FACTORS.len() - 1]))
-        .max()
-        .unwrap_or(widest);
-    let mut walks = Walks::new(children, widest_trial);
-    let mut tails = Tails::new(children.len());
-    for first in 0..first_child.len() {
-        let mut tried = [0_i32; FLEXIBLE_FACTORS.len()];
-        for (k, factor) in FLEXIBLE_FACTORS.into_iter().enumerate() {
+        for (k, &factor) in factors.iter().enumerate() {
             let trial = Trial {
                 shelf_width: shelf_width(first, factor),
                 first: first as u16,
@@ -205,12 +193,18 @@ pub(crate) fn shapes(children: &[&[Footprint]]) -> Vec<Shape> {
                 continue;
             }
             tried[k] = trial.shelf_width;
-            let shelf = walks.shelf(0, first, trial.shelf_width);
-            let (rest_width, rest_height) =
-                tails.extent_from(&mut walks, trial.shelf_width, shelf.end);
+            let (width, height) = match &mut search {
+                None => run_shelves(children, trial, None),
+                Some((walks, tails)) => {
+                    let shelf = walks.shelf(0, first, trial.shelf_width);
+                    let (rest_width, rest_height) =
+                        tails.extent_from(walks, trial.shelf_width, shelf.end);
+                    (shelf.width.max(rest_width), shelf.height + rest_height)
+                }
+            };
             found.push(Shape {
-                width: shelf.width.max(rest_width),
-                height: shelf.height + rest_height,
+                width,
+                height,
                 trial,
             });
         }
@@ -326,28 +320,20 @@ impl<'a> Walks<'a> {
 
 /// The extents of packing children `from..` in shelves of one width, each shelf's first
 /// child chosen by [`shelf_first`], remembered per width and `from`.
+#[derive(Default)]
 struct Tails {
     widths: Vec<i32>,
-    /// Per width (in `widths`' order), per `from`: the extent, once known.
+    /// Per width (in `widths`' order), per `from` (0 to the number of children): the extent,
+    /// once known.
     extents: Vec<Option<(i32, i32)>>,
-    children: usize,
     /// Scratch: the shelves walked by one call.
     chain: Vec<(usize, Shelf)>,
 }
 
 impl Tails {
-    fn new(children: usize) -> Self {
-        Tails {
-            widths: Vec::new(),
-            extents: Vec::new(),
-            children,
-            chain: Vec::new(),
-        }
-    }
-
     /// Width and height of children `from..` packed from a new shelf on, `shelf_width` wide.
     fn extent_from(&mut self, walks: &mut Walks<'_>, shelf_width: i32, from: usize) -> (i32, i32) {
-        let n = self.children;
+        let n = walks.children.len();
         let at = match self.widths.iter().position(|&w| w == shelf_width) {
             Some(at) => at,
             None => {

@@ -161,10 +161,11 @@ impl CityLayout {
         (content_w + edge, content_h + edge)
     }
 
-    /// The district size of the best of `shapes` (the root's).
-    fn best_size(&self, shapes: &[Shape]) -> (i32, i32) {
+    /// The area (plots) of a district in the best of `shapes` (the root's).
+    fn best_area(&self, shapes: &[Shape]) -> i64 {
         let shape = pack::best(shapes);
-        self.district_size(shape.width, shape.height)
+        let (w, h) = self.district_size(shape.width, shape.height);
+        i64::from(w) * i64::from(h)
     }
 
     /// Brings the tracker up to date after an insert into `class` of `package` that created
@@ -228,11 +229,10 @@ impl CityLayout {
 
     /// Area (plots) of a fresh full layout of the city's methods, as tracked.
     pub(crate) fn ideal_area(&self) -> i64 {
-        let (w, h) = match &self.tracker {
-            Some(t) => self.best_size(&t.ideal[0]),
-            None => return self.district_state[0].rect.area(),
-        };
-        i64::from(w) * i64::from(h)
+        match &self.tracker {
+            Some(t) => self.best_area(&t.ideal[0]),
+            None => self.district_state[0].rect.area(),
+        }
     }
 
     /// Whether the city is larger than [`MAX_AREA_RATIO`] times the ideal.
@@ -252,18 +252,13 @@ impl CityLayout {
         let mut plan = self.plan(&tracker, true);
         let (num, den) = ANCHORED_MAX_RATIO;
         let (w, h) = plan.size[0];
-        if i64::from(w) * i64::from(h) * den > self.ideal_area_of(&tracker) * num {
+        if i64::from(w) * i64::from(h) * den > self.best_area(&tracker.ideal[0]) * num {
             plan = self.plan(&tracker, false);
         }
         self.apply(&plan);
         self.fill_districts();
         tracker.anchor = plan.order;
         self.tracker = Some(tracker);
-    }
-
-    fn ideal_area_of(&self, tracker: &Tracker) -> i64 {
-        let (w, h) = self.best_size(&tracker.ideal[0]);
-        i64::from(w) * i64::from(h)
     }
 
     /// Sizes and packings of every package, children in anchored order (falling back per
@@ -273,10 +268,6 @@ impl CityLayout {
         let n = self.packages.len();
         let mut order: Vec<Vec<Item>> = vec![Vec::new(); n];
         let mut shapes: Vec<Vec<Shape>> = vec![Vec::new(); n];
-        let area = |shapes: &[Shape]| {
-            let (w, h) = self.best_size(shapes);
-            i64::from(w) * i64::from(h)
-        };
         for p in (0..n).rev() {
             let sorted = &tracker.sorted[p];
             let mut items = if anchored {
@@ -288,7 +279,7 @@ impl CityLayout {
             if anchored && items != *sorted {
                 let sorted_found = pack::shapes(&self.footprints_of(sorted, &shapes).children());
                 let (num, den) = ANCHOR_SLACK;
-                if area(&found) * den > area(&sorted_found) * num {
+                if self.best_area(&found) * den > self.best_area(&sorted_found) * num {
                     items = sorted.clone();
                     found = sorted_found;
                 }
