@@ -268,6 +268,8 @@ impl CityLayout {
         let n = self.packages.len();
         let mut order: Vec<Vec<Item>> = vec![Vec::new(); n];
         let mut shapes: Vec<Vec<Shape>> = vec![Vec::new(); n];
+        // Per package, its children's footprints in `order` (the top-down pass packs them).
+        let mut seqs: Vec<ChildFootprints> = vec![ChildFootprints::default(); n];
         for p in (0..n).rev() {
             let sorted = &tracker.sorted[p];
             let mut items = if anchored {
@@ -275,16 +277,20 @@ impl CityLayout {
             } else {
                 sorted.clone()
             };
-            let mut found = pack::shapes(&self.footprints_of(&items, &shapes).children());
+            let mut seq = self.footprints_of(&items, &shapes);
+            let mut found = pack::shapes(&seq.children());
             if anchored && items != *sorted {
-                let sorted_found = pack::shapes(&self.footprints_of(sorted, &shapes).children());
+                let sorted_seq = self.footprints_of(sorted, &shapes);
+                let sorted_found = pack::shapes(&sorted_seq.children());
                 let (num, den) = ANCHOR_SLACK;
                 if self.best_area(&found) * den > self.best_area(&sorted_found) * num {
                     items = sorted.clone();
+                    seq = sorted_seq;
                     found = sorted_found;
                 }
             }
             shapes[p] = found;
+            seqs[p] = seq;
             order[p] = items;
         }
         let mut plan = Plan {
@@ -296,8 +302,7 @@ impl CityLayout {
         chosen[0] = pack::best(&shapes[0]);
         // Parents are created before their children, so children have larger indices.
         for p in 0..n {
-            let seq = self.footprints_of(&plan.order[p], &shapes);
-            let packed = pack::place(&seq.children(), chosen[p].trial);
+            let packed = pack::place(&seqs[p].children(), chosen[p].trial);
             for (&item, &option) in plan.order[p].iter().zip(&packed.chosen) {
                 if let Item::Package(s) = item {
                     chosen[s as usize] = shapes[s as usize]
